@@ -1,0 +1,419 @@
+"""Abstract operations of ECMA-262 section 7 (type conversion and comparison).
+
+These are the conversions every operator and built-in goes through: ToPrimitive, ToBoolean,
+ToNumber, ToString (with Number::toString's exact formatting), ToPropertyKey, the integer
+conversions, typeof, and the equality algorithms. Object-to-primitive needs member lookup,
+which lives in the core; it is plugged in with ``set_to_primitive_hook`` so this module stays
+at the bottom of the import graph.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+from typing import Any, Callable
+
+from .values import (
+    UNDEFINED,
+    JSErrorObject,
+    JSFunction,
+    JSSymbol,
+    type_error,
+)
+
+__all__ = [
+    "JS_WHITESPACE",
+    "MAX_SAFE_INTEGER",
+    "normalize_number",
+    "to_boolean",
+    "to_number",
+    "to_numeric",
+    "to_string",
+    "to_primitive",
+    "to_property_key",
+    "number_to_string",
+    "string_to_number",
+    "to_integer_or_infinity",
+    "to_int32",
+    "to_uint32",
+    "to_uint16",
+    "to_length",
+    "typeof",
+    "strict_equals",
+    "loose_equals",
+    "same_value",
+    "same_value_zero",
+    "is_array_index",
+    "ordered_keys",
+    "is_callable",
+    "set_to_primitive_hook",
+    "js_trim",
+]
+
+MAX_SAFE_INTEGER = 2**53 - 1
+_TWO_53 = 2**53
+
+#: WhiteSpace and LineTerminator code points (ECMA-262 12.2, 12.3): what trim() and
+#: StringToNumber strip. Python's str.strip() set differs (it has \x1c-\x1f, lacks \ufeff).
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+_DECIMAL_LITERAL = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\Z")
+_RADIX_LITERAL = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
+
+
+def js_trim(s: str) -> str:
+    """String.prototype.trim with JS's whitespace set."""
+    return s.strip(JS_WHITESPACE)
+
+
+def normalize_number(x: float | int) -> int | float:
+    """Canonical number: an integral float within +-2**53 (and not -0) becomes an int;
+    an int outside +-2**53 becomes the nearest double, as JS would hold it."""
+    if type(x) is int:
+        if -_TWO_53 <= x <= _TWO_53:
+            return x
+        return float(x)
+    if x.is_integer() and -_TWO_53 <= x <= _TWO_53 and (x != 0 or math.copysign(1.0, x) > 0):
+        return int(x)
+    return x
+
+
+# --- ToBoolean / typeof ---------------------------------------------------------------------
+
+def to_boolean(v: Any) -> bool:
+    """ToBoolean (7.1.2). Objects (even empty dict/list) are true; strings by length."""
+    t = type(v)
+    if t is bool:
+        return v  # type: ignore[no-any-return]
+    if t is str:
+        return v != ""
+    if t is int:
+        return v != 0
+    if t is float:
+        return not (v == 0.0 or v != v)
+    return not (v is None or v is UNDEFINED)
+
+
+def typeof(v: Any) -> str:
+    """The ``typeof`` operator (13.5.3)."""
+    t = type(v)
+    if t is str:
+        return "string"
+    if t is int or t is float:
+        return "number"
+    if t is bool:
+        return "boolean"
+    if v is UNDEFINED:
+        return "undefined"
+    if t is JSFunction:
+        return "function"
+    if t is JSSymbol:
+        return "symbol"
+    return "object"
+
+
+def is_callable(v: Any) -> bool:
+    return type(v) is JSFunction
+
+
+# --- ToPrimitive ------------------------------------------------------------------------------
+
+def _default_to_primitive(obj: Any, hint: str) -> Any:
+    """OrdinaryToPrimitive for built-in object kinds, without user-defined methods.
+
+    The core replaces this with a prototype-aware version (user ``toString``/``valueOf``)."""
+    if type(obj) is list:
+        return _array_join(obj)
+    if isinstance(obj, JSErrorObject):
+        if not obj.message:
+            return obj.error_name
+        return f"{obj.error_name}: {obj.message}" if obj.error_name else obj.message
+    if type(obj) is JSFunction:
+        return f"function {obj.name}() {{ [native code] }}"
+    return "[object Object]"
+
+
+_to_primitive_hook: Callable[[Any, str], Any] = _default_to_primitive
+_joining: set[int] = set()
+
+
+def _array_join(arr: list[Any]) -> str:
+    """Array.prototype.toString: join with ',' (null/undefined -> ''), cycles -> ''."""
+    key = id(arr)
+    if key in _joining:
+        return ""
+    _joining.add(key)
+    try:
+        return ",".join("" if (x is None or x is UNDEFINED) else to_string(x) for x in arr)
+    finally:
+        _joining.discard(key)
+
+
+def set_to_primitive_hook(fn: Callable[[Any, str], Any]) -> None:
+    """Install the object-to-primitive conversion (called with ``(obj, hint)``)."""
+    global _to_primitive_hook
+    _to_primitive_hook = fn
+
+
+def to_primitive(v: Any, hint: str = "default") -> Any:
+    """ToPrimitive (7.1.1); ``hint`` is "default", "number" or "string"."""
+    t = type(v)
+    if t is str or t is int or t is float or t is bool or v is None or v is UNDEFINED or t is JSSymbol:
+        return v
+    return _to_primitive_hook(v, hint)
+
+
+# --- ToNumber ---------------------------------------------------------------------------------
+
+def string_to_number(s: str) -> int | float:
+    """StringToNumber (7.1.4.1.1): JS numeric string grammar, not Python's float()."""
+    s = s.strip(JS_WHITESPACE)
+    if not s:
+        return 0
+    if _DECIMAL_LITERAL.match(s):
+        try:
+            return normalize_number(float(s))
+        except OverflowError:  # pragma: no cover - float() returns inf instead
+            return math.inf if s[0] != "-" else -math.inf
+    if _RADIX_LITERAL.match(s):
+        return normalize_number(int(s[2:], {"x": 16, "o": 8, "b": 2}[s[1].lower()]))
+    if s in ("Infinity", "+Infinity"):
+        return math.inf
+    if s == "-Infinity":
+        return -math.inf
+    return math.nan
+
+
+def to_number(v: Any) -> int | float:
+    """ToNumber (7.1.4)."""
+    t = type(v)
+    if t is int or t is float:
+        return v  # type: ignore[no-any-return]
+    if t is str:
+        return string_to_number(v)
+    if t is bool:
+        return 1 if v else 0
+    if v is None:
+        return 0
+    if v is UNDEFINED:
+        return math.nan
+    if t is JSSymbol:
+        raise type_error("Cannot convert a Symbol value to a number")
+    return to_number(to_primitive(v, "number"))
+
+
+to_numeric = to_number  # no BigInt: ToNumeric is ToNumber
+
+
+# --- ToString ---------------------------------------------------------------------------------
+
+def number_to_string(x: int | float) -> str:
+    """Number::toString(10) (6.1.6.1.20): shortest round-trip digits, JS layout rules."""
+    if type(x) is int:
+        if -(10**21) < x < 10**21 and -_TWO_53 <= x <= _TWO_53:
+            return str(x)
+        x = float(x)
+    if x != x:
+        return "NaN"
+    if x == math.inf:
+        return "Infinity"
+    if x == -math.inf:
+        return "-Infinity"
+    if x == 0:
+        return "0"
+    if x.is_integer() and abs(x) < 1e21:
+        return str(int(x))
+    sign = "-" if x < 0 else ""
+    _, digit_tuple, exp = Decimal(repr(abs(x))).as_tuple()
+    digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
+    n = len(digit_tuple) + int(exp)  # position of the decimal point
+    k = len(digits)
+    if k <= n <= 21:
+        body = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        body = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        body = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+        body = f"{mantissa}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + body
+
+
+def to_string(v: Any) -> str:
+    """ToString (7.1.17)."""
+    t = type(v)
+    if t is str:
+        return v  # type: ignore[no-any-return]
+    if t is int:
+        if -(10**21) < v < 10**21:
+            return str(v)
+        return number_to_string(v)
+    if t is float:
+        return number_to_string(v)
+    if t is bool:
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if v is UNDEFINED:
+        return "undefined"
+    if t is JSSymbol:
+        raise type_error("Cannot convert a Symbol value to a string")
+    return to_string(to_primitive(v, "string"))
+
+
+def to_property_key(v: Any) -> Any:
+    """ToPropertyKey (7.1.19): a str, or a JSSymbol."""
+    t = type(v)
+    if t is str:
+        return v
+    if t is int:
+        return str(v)
+    if t is JSSymbol:
+        return v
+    p = to_primitive(v, "string")
+    return p if type(p) is JSSymbol else to_string(p)
+
+
+# --- integer conversions ----------------------------------------------------------------------
+
+def to_integer_or_infinity(v: Any) -> int | float:
+    """ToIntegerOrInfinity (7.1.5): NaN -> 0, +-Infinity kept, else truncated int."""
+    n = to_number(v)
+    if type(n) is int:
+        return n
+    if n != n:
+        return 0
+    if n in (math.inf, -math.inf):
+        return n
+    return int(n)
+
+
+def _modular(v: Any, bits: int) -> int:
+    n = to_number(v)
+    if type(n) is not int:
+        if n != n or n in (math.inf, -math.inf):
+            return 0
+        n = int(n)
+    return n & ((1 << bits) - 1)
+
+
+def to_int32(v: Any) -> int:
+    """ToInt32 (7.1.6)."""
+    if type(v) is int and -2147483648 <= v <= 2147483647:
+        return v  # type: ignore[no-any-return]
+    n = _modular(v, 32)
+    return n - 4294967296 if n >= 2147483648 else n
+
+
+def to_uint32(v: Any) -> int:
+    """ToUint32 (7.1.7)."""
+    if type(v) is int and 0 <= v <= 4294967295:
+        return v  # type: ignore[no-any-return]
+    return _modular(v, 32)
+
+
+def to_uint16(v: Any) -> int:
+    """ToUint16 (7.1.9), as String.fromCharCode uses."""
+    return _modular(v, 16)
+
+
+def to_length(v: Any) -> int:
+    """ToLength (7.1.22): clamp to 0 .. 2**53-1."""
+    n = to_integer_or_infinity(v)
+    if n <= 0:
+        return 0
+    return int(min(n, MAX_SAFE_INTEGER))
+
+
+# --- equality ---------------------------------------------------------------------------------
+
+def strict_equals(a: Any, b: Any) -> bool:
+    """IsStrictlyEqual (7.2.15). Objects compare by identity, never structurally."""
+    ta = type(a)
+    tb = type(b)
+    if ta is str:
+        return tb is str and a == b  # type: ignore[no-any-return]
+    if ta is int or ta is float:
+        return (tb is int or tb is float) and a == b  # type: ignore[no-any-return]
+    if ta is bool:
+        return tb is bool and a == b  # type: ignore[no-any-return]
+    return a is b
+
+
+def loose_equals(a: Any, b: Any) -> bool:
+    """IsLooselyEqual (7.2.14)."""
+    ta = type(a)
+    tb = type(b)
+    a_num = ta is int or ta is float
+    b_num = tb is int or tb is float
+    if (ta is tb) or (a_num and b_num):
+        return strict_equals(a, b)
+    a_nullish = a is None or a is UNDEFINED
+    b_nullish = b is None or b is UNDEFINED
+    if a_nullish or b_nullish:
+        return a_nullish and b_nullish
+    if a_num and tb is str:
+        return a == string_to_number(b)  # type: ignore[no-any-return]
+    if ta is str and b_num:
+        return string_to_number(a) == b  # type: ignore[no-any-return]
+    if ta is bool:
+        return loose_equals(1 if a else 0, b)
+    if tb is bool:
+        return loose_equals(a, 1 if b else 0)
+    a_prim = a_num or ta is str or ta is JSSymbol
+    b_prim = b_num or tb is str or tb is JSSymbol
+    if a_prim and not b_prim:
+        return loose_equals(a, to_primitive(b))
+    if b_prim and not a_prim:
+        return loose_equals(to_primitive(a), b)
+    return False
+
+
+def same_value_zero(a: Any, b: Any) -> bool:
+    """SameValueZero (7.2.11): like === but NaN equals NaN (includes, Map, Set)."""
+    ta = type(a)
+    if (ta is float or ta is int) and (type(b) is float or type(b) is int):
+        return a == b or (a != a and b != b)  # type: ignore[no-any-return]
+    return strict_equals(a, b)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """SameValue (7.2.10): Object.is; distinguishes +0 and -0, NaN equals NaN."""
+    ta = type(a)
+    if (ta is float or ta is int) and (type(b) is float or type(b) is int):
+        if a == 0 and b == 0:
+            return math.copysign(1.0, a) == math.copysign(1.0, b)
+        return a == b or (a != a and b != b)  # type: ignore[no-any-return]
+    return strict_equals(a, b)
+
+
+# --- property keys ----------------------------------------------------------------------------
+
+def is_array_index(key: str) -> bool:
+    """A canonical array index string: "0".."4294967294", no leading zeros or signs."""
+    return (
+        key.isascii()
+        and key.isdigit()
+        and (key == "0" or key[0] != "0")
+        and (len(key) < 10 or int(key) < 4294967295)
+    )
+
+
+def ordered_keys(d: dict[str, Any]) -> list[str]:
+    """OrdinaryOwnPropertyKeys (10.1.11.1) for string keys: integer-like keys first in
+    ascending numeric order, then the rest in insertion order."""
+    keys = list(d)
+    if not any(k[:1].isdigit() for k in keys if type(k) is str):
+        return keys
+    ints = [k for k in keys if type(k) is str and is_array_index(k)]
+    if not ints:
+        return keys
+    ints.sort(key=int)
+    seen = set(ints)
+    return ints + [k for k in keys if k not in seen]

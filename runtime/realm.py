@@ -1,0 +1,147 @@
+"""Per-evaluation state: budgets, and the scratch space that keeps evaluations apart.
+
+Every call of a compiled expression runs inside a fresh ``Realm``. Budgets are charged
+against it, and anything a script writes to shared built-ins (``Object.prototype.x = 1``)
+goes to the realm's overlay, so no evaluation can affect another one.
+
+The active realm is thread-local: built-ins that need it (``repeat``, ``Array(n)``, regex
+timeouts) call ``current_realm()``; generated code holds it in a local for speed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from .values import LimitExceeded
+
+__all__ = ["Budgets", "DEFAULT_BUDGETS", "Realm", "current_realm", "activate"]
+
+
+class Budgets:
+    """Limits for one evaluation. Defaults are generous for real patches."""
+
+    __slots__ = ("steps", "call_depth", "string_length", "array_length", "allocation", "wall_time", "regex_timeout")
+
+    def __init__(
+        self,
+        *,
+        steps: int = 10_000_000,
+        call_depth: int = 400,
+        string_length: int = 16 * 1024 * 1024,
+        array_length: int = 1_000_000,
+        allocation: int = 256 * 1024 * 1024,
+        wall_time: float = 5.0,
+        regex_timeout: float = 1.0,
+    ) -> None:
+        self.steps = steps
+        self.call_depth = call_depth
+        self.string_length = string_length
+        self.array_length = array_length
+        self.allocation = allocation
+        self.wall_time = wall_time
+        self.regex_timeout = regex_timeout
+
+    def replace(self, **changes: Any) -> "Budgets":
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return Budgets(**values)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"Budgets({inner})"
+
+
+DEFAULT_BUDGETS = Budgets()
+
+
+class Realm:
+    """The state of one evaluation (see module docstring)."""
+
+    __slots__ = ("budgets", "steps_left", "depth", "deadline", "allocated", "overlay", "extra")
+
+    def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
+        self.budgets = budgets
+        self.steps_left = budgets.steps
+        self.depth = 0
+        self.deadline = time.monotonic() + budgets.wall_time
+        self.allocated = 0
+        self.overlay: dict[Any, Any] | None = None  # writes to shared built-ins, made lazily
+        self.extra: dict[str, Any] = {}  # per-evaluation scratch for runtime modules
+
+    # budgets ------------------------------------------------------------------------------
+
+    def charge(self, steps: int = 1) -> None:
+        """Charge loop iterations / callback calls / regex work; checks wall time now and then."""
+        self.steps_left -= steps
+        if self.steps_left < 0:
+            raise LimitExceeded(
+                f"step budget exhausted ({self.budgets.steps} steps)", budget="steps", js_name="LimitExceeded"
+            )
+        if self.steps_left & 0x3FF == 0 and time.monotonic() > self.deadline:
+            self.out_of_time()
+
+    def out_of_time(self) -> None:
+        raise LimitExceeded(
+            f"wall-time budget exhausted ({self.budgets.wall_time:g} s)", budget="wall_time", js_name="LimitExceeded"
+        )
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            self.out_of_time()
+
+    def check_string(self, length: int) -> None:
+        """Refuse a string longer than the budget before building it."""
+        if length > self.budgets.string_length:
+            raise LimitExceeded(
+                f"Invalid string length: {length} exceeds the string budget of {self.budgets.string_length}",
+                budget="string_length",
+            )
+
+    def check_array(self, length: int) -> None:
+        """Refuse an array longer than the budget before building it."""
+        if length > self.budgets.array_length:
+            raise LimitExceeded(
+                f"Invalid array length: {length} exceeds the array budget of {self.budgets.array_length}",
+                budget="array_length",
+            )
+
+    def allocate(self, nbytes: int) -> None:
+        """Charge an estimate of bytes allocated by one operation."""
+        self.allocated += nbytes
+        if self.allocated > self.budgets.allocation:
+            raise LimitExceeded(
+                f"allocation budget exhausted ({self.budgets.allocation} bytes)", budget="allocation"
+            )
+
+
+_local = threading.local()
+_FALLBACK_BUDGETS = Budgets()
+
+
+def current_realm() -> Realm:
+    """The realm of the evaluation running on this thread (a fresh one outside any)."""
+    realm: Realm | None = getattr(_local, "realm", None)
+    if realm is None:
+        realm = Realm(_FALLBACK_BUDGETS)
+        _local.realm = realm
+    return realm
+
+
+class activate:
+    """Context manager: make ``realm`` current for this thread, restoring the previous one."""
+
+    __slots__ = ("realm", "previous")
+
+    def __init__(self, realm: Realm) -> None:
+        self.realm = realm
+        self.previous: Realm | None = None
+
+    def __enter__(self) -> Realm:
+        self.previous = getattr(_local, "realm", None)
+        _local.realm = self.realm
+        return self.realm
+
+    def __exit__(self, *exc: Any) -> None:
+        _local.realm = self.previous
