@@ -1,0 +1,194 @@
+"""Name translation between a tenant (virtual) cluster and its host, as vCluster does it.
+
+These functions must produce byte-identical names to vCluster's syncer, because a reference
+patch rewrites a field to point at an object the syncer created (or will create) on the host.
+The algorithms, all over UTF-8 bytes of the joined name:
+
+* ``safe_concat_name(*parts)``: join with ``-``; when longer than 63 bytes keep the first 52,
+  add ``-`` and the first 10 hex digits of sha256(full name); then replace ``.-`` with ``-``.
+* single-namespace, namespaced object: ``safe_concat_name(name, "x", namespace, "x", vcluster)``;
+  the short form is ``"v"`` + the first 13 base36 digits of sha256(``name-x-namespace-x-vcluster``).
+* single-namespace, cluster-scoped object:
+  ``safe_concat_name("vcluster", name, "x", host_namespace, "x", vcluster)``.
+* multi-namespace: names are kept; the host namespace is
+  ``vcluster-<8 hex of sha256(namespace)>-<8 hex of sha256(host_namespace + "x" + vcluster)>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Literal, Mapping
+
+import attrs
+
+__all__ = [
+    "safe_concat_name",
+    "base36_encode",
+    "single_namespace_host_name",
+    "single_namespace_short_name",
+    "cluster_scoped_host_name",
+    "multi_namespace_host_namespace",
+    "virtual_to_host_dns",
+    "NameTranslator",
+    "Mode",
+    "translator_from_context",
+]
+
+Mode = Literal["single-namespace", "multi-namespace"]
+
+_BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _sha256(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+def safe_concat_name(*parts: str) -> str:
+    """Join ``parts`` with ``-`` into a name of at most 63 bytes (a DNS label's limit).
+
+    The cut is made on bytes, as Go slices strings; should the cut split a multi-byte
+    character (never the case for valid Kubernetes names), the partial character is dropped
+    rather than producing invalid UTF-8.
+    """
+    full = "-".join(parts)
+    raw = full.encode("utf-8")
+    if len(raw) <= 63:
+        return full
+    head = raw[:52].decode("utf-8", errors="ignore")
+    return (head + "-" + hashlib.sha256(raw).hexdigest()[:10]).replace(".-", "-")
+
+
+def base36_encode(data: bytes) -> str:
+    """Big-endian base36 of ``data``, one leading ``0`` per leading zero byte (vCluster's
+    ``base36.EncodeBytes``)."""
+    number = int.from_bytes(data, "big")
+    digits: list[str] = []
+    while number > 0:
+        number, rem = divmod(number, 36)
+        digits.append(_BASE36[rem])
+    for byte in data:
+        if byte != 0:
+            break
+        digits.append("0")
+    return "".join(reversed(digits))
+
+
+def single_namespace_host_name(name: str, namespace: str, vcluster_name: str) -> str:
+    """The long single-namespace host name: ``name-x-namespace-x-vcluster`` (safe-concatenated)."""
+    if not name:
+        return ""
+    return safe_concat_name(name, "x", namespace, "x", vcluster_name)
+
+
+def single_namespace_short_name(name: str, namespace: str, vcluster_name: str) -> str:
+    """The short single-namespace host name: ``v`` + 13 base36 digits of the sha256.
+
+    The leading ``v`` makes it a valid name for kinds (Services) that must start with a letter.
+    """
+    if not name:
+        return ""
+    digest = _sha256("-".join((name, "x", namespace, "x", vcluster_name)))
+    return "v" + base36_encode(digest)[:13]
+
+
+def cluster_scoped_host_name(name: str, host_namespace: str, vcluster_name: str) -> str:
+    """Host name of a cluster-scoped object synced from a tenant."""
+    if not name:
+        return ""
+    return safe_concat_name("vcluster", name, "x", host_namespace, "x", vcluster_name)
+
+
+def multi_namespace_host_namespace(namespace: str, host_namespace: str, vcluster_name: str) -> str:
+    """The host namespace that holds a tenant namespace's objects in multi-namespace mode."""
+    if not namespace:
+        return ""
+    ns_hash = hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:8]
+    suffix = hashlib.sha256((host_namespace + "x" + vcluster_name).encode("utf-8")).hexdigest()[:8]
+    return f"vcluster-{ns_hash}-{suffix}"
+
+
+_DNS_FORM = '"<name>.<namespace>.svc[.<cluster-domain>]", e.g. "my-svc.default.svc.cluster.local"'
+
+
+def virtual_to_host_dns(dns_name: str, *, vcluster_name: str, vcluster_namespace: str) -> str:
+    """Translate a tenant Service DNS name to the FQDN of its synced host Service.
+
+    ``<name>.<namespace>.svc[.<domain>]`` becomes ``<host name>.<vcluster namespace>.svc[.<domain>]``,
+    where the host name is the single-namespace ``safe_concat_name`` form, the name under which
+    vCluster's service syncer creates the host Service. A trailing dot is kept.
+    Any other shape raises ``ValueError`` whose message shows the expected form (the compiler
+    turns it into a JS ``TypeError``).
+    """
+    if not isinstance(dns_name, str):
+        raise ValueError(f"virtualToHostDNS expects a string of the form {_DNS_FORM}")
+    text, trailing = (dns_name[:-1], ".") if dns_name.endswith(".") else (dns_name, "")
+    labels = text.split(".")
+    if len(labels) < 3 or labels[2] != "svc" or any(not label for label in labels):
+        raise ValueError(f"virtualToHostDNS expects {_DNS_FORM}; got {dns_name!r}")
+    host = single_namespace_host_name(labels[0], labels[1], vcluster_name)
+    rest = ".".join(labels[3:])
+    suffix = f".{rest}" if rest else ""
+    return f"{host}.{vcluster_namespace}.svc{suffix}{trailing}"
+
+
+@attrs.frozen
+class NameTranslator:
+    """Translates tenant object names and namespaces to host ones for one vCluster.
+
+    ``concat_kinds`` lists kinds (``"Secret"`` or ``"group/Kind"``) whose host objects are named
+    with the long ``safe_concat_name`` form; every other kind gets the short ``v…`` form
+    (DECISIONS.md: the short form is the single-namespace default for every kind).
+    """
+
+    vcluster_name: str
+    host_namespace: str
+    mode: Mode = "single-namespace"
+    concat_kinds: frozenset[str] = frozenset()
+
+    def host_namespace_for(self, namespace: str) -> str:
+        """Host namespace of a tenant namespace (``""`` stays ``""`` for cluster scope)."""
+        if not namespace:
+            return ""
+        if self.mode == "multi-namespace":
+            return multi_namespace_host_namespace(namespace, self.host_namespace, self.vcluster_name)
+        return self.host_namespace
+
+    def host_name(self, name: str, namespace: str, kind: str = "") -> str:
+        """Host name of a tenant object; cluster-scoped when ``namespace`` is empty."""
+        if self.mode == "multi-namespace":
+            return name
+        if not namespace:
+            return cluster_scoped_host_name(name, self.host_namespace, self.vcluster_name)
+        if kind in self.concat_kinds:
+            return single_namespace_host_name(name, namespace, self.vcluster_name)
+        return single_namespace_short_name(name, namespace, self.vcluster_name)
+
+
+def _config_flag(config: Any, *keys: str) -> bool:
+    node = config
+    for key in keys:
+        if not isinstance(node, Mapping):
+            return False
+        node = node.get(key)
+    return node is True
+
+
+def translator_from_context(
+    context: Mapping[str, Any], concat_kinds: frozenset[str] = frozenset()
+) -> NameTranslator:
+    """Derive a translator from ``context.vcluster``: name, host namespace and the mode.
+
+    Multi-namespace mode is on when the tenant config enables namespace sync
+    (``sync.toHost.namespaces.enabled``) or the legacy ``experimental.multiNamespaceMode``.
+    """
+    vcluster = context.get("vcluster") or {}
+    config = vcluster.get("config") or {}
+    multi = _config_flag(config, "sync", "toHost", "namespaces", "enabled") or _config_flag(
+        config, "experimental", "multiNamespaceMode", "enabled"
+    )
+    return NameTranslator(
+        vcluster_name=str(vcluster.get("name") or ""),
+        host_namespace=str(vcluster.get("namespace") or ""),
+        mode="multi-namespace" if multi else "single-namespace",
+        concat_kinds=concat_kinds,
+    )
