@@ -1,0 +1,356 @@
+"""Compile patch lists and whole tenant configs into runtime :class:`PatchPlan` objects.
+
+Everything is compiled ahead of time, so a config error (bad path, two modes in one entry, an
+expression that does not parse) surfaces here, with its field location, and never during sync.
+All errors of a config are collected and raised together as one :class:`ConfigError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
+
+import attrs
+from pydantic import ValidationError
+from pydantic_core import PydanticCustomError
+
+from syncpatch.runtime.plan import ExpressionPatch, PatchFunction, PatchPlan, PlanEntry
+from syncpatch.runtime.references import LabelsPatch, ReferencePatch, ReferenceSpec
+
+from .models import PatchModel, SyncConfig, SyncResource, TenantConfig, check_duplicate_paths
+
+__all__ = [
+    "ConfigIssue",
+    "ConfigError",
+    "ConfigWarning",
+    "CompiledConfig",
+    "compile_patches",
+    "compile_config",
+    "SWAPPED_FROM_HOST",
+]
+
+Loc = tuple[str | int, ...]
+Side = Literal["toHost", "fromHost"]
+
+SWAPPED_FROM_HOST = frozenset(
+    {
+        "nodes",
+        "events",
+        "csiDrivers",
+        "csiNodes",
+        "csiStorageCapacities",
+        "storageClasses",
+        "ingressClasses",
+        "runtimeClasses",
+        "priorityClasses",
+        "volumeSnapshotClasses",
+    }
+)
+"""``fromHost`` resources whose ``expression`` acts host → tenant (vCluster's keyword rule).
+For fromHost configMaps, secrets and customResources ``reverseExpression`` acts host → tenant."""
+
+
+@attrs.frozen
+class ConfigIssue:
+    """One config error. ``loc`` is the field path (``("sync", "toHost", "endpoints", "patches",
+    0, "expression")``); ``line``/``column`` are 1-based inside the expression (or the path
+    string) when the error has a position there; ``patch_path`` is the configured path."""
+
+    loc: Loc
+    message: str
+    patch_path: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        where = format_loc(self.loc) or "<config>"
+        pos = f" (line {self.line}, column {self.column})" if self.line is not None else ""
+        return f"{where}{pos}: {self.message}"
+
+
+@attrs.frozen
+class ConfigWarning:
+    """Something legal but probably unintended."""
+
+    loc: Loc
+    message: str
+
+    def __str__(self) -> str:
+        return f"{format_loc(self.loc)}: warning: {self.message}"
+
+
+class ConfigError(ValueError):
+    """Every error found in a patch list or config; ``issues`` keeps them structured."""
+
+    def __init__(self, issues: Sequence[ConfigIssue]) -> None:
+        super().__init__(tuple(issues))
+        self.issues = tuple(issues)
+
+    def __str__(self) -> str:
+        head = f"{len(self.issues)} config error{'s' if len(self.issues) != 1 else ''}"
+        return head + ":\n" + "\n".join(f"  {issue}" for issue in self.issues)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.issues,))
+
+
+def format_loc(loc: Loc) -> str:
+    """``("sync", "toHost", "endpoints", "patches", 0, "path")`` → ``sync.toHost.endpoints.patches[0].path``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out
+
+
+def _patch_path_at(raw: Any, loc: Loc) -> str | None:
+    """The configured ``path`` of the patch entry that ``loc`` points into, if any."""
+    node = raw
+    for i, part in enumerate(loc):
+        if isinstance(node, Mapping):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            return None
+        if i > 0 and loc[i - 1] == "patches" and isinstance(node, Mapping):
+            found = node.get("path")
+            return found if isinstance(found, str) else None
+    return None
+
+
+def _issues_from_validation(exc: ValidationError, prefix: Loc, raw: Any = None,
+                            default_path: str | None = None) -> list[ConfigIssue]:
+    issues = []
+    for err in exc.errors(include_url=False):
+        ctx = err.get("ctx") or {}
+        loc: Loc = prefix + tuple(err["loc"])
+        if "index" in ctx and loc and loc[-1] == "patches":
+            loc = loc + (int(ctx["index"]),)
+        patch_path = ctx.get("path")
+        if patch_path is None and raw is not None:
+            patch_path = _patch_path_at(raw, tuple(err["loc"]))
+        patch_path = patch_path if patch_path is not None else default_path
+        column = ctx.get("column")
+        issues.append(
+            ConfigIssue(
+                loc=loc,
+                message=_clean(err["msg"]),
+                patch_path=patch_path if isinstance(patch_path, str) else None,
+                line=1 if column is not None else None,
+                column=int(column) if column is not None else None,
+            )
+        )
+    return issues
+
+
+def _clean(message: str) -> str:
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if message.startswith(prefix):
+            return message[len(prefix):]
+    return message
+
+
+def _default_compiler() -> Callable[[str], PatchFunction]:
+    try:
+        from syncpatch import compile_expression
+    except ImportError as exc:  # the compiler stage has not landed in this checkout
+        raise RuntimeError("syncpatch.compile_expression is not available: the JS compiler is missing") from exc
+    return compile_expression  # type: ignore[no-any-return]
+
+
+def _compile_one(source: str, compiler: Callable[[str], PatchFunction], loc: Loc,
+                 patch_path: str, issues: list[ConfigIssue]) -> PatchFunction | None:
+    try:
+        return compiler(source)
+    except Exception as exc:
+        line, column = getattr(exc, "line", None), getattr(exc, "column", None)
+        if line is None and not _is_compile_error(exc):
+            raise
+        message = getattr(exc, "message", None) or str(exc).splitlines()[0]
+        issues.append(ConfigIssue(loc, f"expression does not compile: {message}", patch_path, line, column))
+        return None
+
+
+def _is_compile_error(exc: Exception) -> bool:
+    return any(cls.__name__ == "CompileError" for cls in type(exc).__mro__)
+
+
+def _build_entry(index: int, patch: PatchModel, compiler: Callable[[str], PatchFunction],
+                 loc: Loc, issues: list[ConfigIssue]) -> PlanEntry | None:
+    if patch.reference is not None:
+        ref = patch.reference
+        spec = ReferenceSpec(ref.kind, ref.api_version, ref.name_path, ref.namespace_path,
+                             ref.kind_path, ref.api_version_path)
+        return ReferencePatch(index=index, path=patch.path, reference=spec)
+    if patch.labels is not None:
+        return LabelsPatch(index=index, path=patch.path)
+    fns: list[PatchFunction | None] = []
+    for field, source in (("expression", patch.expression), ("reverseExpression", patch.reverse_expression)):
+        fns.append(None if source is None else _compile_one(source, compiler, loc + (field,), patch.path, issues))
+    return ExpressionPatch(index=index, path=patch.path, expression=fns[0], reverse_expression=fns[1])
+
+
+def _validate_list(patches: Iterable[Any], loc: Loc) -> tuple[list[PatchModel], list[ConfigIssue]]:
+    models: list[PatchModel] = []
+    issues: list[ConfigIssue] = []
+    for index, raw in enumerate(patches):
+        try:
+            models.append(raw if isinstance(raw, PatchModel) else PatchModel.model_validate(raw))
+        except ValidationError as exc:
+            path = raw.get("path") if isinstance(raw, Mapping) else None
+            issues.extend(_issues_from_validation(
+                exc, loc + (index,), default_path=path if isinstance(path, str) else None))
+    if not issues:
+        try:
+            check_duplicate_paths(models)
+        except PydanticCustomError as exc:
+            ctx = exc.context or {}
+            issues.append(ConfigIssue(loc + (int(ctx.get("index", 0)),), exc.message(), ctx.get("path")))
+    return models, issues
+
+
+def _plan_from_models(models: Sequence[PatchModel], compiler: Callable[[str], PatchFunction], loc: Loc,
+                      issues: list[ConfigIssue], swapped: bool, concat_kinds: frozenset[str]) -> PatchPlan:
+    entries = []
+    for index, model in enumerate(models):
+        entry = _build_entry(index, model, compiler, loc + (index,), issues)
+        if entry is not None:
+            entries.append(entry)
+    plan = PatchPlan(entries=tuple(entries), concat_kinds=concat_kinds)
+    return plan.swapped() if swapped else plan
+
+
+def compile_patches(
+    patches: Iterable[Mapping[str, Any] | PatchModel],
+    *,
+    swap_keywords: bool = False,
+    concat_kinds: Iterable[str] = (),
+    compiler: Callable[[str], PatchFunction] | None = None,
+    loc: Loc = ("patches",),
+) -> PatchPlan:
+    """Compile one patch list into a direction-neutral :class:`PatchPlan`.
+
+    ``plan.to_host`` runs ``expression`` and ``plan.from_host`` runs ``reverseExpression``
+    (exchanged with ``swap_keywords=True``). ``compiler`` defaults to
+    ``syncpatch.compile_expression``; any callable returning a patch function will do.
+    Raises :class:`ConfigError` listing every problem.
+    """
+    models, issues = _validate_list(patches, loc)
+    if issues:
+        raise ConfigError(issues)
+    plan = _plan_from_models(models, compiler or _default_compiler(), loc, issues,
+                             swap_keywords, frozenset(concat_kinds))
+    if issues:
+        raise ConfigError(issues)
+    return plan
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def _resources(sync: SyncConfig) -> Iterator[tuple[Side, str, SyncResource]]:
+    """Every configured resource as (side, resource key, model); custom resources are keyed
+    ``customResources/<name>``."""
+    for side, section in (("toHost", sync.to_host), ("fromHost", sync.from_host)):
+        for field in type(section).model_fields:
+            value = getattr(section, field)
+            if isinstance(value, SyncResource):
+                yield side, _camel(field), value  # type: ignore[misc]
+        for name, custom in section.custom_resources.items():
+            yield side, f"customResources/{name}", custom  # type: ignore[misc]
+
+
+def _resource_loc(side: Side, resource: str) -> Loc:
+    if resource.startswith("customResources/"):
+        return ("sync", side, "customResources", resource.split("/", 1)[1])
+    return ("sync", side, resource)
+
+
+def is_swapped(side: Side, resource: str) -> bool:
+    """vCluster's keyword rule: ``expression`` acts host → tenant for fromHost nodes, events
+    and the cluster-scoped resources synced from the host."""
+    return side == "fromHost" and resource in SWAPPED_FROM_HOST
+
+
+@attrs.frozen
+class CompiledConfig:
+    """The plans of a tenant config, per (side, resource), plus its warnings.
+
+    Each plan applies both ways; ``plan.keywords`` states which configured keyword acts in
+    which direction, so a ``fromHost`` nodes ``expression`` is visibly the host → tenant one.
+    """
+
+    config: TenantConfig
+    raw: Mapping[str, Any]
+    plans: Mapping[tuple[Side, str], PatchPlan]
+    enabled: Mapping[tuple[Side, str], bool | str]
+    warnings: tuple[ConfigWarning, ...] = ()
+
+    def plan(self, side: Side, resource: str) -> PatchPlan:
+        """The plan of one resource; an empty plan when it has no patches."""
+        return self.plans.get((side, resource), PatchPlan())
+
+    def vcluster_config(self) -> dict[str, Any]:
+        """``context.vcluster.config``: the config file merged with defaults."""
+        merged = dict(self.raw)
+        merged["sync"] = self.config.sync.model_dump(by_alias=True, exclude_none=True)
+        return merged
+
+    def context(self, name: str, namespace: str, *, host_object: Any = None,
+                virtual_object: Any = None) -> dict[str, Any]:
+        """A ready ``context`` for expressions of this tenant cluster."""
+        return {
+            "vcluster": {"name": name, "namespace": namespace, "config": self.vcluster_config()},
+            "hostObject": host_object,
+            "virtualObject": virtual_object,
+        }
+
+
+def _warnings(sync: SyncConfig) -> list[ConfigWarning]:
+    warnings = []
+    if not sync.to_host.endpoints.enabled and sync.to_host.services.enabled:
+        warnings.append(ConfigWarning(
+            ("sync", "toHost", "endpoints", "enabled"),
+            "endpoints sync is disabled while services sync is enabled: Services without a "
+            "selector will have no backends on the host",
+        ))
+    return warnings
+
+
+def compile_config(
+    config: Mapping[str, Any] | TenantConfig,
+    *,
+    concat_kinds: Iterable[str] = (),
+    compiler: Callable[[str], PatchFunction] | None = None,
+) -> CompiledConfig:
+    """Validate a tenant config and compile the patches of every resource.
+
+    Raises :class:`ConfigError` with every structural and compile error, each located by
+    field path (``sync.toHost.endpoints.patches[0].expression``).
+    """
+    raw: Mapping[str, Any] = config.model_dump(by_alias=True) if isinstance(config, TenantConfig) else config
+    try:
+        model = config if isinstance(config, TenantConfig) else TenantConfig.model_validate(config)
+    except ValidationError as exc:
+        raise ConfigError(_issues_from_validation(exc, (), config)) from None
+    issues: list[ConfigIssue] = []
+    plans: dict[tuple[Side, str], PatchPlan] = {}
+    enabled: dict[tuple[Side, str], bool | str] = {}
+    kinds = frozenset(concat_kinds)
+    compile_fn = compiler
+    for side, resource, res in _resources(model.sync):
+        enabled[(side, resource)] = res.enabled
+        if not res.patches:
+            continue
+        compile_fn = compile_fn or _default_compiler()
+        loc = _resource_loc(side, resource) + ("patches",)
+        plans[(side, resource)] = _plan_from_models(
+            res.patches, compile_fn, loc, issues, is_swapped(side, resource), kinds
+        )
+    if issues:
+        raise ConfigError(issues)
+    return CompiledConfig(model, raw, plans, enabled, tuple(_warnings(model.sync)))

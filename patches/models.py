@@ -1,0 +1,292 @@
+"""pydantic v2 models of a tenant-cluster config's ``sync`` section.
+
+Field names are camelCase in YAML (aliases) and snake_case in Python; unknown keys are errors
+(``extra="forbid"``) so a typo such as ``reverseExpresion`` is reported instead of silently
+disabling a patch. Defaults follow vCluster: towards the host, endpoints, services, secrets,
+configMaps, pods and persistentVolumeClaims are enabled; from the host, events are, and the
+CSI/storage-class syncers are ``"auto"``.
+
+Validation here is structural (shapes, modes, duplicate paths, path syntax). Expressions are
+compiled by :mod:`syncpatch.patches.compile`, which reports compile errors with the same
+field locations.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+from pydantic_core import PydanticCustomError
+
+from syncpatch.runtime.paths import Key, PathError, parse_path
+
+__all__ = [
+    "PatchModel",
+    "ReferenceModel",
+    "LabelsModel",
+    "SyncResource",
+    "ToHostSync",
+    "FromHostSync",
+    "SyncConfig",
+    "TenantConfig",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+
+
+def _check_path(value: str, field: str) -> str:
+    try:
+        parse_path(value)
+    except PathError as exc:
+        raise PydanticCustomError(
+            "invalid_path",
+            "{field} '{path}' does not parse: {message} (column {column})",
+            {"field": field, "path": value, "message": exc.message, "column": exc.column},
+        ) from None
+    return value
+
+
+class ReferenceModel(_Strict):
+    """``reference:``: the value at ``path`` names another object."""
+
+    api_version: str = ""
+    api_version_path: str | None = None
+    kind: str = ""
+    kind_path: str | None = None
+    name_path: str | None = None
+    namespace_path: str | None = None
+
+    @field_validator("api_version_path", "kind_path", "name_path", "namespace_path")
+    @classmethod
+    def _paths_parse(cls, value: str | None, info: Any) -> str | None:
+        return None if value is None else _check_path(value, to_camel(info.field_name))
+
+    @model_validator(mode="after")
+    def _name_path_required(self) -> "ReferenceModel":
+        others = {
+            "namespacePath": self.namespace_path,
+            "kindPath": self.kind_path,
+            "apiVersionPath": self.api_version_path,
+        }
+        given = [name for name, value in others.items() if value is not None]
+        if given and self.name_path is None:
+            raise PydanticCustomError(
+                "name_path_required",
+                "namePath is required when {given} is set: the relative paths describe an object "
+                "reference, and the name must be located in it too",
+                {"given": " and ".join(given)},
+            )
+        return self
+
+
+class LabelsModel(_Strict):
+    """``labels: {}``: the value at ``path`` is a label selector. It takes no options."""
+
+
+_TARGET_FORBIDDEN = {("metadata", "name"), ("metadata", "namespace")}
+
+
+class PatchModel(_Strict):
+    """One entry of a ``patches`` list."""
+
+    path: str
+    expression: str | None = None
+    reverse_expression: str | None = None
+    reference: ReferenceModel | None = None
+    labels: LabelsModel | None = None
+
+    @field_validator("path")
+    @classmethod
+    def _path_parses(cls, value: str) -> str:
+        _check_path(value, "path")
+        segments = parse_path(value)
+        names = tuple(seg.name for seg in segments if isinstance(seg, Key))
+        if len(names) == len(segments) and names in _TARGET_FORBIDDEN:
+            raise PydanticCustomError(
+                "forbidden_target",
+                "path '{path}' cannot be patched: vCluster owns the object's name and namespace "
+                "(use a reference patch on the fields that point at other objects instead)",
+                {"path": value},
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _one_mode(self) -> "PatchModel":
+        modes = [
+            name
+            for name, on in (
+                ("expression/reverseExpression", self.expression is not None or self.reverse_expression is not None),
+                ("reference", self.reference is not None),
+                ("labels", self.labels is not None),
+            )
+            if on
+        ]
+        if len(modes) != 1:
+            found = " and ".join(modes) if modes else "none"
+            raise PydanticCustomError(
+                "patch_mode",
+                "patch '{path}' needs exactly one of expression/reverseExpression, reference or "
+                "labels; found {found}",
+                {"path": self.path, "found": found},
+            )
+        return self
+
+    @property
+    def mode(self) -> Literal["expression", "reference", "labels"]:
+        if self.reference is not None:
+            return "reference"
+        if self.labels is not None:
+            return "labels"
+        return "expression"
+
+    @property
+    def expression_only(self) -> bool:
+        return self.mode == "expression" and self.reverse_expression is None
+
+    @property
+    def reverse_only(self) -> bool:
+        return self.mode == "expression" and self.expression is None
+
+
+def check_duplicate_paths(patches: list[PatchModel]) -> list[PatchModel]:
+    """Two entries may share a path only as one expression-only plus one reverse-only entry
+    (DECISIONS.md); every other duplicate would make the result depend on list order."""
+    seen: dict[str, list[int]] = {}
+    for index, patch in enumerate(patches):
+        seen.setdefault(patch.path, []).append(index)
+    for path, indexes in seen.items():
+        if len(indexes) == 1:
+            continue
+        pair = [patches[i] for i in indexes]
+        if len(pair) == 2 and {p.expression_only for p in pair} == {True, False} and (
+            pair[0].reverse_only or pair[1].reverse_only
+        ):
+            continue
+        raise PydanticCustomError(
+            "duplicate_path",
+            "path '{path}' appears in patches {indexes}; a path may repeat only as one entry with "
+            "just expression and one with just reverseExpression",
+            {"path": path, "indexes": ", ".join(str(i) for i in indexes), "index": indexes[-1]},
+        )
+    return patches
+
+
+class SyncResource(_Strict):
+    """``enabled`` plus ``patches``: what every synced resource has."""
+
+    enabled: bool = False
+    patches: list[PatchModel] = Field(default_factory=list)
+
+    @field_validator("patches")
+    @classmethod
+    def _no_duplicates(cls, value: list[PatchModel]) -> list[PatchModel]:
+        return check_duplicate_paths(value)
+
+
+class EnabledResource(SyncResource):
+    enabled: bool = True
+
+
+class AutoResource(SyncResource):
+    """Syncers vCluster turns on automatically when the host has the API (``"auto"``)."""
+
+    enabled: Union[bool, Literal["auto"]] = "auto"
+
+
+class ToHostPods(EnabledResource):
+    translate_image: dict[str, str] = Field(default_factory=dict)
+    enforce_tolerations: list[str] = Field(default_factory=list)
+    use_secrets_for_sa_tokens: bool = False
+    runtime_class_name: str = ""
+    priority_class_name: str = ""
+    rewrite_hosts: dict[str, Any] = Field(default_factory=dict)
+    hybrid_scheduling: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToHostAllResource(EnabledResource):
+    """configMaps / secrets: ``all`` syncs every object, not only those pods use."""
+
+    all: bool = False
+
+
+class ToHostNamespaces(SyncResource):
+    mappings: dict[str, Any] = Field(default_factory=dict)
+    mappings_only: bool = False
+    extra_labels: dict[str, str] = Field(default_factory=dict)
+
+
+class CustomResourceSync(SyncResource):
+    enabled: bool = True
+    scope: Literal["Namespaced", "Cluster"] | None = None
+    mappings: dict[str, Any] = Field(default_factory=dict)
+
+
+class FromHostNodes(SyncResource):
+    sync_back_changes: bool = False
+    clear_image_status: bool = False
+    selector: dict[str, Any] = Field(default_factory=dict)
+
+
+class FromHostMapped(SyncResource):
+    """fromHost configMaps / secrets: host objects mapped into the tenant."""
+
+    mappings: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToHostSync(_Strict):
+    """``sync.toHost``: tenant → host syncers."""
+
+    pods: ToHostPods = Field(default_factory=ToHostPods)
+    secrets: ToHostAllResource = Field(default_factory=ToHostAllResource)
+    config_maps: ToHostAllResource = Field(default_factory=ToHostAllResource)
+    endpoints: EnabledResource = Field(default_factory=EnabledResource)
+    services: EnabledResource = Field(default_factory=EnabledResource)
+    persistent_volume_claims: EnabledResource = Field(default_factory=EnabledResource)
+    ingresses: SyncResource = Field(default_factory=SyncResource)
+    service_accounts: SyncResource = Field(default_factory=SyncResource)
+    network_policies: SyncResource = Field(default_factory=SyncResource)
+    persistent_volumes: SyncResource = Field(default_factory=SyncResource)
+    storage_classes: SyncResource = Field(default_factory=SyncResource)
+    volume_snapshots: SyncResource = Field(default_factory=SyncResource)
+    volume_snapshot_contents: SyncResource = Field(default_factory=SyncResource)
+    pod_disruption_budgets: SyncResource = Field(default_factory=SyncResource)
+    priority_classes: SyncResource = Field(default_factory=SyncResource)
+    namespaces: ToHostNamespaces = Field(default_factory=ToHostNamespaces)
+    custom_resources: dict[str, CustomResourceSync] = Field(default_factory=dict)
+
+
+class FromHostSync(_Strict):
+    """``sync.fromHost``: host → tenant syncers."""
+
+    events: EnabledResource = Field(default_factory=EnabledResource)
+    nodes: FromHostNodes = Field(default_factory=FromHostNodes)
+    csi_drivers: AutoResource = Field(default_factory=AutoResource)
+    csi_nodes: AutoResource = Field(default_factory=AutoResource)
+    csi_storage_capacities: AutoResource = Field(default_factory=AutoResource)
+    storage_classes: AutoResource = Field(default_factory=AutoResource)
+    ingress_classes: SyncResource = Field(default_factory=SyncResource)
+    runtime_classes: SyncResource = Field(default_factory=SyncResource)
+    priority_classes: SyncResource = Field(default_factory=SyncResource)
+    volume_snapshot_classes: SyncResource = Field(default_factory=SyncResource)
+    config_maps: FromHostMapped = Field(default_factory=FromHostMapped)
+    secrets: FromHostMapped = Field(default_factory=FromHostMapped)
+    custom_resources: dict[str, CustomResourceSync] = Field(default_factory=dict)
+
+
+class SyncConfig(_Strict):
+    """The ``sync`` section."""
+
+    to_host: ToHostSync = Field(default_factory=ToHostSync)
+    from_host: FromHostSync = Field(default_factory=FromHostSync)
+
+
+class TenantConfig(BaseModel):
+    """A whole tenant-cluster config file. Only ``sync`` is modelled; other top-level sections
+    (controlPlane, networking, ...) belong to vCluster and pass through unvalidated."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    sync: SyncConfig = Field(default_factory=SyncConfig)

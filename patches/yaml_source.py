@@ -1,0 +1,294 @@
+"""YAML with positions, down to the character inside a scalar.
+
+Diagnostics must point *into* a patch expression, not at the start of the YAML value that
+holds it. A compiler error at line 2, column 7 of an expression in a ``|`` block, a folded
+``>`` block, a plain multi-line scalar or a quoted string with escapes lands somewhere quite
+different in the file. So for every scalar we rebuild its value from the raw source text with
+a map from each value character to the file offset it came from, then check that the rebuilt
+value equals PyYAML's; when a style defeats the exact scanner we fall back to aligning the
+value against the source greedily, and in the worst case to the scalar's start.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any, Sequence
+
+import attrs
+import yaml
+
+__all__ = ["YamlDocument", "YamlSyntaxError", "load_yaml", "scalar_offsets", "Part"]
+
+Part = str | int
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+_SIMPLE_ESCAPES = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
+    "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
+    "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe loader without timestamp resolution: Kubernetes keeps timestamps as strings."""
+
+    yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != _TIMESTAMP]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+
+class YamlSyntaxError(Exception):
+    """The file is not YAML; ``line``/``column`` are 1-based."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message, line, column)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
+
+@attrs.frozen
+class YamlDocument:
+    """One parsed YAML document: the data, the node tree and the text it came from."""
+
+    filename: str
+    text: str
+    data: Any
+    node: yaml.Node | None
+    _line_starts: tuple[int, ...] = attrs.field(eq=False, repr=False)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of a character offset into the text."""
+        line = bisect.bisect_right(self._line_starts, offset) - 1
+        return line + 1, offset - self._line_starts[line] + 1
+
+    def node_at(self, path: Sequence[Part]) -> tuple[yaml.Node | None, yaml.Node | None, int]:
+        """(value node, key node, depth reached): the deepest node along ``path``."""
+        node, key_node, depth = self.node, None, 0
+        for part in path:
+            child = _child(node, part)
+            if child is None:
+                break
+            key_node, node = child
+            depth += 1
+        return node, key_node, depth
+
+    def position(self, path: Sequence[Part], *, at_key: bool = False) -> tuple[int, int]:
+        """Where ``path`` sits (its nearest present ancestor's key when it is absent)."""
+        node, key_node, depth = self.node_at(path)
+        if node is None:
+            return 1, 1
+        exact = depth == len(path)
+        mark = key_node.start_mark if key_node is not None and (at_key or not exact) else node.start_mark
+        return mark.line + 1, mark.column + 1
+
+    def scalar_position(self, path: Sequence[Part], line: int, column: int) -> tuple[int, int]:
+        """File position of ``line``:``column`` (1-based) inside the string scalar at ``path``."""
+        node, _, depth = self.node_at(path)
+        if node is None or depth != len(path) or not isinstance(node, yaml.ScalarNode):
+            return self.position(path)
+        offsets = scalar_offsets(node, self.text)
+        index = _value_index(str(node.value), line, column)
+        index = max(0, min(index, len(offsets) - 1))
+        return self.line_col(offsets[index])
+
+
+def _child(node: yaml.Node | None, part: Part) -> tuple[yaml.Node | None, yaml.Node] | None:
+    if isinstance(node, yaml.MappingNode):
+        found = None
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(part):
+                found = (key_node, value_node)  # the last duplicate wins, as in the data
+        return found
+    if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+        return None, node.value[part]
+    return None
+
+
+def _value_index(value: str, line: int, column: int) -> int:
+    """Character index of a 1-based line/column within ``value`` (lines split on ``\\n``)."""
+    index = 0
+    for _ in range(max(line, 1) - 1):
+        newline = value.find("\n", index)
+        if newline < 0:
+            return len(value)
+        index = newline + 1
+    return index + max(column, 1) - 1
+
+
+def load_yaml(text: str, filename: str = "<string>") -> YamlDocument:
+    """Parse one YAML document keeping its node tree; bad YAML raises :class:`YamlSyntaxError`."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or exc.context or "malformed YAML"
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        raise YamlSyntaxError(f"invalid YAML: {problem}", line, column) from None
+    except yaml.YAMLError as exc:
+        raise YamlSyntaxError(f"invalid YAML: {exc}", 1, 1) from None
+    finally:
+        loader.dispose()
+    starts = [0]
+    for index, char in enumerate(text):
+        if char == "\n":
+            starts.append(index + 1)
+    return YamlDocument(filename, text, data, node, tuple(starts))
+
+
+def scalar_offsets(node: yaml.ScalarNode, text: str) -> list[int]:
+    """For each character of the scalar's value, its offset in ``text``; plus one end offset.
+
+    The extra last entry is "just after the value", where an unexpected-end error points.
+    """
+    value = str(node.value)
+    start, end = node.start_mark.index, node.end_mark.index
+    for scanner in (_exact_offsets, _greedy_offsets):
+        offsets = scanner(node, text, start, end)
+        if offsets is not None and len(offsets) == len(value) + 1:
+            return offsets
+    return [start] * (len(value) + 1)
+
+
+def _exact_offsets(node: yaml.ScalarNode, text: str, start: int, end: int) -> list[int] | None:
+    style = node.style
+    if style == "|":
+        chars, offsets = _literal(text, start, end, str(node.value))
+    elif style == ">":
+        return None
+    else:
+        chars, offsets = _flow(text, start, end, style)
+    if "".join(chars) != node.value:
+        return None
+    return offsets + [_after(offsets, start)]
+
+
+def _after(offsets: list[int], start: int) -> int:
+    return offsets[-1] + 1 if offsets else start
+
+
+def _literal(text: str, start: int, end: int, value: str) -> tuple[list[str], list[int]]:
+    """A ``|`` block keeps lines one to one: each value line is a suffix of its source line."""
+    first = text.find("\n", start) + 1
+    chars: list[str] = []
+    offsets: list[int] = []
+    line_start = first
+    for piece in value.split("\n")[: value.count("\n") + 1]:
+        line_end = text.find("\n", line_start)
+        line_end = len(text) if line_end < 0 else line_end
+        column = line_end - len(piece) if text[line_start:line_end].endswith(piece) else line_start
+        chars.extend(piece)
+        offsets.extend(range(column, column + len(piece)))
+        chars.append("\n")
+        offsets.append(line_end)
+        line_start = line_end + 1
+    return chars[: len(value)], offsets[: len(value)]
+
+
+def _flow(text: str, start: int, end: int, style: str | None) -> tuple[list[str], list[int]]:
+    """Plain, single- and double-quoted scalars: line folding plus the quoted styles' escapes."""
+    quoted = style in ("'", '"')
+    i, stop = (start + 1, end - 1) if quoted else (start, end)
+    chars: list[str] = []
+    offsets: list[int] = []
+    while i < stop:
+        char = text[i]
+        if char in " \t":
+            j = i
+            while j < stop and text[j] in " \t":
+                j += 1
+            if j < stop and text[j] in "\r\n":
+                i = j  # trailing white space before a line break is dropped
+                continue
+            chars.extend(text[i:j])
+            offsets.extend(range(i, j))
+            i = j
+        elif char in "\r\n":
+            i = _fold(text, i, stop, chars, offsets)
+        elif style == '"' and char == "\\":
+            i = _escape(text, i, stop, chars, offsets)
+        elif style == "'" and char == "'" and i + 1 < stop and text[i + 1] == "'":
+            chars.append("'")
+            offsets.append(i)
+            i += 2
+        else:
+            chars.append(char)
+            offsets.append(i)
+            i += 1
+    return chars, offsets
+
+
+def _skip_break(text: str, i: int) -> int:
+    return i + 2 if text.startswith("\r\n", i) else i + 1
+
+
+def _fold(text: str, i: int, stop: int, chars: list[str], offsets: list[int]) -> int:
+    """A line break folds to a space; each following empty line to one ``\\n``."""
+    at = i
+    i = _skip_break(text, i)
+    empty = 0
+    while True:
+        j = i
+        while j < stop and text[j] in " \t":
+            j += 1
+        if j < stop and text[j] in "\r\n":
+            empty += 1
+            i = _skip_break(text, j)
+            continue
+        i = j
+        break
+    chars.extend("\n" * empty if empty else " ")
+    offsets.extend([at] * (empty or 1))
+    return i
+
+
+def _escape(text: str, i: int, stop: int, chars: list[str], offsets: list[int]) -> int:
+    """One double-quoted escape; the value character maps to its backslash."""
+    code = text[i + 1] if i + 1 < stop else ""
+    if code in "\r\n" and code:
+        j = _skip_break(text, i + 1)
+        while j < stop and text[j] in " \t":
+            j += 1
+        return j
+    if code in _SIMPLE_ESCAPES:
+        chars.append(_SIMPLE_ESCAPES[code])
+        offsets.append(i)
+        return i + 2
+    width = _HEX_ESCAPES.get(code, 0)
+    try:
+        chars.append(chr(int(text[i + 2 : i + 2 + width], 16)))
+    except ValueError:
+        chars.append(text[i])
+        offsets.append(i)
+        return i + 1
+    offsets.append(i)
+    return i + 2 + width
+
+
+def _greedy_offsets(node: yaml.ScalarNode, text: str, start: int, end: int) -> list[int] | None:
+    """Align each value character with the next source character that could have produced it.
+
+    Exact for every non-blank character of folded blocks; white space may drift by a column,
+    which no diagnostic points at.
+    """
+    offsets: list[int] = []
+    j = start
+    for char in str(node.value):
+        while j < end and not (text[j] == char or (text[j] == "\n" and char in " \n")):
+            j += 1
+        if j >= end:
+            return None
+        offsets.append(j)
+        j += 1
+    return offsets + [_after(offsets, start)]
