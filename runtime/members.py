@@ -1,0 +1,607 @@
+"""Property access: the only door from a script to any value (ECMA-262 10.1, 13.3.2).
+
+Every read, write, delete, ``in`` test and method call a script makes comes here. Dispatch
+is by JS type (``type(obj)``) and JS property name, through the registry tables: no Python
+attribute of a user value is ever reached by name, so ``value.__class__`` is just a missing
+property. Built-in prototypes are shared between evaluations; writes to them go to the
+realm's overlay (``realm.overlay``), which dies with the evaluation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from . import convert
+from .convert import is_array_index, ordered_keys, to_property_key
+from .realm import current_realm
+from .stdlib import registry as reg
+from .strings import js_len, to_units, from_units
+from .values import (
+    MISSING,
+    UNDEFINED,
+    JSErrorObject,
+    JSFunction,
+    JSIterator,
+    JSObject,
+    JSSymbol,
+    JSThrow,
+    make_error,
+    type_error,
+)
+from .stdlib.registry import BuiltinNamespace
+
+__all__ = [
+    "BuiltinProto",
+    "PROTOTYPES",
+    "get_member",
+    "set_member",
+    "delete_member",
+    "has_property",
+    "call_method",
+    "own_keys",
+    "js_iterate",
+    "freeze",
+    "is_frozen",
+    "get_prototype",
+    "set_prototype",
+    "call_function",
+    "describe_key",
+]
+
+
+class BuiltinProto:
+    """A shared built-in prototype object (``Array.prototype``...) seen from JS.
+
+    Its properties are the registry table's methods plus ``constructor``; its own parent
+    is ``parent`` (``Object.prototype`` for all but itself). Writes go to the realm overlay.
+    """
+
+    JS_CLASS = "Object"
+    JS_PROTO: dict[str, JSFunction] = {}
+
+    __slots__ = ("tag", "table", "parent")
+
+    def __init__(self, tag: str, table: dict[str, JSFunction], parent: "BuiltinProto | None") -> None:
+        self.tag = tag
+        self.table = table
+        self.parent = parent
+
+    def __repr__(self) -> str:
+        return f"{self.tag}.prototype"
+
+    def lookup(self, key: Any) -> Any:
+        """[[Get]] on this prototype alone (overlay first, then the table, then constructor)."""
+        overlay = current_realm().overlay
+        if overlay is not None:
+            v = overlay.get((id(self), key), MISSING)
+            if v is not MISSING:
+                return v
+        v = self.table.get(key, MISSING) if type(key) is str else MISSING
+        if v is MISSING and key == "constructor":
+            return reg.GLOBALS.get(self.tag, MISSING)
+        return v
+
+    def js_get_own(self, key: Any) -> Any:
+        return self.lookup(key)
+
+    def js_set_own(self, key: Any, value: Any) -> bool:
+        _overlay()[(id(self), key)] = value
+        return True
+
+    def js_own_keys(self) -> list[str]:
+        overlay = current_realm().overlay or {}
+        return [k[1] for k in overlay if k[0] == id(self) and type(k[1]) is str]
+
+
+OBJECT_PROTOTYPE = BuiltinProto("Object", reg.OBJECT_PROTO, None)
+PROTOTYPES: dict[str, BuiltinProto] = {"Object": OBJECT_PROTOTYPE}
+for _tag, _table in (
+    ("Array", reg.ARRAY_PROTO), ("String", reg.STRING_PROTO), ("Number", reg.NUMBER_PROTO),
+    ("Boolean", reg.BOOLEAN_PROTO), ("Symbol", reg.SYMBOL_PROTO), ("Function", reg.FUNCTION_PROTO),
+    ("Error", reg.ERROR_PROTO), ("Iterator", reg.ITERATOR_PROTO),
+):
+    PROTOTYPES[_tag] = BuiltinProto(_tag, _table, OBJECT_PROTOTYPE)
+
+_ERROR_NAMES = ("EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError")
+for _tag in _ERROR_NAMES:
+    PROTOTYPES[_tag] = BuiltinProto(_tag, {}, PROTOTYPES["Error"])
+
+
+def _overlay() -> dict[Any, Any]:
+    realm = current_realm()
+    if realm.overlay is None:
+        realm.overlay = {}
+    return realm.overlay
+
+
+def describe_key(key: Any) -> str:
+    """How V8 names a key in messages: ``'x'`` for strings, ``Symbol(x)`` for symbols."""
+    if type(key) is JSSymbol:
+        return repr(key)
+    return f"'{convert.to_string(key)}'" if type(key) is str else f"'{convert.to_string(key)}'"
+
+
+# --- [[GetPrototypeOf]] -----------------------------------------------------------------------
+
+def _special_proto(obj: Any) -> Any:
+    table = getattr(type(obj), "JS_PROTO", None)  # class attribute of our own classes only
+    return table
+
+
+def get_prototype(obj: Any) -> Any:
+    """Object.getPrototypeOf (20.1.2.12) for every value kind; ``None`` is null."""
+    t = type(obj)
+    if t is dict or t is BuiltinNamespace:
+        return OBJECT_PROTOTYPE
+    if t is JSObject:
+        return obj.proto
+    if t is list:
+        return PROTOTYPES["Array"]
+    if t is str:
+        return PROTOTYPES["String"]
+    if t is int or t is float:
+        return PROTOTYPES["Number"]
+    if t is bool:
+        return PROTOTYPES["Boolean"]
+    if t is JSFunction:
+        return PROTOTYPES["Function"]
+    if t is JSSymbol:
+        return PROTOTYPES["Symbol"]
+    if t is JSErrorObject:
+        if obj.proto is not None:
+            return obj.proto
+        return PROTOTYPES.get(obj.error_name, PROTOTYPES["Error"])
+    if t is BuiltinProto:
+        return obj.parent
+    if obj is None or obj is UNDEFINED:
+        raise type_error("Cannot convert undefined or null to object")
+    if t is JSIterator:
+        return PROTOTYPES["Iterator"]
+    return _class_proto(obj)
+
+
+_CLASS_PROTOS: dict[type, BuiltinProto] = {}
+
+
+def _class_proto(obj: Any) -> BuiltinProto:
+    """A BuiltinProto for a stdlib special class (Map, Set, RegExp, Date...)."""
+    cls = type(obj)
+    proto = _CLASS_PROTOS.get(cls)
+    if proto is None:
+        table = getattr(cls, "JS_PROTO", None) or {}
+        tag = getattr(cls, "JS_CLASS", "Object")
+        proto = PROTOTYPES.get(tag)
+        if proto is None or proto.table is not table:
+            proto = BuiltinProto(tag, table, OBJECT_PROTOTYPE)
+            PROTOTYPES.setdefault(tag, proto)
+        _CLASS_PROTOS[cls] = proto
+    return proto
+
+
+def set_prototype(obj: Any, proto: Any) -> None:
+    """Object.setPrototypeOf / ``__proto__`` writes (20.1.2.21).
+
+    A plain dict cannot carry a prototype without changing identity, so its new prototype
+    lives in the realm (keyed by identity); JSObject keeps it in ``.proto``.
+    """
+    if type(obj) is JSObject or type(obj) is JSErrorObject:
+        obj.proto = proto
+        return
+    if type(obj) is dict:
+        current_realm().extra.setdefault("protos", {})[id(obj)] = (obj, proto)
+        return
+    # other kinds: silently ignored (primitives, arrays, functions keep theirs)
+
+
+def _dict_proto(obj: dict[str, Any]) -> Any:
+    protos = current_realm().extra.get("protos")
+    if protos:
+        entry = protos.get(id(obj))
+        if entry is not None and entry[0] is obj:
+            return entry[1]
+    return OBJECT_PROTOTYPE
+
+
+# --- [[Get]] ----------------------------------------------------------------------------------
+
+def _from_proto(proto: Any, key: Any, receiver: Any) -> Any:
+    """Walk a prototype chain for ``key`` (10.1.8.1 OrdinaryGet)."""
+    depth = 0
+    while proto is not None and depth < 10_000:
+        depth += 1
+        if type(proto) is BuiltinProto:
+            v = proto.lookup(key)
+            if v is not MISSING:
+                return v
+            proto = proto.parent
+            continue
+        v = _get_own(proto, key)
+        if v is not MISSING:
+            return v
+        proto = get_prototype(proto)
+    return UNDEFINED
+
+
+def _get_own(obj: Any, key: Any) -> Any:
+    """An own property of ``obj`` or MISSING (no prototype walk)."""
+    t = type(obj)
+    if t is dict or t is JSObject or t is BuiltinNamespace:
+        if t is BuiltinNamespace:
+            overlay = current_realm().overlay
+            if overlay is not None:
+                v = overlay.get((id(obj), key), MISSING)
+                if v is not MISSING:
+                    return MISSING if v is _DELETED else v
+        return obj.get(key, MISSING)
+    if t is list:
+        return _list_own(obj, key)
+    if t is str:
+        return _str_own(obj, key)
+    if t is JSFunction:
+        return _function_own(obj, key)
+    if t is JSErrorObject:
+        return _error_own(obj, key)
+    if t is BuiltinProto:
+        return obj.lookup(key)
+    if t is int or t is float or t is bool or t is JSSymbol:
+        if t is JSSymbol and key == "description":
+            return obj.description
+        return MISSING
+    get_own = getattr(t, "js_get_own", None)
+    if get_own is not None:
+        return get_own(obj, key)
+    return MISSING
+
+
+def _list_own(obj: list[Any], key: Any) -> Any:
+    if type(key) is int:
+        return obj[key] if 0 <= key < len(obj) else MISSING
+    if key == "length":
+        return len(obj)
+    if type(key) is str and key[:1].isdigit() and is_array_index(key):
+        i = int(key)
+        return obj[i] if i < len(obj) else MISSING
+    return MISSING
+
+
+def _str_own(obj: str, key: Any) -> Any:
+    if type(key) is int:
+        if obj.isascii():
+            return obj[key] if 0 <= key < len(obj) else MISSING
+        units = to_units(obj)
+        return units[key] if 0 <= key < len(units) else MISSING
+    if key == "length":
+        return len(obj) if obj.isascii() else js_len(obj)
+    if type(key) is str and key[:1].isdigit() and is_array_index(key):
+        return _str_own(obj, int(key))
+    return MISSING
+
+
+def _function_own(fn: JSFunction, key: Any) -> Any:
+    if fn.builtin:
+        overlay = current_realm().overlay
+        if overlay is not None:
+            v = overlay.get((id(fn), key), MISSING)
+            if v is not MISSING:
+                return MISSING if v is _DELETED else v
+    if fn.props is not None:
+        v = fn.props.get(key, MISSING)
+        if v is not MISSING:
+            return v
+    if key == "name":
+        return fn.name
+    if key == "length":
+        return fn.length
+    if key == "prototype":
+        if fn.builtin:
+            return PROTOTYPES.get(fn.name, MISSING)
+        if fn.kind == "function":
+            proto = JSObject(OBJECT_PROTOTYPE)
+            dict.__setitem__(proto, "constructor", fn)
+            fn.props = fn.props or {}
+            fn.props["prototype"] = proto
+            return proto
+    return MISSING
+
+
+def _error_own(err: JSErrorObject, key: Any) -> Any:
+    v = err.get(key, MISSING)
+    if v is not MISSING:
+        return v
+    if key == "message":
+        return err.message
+    if key == "stack":
+        return f"{err.error_name}: {err.message}" if err.message else err.error_name
+    return MISSING
+
+
+_DELETED: Any = object()
+
+
+def _error_proto_get(err: JSErrorObject, key: Any) -> Any:
+    if key == "name":
+        return err.error_name
+    if key == "message":
+        return ""
+    return _from_proto(get_prototype(err), key, err)
+
+
+def get_member(obj: Any, key: Any) -> Any:
+    """``obj[key]`` (13.3.2.1): TypeError on null/undefined, V8's message."""
+    t = type(obj)
+    if t is dict:
+        v = obj.get(key, MISSING)
+        if v is not MISSING:
+            return v
+        if type(key) is int:
+            v = obj.get(str(key), MISSING)
+            if v is not MISSING:
+                return v
+            key = str(key)
+        if key == "__proto__":
+            return _dict_proto(obj)
+        return _from_proto(_dict_proto(obj), key, obj)
+    if t is list:
+        if type(key) is int and 0 <= key < len(obj):
+            return obj[key]
+        v = _list_own(obj, key)
+        if v is not MISSING:
+            return v
+        return _from_proto(PROTOTYPES["Array"], _norm_key(key), obj)
+    if t is str:
+        v = _str_own(obj, key)
+        if v is not MISSING:
+            return v
+        return _from_proto(PROTOTYPES["String"], _norm_key(key), obj)
+    if obj is UNDEFINED or obj is None:
+        raise type_error(f"Cannot read properties of {'undefined' if obj is UNDEFINED else 'null'} "
+                         f"(reading {describe_key(key)})")
+    key = _norm_key(key)
+    if key == "__proto__":
+        return get_prototype(obj)
+    if t is JSErrorObject:
+        v = _error_own(obj, key)
+        return v if v is not MISSING else _error_proto_get(obj, key)
+    v = _get_own(obj, key)
+    if v is not MISSING:
+        return v
+    return _from_proto(get_prototype(obj), key, obj)
+
+
+def _norm_key(key: Any) -> Any:
+    t = type(key)
+    if t is str or t is JSSymbol:
+        return key
+    return to_property_key(key)
+
+
+# --- [[Set]] / [[Delete]] ---------------------------------------------------------------------
+
+def _frozen_set() -> dict[int, Any] | None:
+    if not _FREEZE_USED[0]:
+        return None
+    return current_realm().extra.get("frozen")  # type: ignore[no-any-return]
+
+
+_FREEZE_USED = [0]
+
+
+def _check_writable(obj: Any, key: Any) -> bool:
+    frozen = _frozen_set()
+    return not (frozen and id(obj) in frozen and frozen[id(obj)] is obj)
+
+
+def set_member(obj: Any, key: Any, value: Any) -> None:
+    """``obj[key] = value`` (13.15.2 / 10.1.9 OrdinarySet)."""
+    t = type(obj)
+    if t is dict or t is JSObject:
+        if type(key) is not str:
+            key = _norm_key(key)
+        if key == "__proto__":
+            if value is None or _is_object(value):
+                set_prototype(obj, value)
+            return
+        if _FREEZE_USED[0] and not _check_writable(obj, key):
+            return
+        obj[key] = value
+        return
+    if t is list:
+        _set_list(obj, key, value)
+        return
+    if obj is UNDEFINED or obj is None:
+        raise type_error(f"Cannot set properties of {'undefined' if obj is UNDEFINED else 'null'} "
+                         f"(setting {describe_key(key)})")
+    key = _norm_key(key)
+    if t is str or t is int or t is float or t is bool or t is JSSymbol:
+        return  # sloppy mode: writes to primitives are dropped
+    if not _check_writable(obj, key):
+        return
+    if t is JSFunction:
+        if obj.builtin:
+            _overlay()[(id(obj), key)] = value
+        else:
+            if obj.props is None:
+                obj.props = {}
+            obj.props[key] = value
+        return
+    if t is BuiltinNamespace:
+        _overlay()[(id(obj), key)] = value
+        return
+    if t is JSErrorObject:
+        if key == "message":
+            obj.message = convert.to_string(value) if type(value) is str else value
+        obj[key] = value
+        return
+    set_own = getattr(t, "js_set_own", None)
+    if set_own is not None:
+        set_own(obj, key, value)
+
+
+def _set_list(obj: list[Any], key: Any, value: Any) -> None:
+    if type(key) is not int:
+        key = _norm_key(key)
+        if key == "length":
+            _set_length(obj, value)
+            return
+        if not (type(key) is str and is_array_index(key)):
+            return  # named properties on arrays are not modelled (no holes, no extras)
+        key = int(key)
+    if _FREEZE_USED[0] and not _check_writable(obj, key):
+        return
+    n = len(obj)
+    if 0 <= key < n:
+        obj[key] = value
+    elif key >= n:
+        current_realm().check_array(key + 1)
+        obj.extend([UNDEFINED] * (key - n))
+        obj.append(value)
+
+
+def _set_length(obj: list[Any], value: Any) -> None:
+    n = convert.to_number(value)
+    if type(n) is not int or n < 0 or n > 4294967295:
+        raise JSThrow(make_error("RangeError", "Invalid array length"))
+    if _FREEZE_USED[0] and not _check_writable(obj, "length"):
+        return
+    if n < len(obj):
+        del obj[n:]
+    else:
+        current_realm().check_array(n)
+        obj.extend([UNDEFINED] * (n - len(obj)))
+
+
+def delete_member(obj: Any, key: Any) -> bool:
+    """The ``delete`` operator (13.5.1.2); sloppy mode: false instead of TypeError."""
+    t = type(obj)
+    if obj is UNDEFINED or obj is None:
+        raise type_error(f"Cannot convert undefined or null to object")
+    key = _norm_key(key)
+    if not _check_writable(obj, key):
+        return False
+    if t is dict or t is JSObject or t is JSErrorObject:
+        obj.pop(key, None)
+        return True
+    if t is list:
+        if type(key) is str and is_array_index(key) and int(key) < len(obj):
+            obj[int(key)] = UNDEFINED  # no holes: the slot reads as undefined
+        return key != "length"
+    if t is BuiltinNamespace or (t is JSFunction and obj.builtin):
+        _overlay()[(id(obj), key)] = _DELETED
+        return True
+    if t is JSFunction and obj.props:
+        obj.props.pop(key, None)
+    return True
+
+
+# --- in / keys / iteration --------------------------------------------------------------------
+
+def _is_object(v: Any) -> bool:
+    t = type(v)
+    return not (t is str or t is int or t is float or t is bool or v is None or v is UNDEFINED or t is JSSymbol)
+
+
+def has_property(obj: Any, key: Any) -> bool:
+    """``key in obj`` (13.10.1): TypeError on primitives, V8's message."""
+    if not _is_object(obj):
+        shown = convert.to_string(obj) if type(obj) is not str else obj
+        raise type_error(f"Cannot use 'in' operator to search for '{_key_text(key)}' in {shown}")
+    key = _norm_key(key)
+    if type(obj) is list and key == "length":
+        return True
+    if _get_own(obj, key) is not MISSING:
+        return True
+    if type(obj) is JSErrorObject and key in ("name", "message", "stack"):
+        return True
+    proto = get_prototype(obj) if type(obj) is not dict else _dict_proto(obj)
+    depth = 0
+    while proto is not None and depth < 10_000:
+        depth += 1
+        if _get_own(proto, key) is not MISSING:
+            return True
+        proto = proto.parent if type(proto) is BuiltinProto else get_prototype(proto)
+    return False
+
+
+def _key_text(key: Any) -> str:
+    return repr(key) if type(key) is JSSymbol else convert.to_string(key)
+
+
+def own_keys(obj: Any) -> list[str]:
+    """EnumerableOwnProperties keys (7.3.23) in JS order, for every value kind."""
+    t = type(obj)
+    if t is dict or t is JSObject or t is JSErrorObject:
+        return [k for k in ordered_keys(obj) if type(k) is str]
+    if t is list:
+        return [str(i) for i in range(len(obj))]
+    if t is str:
+        return [str(i) for i in range(js_len(obj))]
+    if t is BuiltinNamespace:
+        return []
+    if t is JSFunction:
+        return list(obj.props or {}) if not obj.builtin else []
+    if obj is None or obj is UNDEFINED:
+        raise type_error("Cannot convert undefined or null to object")
+    keys = getattr(t, "js_own_keys", None)
+    return list(keys(obj)) if keys is not None else []
+
+
+def js_iterate(value: Any) -> Iterator[Any]:
+    """GetIterator + IteratorStep (7.4): what spread and for-of walk."""
+    t = type(value)
+    if t is list:
+        return iter(value)
+    if t is str:
+        return iter(value) if value.isascii() else iter(from_units(value))
+    if t is JSIterator:
+        return value.it
+    it = getattr(t, "js_iterator", None) if _is_object(value) and t is not dict and t is not JSObject else None
+    if it is not None:
+        return it(value)  # type: ignore[no-any-return]
+    raise type_error(f"{_iter_name(value)} is not iterable")
+
+
+def _iter_name(value: Any) -> str:
+    if _is_object(value):
+        return "object"
+    return convert.to_string(value) if type(value) is not JSSymbol else repr(value)
+
+
+def freeze(obj: Any) -> Any:
+    """Object.freeze (20.1.2.6): recorded per realm, so inputs are never marked."""
+    if _is_object(obj):
+        _FREEZE_USED[0] = 1
+        current_realm().extra.setdefault("frozen", {})[id(obj)] = obj
+    return obj
+
+
+def is_frozen(obj: Any) -> bool:
+    """Object.isFrozen (20.1.2.15)."""
+    if not _is_object(obj):
+        return True
+    frozen = _frozen_set()
+    return bool(frozen and frozen.get(id(obj)) is obj)
+
+
+# --- calls ------------------------------------------------------------------------------------
+
+def call_function(fn: Any, this: Any, *args: Any) -> Any:
+    """Call(F, V, args) (7.3.14): TypeError when ``fn`` is not callable."""
+    if type(fn) is JSFunction:
+        return fn.call(this, *args)
+    raise type_error(f"{_callee_text(fn)} is not a function")
+
+
+def _callee_text(fn: Any) -> str:
+    if type(fn) is str:
+        return f'"{fn}"'
+    if _is_object(fn):
+        return "object"
+    return convert.to_string(fn) if type(fn) is not JSSymbol else repr(fn)
+
+
+def call_method(obj: Any, key: Any, *args: Any) -> Any:
+    """``obj[key](...args)`` with ``this`` = obj."""
+    fn = get_member(obj, key)
+    if type(fn) is JSFunction:
+        return fn.call(obj, *args)
+    raise type_error(f"{_callee_text(obj)}.{convert.to_string(key)} is not a function")
