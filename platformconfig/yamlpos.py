@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from .errors import ConfigInvalid, FieldError
 
@@ -22,7 +22,7 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 
 
-class _Loader(yaml.SafeLoader):
+class Loader(yaml.SafeLoader):  # type: ignore[misc]
     """Safe loader that leaves RFC 3339 timestamps as strings."""
 
     yaml_implicit_resolvers = {
@@ -89,7 +89,7 @@ def _quote(key: str) -> str:
 
 def load_documents(text: str, source: str = "<raw>") -> list[Document]:
     """Parse every YAML document in `text`; bad YAML raises `ConfigInvalid` with its position."""
-    loader = _Loader(text)
+    loader = Loader(text)
     docs: list[Document] = []
     try:
         while loader.check_node():
@@ -114,7 +114,7 @@ def load_document(text: str, source: str = "<raw>") -> Document:
     return docs[0]
 
 
-def _document(loader: _Loader, node: yaml.Node) -> Document:
+def _document(loader: Loader, node: yaml.Node) -> Document:
     marks: dict[Path, Mark] = {}
     problems: list[FieldError] = []
     _walk(node, (), None, marks, problems)
