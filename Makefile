@@ -25,6 +25,7 @@ test-fast: venv
 	$(PY) -m pytest -x -q -p no:cacheprovider
 
 bench: venv
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-bench.lock || echo "some optional engines did not install; they will be skipped"
 	$(PY) -m benchmarks
 
 typecheck: venv

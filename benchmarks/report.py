@@ -1,0 +1,88 @@
+"""Render results: a rich table for the terminal, JSON for the record, a PNG chart for the README."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+
+def _fmt(x: Any, digits: int = 2) -> str:
+    if isinstance(x, (int, float)) and not math.isnan(x):
+        return f"{x:.{digits}f}"
+    return "-"
+
+
+def print_expressions(console: Console, section: dict[str, Any]) -> None:
+    engines = section["engines"]
+    table = Table(title="Per-expression call cost (ns, net of loop) and ratio to hand-written")
+    for col in ["expression", "hand-written", "syncpatch", "ratio", *(f"{e} ×slower" for e in engines)]:
+        table.add_column(col, justify="right" if col != "expression" else "left")
+    for row in section["rows"]:
+        ns, ratio = row["ns"], row["ratio_to_handwritten"]
+        cells = [row["name"], _fmt(ns.get("handwritten"), 0), _fmt(ns.get("syncpatch"), 0), _fmt(ratio.get("syncpatch"))]
+        cells += [_fmt(ns[e] / ns["syncpatch"], 1) if e in ns and "syncpatch" in ns else "-" for e in engines]
+        table.add_row(*cells)
+    console.print(table)
+    for row in section["rows"]:
+        for problem in row["problems"]:
+            console.print(f"[yellow]not timed[/]: {row['name']}: {problem}")
+    console.print(section["summary"])
+
+
+def print_plans(console: Console, section: dict[str, Any]) -> None:
+    table = Table(title="Plan application (µs per object) and ratio to hand-written")
+    for col in ["workload", "direction", "hand-written", "syncpatch", "ratio"]:
+        table.add_column(col)
+    for row in section["rows"]:
+        for direction in ("to_host", "from_host"):
+            r = row[direction]
+            if "problem" in r:
+                table.add_row(row["name"], direction, "-", "-", r["problem"])
+            else:
+                table.add_row(row["name"], direction, _fmt(r["handwritten_us"]), _fmt(r["syncpatch_us"]), _fmt(r["ratio"]))
+    console.print(table)
+
+
+def write_json(results: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=2, sort_keys=False) + "\n")
+
+
+def write_chart(results: dict[str, Any], path: Path) -> bool:
+    """Per-expression ratios and the scaling curves; False when matplotlib is absent."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
+    rows = results.get("expressions", {}).get("rows", [])
+    names = [r["name"] for r in rows]
+    for engine in ["syncpatch", *results.get("expressions", {}).get("engines", [])]:
+        left.plot(names, [r["ratio_to_handwritten"].get(engine, math.nan) for r in rows], marker="o", label=engine)
+    left.axhline(1.3, color="grey", linestyle="--", label="target 1.3×")
+    left.set_yscale("log")
+    left.set_ylabel("time / hand-written Python")
+    left.set_title("Per-expression call cost")
+    left.tick_params(axis="x", rotation=60)
+    left.legend(fontsize=8)
+    scaling = results.get("scaling", {}).get("by_size", [])
+    if scaling:
+        right.plot([s["elements"] for s in scaling], [s["us"] for s in scaling], marker="o")
+        right.set_xscale("log")
+        right.set_yscale("log")
+        right.set_xlabel("list elements under a wildcard")
+        right.set_ylabel("µs per to_host call")
+        right.set_title("Scaling with object size")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True

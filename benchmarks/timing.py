@@ -1,0 +1,67 @@
+"""Timing primitives: medians of repeated, interleaved measurements, net of loop overhead."""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from typing import Any, Callable, Sequence
+
+Call = Callable[[Any, Any], Any]
+Inputs = Sequence[tuple[Any, Any]]
+
+
+def _noop(value: Any, context: Any) -> None:
+    return None
+
+
+def _run(fn: Call, inputs: Inputs, rounds: int) -> float:
+    """Seconds per call over ``rounds`` passes through ``inputs`` (GC off while timing)."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        for _ in range(rounds):
+            for value, context in inputs:
+                fn(value, context)
+        return (time.perf_counter() - start) / (rounds * len(inputs))
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _rounds_for(fn: Call, inputs: Inputs, target: float) -> int:
+    rounds = 1
+    while True:
+        elapsed = _run(fn, inputs, rounds) * rounds * len(inputs)
+        if elapsed >= target / 4 or rounds >= 1 << 20:
+            return max(1, int(rounds * target / max(elapsed, 1e-9)))
+        rounds *= 4
+
+
+def interleaved_medians(fns: dict[str, Call], inputs: Inputs, *, repeats: int, target: float) -> dict[str, float]:
+    """Median seconds per call for each function, net of the loop's own cost (measured
+    with a no-op in the same run). Repeats alternate between functions so that machine
+    drift hits every contender alike."""
+    contenders = {"<loop>": _noop, **fns}
+    rounds = {name: _rounds_for(fn, inputs, target) for name, fn in contenders.items()}
+    samples: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(repeats):
+        for name, fn in contenders.items():
+            samples[name].append(_run(fn, inputs, rounds[name]))
+    loop = statistics.median(samples.pop("<loop>"))
+    return {name: max(statistics.median(values) - loop, 1e-9) for name, values in samples.items()}
+
+
+def time_once(thunk: Callable[[], Any], *, repeats: int = 5) -> float:
+    """Median wall time of a whole operation (build steps, loading)."""
+    values = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        thunk()
+        values.append(time.perf_counter() - start)
+    return statistics.median(values)
+
+
+def geomean(values: list[float]) -> float:
+    return statistics.geometric_mean(values) if values else float("nan")

@@ -1,0 +1,36 @@
+"""The benchmark code runs on tiny sizes (no timing is asserted: speed lives in benchmarks/)."""
+
+import json
+
+import pytest
+
+from benchmarks import __main__ as bench
+from benchmarks import expressions, workloads
+
+
+def test_handwritten_baselines_do_not_mutate_inputs():
+    for case in expressions.CASES:
+        value, context = expressions.input_pool(case, 1)[0]
+        before = json.dumps(value)
+        case.handwritten(value, context)
+        assert json.dumps(value) == before, case.name
+
+
+def test_workload_baselines_round_trip():
+    pairs = [
+        (workloads.endpoints(3, 2, 2), workloads.endpoints_to_host_by_hand, workloads.endpoints_from_host_by_hand),
+        (workloads.service(), workloads.service_to_host_by_hand, workloads.service_from_host_by_hand),
+    ]
+    for obj, to_host, from_host in pairs:
+        assert from_host(to_host(obj, workloads.CONTEXT), workloads.CONTEXT) == {
+            **obj, "metadata": {**obj["metadata"], **({"annotations": {**obj["metadata"]["annotations"], "example.com/synced-by": "syncpatch"}} if "annotations" in obj["metadata"] else {})}
+        }
+
+
+def test_quick_run_writes_results(tmp_path):
+    pytest.importorskip("syncpatch.runtime.abi", reason="the compiler has not landed")
+    assert bench.main(["--quick", "--out", str(tmp_path), "--only", "expressions", "startup"]) == 0
+    results = json.loads((tmp_path / "quick.json").read_text())
+    rows = results["expressions"]["rows"]
+    assert len(rows) == len(expressions.CASES)
+    assert all("syncpatch" in r["ns"] for r in rows if not r["problems"])
