@@ -1,0 +1,446 @@
+"""The Array constructor, its statics, and the non-callback Array.prototype methods
+(ECMA-262 23.1). Callback-driven methods live in ``array_iter``, sorting in ``array_sort``.
+
+Arrays are Python lists without holes; a receiver that is not a list (``.call`` on an
+array-like) is read through ``array_support.snapshot`` and written back generically.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..convert import (
+    is_callable,
+    same_value_zero,
+    strict_equals,
+    to_integer_or_infinity,
+    to_number,
+    to_string,
+    to_uint32,
+)
+from ..realm import current_realm
+from ..values import MISSING, UNDEFINED, range_error, type_error
+from .array_support import (
+    check_not_frozen,
+    generic_mutate,
+    is_frozen,
+    members,
+    relative_index,
+    require_callable,
+    require_object_coercible,
+    snapshot,
+)
+from .registry import ARRAY_PROTO, GLOBALS, method, native
+
+__all__ = ["array_ctor", "array_from", "array_join"]
+
+
+def _receiver(this: Any, name: str) -> Any:
+    require_object_coercible(this, f"Array.prototype.{name}")
+    return this
+
+
+def _items(this: Any, name: str) -> list[Any]:
+    """The receiver's elements as a list (the live list for arrays)."""
+    return snapshot(_receiver(this, name))
+
+
+def _plain(v: Any) -> Any:
+    return UNDEFINED if v is MISSING else v
+
+
+# --- constructor and statics ----------------------------------------------------------------
+
+def array_ctor(this: Any, *args: Any) -> list[Any]:
+    """Array ( ...values ) (23.1.1.1); called and constructed alike."""
+    if len(args) == 1:
+        n = args[0]
+        if type(n) is int or type(n) is float:
+            if to_uint32(n) != n:
+                raise range_error("Invalid array length")
+            current_realm().check_array(int(n))
+            return [UNDEFINED] * int(n)
+        return [n]
+    return list(args)
+
+
+def array_is_array(this: Any, arg: Any = UNDEFINED, *_: Any) -> bool:
+    """Array.isArray (23.1.2.2)."""
+    return isinstance(arg, list)
+
+
+def array_of(this: Any, *items: Any) -> list[Any]:
+    """Array.of (23.1.2.3)."""
+    return list(items)
+
+
+def _iterate(items: Any) -> Any:
+    """The iteration source of Array.from, or None for array-likes (23.1.2.1 steps 4-5)."""
+    if isinstance(items, list):
+        return list(items)
+    if type(items) is str:
+        return list(items)
+    if items is None or items is UNDEFINED:
+        raise type_error(f"{to_string(items)} is not iterable (cannot read property Symbol(Symbol.iterator))")
+    if hasattr(type(items), "js_iterator"):
+        return members().js_iterate(items)
+    return None
+
+
+def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Array.from (23.1.2.1): iterables first, then array-likes via ``length``."""
+    if map_fn is not UNDEFINED:
+        require_callable(map_fn)
+    source = _iterate(items)
+    if source is None:
+        source = [_plain(v) for v in snapshot(items)]
+    realm = current_realm()
+    out: list[Any] = []
+    for k, v in enumerate(source):
+        if map_fn is not UNDEFINED:
+            v = map_fn.call(this_arg, v, k)
+        out.append(v)
+        if len(out) & 0xFFF == 0:
+            realm.check_array(len(out))
+    return out
+
+
+GLOBALS["Array"] = native(
+    array_ctor,
+    "Array",
+    1,
+    construct=lambda *args: array_ctor(UNDEFINED, *args),
+    props={
+        "isArray": native(array_is_array, "isArray", 1),
+        "from": native(array_from, "from", 1),
+        "of": native(array_of, "of", 0),
+    },
+)
+
+
+# --- access ---------------------------------------------------------------------------------
+
+@method(ARRAY_PROTO, "at", 1)
+def array_at(this: Any, index: Any = UNDEFINED, *_: Any) -> Any:
+    """Array.prototype.at (23.1.3.1)."""
+    o = _items(this, "at")
+    rel = to_integer_or_infinity(index)
+    k = rel if rel >= 0 else len(o) + rel
+    if k < 0 or k >= len(o):
+        return UNDEFINED
+    return _plain(o[int(k)])
+
+
+@method(ARRAY_PROTO, "concat", 1)
+def array_concat(this: Any, *args: Any) -> list[Any]:
+    """Array.prototype.concat (23.1.3.2): arrays are spread, everything else appended."""
+    require_object_coercible(this, "Array.prototype.concat")
+    first = this  # a primitive receiver stands for its wrapper, which is not spread
+    realm = current_realm()
+    out: list[Any] = []
+    for item in (first, *args):
+        if isinstance(item, list):
+            realm.check_array(len(out) + len(item))
+            out.extend(item)
+        else:
+            out.append(item)
+    return out
+
+
+@method(ARRAY_PROTO, "includes", 1)
+def array_includes(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> bool:
+    """Array.prototype.includes (23.1.3.16): SameValueZero, holes read as undefined."""
+    o = _items(this, "includes")
+    for k in range(_from_start(from_index, len(o)), len(o)):
+        if same_value_zero(_plain(o[k]), search):
+            return True
+    return False
+
+
+def _from_start(from_index: Any, length: int) -> int:
+    """The start of indexOf/includes from ``fromIndex`` (23.1.3.17 steps 4-9)."""
+    n = to_integer_or_infinity(from_index)
+    if n == math.inf:
+        return length
+    if n >= 0:
+        return int(n)
+    return 0 if n == -math.inf else max(length + int(n), 0)
+
+
+@method(ARRAY_PROTO, "indexOf", 1)
+def array_index_of(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> int:
+    """Array.prototype.indexOf (23.1.3.17): strict equality, holes skipped."""
+    o = _items(this, "indexOf")
+    for k in range(_from_start(from_index, len(o)), len(o)):
+        v = o[k]
+        if v is not MISSING and strict_equals(v, search):
+            return k
+    return -1
+
+
+@method(ARRAY_PROTO, "lastIndexOf", 1)
+def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
+    """Array.prototype.lastIndexOf (23.1.3.20)."""
+    o = _items(this, "lastIndexOf")
+    length = len(o)
+    if length == 0:
+        return -1
+    n = to_integer_or_infinity(args[0]) if args else length - 1
+    if n == -math.inf:
+        return -1
+    k = min(int(n), length - 1) if n >= 0 else length + int(n)
+    while k >= 0:
+        v = o[k]
+        if v is not MISSING and strict_equals(v, search):
+            return k
+        k -= 1
+    return -1
+
+
+def array_join(o: list[Any], sep: str) -> str:
+    """The join loop (23.1.3.18) with V8's cycle rule: an array inside itself joins as ''."""
+    realm = current_realm()
+    active: set[int] = realm.extra.setdefault("array.join", set())
+    key = id(o)
+    if key in active:
+        return ""
+    active.add(key)
+    try:
+        parts = ["" if (v is None or v is UNDEFINED or v is MISSING) else to_string(v) for v in o]
+    finally:
+        active.discard(key)
+    realm.check_string(sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0))
+    return sep.join(parts)
+
+
+@method(ARRAY_PROTO, "join", 1)
+def array_join_method(this: Any, separator: Any = UNDEFINED, *_: Any) -> str:
+    """Array.prototype.join (23.1.3.18): default ',', null/undefined elements as ''."""
+    o = _items(this, "join")
+    sep = "," if separator is UNDEFINED else to_string(separator)
+    return array_join(o, sep)
+
+
+@method(ARRAY_PROTO, "toString", 0)
+def array_to_string(this: Any, *_: Any) -> str:
+    """Array.prototype.toString (23.1.3.36): calls ``join`` if callable."""
+    if isinstance(this, list):
+        return array_join(this, ",")
+    require_object_coercible(this, "Array.prototype.toString")
+    join = members().get_member(this, "join")
+    if is_callable(join):
+        return to_string(join.call(this))
+    from .object import object_to_string
+
+    return object_to_string(this)
+
+
+@method(ARRAY_PROTO, "toLocaleString", 0)
+def array_to_locale_string(this: Any, *_: Any) -> str:
+    """Array.prototype.toLocaleString (23.1.3.35): each element's toLocaleString, joined by ','."""
+    o = _items(this, "toLocaleString")
+    m = members()
+    parts = []
+    for v in o:
+        if v is None or v is UNDEFINED or v is MISSING:
+            parts.append("")
+        else:
+            parts.append(to_string(m.call_method(v, "toLocaleString")))
+    return ",".join(parts)
+
+
+@method(ARRAY_PROTO, "slice", 2)
+def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Array.prototype.slice (23.1.3.28)."""
+    o = _items(this, "slice")
+    length = len(o)
+    k = relative_index(start, length)
+    final = relative_index(end, length, length)
+    return [_plain(v) for v in o[k:final]] if k < final else []
+
+
+# --- mutators -------------------------------------------------------------------------------
+
+def _mutate(this: Any, name: str, op: Any) -> Any:
+    """Apply list mutator ``op`` to the receiver (in place for arrays, generic otherwise)."""
+    o = _receiver(this, name)
+    if isinstance(o, list):
+        return op(o)
+    return generic_mutate(o, op)
+
+
+@method(ARRAY_PROTO, "push", 1)
+def array_push(this: Any, *items: Any) -> int:
+    """Array.prototype.push (23.1.3.23)."""
+
+    def op(o: list[Any]) -> int:
+        check_not_frozen(o, len(o) if items else None, grow=bool(items))
+        if items:
+            current_realm().check_array(len(o) + len(items))
+            o.extend(items)
+        return len(o)
+
+    return _mutate(this, "push", op)  # type: ignore[no-any-return]
+
+
+@method(ARRAY_PROTO, "pop", 0)
+def array_pop(this: Any, *_: Any) -> Any:
+    """Array.prototype.pop (23.1.3.22)."""
+
+    def op(o: list[Any]) -> Any:
+        if not o:
+            check_not_frozen(o)
+            return UNDEFINED
+        if is_frozen(o):
+            raise type_error(f"Cannot delete property '{len(o) - 1}' of [object Array]")
+        return _plain(o.pop())
+
+    return _mutate(this, "pop", op)
+
+
+@method(ARRAY_PROTO, "shift", 0)
+def array_shift(this: Any, *_: Any) -> Any:
+    """Array.prototype.shift (23.1.3.27)."""
+
+    def op(o: list[Any]) -> Any:
+        check_not_frozen(o, 0 if len(o) > 1 else None)
+        if not o:
+            return UNDEFINED
+        return _plain(o.pop(0))
+
+    return _mutate(this, "shift", op)
+
+
+@method(ARRAY_PROTO, "unshift", 1)
+def array_unshift(this: Any, *items: Any) -> int:
+    """Array.prototype.unshift (23.1.3.37)."""
+
+    def op(o: list[Any]) -> int:
+        if items:
+            check_not_frozen(o, len(o) + len(items) - 1, grow=True)
+            current_realm().check_array(len(o) + len(items))
+            o[0:0] = items
+        else:
+            check_not_frozen(o)
+        return len(o)
+
+    return _mutate(this, "unshift", op)  # type: ignore[no-any-return]
+
+
+@method(ARRAY_PROTO, "reverse", 0)
+def array_reverse(this: Any, *_: Any) -> Any:
+    """Array.prototype.reverse (23.1.3.26): in place, returns the receiver."""
+
+    def op(o: list[Any]) -> None:
+        if len(o) > 1:
+            check_not_frozen(o, 0)
+        o.reverse()
+
+    _mutate(this, "reverse", op)
+    return this
+
+
+@method(ARRAY_PROTO, "fill", 1)
+def array_fill(this: Any, value: Any = UNDEFINED, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> Any:
+    """Array.prototype.fill (23.1.3.7)."""
+
+    def op(o: list[Any]) -> None:
+        k = relative_index(start, len(o))
+        final = relative_index(end, len(o), len(o))
+        if k < final:
+            check_not_frozen(o, k)
+            o[k:final] = [value] * (final - k)
+
+    _mutate(this, "fill", op)
+    return this
+
+
+@method(ARRAY_PROTO, "copyWithin", 2)
+def array_copy_within(this: Any, target: Any = UNDEFINED, start: Any = UNDEFINED, *args: Any) -> Any:
+    """Array.prototype.copyWithin (23.1.3.4)."""
+    end = args[0] if args else UNDEFINED
+
+    def op(o: list[Any]) -> None:
+        length = len(o)
+        to = relative_index(target, length)
+        frm = relative_index(start, length)
+        final = relative_index(end, length, length)
+        count = min(final - frm, length - to)
+        if count > 0:
+            check_not_frozen(o, to)
+            o[to:to + count] = o[frm:frm + count]
+
+    _mutate(this, "copyWithin", op)
+    return this
+
+
+def _splice_bounds(length: int, args: tuple[Any, ...]) -> tuple[int, int]:
+    """actualStart and actualDeleteCount of splice/toSpliced (23.1.3.31 steps 3-8)."""
+    start = relative_index(args[0] if args else UNDEFINED, length)
+    if not args:
+        return start, 0
+    if len(args) == 1:
+        return start, length - start
+    dc = to_integer_or_infinity(args[1])
+    return start, int(min(max(dc, 0), length - start))
+
+
+@method(ARRAY_PROTO, "splice", 2)
+def array_splice(this: Any, *args: Any) -> list[Any]:
+    """Array.prototype.splice (23.1.3.31)."""
+
+    def op(o: list[Any]) -> list[Any]:
+        start, count = _splice_bounds(len(o), args)
+        items = args[2:]
+        if count or items:
+            if count == len(items):
+                check_not_frozen(o, start)
+            elif count < len(items):
+                check_not_frozen(o, len(o), grow=True)
+            else:
+                check_not_frozen(o, start)
+            current_realm().check_array(len(o) - count + len(items))
+        removed = [_plain(v) for v in o[start:start + count]]
+        o[start:start + count] = items
+        return removed
+
+    return _mutate(this, "splice", op)  # type: ignore[no-any-return]
+
+
+# --- copying methods (ES2023) -----------------------------------------------------------------
+
+@method(ARRAY_PROTO, "toReversed", 0)
+def array_to_reversed(this: Any, *_: Any) -> list[Any]:
+    """Array.prototype.toReversed (23.1.3.33)."""
+    return [_plain(v) for v in reversed(_items(this, "toReversed"))]
+
+
+@method(ARRAY_PROTO, "toSpliced", 2)
+def array_to_spliced(this: Any, *args: Any) -> list[Any]:
+    """Array.prototype.toSpliced (23.1.3.34)."""
+    o = _items(this, "toSpliced")
+    start, count = _splice_bounds(len(o), args)
+    current_realm().check_array(len(o) - count + max(len(args) - 2, 0))
+    return [_plain(v) for v in o[:start]] + list(args[2:]) + [_plain(v) for v in o[start + count:]]
+
+
+@method(ARRAY_PROTO, "with", 2)
+def array_with(this: Any, index: Any = UNDEFINED, value: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Array.prototype.with (23.1.3.39): RangeError for an index outside the array."""
+    o = _items(this, "with")
+    rel = to_integer_or_infinity(index)
+    k = rel if rel >= 0 else len(o) + rel
+    if k >= len(o) or k < 0:
+        raise range_error(f"Invalid index : {to_string(to_number(rel))}")
+    out = [_plain(v) for v in o]
+    out[int(k)] = value
+    return out
+
+
+def _register_extras() -> None:
+    """Import the sibling modules that register the rest of Array.prototype."""
+    from . import array_iter, array_sort  # noqa: F401
+
+
+_register_extras()

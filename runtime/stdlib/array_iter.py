@@ -1,0 +1,252 @@
+"""Callback-driven Array.prototype methods, flat/flatMap and the array iterators
+(ECMA-262 23.1.3 and 23.1.5).
+
+Every method snapshots the length first and re-checks ``k < len(o)`` before each visit: that
+is the spec's HasProperty test for an array without holes, so elements removed by a callback
+are skipped and elements appended are not visited. Callbacks are charged by the callee.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..convert import to_boolean, to_integer_or_infinity
+from ..realm import current_realm
+from ..values import MISSING, UNDEFINED, JSIterator, LimitExceeded, type_error
+from .array_support import require_callable, require_object_coercible, snapshot
+from .registry import ARRAY_PROTO, method
+
+__all__ = ["array_iterator"]
+
+
+def _setup(this: Any, name: str, fn: Any) -> tuple[Any, list[Any], int]:
+    """Receiver, its element view and length; the callback is checked after the length."""
+    require_object_coercible(this, f"Array.prototype.{name}")
+    o = snapshot(this)
+    require_callable(fn)
+    return this, o, len(o)
+
+
+@method(ARRAY_PROTO, "forEach", 1)
+def array_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
+    """Array.prototype.forEach (23.1.3.15)."""
+    recv, o, n = _setup(this, "forEach", fn)
+    call = fn.call
+    for k in range(n):
+        if k < len(o) and (v := o[k]) is not MISSING:
+            call(this_arg, v, k, recv)
+    return UNDEFINED
+
+
+@method(ARRAY_PROTO, "map", 1)
+def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Array.prototype.map (23.1.3.21); skipped indices stay undefined (no holes)."""
+    recv, o, n = _setup(this, "map", fn)
+    call = fn.call
+    out = [UNDEFINED] * n
+    for k in range(n):
+        if k < len(o) and (v := o[k]) is not MISSING:
+            out[k] = call(this_arg, v, k, recv)
+    return out
+
+
+@method(ARRAY_PROTO, "filter", 1)
+def array_filter(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Array.prototype.filter (23.1.3.8)."""
+    recv, o, n = _setup(this, "filter", fn)
+    call = fn.call
+    out = []
+    for k in range(n):
+        if k < len(o) and (v := o[k]) is not MISSING and to_boolean(call(this_arg, v, k, recv)):
+            out.append(v)
+    return out
+
+
+@method(ARRAY_PROTO, "some", 1)
+def array_some(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> bool:
+    """Array.prototype.some (23.1.3.29)."""
+    recv, o, n = _setup(this, "some", fn)
+    call = fn.call
+    for k in range(n):
+        if k < len(o) and (v := o[k]) is not MISSING and to_boolean(call(this_arg, v, k, recv)):
+            return True
+    return False
+
+
+@method(ARRAY_PROTO, "every", 1)
+def array_every(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> bool:
+    """Array.prototype.every (23.1.3.6)."""
+    recv, o, n = _setup(this, "every", fn)
+    call = fn.call
+    for k in range(n):
+        if k < len(o) and (v := o[k]) is not MISSING and not to_boolean(call(this_arg, v, k, recv)):
+            return False
+    return True
+
+
+def _find(this: Any, name: str, fn: Any, this_arg: Any, reverse: bool) -> tuple[int, Any]:
+    """FindViaPredicate (23.1.3.12.1): every index is visited, absent ones read undefined."""
+    recv, o, n = _setup(this, name, fn)
+    call = fn.call
+    for k in range(n - 1, -1, -1) if reverse else range(n):
+        v = o[k] if k < len(o) else UNDEFINED
+        if v is MISSING:
+            v = UNDEFINED
+        if to_boolean(call(this_arg, v, k, recv)):
+            return k, v
+    return -1, UNDEFINED
+
+
+@method(ARRAY_PROTO, "find", 1)
+def array_find(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
+    """Array.prototype.find (23.1.3.9)."""
+    return _find(this, "find", fn, this_arg, False)[1]
+
+
+@method(ARRAY_PROTO, "findIndex", 1)
+def array_find_index(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> int:
+    """Array.prototype.findIndex (23.1.3.10)."""
+    return _find(this, "findIndex", fn, this_arg, False)[0]
+
+
+@method(ARRAY_PROTO, "findLast", 1)
+def array_find_last(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
+    """Array.prototype.findLast (23.1.3.11)."""
+    return _find(this, "findLast", fn, this_arg, True)[1]
+
+
+@method(ARRAY_PROTO, "findLastIndex", 1)
+def array_find_last_index(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> int:
+    """Array.prototype.findLastIndex (23.1.3.12)."""
+    return _find(this, "findLastIndex", fn, this_arg, True)[0]
+
+
+def _reduce(this: Any, name: str, fn: Any, args: tuple[Any, ...], reverse: bool) -> Any:
+    """The shared loop of reduce/reduceRight (23.1.3.24-25)."""
+    recv, o, n = _setup(this, name, fn)
+    ks = iter(range(n - 1, -1, -1) if reverse else range(n))
+    if args:
+        acc = args[0]
+    else:
+        for k in ks:
+            if k < len(o) and (v := o[k]) is not MISSING:
+                acc = v
+                break
+        else:
+            raise type_error("Reduce of empty array with no initial value")
+    call = fn.call
+    for k in ks:
+        if k < len(o) and (v := o[k]) is not MISSING:
+            acc = call(UNDEFINED, acc, v, k, recv)
+    return acc
+
+
+@method(ARRAY_PROTO, "reduce", 1)
+def array_reduce(this: Any, fn: Any = UNDEFINED, *args: Any) -> Any:
+    """Array.prototype.reduce (23.1.3.24)."""
+    return _reduce(this, "reduce", fn, args[:1], False)
+
+
+@method(ARRAY_PROTO, "reduceRight", 1)
+def array_reduce_right(this: Any, fn: Any = UNDEFINED, *args: Any) -> Any:
+    """Array.prototype.reduceRight (23.1.3.25)."""
+    return _reduce(this, "reduceRight", fn, args[:1], True)
+
+
+# --- flat / flatMap -------------------------------------------------------------------------
+
+_MAX_FLAT_DEPTH = 10_000
+
+
+def _flatten_into(out: list[Any], source: list[Any], depth: float) -> None:
+    """FlattenIntoArray (23.1.3.13.1) with an explicit stack (deep nesting, cycles)."""
+    realm = current_realm()
+    limit = realm.budgets.array_length
+    stack: list[tuple[list[Any], int, float]] = [(source, 0, depth)]
+    while stack:
+        arr, i, d = stack.pop()
+        while i < len(arr):
+            v = arr[i]
+            i += 1
+            realm.charge()
+            if v is MISSING:
+                continue
+            if d > 0 and isinstance(v, list):
+                if len(stack) >= _MAX_FLAT_DEPTH:
+                    raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
+                stack.append((arr, i, d))
+                arr, i, d = v, 0, d - 1
+                continue
+            out.append(v)
+            if len(out) > limit:
+                realm.check_array(len(out))
+
+
+@method(ARRAY_PROTO, "flat", 0)
+def array_flat(this: Any, depth: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Array.prototype.flat (23.1.3.13): depth defaults to 1, Infinity flattens fully."""
+    require_object_coercible(this, "Array.prototype.flat")
+    o = snapshot(this)
+    d = 1 if depth is UNDEFINED else to_integer_or_infinity(depth)
+    out: list[Any] = []
+    _flatten_into(out, o, max(d, 0))
+    return out
+
+
+@method(ARRAY_PROTO, "flatMap", 1)
+def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Array.prototype.flatMap (23.1.3.14): map, then flatten one level."""
+    recv, o, n = _setup(this, "flatMap", fn)
+    call = fn.call
+    realm = current_realm()
+    out: list[Any] = []
+    for k in range(n):
+        if k < len(o) and (v := o[k]) is not MISSING:
+            r = call(this_arg, v, k, recv)
+            if isinstance(r, list):
+                realm.check_array(len(out) + len(r))
+                out.extend(UNDEFINED if x is MISSING else x for x in r)
+            else:
+                out.append(r)
+    return out
+
+
+# --- iterators ------------------------------------------------------------------------------
+
+def _live(o: Any, kind: str) -> Iterator[Any]:
+    """CreateArrayIterator (23.1.5.1): re-reads the length on every step, like V8."""
+    k = 0
+    while True:
+        view = snapshot(o) if not isinstance(o, list) else o
+        if k >= len(view):
+            return
+        v = view[k]
+        v = UNDEFINED if v is MISSING else v
+        yield k if kind == "keys" else v if kind == "values" else [k, v]
+        k += 1
+
+
+def array_iterator(o: Any, kind: str = "values") -> JSIterator:
+    """A JS Array Iterator over ``o`` ("keys", "values" or "entries")."""
+    return JSIterator(_live(o, kind), "Array Iterator")
+
+
+@method(ARRAY_PROTO, "keys", 0)
+def array_keys(this: Any, *_: Any) -> JSIterator:
+    """Array.prototype.keys (23.1.3.19)."""
+    require_object_coercible(this, "Array.prototype.keys")
+    return array_iterator(this, "keys")
+
+
+@method(ARRAY_PROTO, "values", 0)
+def array_values(this: Any, *_: Any) -> JSIterator:
+    """Array.prototype.values (23.1.3.38)."""
+    require_object_coercible(this, "Array.prototype.values")
+    return array_iterator(this, "values")
+
+
+@method(ARRAY_PROTO, "entries", 0)
+def array_entries(this: Any, *_: Any) -> JSIterator:
+    """Array.prototype.entries (23.1.3.5)."""
+    require_object_coercible(this, "Array.prototype.entries")
+    return array_iterator(this, "entries")

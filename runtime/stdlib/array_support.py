@@ -1,0 +1,162 @@
+"""Shared helpers of the Array, Object, Map/Set and Error built-ins.
+
+They cover what ECMA-262 calls ToObject/LengthOfArrayLike/HasProperty/Get for the cases these
+built-ins meet (lists, strings, dicts, special classes), V8's rendering of a value in
+"x is not a function" messages, relative-index clamping, and the frozen-array checks.
+Generic property access for exotic receivers goes through the core's ``members`` module,
+imported lazily because ``members`` itself imports the stdlib tables.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from ..convert import to_integer_or_infinity, to_length, to_string
+from ..realm import current_realm
+from ..strings import has_astral, to_units
+from ..values import (
+    MISSING,
+    UNDEFINED,
+    JSErrorObject,
+    JSFunction,
+    JSSymbol,
+    type_error,
+)
+
+_members_module: Any = None
+
+
+def members() -> Any:
+    """The core's ``runtime.members`` module (lazy: it imports the stdlib registry)."""
+    global _members_module
+    if _members_module is None:
+        from .. import members as m
+
+        _members_module = m
+    return _members_module
+
+
+def get(obj: Any, key: Any) -> Any:
+    """[[Get]] through the core's member dispatch."""
+    return members().get_member(obj, key)
+
+
+def is_frozen(obj: Any) -> bool:
+    """The core's frozen flag (False before the core provides it)."""
+    try:
+        m = members()
+    except ImportError:  # pragma: no cover - only before the core lands
+        return False
+    return bool(m.is_frozen(obj))
+
+
+def describe(v: Any) -> str:
+    """How V8 prints a value in ``%s is not a function`` messages."""
+    t = type(v)
+    if t is str:
+        return v  # type: ignore[no-any-return]
+    if t is JSSymbol:
+        return repr(v)
+    if v is None or v is UNDEFINED or t in (int, float, bool):
+        return to_string(v)
+    if isinstance(v, list):
+        return "[object Array]"
+    if isinstance(v, JSErrorObject):
+        return to_string(v)
+    if t is JSFunction:
+        return f"function {v.name}"
+    cls = getattr(type(v), "JS_CLASS", None)
+    if cls in ("RegExp", "Date"):
+        return f"[object {cls}]"
+    if cls is not None and cls not in ("Object", "Iterator") and "Iterator" not in cls:
+        return f"#<{cls}>"
+    if type(v).__name__ == "JSObject" and getattr(v, "proto", 0) is None:
+        return "[object Object]"
+    return "#<Object>"
+
+
+def require_callable(fn: Any) -> JSFunction:
+    """Throw V8's TypeError unless ``fn`` is callable."""
+    if type(fn) is not JSFunction:
+        raise type_error(f"{describe(fn)} is not a function")
+    return fn
+
+
+def require_object_coercible(this: Any, where: str) -> None:
+    """RequireObjectCoercible with V8's ``X called on null or undefined`` text."""
+    if this is None or this is UNDEFINED:
+        raise type_error(f"{where} called on null or undefined")
+
+
+def length_of(o: Any) -> int:
+    """LengthOfArrayLike (7.3.18)."""
+    if isinstance(o, list):
+        return len(o)
+    if type(o) is str:
+        return len(to_units(o)) if has_astral(o) else len(o)
+    if type(o) in (int, float, bool) or type(o) is JSSymbol:
+        return 0
+    return to_length(get(o, "length"))
+
+
+def snapshot(o: Any) -> list[Any]:
+    """The elements of an array-like receiver, ``MISSING`` where HasProperty is false.
+
+    A list is returned as is (the live array); other receivers are read once, which is
+    observably different from the spec only if a callback mutates a non-array receiver."""
+    if isinstance(o, list):
+        return o
+    if type(o) is str:
+        return list(to_units(o)) if has_astral(o) else list(o)
+    n = length_of(o)
+    if n == 0:
+        return []
+    current_realm().check_array(n)
+    m = members()
+    out: list[Any] = []
+    for k in range(n):
+        key = str(k)
+        out.append(m.get_member(o, key) if m.has_property(o, key) else MISSING)
+    return out
+
+
+def relative_index(arg: Any, length: int, default: int = 0) -> int:
+    """Clamp a relative start/end argument into ``0..length`` (slice/splice/fill/...)."""
+    if arg is UNDEFINED:
+        return default
+    rel = to_integer_or_infinity(arg)
+    if rel < 0:
+        return 0 if rel == -math.inf else max(length + int(rel), 0)
+    return length if rel == math.inf else min(int(rel), length)
+
+
+def check_not_frozen(o: Any, index: int | None = None, grow: bool = False) -> None:
+    """Refuse a write to a frozen array with V8's message."""
+    if not is_frozen(o):
+        return
+    if grow:
+        raise type_error(f"Cannot add property {index}, object is not extensible")
+    prop = "length" if index is None else str(index)
+    raise type_error(f"Cannot assign to read only property '{prop}' of object '[object Array]'")
+
+
+def write_back(o: Any, items: list[Any], old_length: int) -> None:
+    """Store ``items`` into a non-array receiver (generic mutators): indices, then length."""
+    if type(o) is str or type(o) in (int, float, bool):
+        raise type_error("Cannot assign to read only property 'length' of object '[object String]'")
+    m = members()
+    for k, v in enumerate(items):
+        m.set_member(o, str(k), UNDEFINED if v is MISSING else v)
+    for k in range(len(items), old_length):
+        m.delete_member(o, str(k))
+    m.set_member(o, "length", len(items))
+
+
+def generic_mutate(o: Any, op: Callable[[list[Any]], Any]) -> Any:
+    """Run a list mutator on an array-like receiver: read, mutate a copy, write back."""
+    items = list(snapshot(o))
+    old = len(items)
+    result = op(items)
+    write_back(o, items, old)
+    return result
