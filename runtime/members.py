@@ -605,3 +605,8 @@ def call_method(obj: Any, key: Any, *args: Any) -> Any:
     if type(fn) is JSFunction:
         return fn.call(obj, *args)
     raise type_error(f"{_callee_text(obj)}.{convert.to_string(key)} is not a function")
+
+
+from . import stdlib as _stdlib  # noqa: E402  (registers the built-ins now that members is whole)
+
+_stdlib.load()
