@@ -1,0 +1,124 @@
+"""Checking platform config files: raw platform configs or whole Config objects, per document.
+
+This is what `syncpatch config validate|show` run, kept out of the CLI so it can be tested
+and reused. A document with `apiVersion` or `kind` is a Config object: its metadata is
+validated, then its `spec.raw`; errors inside a literal block (`raw: |`) point at their real
+line in the file.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import attrs
+import yaml  # type: ignore[import-untyped]
+
+from .effective import (apply_defaults, deprecation_warnings, effective_config_with_warnings,
+                        status_to_dict)
+from .errors import ConfigInvalid, FieldError
+from .metadata import ObjectMeta
+from .model import API_VERSION, KIND, Config, ConfigSpec
+from .validate import validate_config_object, validate_status
+from .yamlpos import Document, block_offset, load_documents
+
+DEFAULT_NAME = "platform"
+RAW_PREFIX = "spec.raw:"
+
+
+@attrs.frozen
+class Checked:
+    """The outcome for one YAML document: the Config with effective status, or errors."""
+
+    kind: Literal["raw", "object"]
+    config: Config | None
+    errors: tuple[FieldError, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def check_text(text: str, source: str = "<raw>", *, name: str = DEFAULT_NAME) -> list[Checked]:
+    """Check every document of `text`; unparseable YAML yields one result with its error."""
+    try:
+        docs = load_documents(text, source)
+    except ConfigInvalid as exc:
+        return [Checked("raw", None, tuple(exc.errors))]
+    if not docs:
+        docs = [Document({}, {})]
+    return [_check(doc, text, source, name) for doc in docs]
+
+
+def _check(doc: Document, text: str, source: str, name: str) -> Checked:
+    data = doc.data
+    if isinstance(data, dict) and ("apiVersion" in data or "kind" in data):
+        return _check_object(doc, text, source)
+    try:
+        status = validate_status(data, doc, source=source)
+    except ConfigInvalid as exc:
+        return Checked("raw", None, tuple(exc.errors))
+    raw = text if len(text.strip()) else ""
+    config = Config(api_version=API_VERSION, kind=KIND, metadata=ObjectMeta(name=name),
+                    spec=ConfigSpec(raw=_document_text(doc, raw)), status=apply_defaults(status))
+    return Checked("raw", config, (), tuple(deprecation_warnings(status)))
+
+
+def _document_text(doc: Document, text: str) -> str:
+    """The source of this one document, so a multi-document file yields per-document raws."""
+    node = doc.node
+    if node is None:
+        return text
+    return str(text[node.start_mark.index:node.end_mark.index]).rstrip() + "\n"
+
+
+def _check_object(doc: Document, text: str, source: str) -> Checked:
+    errors: list[FieldError] = []
+    try:
+        config, warnings = validate_config_object(doc.data, source=source, doc=doc)
+    except ConfigInvalid as exc:
+        errors.extend(exc.errors)
+        config, warnings = None, []
+    raw = doc.data.get("spec", {}).get("raw", "") if isinstance(doc.data.get("spec"), dict) else ""
+    if not isinstance(raw, str):
+        return Checked("object", None, tuple(errors))
+    try:
+        status, raw_warnings = effective_config_with_warnings(raw, source=source)
+    except ConfigInvalid as exc:
+        errors.extend(_shift(doc, text, exc.errors))
+        return Checked("object", None, tuple(sorted_errors(errors)))
+    if config is None:
+        return Checked("object", None, tuple(errors))
+    config.status = status
+    return Checked("object", config, (), tuple([*warnings, *(RAW_PREFIX + w for w in raw_warnings)]))
+
+
+def _shift(doc: Document, text: str, errors: list[FieldError]) -> list[FieldError]:
+    """Re-locate errors found inside `spec.raw` to positions in the enclosing file."""
+    node = _node_at(doc.node, ("spec", "raw"))
+    offset = block_offset(node, text) if node is not None else None
+    fallback = doc.locate(("spec", "raw"))
+    out = []
+    for error in errors:
+        line, column = fallback if fallback else (None, None)
+        if offset is not None and error.line is not None:
+            line, column = offset[0] + error.line, offset[1] + (error.column or 1)
+        out.append(FieldError(RAW_PREFIX + error.path, error.message, line, column))
+    return out
+
+
+def _node_at(node: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        if not isinstance(node, yaml.MappingNode):
+            return None
+        node = next((v for k, v in node.value if getattr(k, "value", None) == key), None)
+    return node
+
+
+def sorted_errors(errors: list[FieldError]) -> list[FieldError]:
+    """Errors in file order, the order `ConfigInvalid` uses."""
+    return ConfigInvalid(errors).errors
+
+
+def to_wire(config: Config) -> dict[str, Any]:
+    """A Config as the API returns it: camelCase, unset fields left out, status last."""
+    out: dict[str, Any] = config.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"status"})
+    if config.status is not None:
+        out["status"] = status_to_dict(config.status)
+    return out
