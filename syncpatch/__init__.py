@@ -6,3 +6,25 @@ The public API is a contract; other tools drive syncpatch only through the names
 from __future__ import annotations
 
 __all__: list[str] = []
+
+# Lazily exported names: name -> (module, attribute). Importing `syncpatch` stays cheap (no
+# pydantic until a config is compiled). Other exports may be added to this table.
+_LAZY_EXPORTS: dict[str, tuple[str, str]] = {
+    "compile_patches": ("syncpatch.patches", "compile_patches"),
+    "compile_config": ("syncpatch.patches", "compile_config"),
+    "PatchPlan": ("syncpatch.runtime.plan", "PatchPlan"),
+    "PatchError": ("syncpatch.runtime.plan", "PatchError"),
+}
+__all__ += list(_LAZY_EXPORTS)
+
+
+def __getattr__(name: str) -> object:
+    """PEP 562 lazy attribute access for the names in ``_LAZY_EXPORTS``."""
+    target = _LAZY_EXPORTS.get(name)
+    if target is None:
+        raise AttributeError(f"module 'syncpatch' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(target[0]), target[1])
+    globals()[name] = value
+    return value
