@@ -1,0 +1,395 @@
+"""Map and Set (ECMA-262 24.1, 24.2) as special classes of the engine protocol.
+
+Entries live in an append-only list of cells plus an index from a normalized key to the
+cell. SameValueZero is the key equality: NaN is one key, -0 is stored as +0, ``1`` and
+``"1"`` and ``true`` differ, objects are keyed by identity (the cell keeps them alive).
+Deleting marks a cell dead; iterators walk the cell list by position, so entries added
+during iteration are visited and deleted ones skipped, as the spec's List semantics say.
+Dead cells are compacted only while no iterator is live.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..convert import ordered_keys, typeof
+from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, JSSymbol, type_error
+from .array_support import describe, members, require_callable
+from .registry import GLOBALS, native
+
+__all__ = ["JSMap", "JSSet", "map_key"]
+
+_NAN_KEY = ("nan",)
+_NULL_KEY = ("null",)
+
+
+def map_key(v: Any) -> Any:
+    """A hashable Python key with SameValueZero equality for the JS value ``v``."""
+    t = type(v)
+    if t is str:
+        return v
+    if t is int:
+        return v
+    if t is float:
+        return _NAN_KEY if v != v else v  # -0.0 == 0 hashes as 0
+    if t is bool:
+        return ("b", v)
+    if v is None:
+        return _NULL_KEY
+    return ("o", id(v))  # undefined, symbols and objects: identity
+
+
+class _Store:
+    """Insertion-ordered cells ``[key, value, alive]`` with a key index."""
+
+    __slots__ = ("cells", "index", "iterators", "dead")
+
+    def __init__(self) -> None:
+        self.cells: list[list[Any]] = []
+        self.index: dict[Any, list[Any]] = {}
+        self.iterators = 0
+        self.dead = 0
+
+    def get(self, key: Any) -> Any:
+        cell = self.index.get(map_key(key))
+        return MISSING if cell is None else cell[1]
+
+    def put(self, key: Any, value: Any) -> None:
+        k = map_key(key)
+        cell = self.index.get(k)
+        if cell is not None:
+            cell[1] = value
+            return
+        if type(key) is float and key == 0:
+            key = 0
+        cell = [key, value, True]
+        self.index[k] = cell
+        self.cells.append(cell)
+
+    def remove(self, key: Any) -> bool:
+        cell = self.index.pop(map_key(key), None)
+        if cell is None:
+            return False
+        cell[2] = False
+        self.dead += 1
+        self._maybe_compact()
+        return True
+
+    def clear(self) -> None:
+        for cell in self.cells:
+            cell[2] = False
+        self.dead = len(self.cells)
+        self.index.clear()
+        self._maybe_compact()
+
+    def _maybe_compact(self) -> None:
+        if self.iterators == 0 and self.dead > 32 and self.dead * 2 > len(self.cells):
+            self.cells = [c for c in self.cells if c[2]]
+            self.dead = 0
+
+    def walk(self) -> Iterator[list[Any]]:
+        """Live cells in order, including ones added while walking."""
+        self.iterators += 1
+        try:
+            i = 0
+            while i < len(self.cells):
+                cell = self.cells[i]
+                i += 1
+                if cell[2]:
+                    yield cell
+        finally:
+            self.iterators -= 1
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
+class _Collection:
+    """Shared part of the Map and Set objects: own properties and the store."""
+
+    JS_CLASS = "Object"
+    JS_PROTO: dict[str, JSFunction] = {}
+    __slots__ = ("store", "props")
+
+    def __init__(self) -> None:
+        self.store = _Store()
+        self.props: dict[str, Any] | None = None
+
+    def js_get_own(self, key: Any) -> Any:
+        if self.props is not None and key in self.props:
+            return self.props[key]
+        if key == "size":
+            return len(self.store)
+        return MISSING
+
+    def js_set_own(self, key: Any, value: Any) -> bool:
+        if key == "size":
+            return True  # accessor without a setter: the write is ignored (sloppy mode)
+        if self.props is None:
+            self.props = {}
+        self.props[key] = value
+        return True
+
+    def js_own_keys(self) -> list[str]:
+        return ordered_keys(self.props) if self.props else []
+
+
+class JSMap(_Collection):
+    """A JS Map object."""
+
+    JS_CLASS = "Map"
+    JS_PROTO: dict[str, JSFunction] = {}
+    __slots__ = ()
+
+    def js_iterator(self) -> Iterator[Any]:
+        return ([c[0], c[1]] for c in self.store.walk())
+
+    def __repr__(self) -> str:
+        return f"Map({len(self.store)})"
+
+
+class JSSet(_Collection):
+    """A JS Set object."""
+
+    JS_CLASS = "Set"
+    JS_PROTO: dict[str, JSFunction] = {}
+    __slots__ = ()
+
+    def js_iterator(self) -> Iterator[Any]:
+        return (c[0] for c in self.store.walk())
+
+    def __repr__(self) -> str:
+        return f"Set({len(self.store)})"
+
+
+def _receiver(this: Any, cls: type, name: str) -> _Collection:
+    if type(this) is not cls:
+        raise type_error(
+            f"Method {cls.JS_CLASS}.prototype.{name} called on incompatible receiver {describe(this)}"  # type: ignore[attr-defined]
+        )
+    return this  # type: ignore[no-any-return]
+
+
+def _callback_text(fn: Any) -> str:
+    """V8's ``typeof value`` rendering in Map/Set forEach messages."""
+    if type(fn) is str:
+        return f'string "{fn}"'
+    if fn is UNDEFINED:
+        return "undefined"
+    kind = typeof(fn)
+    return "object" if kind == "object" and fn is not None else f"{kind} {describe(fn)}"
+
+
+def _require_callback(fn: Any) -> JSFunction:
+    if type(fn) is not JSFunction:
+        raise type_error(f"{_callback_text(fn)} is not a function")
+    return fn
+
+
+def _iterator(store: _Store, kind: str, tag: str) -> JSIterator:
+    if kind == "keys":
+        it: Iterator[Any] = (c[0] for c in store.walk())
+    elif kind == "values":
+        it = (c[1] for c in store.walk())
+    else:
+        it = ([c[0], c[1]] for c in store.walk())
+    return JSIterator(it, tag)
+
+
+def _proto(table: dict[str, JSFunction], name: str, length: int) -> Any:
+    def register(fn: Any) -> Any:
+        table[name] = native(fn, name, length)
+        return fn
+
+    return register
+
+
+# --- Map ------------------------------------------------------------------------------------
+
+_M = JSMap.JS_PROTO
+
+
+@_proto(_M, "get", 1)
+def map_get(this: Any, key: Any = UNDEFINED, *_: Any) -> Any:
+    """Map.prototype.get (24.1.3.6)."""
+    v = _receiver(this, JSMap, "get").store.get(key)
+    return UNDEFINED if v is MISSING else v
+
+
+@_proto(_M, "set", 2)
+def map_set(this: Any, key: Any = UNDEFINED, value: Any = UNDEFINED, *_: Any) -> Any:
+    """Map.prototype.set (24.1.3.9): returns the map."""
+    _receiver(this, JSMap, "set").store.put(key, value)
+    return this
+
+
+@_proto(_M, "has", 1)
+def map_has(this: Any, key: Any = UNDEFINED, *_: Any) -> bool:
+    """Map.prototype.has (24.1.3.7)."""
+    return _receiver(this, JSMap, "has").store.get(key) is not MISSING
+
+
+@_proto(_M, "delete", 1)
+def map_delete(this: Any, key: Any = UNDEFINED, *_: Any) -> bool:
+    """Map.prototype.delete (24.1.3.3)."""
+    return _receiver(this, JSMap, "delete").store.remove(key)
+
+
+@_proto(_M, "clear", 0)
+def map_clear(this: Any, *_: Any) -> Any:
+    """Map.prototype.clear (24.1.3.1)."""
+    _receiver(this, JSMap, "clear").store.clear()
+    return UNDEFINED
+
+
+@_proto(_M, "forEach", 1)
+def map_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
+    """Map.prototype.forEach (24.1.3.5): callback(value, key, map)."""
+    store = _receiver(this, JSMap, "forEach").store
+    call = _require_callback(fn).call
+    for cell in store.walk():
+        call(this_arg, cell[1], cell[0], this)
+    return UNDEFINED
+
+
+@_proto(_M, "keys", 0)
+def map_keys(this: Any, *_: Any) -> JSIterator:
+    """Map.prototype.keys (24.1.3.8)."""
+    return _iterator(_receiver(this, JSMap, "keys").store, "keys", "Map Iterator")
+
+
+@_proto(_M, "values", 0)
+def map_values(this: Any, *_: Any) -> JSIterator:
+    """Map.prototype.values (24.1.3.11)."""
+    return _iterator(_receiver(this, JSMap, "values").store, "values", "Map Iterator")
+
+
+@_proto(_M, "entries", 0)
+def map_entries(this: Any, *_: Any) -> JSIterator:
+    """Map.prototype.entries (24.1.3.4); also Map.prototype[@@iterator]."""
+    return _iterator(_receiver(this, JSMap, "entries").store, "entries", "Map Iterator")
+
+
+def _iterable_source(iterable: Any) -> Iterator[Any] | None:
+    """The entries of a constructor argument, or None for undefined/null."""
+    if iterable is UNDEFINED or iterable is None:
+        return None
+    if type(iterable) in (int, float, bool) or isinstance(iterable, dict):
+        shown = "object" if isinstance(iterable, dict) else f"{typeof(iterable)} {describe(iterable)}"
+        raise type_error(f"{shown} is not iterable (cannot read property Symbol(Symbol.iterator))")
+    return members().js_iterate(iterable)  # type: ignore[no-any-return]
+
+
+def map_construct(iterable: Any = UNDEFINED, *_: Any) -> JSMap:
+    """Map ( [ iterable ] ) (24.1.1.1) under ``new``."""
+    m = JSMap()
+    source = _iterable_source(iterable)
+    if source is None:
+        return m
+    get = members().get_member
+    for entry in source:
+        if isinstance(entry, list):
+            k = entry[0] if entry else UNDEFINED
+            v = entry[1] if len(entry) > 1 else UNDEFINED
+        elif type(entry) in (str, int, float, bool) or entry is None or entry is UNDEFINED or type(entry) is JSSymbol:
+            raise type_error(f"Iterator value {describe(entry)} is not an entry object")
+        else:
+            k, v = get(entry, "0"), get(entry, "1")
+        m.store.put(k, v)
+    return m
+
+
+def _requires_new(name: str) -> Any:
+    def call(this: Any, *_: Any) -> Any:
+        raise type_error(f"Constructor {name} requires 'new'")
+
+    return call
+
+
+def map_group_by(this: Any, items: Any = UNDEFINED, fn: Any = UNDEFINED, *_: Any) -> JSMap:
+    """Map.groupBy (24.1.2.1): keys by SameValueZero, groups in first-seen order."""
+    require_callable(fn)
+    m = JSMap()
+    for k, v in enumerate(members().js_iterate(items)):
+        key = fn.call(UNDEFINED, v, k)
+        group = m.store.get(key)
+        if group is MISSING:
+            group = []
+            m.store.put(key, group)
+        group.append(v)
+    return m
+
+
+# --- Set ------------------------------------------------------------------------------------
+
+_S = JSSet.JS_PROTO
+
+
+@_proto(_S, "add", 1)
+def set_add(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
+    """Set.prototype.add (24.2.3.1): returns the set."""
+    store = _receiver(this, JSSet, "add").store
+    if store.get(value) is MISSING:
+        store.put(value, value)
+    return this
+
+
+@_proto(_S, "has", 1)
+def set_has(this: Any, value: Any = UNDEFINED, *_: Any) -> bool:
+    """Set.prototype.has (24.2.3.7)."""
+    return _receiver(this, JSSet, "has").store.get(value) is not MISSING
+
+
+@_proto(_S, "delete", 1)
+def set_delete(this: Any, value: Any = UNDEFINED, *_: Any) -> bool:
+    """Set.prototype.delete (24.2.3.4)."""
+    return _receiver(this, JSSet, "delete").store.remove(value)
+
+
+@_proto(_S, "clear", 0)
+def set_clear(this: Any, *_: Any) -> Any:
+    """Set.prototype.clear (24.2.3.2)."""
+    _receiver(this, JSSet, "clear").store.clear()
+    return UNDEFINED
+
+
+@_proto(_S, "forEach", 1)
+def set_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
+    """Set.prototype.forEach (24.2.3.6): callback(value, value, set)."""
+    store = _receiver(this, JSSet, "forEach").store
+    call = _require_callback(fn).call
+    for cell in store.walk():
+        call(this_arg, cell[0], cell[0], this)
+    return UNDEFINED
+
+
+@_proto(_S, "values", 0)
+def set_values(this: Any, *_: Any) -> JSIterator:
+    """Set.prototype.values (24.2.3.10); also keys and @@iterator."""
+    return _iterator(_receiver(this, JSSet, "values").store, "keys", "Set Iterator")
+
+
+_S["keys"] = native(set_values, "values", 0)
+
+
+@_proto(_S, "entries", 0)
+def set_entries(this: Any, *_: Any) -> JSIterator:
+    """Set.prototype.entries (24.2.3.5): [value, value] pairs."""
+    return _iterator(_receiver(this, JSSet, "entries").store, "entries", "Set Iterator")
+
+
+def set_construct(iterable: Any = UNDEFINED, *_: Any) -> JSSet:
+    """Set ( [ iterable ] ) (24.2.1.1) under ``new``."""
+    s = JSSet()
+    source = _iterable_source(iterable)
+    if source is not None:
+        store = s.store
+        for v in source:
+            if store.get(v) is MISSING:
+                store.put(v, v)
+    return s
+
+
+GLOBALS["Map"] = native(_requires_new("Map"), "Map", 0, construct=map_construct)
+GLOBALS["Set"] = native(_requires_new("Set"), "Set", 0, construct=set_construct)
+GROUP_BY = native(map_group_by, "groupBy", 2)  # ES2024; node 20 (the oracle) lacks it
