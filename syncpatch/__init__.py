@@ -14,6 +14,7 @@ _LAZY_EXPORTS: dict[str, tuple[str, str]] = {
     "compile_config": ("syncpatch.patches", "compile_config"),
     "PatchPlan": ("syncpatch.runtime.plan", "PatchPlan"),
     "PatchError": ("syncpatch.runtime.plan", "PatchError"),
+    "load_plans": ("syncpatch.loader", "load_plans"),
 }
 __all__ += list(_LAZY_EXPORTS)
 
