@@ -116,3 +116,10 @@ def status_schema() -> dict[str, Any]:
 
 def model_available() -> bool:
     return _HAVE_MODEL
+
+
+def openapi_schemas(prefix: str) -> dict[str, Any] | None:
+    """OpenAPI 3.0 component schemas for Config and nested models, if the model has them."""
+    if _HAVE_MODEL and hasattr(_pc, "config_openapi_schemas"):
+        return dict(_pc.config_openapi_schemas(prefix=prefix))
+    return None

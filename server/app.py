@@ -1,0 +1,429 @@
+"""The ASGI application: routes, authentication, authorization, audit and rendering.
+
+Every endpoint goes through `endpoint()`, which authenticates, turns any failure into a
+`v1` `Status` (never a traceback), applies the auth endpoints' custom headers and writes the
+audit event.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from . import discovery as D
+from . import errors as E
+from . import openapi, table
+from .audit import AuditLog, RequestInfo
+from .auth import Authenticator, AuthSettings, Principal
+from .http import bool_param, decode, int_param, json_response, media_type, query_options, read_body, status_response
+from .model_adapter import MASK, mask_object
+from .objects import Clock
+from .patching import APPLY
+from .selectors import field_matcher, label_matcher
+from .service import ConfigService, WriteCtx
+from .store import Store
+from .watch import Notifier, stream
+
+log = logging.getLogger("syncpatch.server")
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+BASE = f"/apis/{D.GROUP_VERSION}/configs"
+READ_VERBS = {"get", "list", "watch"}
+Handler = Callable[[Request, "State", Principal | None, RequestInfo], Awaitable[Response]]
+
+
+@dataclass
+class State:
+    """Everything a request needs, built once per server process."""
+
+    store: Store
+    auth: Authenticator
+    audit: AuditLog
+    settings: AuthSettings
+    clock: Clock = field(default_factory=Clock)
+    server_address: str = "127.0.0.1:8443"
+    notifier: Notifier | None = None
+
+    @property
+    def service(self) -> ConfigService:
+        return ConfigService(self.store, self.clock)
+
+
+async def _principal(request: Request, st: State, required: bool) -> Principal | None:
+    header = request.headers.get("authorization", "")
+    if not header:
+        if required:
+            raise E.Unauthorized("Unauthorized")
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise E.Unauthorized("Unauthorized")
+    return await run_in_threadpool(st.auth.authenticate, token.strip())
+
+
+def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:
+    """Wrap a handler with authentication, error rendering, custom headers and audit."""
+    def deco(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
+        async def handler(request: Request) -> Response:
+            st: State = request.app.state.sp
+            started = time.time()
+            query = f"?{request.url.query}" if request.url.query else ""
+            info = RequestInfo(verb=request.method.lower(), uri=request.url.path + query,
+                               source_ip=request.client.host if request.client else "",
+                               user_agent=request.headers.get("user-agent", ""))
+            request.state.audit_objects = (None, None)
+            try:
+                required = auth == "required" or (auth == "version" and st.settings.authenticate_version)
+                principal = await _principal(request, st, required) if auth != "none" else None
+                if principal:
+                    info.user, info.groups = principal.user, [f"syncpatch:{principal.role}s"]
+                response = await fn(request, st, principal, info)
+            except E.ApiError as err:
+                response = status_response(err)
+            except Exception:  # noqa: BLE001 - the one place unexpected errors become a Status
+                log.exception("internal error serving %s %s", request.method, request.url.path)
+                response = status_response(E.InternalError("an internal error occurred; see the server log"))
+            if auth_headers:
+                for key, value in st.settings.custom_headers:
+                    response.headers[key] = value
+            req_obj, resp_obj = request.state.audit_objects
+            st.audit.record(info, response.status_code, started, req_obj, resp_obj)
+            return response
+        return handler
+    return deco
+
+
+def _authorize(principal: Principal | None, verb: str, st: State) -> None:
+    """Admins have every verb; viewers get, list and watch; disableConfigEndpoint blocks writes."""
+    assert principal is not None
+    if verb not in READ_VERBS and not principal.is_admin:
+        raise E.Forbidden(f'configs.{D.GROUP} is forbidden: User "{principal.user}" cannot '
+                          f'{verb} resource "configs" in API group "{D.GROUP}" at the cluster scope')
+    if verb not in READ_VERBS and st.settings.disable_config_endpoint:
+        raise E.Forbidden("writing Configs through the API is disabled: disableConfigEndpoint is "
+                          "true in the server's effective config (change the server's config "
+                          "file and restart to re-enable)")
+
+
+def _reveal(request: Request, principal: Principal | None) -> bool:
+    wanted = bool_param(request, "reveal") or request.headers.get("x-syncpatch-reveal", "") == "true"
+    if wanted and not (principal and principal.is_admin):
+        raise E.Forbidden("only admins may read revealed secret values")
+    return wanted
+
+
+def present(obj: dict[str, Any], reveal: bool) -> dict[str, Any]:
+    """An object as a client may see it: secrets masked unless an admin asked to reveal."""
+    if reveal:
+        return obj
+    out = mask_object(obj)
+    annotations = out.get("metadata", {}).get("annotations") or {}
+    if LAST_APPLIED in annotations:
+        try:
+            applied = json.loads(annotations[LAST_APPLIED])
+            annotations[LAST_APPLIED] = json.dumps(mask_object(applied), separators=(",", ":"))
+        except Exception:  # noqa: BLE001 - anything unparseable is hidden whole
+            annotations[LAST_APPLIED] = MASK
+    return out
+
+
+def _audit_body(body: Any) -> Any:
+    if isinstance(body, dict):
+        return present(body, False)
+    if isinstance(body, list):
+        return [{k: (MASK if k == "value" else v) for k, v in op.items()} if isinstance(op, dict)
+                else MASK for op in body]
+    return None
+
+
+def _render(request: Request, st: State, objs: list[dict[str, Any]], list_meta: dict[str, Any] | None,
+            reveal: bool, single: bool) -> Response:
+    accept = request.headers.get("accept", "")
+    shown = [present(o, reveal) for o in objs]
+    if D.accepts_table(accept):
+        tbl = table.table(shown, list_meta or {"resourceVersion": shown[0]["metadata"]["resourceVersion"]},
+                          st.clock.now())
+        if request.query_params.get("includeObject") == "Object":
+            for row, obj in zip(tbl["rows"], shown):
+                row["object"] = obj
+        return json_response(tbl)
+    if single:
+        return json_response(shown[0])
+    return json_response({"apiVersion": D.GROUP_VERSION, "kind": "ConfigList",
+                          "metadata": list_meta, "items": shown})
+
+
+# ---- discovery and openapi ------------------------------------------------------------
+@endpoint(auth="version")
+async def version(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    return json_response(D.version_info())
+
+
+@endpoint(auth="none")
+async def healthz(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    return Response("ok", media_type="text/plain")
+
+
+def _discovery(legacy_core: bool) -> Handler:
+    async def handler(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+        agg = D.wants_aggregated(request.headers.get("accept", ""))
+        if agg:
+            return json_response(D.aggregated(legacy_core, agg), media_type=D.AGG_TYPES[agg])
+        body = D.api_versions(st.server_address) if legacy_core else D.api_group_list()
+        return json_response(body)
+    return handler
+
+
+api_root = endpoint()(_discovery(True))
+apis_root = endpoint()(_discovery(False))
+
+
+@endpoint()
+async def core_v1(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    return json_response(D.core_resources())
+
+
+@endpoint()
+async def group_doc(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    return json_response(D.api_group())
+
+
+@endpoint()
+async def group_version_doc(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    return json_response(D.resource_list())
+
+
+@endpoint()
+async def openapi_index(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    return json_response(openapi.index())
+
+
+@endpoint()
+async def openapi_group(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    headers = {"Cache-Control": "public, immutable", "Etag": f'"{openapi.document_hash()}"'}
+    return Response(openapi.group_document(), media_type="application/json", headers=headers)
+
+
+@endpoint(auth="none")
+async def not_found(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    raise E.NotFound(f"the server could not find the requested resource ({request.method} {request.url.path})")
+
+
+# ---- the Config resource --------------------------------------------------------------
+def _write_ctx(request: Request, p: Principal | None) -> WriteCtx:
+    opts = query_options(request)
+    return WriteCtx(is_admin=bool(p and p.is_admin), **opts)
+
+
+def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteCtx, code: int,
+             reveal: bool) -> Response:
+    if ctx.dry_run:
+        obj["metadata"].pop("resourceVersion", None)
+    elif st.notifier:
+        st.notifier.notify()
+    shown = present(obj, reveal)
+    request.state.audit_objects = (request.state.audit_objects[0], shown)
+    response = json_response(shown, code)
+    for warning in ctx.warnings:
+        response.headers.append("Warning", '299 - "' + warning.replace('"', '\\"') + '"')
+    return response
+
+
+async def _body(request: Request) -> Any:
+    data = decode(await read_body(request), media_type(request))
+    request.state.audit_objects = (_audit_body(data), None)
+    return data
+
+
+@endpoint()
+async def collection(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    info.resource = "configs"
+    if request.method == "POST":
+        info.verb = "create"
+        _authorize(p, "create", st)
+        reveal = _reveal(request, p)
+        ctx = _write_ctx(request, p)
+        body = await _body(request)
+        obj = await run_in_threadpool(st.service.create, body, ctx)
+        return _written(request, st, obj, ctx, 201, reveal)
+    if request.method != "GET":
+        raise E.MethodNotAllowed(f"{request.method} is not supported on the Config collection")
+    watching = bool_param(request, "watch")
+    info.verb = "watch" if watching else "list"
+    _authorize(p, info.verb, st)
+    return await (_watch(request, st, p, None) if watching else _list(request, st, p))
+
+
+async def _list(request: Request, st: State, p: Principal | None) -> Response:
+    reveal = _reveal(request, p)
+    labels = label_matcher(request.query_params.get("labelSelector"))
+    fields = field_matcher(request.query_params.get("fieldSelector"))
+    limit = int_param(request, "limit")
+    meta, items = await run_in_threadpool(
+        st.service.list, lambda o: labels(o) and fields(o), limit or None,
+        request.query_params.get("continue") or None)
+    return _render(request, st, items, meta, reveal, single=False)
+
+
+async def _watch(request: Request, st: State, p: Principal | None, name: str | None) -> Response:
+    reveal = _reveal(request, p)
+    labels = label_matcher(request.query_params.get("labelSelector"))
+    fields = field_matcher(request.query_params.get("fieldSelector"))
+    start = request.query_params.get("resourceVersion")
+    if start not in (None, "") and not start.isdigit():
+        raise E.BadRequest(f"invalid resourceVersion {start!r}")
+    timeout = int_param(request, "timeoutSeconds")
+    as_table = D.accepts_table(request.headers.get("accept", ""))
+
+    def match(obj: dict[str, Any]) -> bool:
+        return labels(obj) and fields(obj) and (name is None or obj["metadata"]["name"] == name)
+
+    def render(obj: dict[str, Any]) -> Any:
+        shown = present(obj, reveal)
+        if as_table:
+            return table.table([shown], {"resourceVersion": shown["metadata"]["resourceVersion"]},
+                               st.clock.now())
+        return shown
+    body = stream(st.store, st.notifier or Notifier(), start, match, render, timeout,
+                  bool_param(request, "allowWatchBookmarks"))
+    return StreamingResponse(body, media_type="application/json",
+                             headers={"Cache-Control": "no-cache, private"})
+
+
+@endpoint()
+async def item(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    name = request.path_params["name"]
+    info.resource, info.name = "configs", name
+    verb = {"GET": "get", "PUT": "update", "PATCH": "patch", "DELETE": "delete"}.get(request.method)
+    if verb is None:
+        raise E.MethodNotAllowed(f"{request.method} is not supported on a Config")
+    info.verb = verb
+    _authorize(p, verb, st)
+    reveal = _reveal(request, p)
+    if verb == "get":
+        obj = await run_in_threadpool(st.service.get, name)
+        return _render(request, st, [obj], None, reveal, single=True)
+    ctx = _write_ctx(request, p)
+    if verb == "delete":
+        return await _delete(request, st, name, ctx, reveal)
+    body = await _body(request)
+    if verb == "update":
+        obj = await run_in_threadpool(st.service.replace, name, body, ctx)
+        return _written(request, st, obj, ctx, 200, reveal)
+    ptype = media_type(request)
+    force = bool_param(request, "force")
+    created = ptype == APPLY and (await run_in_threadpool(st.store.get, name)) is None
+    obj = await run_in_threadpool(st.service.patch, name, ptype, body, ctx, force)
+    return _written(request, st, obj, ctx, 201 if created else 200, reveal)
+
+
+async def _delete(request: Request, st: State, name: str, ctx: WriteCtx, reveal: bool) -> Response:
+    raw = await read_body(request)
+    opts: Any = decode(raw, media_type(request) or "application/json") if raw.strip() else {}
+    if not isinstance(opts, dict):
+        raise E.BadRequest("DeleteOptions must be an object")
+    if opts.get("dryRun"):
+        if opts["dryRun"] != ["All"]:
+            raise E.BadRequest('Invalid value for dryRun: supported values: "All"')
+        ctx.dry_run = True
+    grace = int_param(request, "gracePeriodSeconds")
+    if grace is not None:
+        opts["gracePeriodSeconds"] = grace
+    if request.query_params.get("propagationPolicy"):
+        opts["propagationPolicy"] = request.query_params["propagationPolicy"]
+    obj = await run_in_threadpool(st.service.delete, name, opts, ctx)
+    return _written(request, st, obj, ctx, 200, reveal)
+
+
+# ---- authentication endpoints ---------------------------------------------------------
+def _field(body: Any, key: str, required: bool = True) -> Any:
+    if not isinstance(body, dict):
+        raise E.BadRequest("the request body must be a JSON object")
+    value = body.get(key)
+    if required and (not isinstance(value, str) or not value):
+        raise E.invalid(None, [E.cause(key, "Required value", "FieldValueRequired")])
+    return value
+
+
+@endpoint(auth="none", auth_headers=True)
+async def login(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    """Password login: issues an access key with the loginAccessKeyTTLSeconds lifetime."""
+    body = decode(await read_body(request, 64 * 1024), media_type(request))
+    user, password = _field(body, "username"), _field(body, "password")
+    info.user = user
+    token, expires = await run_in_threadpool(st.auth.login, user, password)
+    return json_response({"token": token, "expiresAt": _iso(expires)})
+
+
+@endpoint(auth_headers=True)
+async def create_key(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    """A new access key for the caller (or, for admins, any user), capped by the TTL maximum."""
+    assert p is not None
+    raw = await read_body(request, 64 * 1024)
+    body = decode(raw, media_type(request)) if raw.strip() else {}
+    user = _field(body, "user", required=False) or p.user
+    ttl = body.get("ttlSeconds") if isinstance(body, dict) else None
+    if ttl is not None and (not isinstance(ttl, int) or ttl <= 0):
+        raise E.invalid(None, [E.cause("ttlSeconds", "Invalid value: must be a positive integer")])
+    if user != p.user and not p.is_admin:
+        raise E.Forbidden("only admins may create access keys for other users")
+    token, key_id, expires = await run_in_threadpool(st.auth.issue, user, "api", ttl)
+    return json_response({"token": token, "id": key_id, "expiresAt": _iso(expires)}, 201)
+
+
+@endpoint(auth_headers=True)
+async def revoke_key(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    assert p is not None
+    await run_in_threadpool(st.auth.revoke, request.path_params["key_id"], p)
+    return json_response({"kind": "Status", "apiVersion": "v1", "status": "Success", "code": 200})
+
+
+@endpoint(auth_headers=True)
+async def create_user(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    assert p is not None
+    if not p.is_admin:
+        raise E.Forbidden("only admins may create users")
+    body = decode(await read_body(request, 64 * 1024), media_type(request))
+    name, role = _field(body, "username"), _field(body, "role")
+    password = _field(body, "password", required=False)
+    await run_in_threadpool(st.auth.create_user, name, role, password)
+    return json_response({"username": name, "role": role}, 201)
+
+
+def _iso(epoch: float | None) -> str | None:
+    if epoch is None:
+        return None
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
+
+
+def create_app(state: State) -> Starlette:
+    """The Starlette application over a prepared State."""
+    routes = [
+        Route("/version", version), Route("/healthz", healthz), Route("/readyz", healthz),
+        Route("/livez", healthz), Route("/api", api_root), Route("/api/v1", core_v1),
+        Route("/apis", apis_root), Route(f"/apis/{D.GROUP}", group_doc),
+        Route(f"/apis/{D.GROUP_VERSION}", group_version_doc),
+        Route("/openapi/v3", openapi_index),
+        Route(f"/openapi/v3/apis/{D.GROUP_VERSION}", openapi_group),
+        Route(BASE, collection, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+        Route(BASE + "/{name}", item, methods=["GET", "PUT", "PATCH", "DELETE", "POST"]),
+        Route("/auth/login", login, methods=["POST"]),
+        Route("/auth/keys", create_key, methods=["POST"]),
+        Route("/auth/keys/{key_id}", revoke_key, methods=["DELETE"]),
+        Route("/auth/users", create_user, methods=["POST"]),
+        Route("/{path:path}", not_found, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+    ]
+    app = Starlette(routes=routes)
+    if state.notifier is None:
+        state.notifier = Notifier()
+    app.state.sp = state
+    return app

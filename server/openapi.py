@@ -1,0 +1,186 @@
+"""/openapi/v3 documents generated from the Config model, so `kubectl explain`, `create`
+and `apply` (which look up the schema and the `fieldValidation` parameter) work."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from functools import lru_cache
+from typing import Any
+
+from .discovery import GROUP, GROUP_VERSION, VERSION
+from .model_adapter import openapi_schemas, status_schema
+
+PREFIX = "sh.platform.management.v1"
+META = "io.k8s.apimachinery.pkg.apis.meta.v1"
+GVK = [{"group": GROUP, "version": VERSION, "kind": "Config"}]
+GVK_LIST = [{"group": GROUP, "version": VERSION, "kind": "ConfigList"}]
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _s(desc: str, typ: str = "string", **extra: Any) -> dict[str, Any]:
+    return {"type": typ, "description": desc, **extra}
+
+
+def _meta_schemas() -> dict[str, dict[str, Any]]:
+    str_map = {"type": "object", "additionalProperties": {"type": "string", "default": ""}}
+    owner = {"type": "object", "required": ["apiVersion", "kind", "name", "uid"],
+             "description": "An owner of this object; it is garbage collected when all owners are deleted.",
+             "properties": {"apiVersion": _s("API version of the referent."),
+                            "kind": _s("Kind of the referent."), "name": _s("Name of the referent."),
+                            "uid": _s("UID of the referent."),
+                            "controller": _s("If true, this reference points to the managing controller; at most one.", "boolean"),
+                            "blockOwnerDeletion": _s("If true, the owner cannot be deleted before this object; needs delete permission on the owner.", "boolean")}}
+    managed = {"type": "object", "description": "Which manager wrote which fields.",
+               "properties": {"manager": _s("Identifier of the managing workflow."),
+                              "operation": _s("Apply or Update."), "apiVersion": _s("group/version of the field set."),
+                              "time": _ref(f"{META}.Time"), "fieldsType": _s("Always FieldsV1."),
+                              "fieldsV1": {"type": "object", "description": "Field set in FieldsV1 format."},
+                              "subresource": _s("Subresource of the write, empty for the main resource.")}}
+    meta_props = {
+        "name": _s("Unique name; required on create unless generateName is used. Immutable."),
+        "generateName": _s("Prefix for a server-generated name (truncated to 58 characters)."),
+        "namespace": _s("Unused: Configs are cluster-scoped."),
+        "uid": _s("Server-set unique id. Read-only."),
+        "resourceVersion": _s("Opaque version for change detection and optimistic concurrency."),
+        "generation": _s("Desired-state generation; grows when the spec changes.", "integer", format="int64"),
+        "creationTimestamp": _ref(f"{META}.Time"), "deletionTimestamp": _ref(f"{META}.Time"),
+        "deletionGracePeriodSeconds": _s("Seconds allowed before removal; may only be shortened.", "integer", format="int64"),
+        "labels": {**str_map, "description": "Labels for selection."},
+        "annotations": {**str_map, "description": "Unstructured metadata."},
+        "ownerReferences": {"type": "array", "items": _ref(f"{META}.OwnerReference"),
+                            "description": "Owners of this object; at most one controller.",
+                            "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["uid"]},
+        "finalizers": {"type": "array", "items": {"type": "string", "default": ""},
+                       "description": "Must be empty before the object is removed.",
+                       "x-kubernetes-list-type": "set"},
+        "managedFields": {"type": "array", "items": _ref(f"{META}.ManagedFieldsEntry"),
+                          "description": "Which workflow manages which fields."},
+        "selfLink": _s("Deprecated; not populated."),
+    }
+    return {
+        f"{META}.Time": {"type": "string", "format": "date-time", "description": "RFC 3339 time, UTC."},
+        f"{META}.OwnerReference": owner,
+        f"{META}.ManagedFieldsEntry": managed,
+        f"{META}.ObjectMeta": {"type": "object", "description": "Standard object metadata.",
+                               "properties": meta_props},
+        f"{META}.ListMeta": {"type": "object", "description": "List metadata.",
+                             "properties": {"resourceVersion": _s("Store version of the list."),
+                                            "continue": _s("Token for the next page."),
+                                            "remainingItemCount": _s("Items after this page.", "integer")}},
+    }
+
+
+def _rehome_defs(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Move pydantic `$defs` into components/schemas and rewrite their `$ref`s."""
+    schema = copy.deepcopy(schema)
+    defs = schema.pop("$defs", {}) or schema.pop("definitions", {})
+    text = json.dumps(schema)
+    defs_text = json.dumps(defs)
+    for marker in ("#/$defs/", "#/definitions/"):
+        text = text.replace(f'"{marker}', f'"#/components/schemas/{PREFIX}.')
+        defs_text = defs_text.replace(f'"{marker}', f'"#/components/schemas/{PREFIX}.')
+    moved = {f"{PREFIX}.{k}": v for k, v in json.loads(defs_text).items()}
+    return json.loads(text), moved
+
+
+def _config_schemas() -> dict[str, dict[str, Any]]:
+    from_model = openapi_schemas(PREFIX + ".")
+    if from_model and f"{PREFIX}.Config" in from_model:
+        from_model[f"{PREFIX}.Config"]["x-kubernetes-group-version-kind"] = GVK
+        from_model[f"{PREFIX}.ConfigList"] = _list_schema()
+        return from_model
+    status, extra = _rehome_defs(status_schema())
+    status.setdefault("description", "The effective configuration parsed from spec.raw.")
+    schemas = dict(extra)
+    schemas[f"{PREFIX}.ConfigStatus"] = status
+    schemas[f"{PREFIX}.ConfigSpec"] = {
+        "type": "object", "description": "Desired state: the raw platform configuration.",
+        "properties": {"raw": _s("The raw platform configuration (YAML).")}}
+    schemas[f"{PREFIX}.Config"] = {
+        "type": "object", "x-kubernetes-group-version-kind": GVK,
+        "description": "The platform's own configuration (management.platform.sh/v1).",
+        "properties": {"apiVersion": _s("Versioned schema of the object."),
+                       "kind": _s("Kind of the resource: Config."),
+                       "metadata": {"allOf": [_ref(f"{META}.ObjectMeta")], "default": {}},
+                       "spec": {"allOf": [_ref(f"{PREFIX}.ConfigSpec")], "default": {}},
+                       "status": {"allOf": [_ref(f"{PREFIX}.ConfigStatus")], "default": {},
+                                  "description": "Effective configuration; computed by the server."}}}
+    schemas[f"{PREFIX}.ConfigList"] = _list_schema()
+    return schemas
+
+
+def _list_schema() -> dict[str, Any]:
+    return {
+        "type": "object", "x-kubernetes-group-version-kind": GVK_LIST, "required": ["items"],
+        "properties": {"apiVersion": _s("Versioned schema."), "kind": _s("ConfigList."),
+                       "metadata": {"allOf": [_ref(f"{META}.ListMeta")], "default": {}},
+                       "items": {"type": "array", "items": _ref(f"{PREFIX}.Config")}}}
+
+
+def _param(name: str, desc: str, typ: str = "string") -> dict[str, Any]:
+    return {"name": name, "in": "query", "description": desc, "schema": {"type": typ, "uniqueItems": True}}
+
+
+_WRITE_PARAMS = [
+    _param("dryRun", "When present (All), the write is validated but not persisted."),
+    _param("fieldManager", "Name of the actor making the change."),
+    _param("fieldValidation", "Ignore, Warn (default) or Strict handling of unknown fields."),
+]
+
+
+def _op(action: str, desc: str, body: bool, content: list[str] | None = None,
+        extra: list[dict[str, Any]] | None = None, list_kind: bool = False) -> dict[str, Any]:
+    target = _ref(f"{PREFIX}.ConfigList" if list_kind else f"{PREFIX}.Config")
+    op: dict[str, Any] = {
+        "description": desc, "operationId": f"{action}ManagementPlatformShV1Config",
+        "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": target}}}},
+        "x-kubernetes-action": action,
+        "x-kubernetes-group-version-kind": GVK[0],
+        "parameters": list(extra or []),
+    }
+    if body:
+        op["requestBody"] = {"content": {c: {"schema": _ref(f"{PREFIX}.Config")}
+                                         for c in (content or ["*/*"])}}
+    return op
+
+
+def _paths() -> dict[str, Any]:
+    base = f"/apis/{GROUP_VERSION}/configs"
+    list_params = [_param("labelSelector", "Label selector."), _param("fieldSelector", "Only metadata.name."),
+                   _param("limit", "Page size.", "integer"), _param("continue", "Continue token."),
+                   _param("watch", "Stream changes.", "boolean"), _param("resourceVersion", "Start point.")]
+    patch_types = ["application/json-patch+json", "application/merge-patch+json",
+                   "application/apply-patch+yaml"]
+    return {
+        base: {"get": _op("list", "List or watch Configs.", False, extra=list_params, list_kind=True),
+               "post": _op("post", "Create a Config.", True, extra=_WRITE_PARAMS)},
+        base + "/{name}": {
+            "parameters": [{"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "get": _op("get", "Read a Config.", False),
+            "put": _op("put", "Replace a Config.", True, extra=_WRITE_PARAMS),
+            "patch": _op("patch", "Patch a Config.", True, patch_types,
+                         _WRITE_PARAMS + [_param("force", "Force apply.", "boolean")]),
+            "delete": _op("delete", "Delete a Config.", False, extra=[_param("dryRun", "Dry run.")]),
+        },
+    }
+
+
+@lru_cache(maxsize=1)
+def group_document() -> bytes:
+    doc = {"openapi": "3.0.0", "info": {"title": "syncpatch", "version": "v1.32.0"},
+           "paths": _paths(), "components": {"schemas": {**_meta_schemas(), **_config_schemas()}}}
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
+def document_hash() -> str:
+    return hashlib.sha256(group_document()).hexdigest()[:32].upper()
+
+
+def index() -> dict[str, Any]:
+    url = f"/openapi/v3/apis/{GROUP_VERSION}?hash={document_hash()}"
+    return {"paths": {f"apis/{GROUP_VERSION}": {"serverRelativeURL": url}}}

@@ -1,0 +1,49 @@
+"""`syncpatch serve`: the kubectl-compatible API server for the platform Config resource."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.option("--listen", default="127.0.0.1:8443", show_default=True, help="HOST:PORT to serve TLS on.")
+@click.option("--data", "data_dir", default="syncpatch-data", show_default=True,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Directory for certificates, the kubeconfig and the SQLite store.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="The server's platform config (YAML); governs auth, audit and storage.")
+@click.option("--kubeconfig-out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the admin kubeconfig here.")
+@click.option("--store", "store_url", help="Database URL, e.g. postgresql://user:pw@host/db.")
+def serve(listen: str, data_dir: Path, config_path: Path | None, kubeconfig_out: Path | None,
+          store_url: str | None) -> None:
+    """Serve Configs (management.platform.sh/v1) to kubectl over TLS."""
+    try:
+        import uvicorn
+
+        from syncpatch.server.app import State, create_app
+        from syncpatch.server.bootstrap import ServeError, ServeOptions, prepare, server_url
+    except ImportError as exc:
+        raise click.ClickException(f"the server needs the 'server' extra ({exc.name} is missing)")
+    opts = ServeOptions(listen, data_dir, config_path, kubeconfig_out, store_url)
+    try:
+        prep = prepare(opts)
+    except ServeError as exc:
+        raise click.ClickException(str(exc))
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    state = State(store=prep.store, auth=prep.auth, audit=prep.audit, settings=prep.settings,
+                  server_address=f"{prep.host}:{prep.port}")
+    app = create_app(state)
+    click.echo(f"syncpatch: serving {server_url(prep.host, prep.port)}", err=True)
+    click.echo(f"syncpatch: kubeconfig {kubeconfig_out or prep.kubeconfig}", err=True)
+    try:
+        uvicorn.run(app, host=prep.host, port=prep.port, ssl_certfile=str(prep.cert),
+                    ssl_keyfile=str(prep.key), log_level="warning", access_log=False,
+                    timeout_graceful_shutdown=2)
+    finally:
+        prep.store.close()
+    sys.exit(0)
