@@ -1,0 +1,444 @@
+"""RegExp objects (ECMA-262 22.2) on top of the `regex` package.
+
+Interfaces other parts of the engine use:
+
+- ``make_regexp(source, flags) -> JSRegExp``: what generated code calls for a regex literal
+  ``/source/flags`` (``source`` exactly as written between the slashes). Compiled patterns
+  are cached by ``(source, flags)``; every call returns a fresh object (``lastIndex`` is per
+  object).
+- ``validate_pattern(source, flags) -> str | None``: the compiler's early check of a regex
+  literal: V8's SyntaxError message, or None when the literal is valid.
+- ``JSRegExp`` follows the special-class protocol of docs/engine.md (``JS_CLASS``,
+  ``JS_PROTO``, ``js_get_own``/``js_set_own``/``js_own_keys``). ``lastIndex`` is an own data
+  property; ``source``, ``flags``, ``global``... are prototype accessors in JS and are served
+  by ``js_get_own`` too. Other property writes are kept in ``props``.
+- ``MatchArray(list)``: the array ``exec``/``match``/``matchAll`` return. It IS the JS array
+  (elements are the match and captures, ``UNDEFINED`` for a capture that did not take part);
+  ``index``, ``input``, ``groups`` (and ``indices`` under ``d``) are own properties served by
+  ``js_get_own``. The core must treat it as an array everywhere (``isinstance(x, list)``)
+  and consult ``js_get_own`` for non-index keys; ``js_own_keys`` lists the extra keys.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any, Iterator
+
+import regex
+
+from ..convert import to_length, to_string
+from ..realm import current_realm
+from ..strings import from_units, has_astral, js_len, to_units
+from ..values import MISSING, UNDEFINED, JSFunction, JSObject, LimitExceeded, syntax_error, type_error
+from .registry import GLOBALS, native
+from .regexp_syntax import PatternError, Translation, translate
+
+__all__ = [
+    "JSRegExp",
+    "MatchArray",
+    "make_regexp",
+    "validate_pattern",
+    "regexp_create",
+    "regexp_exec",
+    "Subject",
+    "exec_raw",
+    "build_match",
+    "search_raw",
+]
+
+_FLAG_ORDER = "dgimsuvy"
+_FLAG_PROPS = {
+    "hasIndices": "d",
+    "global": "g",
+    "ignoreCase": "i",
+    "multiline": "m",
+    "dotAll": "s",
+    "unicode": "u",
+    "unicodeSets": "v",
+    "sticky": "y",
+}
+_cache: dict[tuple[str, str], tuple[Any, Translation]] = {}
+_CACHE_MAX = 512
+
+
+def _flags_error(flags: str) -> str | None:
+    if any(f not in _FLAG_ORDER for f in flags) or len(set(flags)) != len(flags):
+        return "Invalid regular expression flags"
+    if "u" in flags and "v" in flags:
+        return "Invalid regular expression flags"
+    return None
+
+
+def _compile(source: str, flags: str) -> tuple[Any, Translation]:
+    """Translate and compile (cached); raises PatternError with V8's message."""
+    key = (source, flags)
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    err = _flags_error(flags)
+    if err is not None:
+        raise PatternError(err)
+    try:
+        tr = translate(source, flags)
+    except PatternError as exc:
+        raise PatternError(f"Invalid regular expression: /{source}/{flags}: {exc}") from None
+    rflags = regex.V0 | (regex.IGNORECASE if "i" in flags else 0)
+    try:
+        compiled = regex.compile(tr.pattern, rflags)
+    except regex.error as exc:
+        raise PatternError(f"Invalid regular expression: /{source}/{flags}: {exc}") from None
+    if len(_cache) >= _CACHE_MAX:
+        _cache.clear()
+    _cache[key] = (compiled, tr)
+    return compiled, tr
+
+
+def validate_pattern(source: str, flags: str) -> str | None:
+    """The compile-time check of a regex literal: an error message, or None if valid."""
+    try:
+        _compile(source, flags)
+    except PatternError as exc:
+        return str(exc)
+    return None
+
+
+class JSRegExp:
+    """A RegExp instance (22.2.3.1 RegExpInitialize)."""
+
+    __slots__ = ("source", "flags", "compiled", "tr", "last_index", "props")
+    JS_CLASS = "RegExp"
+    JS_PROTO: dict[str, JSFunction] = {}
+
+    def __init__(self, source: str, flags: str) -> None:
+        self.compiled, self.tr = _compile(source, flags)
+        self.source = source
+        self.flags = "".join(f for f in _FLAG_ORDER if f in flags)
+        self.last_index: Any = 0
+        self.props: dict[str, Any] | None = None
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+    def js_get_own(self, key: Any) -> Any:
+        if key == "lastIndex":
+            return self.last_index
+        if key == "source":
+            return self.source or "(?:)"
+        if key == "flags":
+            return self.flags
+        flag = _FLAG_PROPS.get(key) if type(key) is str else None
+        if flag is not None:
+            return flag in self.flags
+        if self.props is not None and key in self.props:
+            return self.props[key]
+        return MISSING
+
+    def js_set_own(self, key: Any, value: Any) -> bool:
+        if key == "lastIndex":
+            self.last_index = value
+            return True
+        if key == "source" or key == "flags" or key in _FLAG_PROPS:
+            return True  # accessor without a setter: the write is ignored (sloppy mode)
+        if self.props is None:
+            self.props = {}
+        self.props[key] = value
+        return True
+
+    def js_own_keys(self) -> list[str]:
+        return list(self.props) if self.props else []
+
+    def __repr__(self) -> str:
+        return f"/{self.source}/{self.flags}"
+
+
+class MatchArray(list):  # type: ignore[type-arg]
+    """The array of a successful match with its extra own properties (see module doc)."""
+
+    __slots__ = ("index", "input", "groups", "indices", "props")
+
+    def __init__(self, items: list[Any], index: Any, input: Any, groups: Any, indices: Any = MISSING) -> None:
+        super().__init__(items)
+        self.index = index
+        self.input = input
+        self.groups = groups
+        self.indices = indices
+        self.props: dict[str, Any] | None = None
+
+    def js_get_own(self, key: Any) -> Any:
+        if self.props is not None and key in self.props:
+            return self.props[key]
+        if key == "index":
+            return self.index
+        if key == "input":
+            return self.input
+        if key == "groups":
+            return self.groups
+        if key == "indices":
+            return self.indices
+        return MISSING
+
+    def js_set_own(self, key: Any, value: Any) -> bool:
+        if type(key) is str and key in ("index", "input", "groups", "indices") or not (type(key) is str and key.isdigit()):
+            if self.props is None:
+                self.props = {}
+            self.props[key] = value
+            return True
+        return False
+
+    def js_own_keys(self) -> list[str]:
+        keys = [k for k in ("index", "input", "groups", "indices") if getattr(self, k) is not MISSING]
+        if self.props:
+            keys += [k for k in self.props if k not in keys]
+        return keys
+
+
+# --- matching -------------------------------------------------------------------------------
+
+class Subject:
+    """A subject string in the form the pattern runs on, with UTF-16 index mapping.
+
+    Non-u patterns run on the unit form (indexes are already UTF-16); u patterns run on the
+    canonical form, whose indexes are code points and are mapped when the text is astral.
+    """
+
+    __slots__ = ("s", "text", "unicode", "mapped", "_cum", "ulen")
+
+    def __init__(self, s: str, unicode: bool) -> None:
+        self.s = s
+        self.unicode = unicode
+        astral = not s.isascii() and has_astral(s)
+        self.text = s if (unicode or not astral) else to_units(s)
+        self.mapped = unicode and astral
+        self._cum: list[int] | None = None
+        self.ulen = js_len(s) if astral else len(s)
+
+    def _table(self) -> list[int]:
+        if self._cum is None:
+            cum = [0]
+            n = 0
+            for ch in self.text:
+                n += 2 if ch > "\uffff" else 1
+                cum.append(n)
+            self._cum = cum
+        return self._cum
+
+    def to_unit(self, i: int) -> int:
+        """Work-text index -> UTF-16 index."""
+        return self._table()[i] if self.mapped else i
+
+    def to_work(self, u: int) -> int:
+        """UTF-16 index -> work-text index (a unit inside a pair maps to the pair's start)."""
+        if not self.mapped:
+            return u
+        cum = self._table()
+        return bisect.bisect_right(cum, u) - 1
+
+    def piece(self, a: int, b: int) -> str:
+        """The canonical string between two work indexes."""
+        t = self.text[a:b]
+        return t if self.text is self.s else from_units(t)
+
+
+def _run(compiled: Any, text: str, pos: int, sticky: bool) -> Any:
+    timeout = current_realm().budgets.regex_timeout
+    try:
+        if sticky:
+            return compiled.match(text, pos, timeout=timeout)
+        return compiled.search(text, pos, timeout=timeout)
+    except TimeoutError:
+        raise LimitExceeded(
+            f"regular expression took longer than {timeout:g} s (regex budget)", budget="regex", js_name="LimitExceeded"
+        ) from None
+
+
+def search_raw(rx: JSRegExp, subj: Subject, work_pos: int, sticky: bool) -> Any:
+    """Run the pattern from a work index; the regex Match or None. No lastIndex effects."""
+    return _run(rx.compiled, subj.text, work_pos, sticky)
+
+
+def exec_raw(rx: JSRegExp, subj: Subject) -> Any:
+    """RegExpBuiltinExec (22.2.7.2) up to the match: lastIndex rules for g/y applied."""
+    glob = "g" in rx.flags
+    sticky = "y" in rx.flags
+    if glob or sticky:
+        last = to_length(rx.last_index)
+        if last > subj.ulen:
+            rx.last_index = 0
+            return None
+    else:
+        last = 0
+    m = _run(rx.compiled, subj.text, subj.to_work(last), sticky)
+    if m is None:
+        if glob or sticky:
+            rx.last_index = 0
+        return None
+    if glob or sticky:
+        rx.last_index = subj.to_unit(m.end())
+    return m
+
+
+def build_match(rx: JSRegExp, subj: Subject, m: Any) -> MatchArray:
+    """The JS match array for a regex Match (22.2.7.2 steps 19 and on)."""
+    n = rx.tr.ncaps
+    items: list[Any] = [subj.piece(m.start(), m.end())]
+    for i in range(1, n + 1):
+        a, b = m.span(i)
+        items.append(UNDEFINED if a < 0 else subj.piece(a, b))
+    groups: Any = UNDEFINED
+    if rx.tr.names:
+        groups = JSObject(None)
+        for name, idx in sorted(rx.tr.names.items(), key=lambda kv: kv[1]):
+            groups[name] = items[idx]
+    indices: Any = MISSING
+    if "d" in rx.flags:
+        pairs: list[Any] = []
+        for i in range(n + 1):
+            a, b = m.span(i)
+            pairs.append(UNDEFINED if a < 0 else [subj.to_unit(a), subj.to_unit(b)])
+        igroups: Any = UNDEFINED
+        if rx.tr.names:
+            igroups = JSObject(None)
+            for name, idx in sorted(rx.tr.names.items(), key=lambda kv: kv[1]):
+                igroups[name] = pairs[idx]
+        indices = MatchArray(pairs, MISSING, MISSING, igroups)
+    return MatchArray(items, subj.to_unit(m.start()), subj.s, groups, indices)
+
+
+def regexp_exec(rx: JSRegExp, s: str) -> Any:
+    """RegExpBuiltinExec: a MatchArray or None (JS null)."""
+    subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
+    m = exec_raw(rx, subj)
+    return None if m is None else build_match(rx, subj, m)
+
+
+def iterate_matches(rx: JSRegExp, s: str) -> Iterator[tuple[Subject, Any]]:
+    """Successive global matches as @@match/@@replace do (lastIndex from 0, empty matches
+    advance by one code unit, or code point under u)."""
+    subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
+    rx.last_index = 0
+    realm = current_realm()
+    while True:
+        m = exec_raw(rx, subj)
+        if m is None:
+            return
+        realm.charge(1)
+        if m.end() == m.start():
+            rx.last_index = subj.to_unit(min(m.end() + 1, len(subj.text))) if m.end() < len(subj.text) else subj.ulen + 1
+        yield subj, m
+
+
+# --- constructor and prototype -------------------------------------------------------------
+
+def _escape_source(src: str) -> str:
+    """EscapeRegExpPattern (22.2.6.13.1): '/' and line terminators escaped as V8 shows them."""
+    if not src:
+        return "(?:)"
+    out = []
+    in_class = False
+    i = 0
+    while i < len(src):
+        c = src[i]
+        if c == "\\" and i + 1 < len(src):
+            out.append(src[i : i + 2] if src[i + 1] not in "\n\r\u2028\u2029" else "\\" + _LT_ESC[src[i + 1]][1:])
+            i += 2
+            continue
+        if c == "/" and not in_class:
+            out.append("\\/")
+        elif c in _LT_ESC:
+            out.append(_LT_ESC[c])
+        else:
+            if c == "[":
+                in_class = True
+            elif c == "]":
+                in_class = False
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+_LT_ESC = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def regexp_create(pattern: Any, flags: Any) -> JSRegExp:
+    """RegExpCreate (22.2.3.2) from JS values: SyntaxError at run time on a bad pattern."""
+    if isinstance(pattern, JSRegExp):
+        src = pattern.source
+        fl = pattern.flags if flags is UNDEFINED else to_string(flags)
+    else:
+        src = "" if pattern is UNDEFINED else _escape_source(to_string(pattern))
+        fl = "" if flags is UNDEFINED else to_string(flags)
+        if src == "(?:)":
+            src = ""
+    err = _flags_error(fl)
+    if err is not None:
+        raise syntax_error(f"Invalid flags supplied to RegExp constructor '{fl}'")
+    try:
+        return JSRegExp(src, fl)
+    except PatternError as exc:
+        raise syntax_error(str(exc)) from None
+
+
+def make_regexp(source: str, flags: str) -> JSRegExp:
+    """A fresh RegExp object for the literal ``/source/flags`` (validated at compile time)."""
+    try:
+        return JSRegExp(source, flags)
+    except PatternError as exc:
+        raise syntax_error(str(exc)) from None
+
+
+def _this_regexp(this: Any, name: str) -> JSRegExp:
+    if not isinstance(this, JSRegExp):
+        raise type_error(f"Method RegExp.prototype.{name} called on incompatible receiver {_describe(this)}")
+    return this
+
+
+def _describe(v: Any) -> str:
+    if type(v) is str:
+        return v
+    try:
+        return to_string(v)
+    except Exception:  # noqa: BLE001 - only for an error message
+        return "[object Object]"
+
+
+def regexp_proto_exec(this: Any, string: Any = UNDEFINED, *_: Any) -> Any:
+    """RegExp.prototype.exec (22.2.6.2)."""
+    rx = _this_regexp(this, "exec")
+    return regexp_exec(rx, to_string(string))
+
+
+def regexp_proto_test(this: Any, string: Any = UNDEFINED, *_: Any) -> bool:
+    """RegExp.prototype.test (22.2.6.16)."""
+    rx = _this_regexp(this, "test")
+    s = to_string(string)
+    return exec_raw(rx, Subject(s, "u" in rx.flags or "v" in rx.flags)) is not None
+
+
+def regexp_proto_to_string(this: Any, *_: Any) -> str:
+    """RegExp.prototype.toString (22.2.6.17)."""
+    rx = _this_regexp(this, "toString")
+    return f"/{rx.source or '(?:)'}/{rx.flags}"
+
+
+def regexp_ctor(this: Any, pattern: Any = UNDEFINED, flags: Any = UNDEFINED, *_: Any) -> JSRegExp:
+    """RegExp called as a function (22.2.4.1): returns a regexp argument itself when no
+    flags are given."""
+    if isinstance(pattern, JSRegExp) and flags is UNDEFINED:
+        return pattern
+    return regexp_create(pattern, flags)
+
+
+def regexp_construct(pattern: Any = UNDEFINED, flags: Any = UNDEFINED, *_: Any) -> JSRegExp:
+    """``new RegExp(pattern, flags)`` (22.2.4.1): always a new object."""
+    return regexp_create(pattern, flags)
+
+
+def _register() -> None:
+    proto = JSRegExp.JS_PROTO
+    proto["exec"] = native(regexp_proto_exec, "exec", 1)
+    proto["test"] = native(regexp_proto_test, "test", 1)
+    proto["toString"] = native(regexp_proto_to_string, "toString", 0)
+    GLOBALS["RegExp"] = native(regexp_ctor, "RegExp", 2, construct=regexp_construct)
+
+
+_register()

@@ -1,0 +1,541 @@
+"""JS regular-expression syntax (ECMA-262 22.2.1 with Annex B.1.2) translated to the `regex`
+package's syntax.
+
+The JS pattern is parsed by hand rather than passed through, because the two dialects differ
+in many small ways that change results: ``\\d``/``\\w``/``\\b`` are ASCII-only in JS, ``\\s``
+has JS's set, ``$`` never matches before a trailing newline, ``[^]`` and ``[]`` exist, a
+backreference to a group that did not take part matches the empty string, ``{,3}`` is
+literal text, legacy octal escapes exist outside ``u`` mode, and so on.
+
+Non-``u`` patterns are parsed in UTF-16 *unit form* (astral characters split into
+surrogates) and run against the unit form of the subject, so they match code units as JS
+does. ``u`` patterns are parsed and run in canonical form (one Python character per code
+point).
+
+``translate(source, flags)`` returns a ``Translation`` or raises ``PatternError`` with V8's
+message text.
+"""
+
+from __future__ import annotations
+
+from ..convert import JS_WHITESPACE
+from ..strings import to_units
+
+__all__ = ["PatternError", "Translation", "translate"]
+
+MAX_CP = 0x10FFFF
+MAX_REPEAT = 4294967294  # the regex package's limit; larger bounds act as "unbounded"
+_SYNTAX_CHARS = "^$\\.*+?()[]{}|/"
+_LINE_TERMINATORS = "\n\r\u2028\u2029"
+
+
+class PatternError(Exception):
+    """An early error in a JS pattern (SyntaxError at the JS level)."""
+
+
+class Translation:
+    """A translated pattern: regex-package source, capture count, and group names."""
+
+    __slots__ = ("pattern", "ncaps", "names")
+
+    def __init__(self, pattern: str, ncaps: int, names: dict[str, int]) -> None:
+        self.pattern = pattern
+        self.ncaps = ncaps
+        self.names = names
+
+
+def _ranges_of(chars: str) -> list[tuple[int, int]]:
+    return _merge([(ord(c), ord(c)) for c in chars])
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(ranges):
+        if out and lo <= out[-1][1] + 1:
+            if hi > out[-1][1]:
+                out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    nxt = 0
+    for lo, hi in _merge(ranges):
+        if lo > nxt:
+            out.append((nxt, lo - 1))
+        nxt = hi + 1
+    if nxt <= MAX_CP:
+        out.append((nxt, MAX_CP))
+    return out
+
+
+_DIGIT = [(0x30, 0x39)]
+_WORD = [(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)]
+_SPACE = _ranges_of(JS_WHITESPACE)
+_CLASS_ESCAPES = {
+    "d": _DIGIT,
+    "D": _complement(_DIGIT),
+    "w": _WORD,
+    "W": _complement(_WORD),
+    "s": _SPACE,
+    "S": _complement(_SPACE),
+}
+_WORD_CLASS = "[0-9A-Z_a-z]"
+_WORD_BOUNDARY = f"(?:(?<={_WORD_CLASS})(?!{_WORD_CLASS})|(?<!{_WORD_CLASS})(?={_WORD_CLASS}))"
+_NOT_WORD_BOUNDARY = f"(?:(?<={_WORD_CLASS})(?={_WORD_CLASS})|(?<!{_WORD_CLASS})(?!{_WORD_CLASS}))"
+_LT_CLASS = "[\\n\\r\\u2028\\u2029]"
+_CONTROL_ESCAPES = {"t": 9, "n": 10, "v": 11, "f": 12, "r": 13}
+
+
+def _cp_text(cp: int) -> str:
+    """One code point as a regex-package escape (safe inside and outside classes)."""
+    if cp < 0x80 and (chr(cp).isalnum() or cp == 0x5F):
+        return chr(cp)
+    if cp <= 0xFF:
+        return f"\\x{cp:02x}"
+    if cp <= 0xFFFF:
+        return f"\\u{cp:04x}"
+    return f"\\U{cp:08x}"
+
+
+def _class_text(ranges: list[tuple[int, int]], extra: str = "", negate: bool = False) -> str:
+    body = "".join(_cp_text(lo) if lo == hi else f"{_cp_text(lo)}-{_cp_text(hi)}" for lo, hi in ranges)
+    if not body and not extra:
+        return "[\\x00-\\U0010ffff]" if negate else "(?!)"
+    return "[" + ("^" if negate else "") + body + extra + "]"
+
+
+def _is_id_start(c: str) -> bool:
+    return c == "$" or c == "_" or c.isidentifier()
+
+
+def _is_id_part(c: str) -> bool:
+    return c in "$_\u200c\u200d" or ("a" + c).isidentifier()
+
+
+def _scan_groups(src: str) -> tuple[int, dict[str, int]]:
+    """Count capturing groups and find group names (needed before parsing: ``\\10``,
+    forward ``\\k<name>``)."""
+    n = 0
+    names: dict[str, int] = {}
+    i = 0
+    in_class = False
+    while i < len(src):
+        c = src[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            if not src.startswith("?", i + 1):
+                n += 1
+            elif src.startswith("?<", i + 1) and not src.startswith(("?<=", "?<!"), i + 1):
+                n += 1
+                end = src.find(">", i + 3)
+                if end > 0:
+                    names.setdefault(src[i + 3 : end], n)
+        i += 1
+    return n, names
+
+
+class _Parser:
+    """Recursive-descent parser that emits regex-package syntax as it goes."""
+
+    def __init__(self, src: str, flags: str) -> None:
+        self.u = "u" in flags or "v" in flags
+        self.src = src if self.u else to_units(src)
+        self.dotall = "s" in flags
+        self.multiline = "m" in flags
+        self.pos = 0
+        self.total_caps, self.all_names = _scan_groups(self.src)
+        self.has_named = bool(self.all_names)
+        self.ncaps = 0
+        self.names: dict[str, int] = {}
+
+    # --- helpers -------------------------------------------------------------------------
+    def error(self, msg: str) -> PatternError:
+        return PatternError(msg)
+
+    def peek(self, k: int = 0) -> str:
+        i = self.pos + k
+        return self.src[i] if i < len(self.src) else ""
+
+    def eat(self, s: str) -> bool:
+        if self.src.startswith(s, self.pos):
+            self.pos += len(s)
+            return True
+        return False
+
+    # --- disjunction / alternative / term -------------------------------------------------
+    def parse(self) -> Translation:
+        out = self.disjunction()
+        if self.pos < len(self.src):
+            raise self.error("Unmatched ')'" if self.peek() == ")" else "Unexpected character")
+        return Translation(out, self.ncaps, self.names)
+
+    def disjunction(self) -> str:
+        alts = [self.alternative()]
+        while self.eat("|"):
+            alts.append(self.alternative())
+        return "|".join(alts)
+
+    def alternative(self) -> str:
+        parts: list[str] = []
+        while self.pos < len(self.src) and self.peek() not in "|)":
+            parts.append(self.term())
+        return "".join(parts)
+
+    def term(self) -> str:
+        c = self.peek()
+        if c == "^":
+            self.pos += 1
+            return f"(?:\\A|(?<={_LT_CLASS}))" if self.multiline else "\\A"
+        if c == "$":
+            self.pos += 1
+            return f"(?=\\Z|{_LT_CLASS})" if self.multiline else "\\Z"
+        if c == "\\" and self.peek(1) in ("b", "B"):
+            self.pos += 2
+            return _WORD_BOUNDARY if self.src[self.pos - 1] == "b" else _NOT_WORD_BOUNDARY
+        if self.src.startswith(("(?<=", "(?<!"), self.pos):
+            kind = self.peek(3)
+            self.pos += 4
+            return f"(?<{kind}{self.group_body()})"
+        if c == "(" and self.peek(1) == "?" and self.peek(2) in ("=", "!"):
+            kind = self.peek(2)
+            self.pos += 3
+            atom = f"(?{kind}{self.group_body()})"
+            if self.u:
+                return atom  # lookaheads are not quantifiable in u mode (checked by quantifier())
+            return self.quantified("(?:" + atom + ")")
+        if c in "*+?":
+            raise self.error("Nothing to repeat")
+        if c == "{":
+            if self.braced_quantifier(peek_only=True) is not None:
+                raise self.error("Nothing to repeat")
+            if self.u:
+                raise self.error("Lone quantifier brackets")
+        return self.quantified(self.atom())
+
+    def quantified(self, atom: str) -> str:
+        c = self.peek()
+        if c in ("*", "+", "?"):
+            self.pos += 1
+            q = c
+        elif c == "{":
+            bounds = self.braced_quantifier()
+            if bounds is None:
+                return atom
+            lo, hi = bounds
+            q = "{%d,%s}" % (min(lo, MAX_REPEAT), "" if hi is None or hi > MAX_REPEAT else str(hi))
+        else:
+            return atom
+        if self.eat("?"):
+            q += "?"
+        if self.peek() in ("*", "+", "?") or (self.peek() == "{" and self.braced_quantifier(peek_only=True)):
+            raise self.error("Nothing to repeat")
+        return atom + q
+
+    def braced_quantifier(self, peek_only: bool = False) -> tuple[int, int | None] | None:
+        """Parse ``{n}``, ``{n,}``, ``{n,m}`` at pos; None (pos unchanged) if not one."""
+        i = self.pos + 1
+        j = i
+        while j < len(self.src) and self.src[j].isdigit() and self.src[j].isascii():
+            j += 1
+        if j == i:
+            return None
+        lo = int(self.src[i:j])
+        hi: int | None = lo
+        if self.src.startswith(",", j):
+            k = j + 1
+            while k < len(self.src) and self.src[k].isdigit() and self.src[k].isascii():
+                k += 1
+            hi = int(self.src[j + 1 : k]) if k > j + 1 else None
+            j = k
+        if not self.src.startswith("}", j):
+            if self.u and not peek_only:
+                raise self.error("Incomplete quantifier")
+            return None
+        if hi is not None and hi < lo:
+            raise self.error("numbers out of order in {} quantifier")
+        if not peek_only:
+            self.pos = j + 1
+        return lo, hi
+
+    # --- atoms ----------------------------------------------------------------------------
+    def atom(self) -> str:
+        c = self.peek()
+        if c == ".":
+            self.pos += 1
+            return "[\\x00-\\U0010ffff]" if self.dotall else f"[^{_LT_CLASS[1:-1]}]"
+        if c == "(":
+            return self.group()
+        if c == "[":
+            return self.char_class()
+        if c == "\\":
+            return self.atom_escape()
+        if c in ("]", "}") and self.u:
+            raise self.error("Lone quantifier brackets")
+        self.pos += 1
+        return _cp_text(ord(c))
+
+    def group(self) -> str:
+        self.pos += 1
+        if self.eat("?:"):
+            return "(?:" + self.group_body() + ")"
+        if self.eat("?<"):
+            name = self.group_name()
+            if name in self.names:
+                raise self.error("Duplicate capture group name")
+            self.ncaps += 1
+            self.names[name] = self.ncaps
+            return "(" + self.group_body() + ")"
+        if self.peek() == "?":
+            raise self.error("Invalid group")
+        self.ncaps += 1
+        return "(" + self.group_body() + ")"
+
+    def group_body(self) -> str:
+        inner = self.disjunction()
+        if not self.eat(")"):
+            raise self.error("Unterminated group")
+        return inner
+
+    def group_name(self) -> str:
+        start = self.pos
+        name = []
+        while True:
+            c = self.peek()
+            if c == ">":
+                break
+            if c == "\\" and self.peek(1) == "u":
+                self.pos += 2
+                cp = self.unicode_escape_body(force_u=True)
+                if cp is None:
+                    raise self.error("Invalid capture group name")
+                c = chr(cp)
+                self.pos -= 1
+            if not c or not (_is_id_part(c) if name else _is_id_start(c)):
+                raise self.error("Invalid capture group name")
+            name.append(c)
+            self.pos += 1
+        self.pos += 1
+        if self.pos - 1 == start:
+            raise self.error("Invalid capture group name")
+        return "".join(name)
+
+    # --- escapes --------------------------------------------------------------------------
+    def atom_escape(self) -> str:
+        self.pos += 1  # the backslash
+        c = self.peek()
+        if not c:
+            raise self.error("\\ at end of pattern")
+        if c in "123456789":
+            ref = self.backreference()
+            if ref is not None:
+                return ref
+        if c == "k" and (self.u or self.has_named):
+            self.pos += 1
+            if not self.eat("<"):
+                raise self.error("Invalid named reference")
+            name = self.group_name()
+            if name not in self.all_names:
+                raise self.error("Invalid named capture referenced")
+            n = self.all_names[name]
+            return f"(?(%d)\\g<%d>|)" % (n, n)
+        if c in _CLASS_ESCAPES:
+            self.pos += 1
+            return _class_text(_CLASS_ESCAPES[c])
+        if c in "pP" and self.u:
+            return "[" + self.property_escape() + "]"
+        cp = self.character_escape(in_class=False)
+        return _cp_text(cp)
+
+    def backreference(self) -> str | None:
+        """``\\N``: a backreference when N names a group, else (non-u) a legacy escape."""
+        j = self.pos
+        while j < len(self.src) and self.src[j] in "0123456789":
+            j += 1
+        n = int(self.src[self.pos : j])
+        if n <= self.total_caps:
+            self.pos = j
+            # JS: a reference to a group that has not captured matches the empty string.
+            return f"(?(%d)\\g<%d>|)" % (n, n)
+        if self.u:
+            raise self.error("Invalid escape")
+        return None
+
+    def legacy_octal(self) -> int:
+        """Annex B LegacyOctalEscapeSequence (non-u only); pos is at the first digit."""
+        first = self.peek()
+        limit = 3 if first in "0123" else 2
+        j = self.pos
+        while j < len(self.src) and j - self.pos < limit and self.src[j] in "01234567":
+            j += 1
+        value = int(self.src[self.pos : j], 8)
+        self.pos = j
+        return value
+
+    def character_escape(self, in_class: bool) -> int:
+        """CharacterEscape (22.2.1) with Annex B extensions; pos is after the backslash."""
+        c = self.peek()
+        if c in _CONTROL_ESCAPES:
+            self.pos += 1
+            return _CONTROL_ESCAPES[c]
+        if c == "0" and not ("0" <= self.peek(1) <= "9"):
+            self.pos += 1
+            return 0
+        if c in "01234567":
+            if self.u:
+                raise self.error("Invalid class escape" if in_class else "Invalid decimal escape")
+            return self.legacy_octal()
+        if c == "c":
+            nxt = self.peek(1)
+            if nxt.isascii() and nxt.isalpha() or (in_class and not self.u and (nxt.isdigit() or nxt == "_") and nxt.isascii()):
+                self.pos += 2
+                return ord(nxt) % 32
+            if self.u:
+                raise self.error("Invalid unicode escape")
+            return ord("\\")  # Annex B: the backslash stands for itself; "c" follows
+        if c == "x":
+            h = self.src[self.pos + 1 : self.pos + 3]
+            if len(h) == 2 and all(ch in "0123456789abcdefABCDEF" for ch in h):
+                self.pos += 3
+                return int(h, 16)
+            if self.u:
+                raise self.error("Invalid escape")
+            self.pos += 1
+            return ord("x")
+        if c == "u":
+            self.pos += 1
+            cp = self.unicode_escape_body()
+            if cp is not None:
+                return cp
+            if self.u:
+                raise self.error("Invalid Unicode escape")
+            return ord("u")
+        self.pos += 1
+        if self.u and c not in _SYNTAX_CHARS and not (in_class and c == "-"):
+            raise self.error("Invalid escape")
+        if not self.u and c == "k" and self.has_named and not in_class:
+            raise self.error("Invalid named reference")
+        return ord(c)
+
+    def unicode_escape_body(self, force_u: bool = False) -> int | None:
+        """After ``\\u``: ``XXXX`` (a surrogate pair of escapes joins under u) or ``{X...}``."""
+        u = self.u or force_u
+        if u and self.peek() == "{":
+            end = self.src.find("}", self.pos)
+            digits = self.src[self.pos + 1 : end] if end > 0 else ""
+            if not digits or not all(ch in "0123456789abcdefABCDEF" for ch in digits) or int(digits, 16) > MAX_CP:
+                raise self.error("Invalid Unicode escape")
+            self.pos = end + 1
+            return int(digits, 16)
+        h = self.src[self.pos : self.pos + 4]
+        if len(h) != 4 or not all(ch in "0123456789abcdefABCDEF" for ch in h):
+            return None
+        self.pos += 4
+        cp = int(h, 16)
+        if u and 0xD800 <= cp <= 0xDBFF and self.src.startswith("\\u", self.pos):
+            lo = self.src[self.pos + 2 : self.pos + 6]
+            if len(lo) == 4 and all(ch in "0123456789abcdefABCDEF" for ch in lo) and 0xDC00 <= int(lo, 16) <= 0xDFFF:
+                self.pos += 6
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (int(lo, 16) - 0xDC00)
+        return cp
+
+    def property_escape(self) -> str:
+        """``\\p{...}``/``\\P{...}`` (u only), passed to the regex package's property support."""
+        kind = self.peek()
+        self.pos += 1
+        end = self.src.find("}", self.pos)
+        if not self.eat("{") or end < 0:
+            raise self.error("Invalid property name")
+        body = self.src[self.pos : end]
+        self.pos = end + 1
+        if not body or not all(ch.isascii() and (ch.isalnum() or ch in "_=") for ch in body):
+            raise self.error("Invalid property name")
+        text = f"\\{kind}{{{body}}}"
+        try:
+            import regex
+
+            regex.compile(text)
+        except Exception:
+            raise self.error("Invalid property name") from None
+        return text
+
+    # --- character classes ----------------------------------------------------------------
+    def char_class(self) -> str:
+        self.pos += 1
+        negate = self.eat("^")
+        ranges: list[tuple[int, int]] = []
+        extra: list[str] = []
+        while True:
+            if self.pos >= len(self.src):
+                raise self.error("Unterminated character class")
+            if self.eat("]"):
+                break
+            a = self.class_atom()
+            if self.peek() == "-" and self.peek(1) not in ("]", ""):
+                self.pos += 1
+                b = self.class_atom()
+                if isinstance(a, int) and isinstance(b, int):
+                    if a > b:
+                        raise self.error("Range out of order in character class")
+                    ranges.append((a, b))
+                    continue
+                if self.u:
+                    raise self.error("Invalid character class")
+                for item in (a, ord("-"), b):
+                    self.add_class_item(item, ranges, extra)
+                continue
+            self.add_class_item(a, ranges, extra)
+        return _class_text(_merge(ranges), "".join(extra), negate)
+
+    @staticmethod
+    def add_class_item(item: object, ranges: list[tuple[int, int]], extra: list[str]) -> None:
+        if isinstance(item, int):
+            ranges.append((item, item))
+        elif isinstance(item, str):
+            extra.append(item)
+        else:
+            ranges.extend(item)  # type: ignore[call-overload]
+
+    def class_atom(self) -> "int | str | list[tuple[int, int]]":
+        """A class member: a code point, a property escape text, or a list of ranges."""
+        c = self.peek()
+        if c != "\\":
+            self.pos += 1
+            return ord(c)
+        self.pos += 1
+        c = self.peek()
+        if not c:
+            raise self.error("\\ at end of pattern")
+        if c == "b":
+            self.pos += 1
+            return 8
+        if c == "-" :
+            self.pos += 1
+            return ord("-")
+        if c in _CLASS_ESCAPES:
+            self.pos += 1
+            return _CLASS_ESCAPES[c]
+        if c in "pP" and self.u:
+            return self.property_escape()
+        if c in "89" and not self.u:
+            self.pos += 1
+            return ord(c)
+        if c in "123456789" and self.u:
+            raise self.error("Invalid class escape")
+        if c == "k" and not self.u:
+            self.pos += 1
+            return ord("k")
+        return self.character_escape(in_class=True)
+
+
+def translate(source: str, flags: str) -> Translation:
+    """Translate a JS pattern; raises PatternError (message as V8's) when it is invalid."""
+    return _Parser(source, flags).parse()

@@ -1,0 +1,312 @@
+"""The regex-aware String.prototype methods (ECMA-262 22.1.3): match, matchAll, replace,
+replaceAll, search, split, with the RegExp.prototype[@@match/@@replace/@@search/@@split]
+algorithms (22.2.6) inlined, since user-defined Symbol.* protocols are not modelled.
+
+Results are assembled from pieces that may be in unit form or canonical form and joined
+with one ``from_units`` pass, which re-joins any surrogate halves that meet.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..convert import to_length, to_string, to_uint32
+from ..realm import current_realm
+from ..strings import from_units
+from ..values import UNDEFINED, JSFunction, JSIterator, type_error
+from .registry import STRING_PROTO, method
+from .regexp import (
+    JSRegExp,
+    Subject,
+    build_match,
+    exec_raw,
+    iterate_matches,
+    regexp_create,
+    regexp_exec,
+    search_raw,
+)
+from .string import this_string, units_of
+
+__all__ = ["get_substitution"]
+
+
+def _join(pieces: list[str]) -> str:
+    total = sum(len(p) for p in pieces)
+    current_realm().check_string(total)
+    out = "".join(pieces)
+    return out if out.isascii() else from_units(out)
+
+
+def _is_digit(c: str) -> bool:
+    return "0" <= c <= "9"
+
+
+def get_substitution(matched: str, su: str, position: int, captures: list[Any], groups: Any, template: str) -> str:
+    """GetSubstitution (22.1.3.19.1), V8's ``$nn`` rules: two digits when that names a
+    capture, else one digit, else literal. ``su`` is the subject in unit form and
+    ``position`` a unit index; the result may mix forms (the caller joins)."""
+    if "$" not in template:
+        return template
+    m = len(captures)
+    out: list[str] = []
+    i = 0
+    n = len(template)
+    while i < n:
+        c = template[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        nxt = template[i + 1]
+        if nxt == "$":
+            out.append("$")
+            i += 2
+        elif nxt == "&":
+            out.append(matched)
+            i += 2
+        elif nxt == "`":
+            out.append(su[:position])
+            i += 2
+        elif nxt == "'":
+            out.append(su[min(position + len(units_of(matched)), len(su)) :])
+            i += 2
+        elif _is_digit(nxt):
+            i = _dollar_digits(template, i, captures, m, out)
+        elif nxt == "<" and groups is not UNDEFINED:
+            end = template.find(">", i + 2)
+            if end < 0:
+                out.append("$<")
+                i += 2
+                continue
+            value = groups.get(template[i + 2 : end], UNDEFINED)
+            if value is not UNDEFINED:
+                out.append(to_string(value))
+            i = end + 1
+        else:
+            out.append("$")
+            i += 1
+    return "".join(out)
+
+
+def _dollar_digits(template: str, i: int, captures: list[Any], m: int, out: list[str]) -> int:
+    """``$n``/``$nn`` at template[i]; appends the expansion and returns the next index."""
+    if i + 2 < len(template) and _is_digit(template[i + 2]):
+        nn = int(template[i + 1 : i + 3])
+        if 1 <= nn <= m:
+            cap = captures[nn - 1]
+            if cap is not UNDEFINED:
+                out.append(cap)
+            return i + 3
+    d = int(template[i + 1])
+    if 1 <= d <= m:
+        cap = captures[d - 1]
+        if cap is not UNDEFINED:
+            out.append(cap)
+        return i + 2
+    out.append("$")
+    return i + 1
+
+
+# --- replace ------------------------------------------------------------------------------
+
+def _regexp_replace(rx: JSRegExp, s: str, replace_value: Any) -> str:
+    """RegExp.prototype[@@replace] (22.2.6.11)."""
+    functional = type(replace_value) is JSFunction
+    template = "" if functional else to_string(replace_value)
+    if "g" in rx.flags:
+        found = [build_match(rx, subj, m) for subj, m in iterate_matches(rx, s)]
+    else:
+        subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
+        m = exec_raw(rx, subj)
+        found = [] if m is None else [build_match(rx, subj, m)]
+    if not found:
+        return s
+    su = units_of(s)
+    pieces: list[str] = []
+    next_pos = 0
+    for res in found:
+        matched = res[0]
+        position = max(min(res.index, len(su)), 0)
+        captures = list(res[1:])
+        if functional:
+            args = [matched, *captures, position, s]
+            if res.groups is not UNDEFINED:
+                args.append(res.groups)
+            replacement = to_string(replace_value.call(UNDEFINED, *args))
+        else:
+            replacement = get_substitution(matched, su, position, captures, res.groups, template)
+        if position >= next_pos:
+            pieces.append(su[next_pos:position])
+            pieces.append(replacement)
+            next_pos = position + len(units_of(matched))
+    pieces.append(su[next_pos:])
+    return _join(pieces)
+
+
+def _string_replace(s: str, search: Any, replace_value: Any, all_: bool) -> str:
+    """String.prototype.replace/replaceAll with a string pattern (22.1.3.19, 22.1.3.20)."""
+    needle = units_of(to_string(search))
+    functional = type(replace_value) is JSFunction
+    template = "" if functional else to_string(replace_value)
+    su = units_of(s)
+    positions: list[int] = []
+    pos = su.find(needle)
+    advance = max(len(needle), 1)
+    while pos >= 0:
+        positions.append(pos)
+        if not all_:
+            break
+        current_realm().charge(1)
+        pos = su.find(needle, pos + advance) if pos + advance <= len(su) else -1
+    if not positions:
+        return s
+    matched = from_units(needle) if not needle.isascii() else needle
+    pieces: list[str] = []
+    end = 0
+    for p in positions:
+        pieces.append(su[end:p])
+        if functional:
+            pieces.append(to_string(replace_value.call(UNDEFINED, matched, p, s)))
+        else:
+            pieces.append(get_substitution(matched, su, p, [], UNDEFINED, template))
+        end = p + len(needle)
+    pieces.append(su[end:])
+    return _join(pieces)
+
+
+@method(STRING_PROTO, "replace", 2)
+def string_replace(this: Any, search: Any = UNDEFINED, replace_value: Any = UNDEFINED, *_: Any) -> str:
+    """String.prototype.replace (22.1.3.19)."""
+    s = this_string(this, "replace")
+    if isinstance(search, JSRegExp):
+        return _regexp_replace(search, s, replace_value)
+    return _string_replace(s, search, replace_value, False)
+
+
+@method(STRING_PROTO, "replaceAll", 2)
+def string_replace_all(this: Any, search: Any = UNDEFINED, replace_value: Any = UNDEFINED, *_: Any) -> str:
+    """String.prototype.replaceAll (22.1.3.20): a regex pattern must be global."""
+    if this is None or this is UNDEFINED:
+        raise type_error("String.prototype.replaceAll called on null or undefined")
+    if isinstance(search, JSRegExp):
+        if "g" not in search.flags:
+            raise type_error("replaceAll must be called with a global RegExp")
+        return _regexp_replace(search, this_string(this, "replaceAll"), replace_value)
+    return _string_replace(this_string(this, "replaceAll"), search, replace_value, True)
+
+
+# --- match, matchAll, search ----------------------------------------------------------------
+
+@method(STRING_PROTO, "match", 1)
+def string_match(this: Any, regexp: Any = UNDEFINED, *_: Any) -> Any:
+    """String.prototype.match (22.1.3.13) with RegExp.prototype[@@match] (22.2.6.8)."""
+    s = this_string(this, "match")
+    rx = regexp if isinstance(regexp, JSRegExp) else regexp_create(regexp, UNDEFINED)
+    if "g" not in rx.flags:
+        return regexp_exec(rx, s)
+    found = [subj.piece(m.start(), m.end()) for subj, m in iterate_matches(rx, s)]
+    return found if found else None
+
+
+@method(STRING_PROTO, "matchAll", 1)
+def string_match_all(this: Any, regexp: Any = UNDEFINED, *_: Any) -> JSIterator:
+    """String.prototype.matchAll (22.1.3.14) with RegExp.prototype[@@matchAll] (22.2.6.9):
+    the pattern is cloned (with its lastIndex), and matches are produced lazily."""
+    s = this_string(this, "matchAll")
+    if isinstance(regexp, JSRegExp):
+        if "g" not in regexp.flags:
+            raise type_error("String.prototype.matchAll called with a non-global RegExp argument")
+        rx = JSRegExp(regexp.source, regexp.flags)
+        rx.last_index = to_length(regexp.last_index)
+    else:
+        rx = regexp_create(regexp, "g")
+    return JSIterator(_match_all(rx, s), "RegExp String Iterator")
+
+
+def _match_all(rx: JSRegExp, s: str) -> Iterator[Any]:
+    subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
+    while True:
+        m = exec_raw(rx, subj)
+        if m is None:
+            return
+        current_realm().charge(1)
+        if m.end() == m.start():
+            w = m.end()
+            rx.last_index = subj.to_unit(w + 1) if w < len(subj.text) else subj.ulen + 1
+        yield build_match(rx, subj, m)
+
+
+@method(STRING_PROTO, "search", 1)
+def string_search(this: Any, regexp: Any = UNDEFINED, *_: Any) -> int:
+    """String.prototype.search (22.1.3.21) with RegExp.prototype[@@search] (22.2.6.12)."""
+    s = this_string(this, "search")
+    rx = regexp if isinstance(regexp, JSRegExp) else regexp_create(regexp, UNDEFINED)
+    previous = rx.last_index
+    rx.last_index = 0
+    subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
+    m = exec_raw(rx, subj)
+    rx.last_index = previous
+    return -1 if m is None else subj.to_unit(m.start())
+
+
+# --- split --------------------------------------------------------------------------------
+
+def _regexp_split(rx: JSRegExp, s: str, limit: Any) -> list[Any]:
+    """RegExp.prototype[@@split] (22.2.6.14). The spec retries a sticky match at every
+    position; a forward search finds the same first match, so it is used instead."""
+    lim = 2**32 - 1 if limit is UNDEFINED else to_uint32(limit)
+    if lim == 0:
+        return []
+    subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
+    size = len(subj.text)
+    if size == 0:
+        return [] if search_raw(rx, subj, 0, True) is not None else [s]
+    out: list[Any] = []
+    realm = current_realm()
+    p = q = 0
+    while q < size:
+        m = search_raw(rx, subj, q, False)
+        if m is None or m.start() >= size:
+            break
+        realm.charge(1)
+        e = min(m.end(), size)
+        if e == p:
+            q = m.start() + 1
+            continue
+        out.append(subj.piece(p, m.start()))
+        if len(out) == lim:
+            return out
+        for i in range(1, rx.tr.ncaps + 1):
+            a, b = m.span(i)
+            out.append(UNDEFINED if a < 0 else subj.piece(a, b))
+            if len(out) == lim:
+                return out
+        p = q = e
+    out.append(subj.piece(p, size))
+    return out
+
+
+@method(STRING_PROTO, "split", 2)
+def string_split(this: Any, separator: Any = UNDEFINED, limit: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """String.prototype.split (22.1.3.23)."""
+    if isinstance(separator, JSRegExp):
+        return _regexp_split(separator, this_string(this, "split"), limit)
+    s = this_string(this, "split")
+    lim = 2**32 - 1 if limit is UNDEFINED else to_uint32(limit)
+    sep = to_string(separator) if separator is not UNDEFINED else None
+    if lim == 0:
+        return []
+    if sep is None:
+        return [s]
+    su = units_of(s)
+    if not su:
+        return [] if not sep else [s]
+    if not sep:
+        current_realm().check_array(min(len(su), lim))
+        return list(su[:lim])
+    parts = su.split(units_of(sep))
+    del parts[lim:]
+    current_realm().check_array(len(parts))
+    if su is not s:
+        parts = [from_units(p) for p in parts]
+    return parts
