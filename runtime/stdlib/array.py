@@ -231,7 +231,7 @@ def array_to_string(this: Any, *_: Any) -> str:
     join = members().get_member(this, "join")
     if is_callable(join):
         return to_string(join.call(this))
-    from .object import object_to_string
+    from .object_proto import object_to_string
 
     return object_to_string(this)
 

@@ -280,9 +280,22 @@ def _iterable_source(iterable: Any) -> Iterator[Any] | None:
     return members().js_iterate(iterable)  # type: ignore[no-any-return]
 
 
+_PROTO_KNOWN: set[type] = set()
+
+
+def _announce(obj: Any) -> Any:
+    """Make the core build this class's prototype object now, so ``Map.prototype`` and
+    ``instanceof Map`` resolve (the core creates class prototypes on first sight)."""
+    cls = type(obj)
+    if cls not in _PROTO_KNOWN:
+        members().get_prototype(obj)
+        _PROTO_KNOWN.add(cls)
+    return obj
+
+
 def map_construct(iterable: Any = UNDEFINED, *_: Any) -> JSMap:
     """Map ( [ iterable ] ) (24.1.1.1) under ``new``."""
-    m = JSMap()
+    m = _announce(JSMap())
     source = _iterable_source(iterable)
     if source is None:
         return m
@@ -380,7 +393,7 @@ def set_entries(this: Any, *_: Any) -> JSIterator:
 
 def set_construct(iterable: Any = UNDEFINED, *_: Any) -> JSSet:
     """Set ( [ iterable ] ) (24.2.1.1) under ``new``."""
-    s = JSSet()
+    s = _announce(JSSet())
     source = _iterable_source(iterable)
     if source is not None:
         store = s.store

@@ -1,0 +1,353 @@
+"""The Object constructor and its statics (ECMA-262 20.1.1, 20.1.2).
+
+Deviations forced by the value model (documented in the README): primitives are not boxed
+(``Object("a")`` is ``"a"``); ``defineProperty`` supports data descriptors, but every property
+stays enumerable and writable unless the whole object is frozen, and accessor descriptors are
+a TypeError; ``seal`` and ``preventExtensions`` are recorded (``isSealed``/``isExtensible``
+answer) but do not block writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..convert import same_value, to_property_key
+from ..realm import current_realm
+from ..values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
+from .array_support import describe, members, require_callable
+from .object_proto import (
+    get_own,
+    has_own,
+    hidden_keys,
+    is_object,
+    own_property_names,
+    prototype_of,
+    to_object,
+)
+from .registry import GLOBALS, native
+
+__all__ = ["object_keys", "object_values", "object_entries", "object_assign", "object_from_entries"]
+
+_STATICS: dict[str, JSFunction] = {}
+
+
+def _static(name: str, length: int) -> Any:
+    def register(fn: Any) -> Any:
+        _STATICS[name] = native(fn, name, length)
+        return fn
+
+    return register
+
+
+def object_ctor(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
+    """Object ( [ value ] ) (20.1.1.1): a new object for null/undefined, else ToObject."""
+    if value is None or value is UNDEFINED:
+        return {}
+    return value
+
+
+# --- keys / values / entries ------------------------------------------------------------------
+
+def _own_values(o: Any, keys: list[str]) -> list[Any]:
+    if type(o) is dict:
+        return [o[k] for k in keys]
+    if isinstance(o, list):
+        return list(o)
+    get = members().get_member
+    return [get(o, k) for k in keys]
+
+
+@_static("keys", 1)
+def object_keys(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
+    """Object.keys (20.1.2.18)."""
+    return members().own_keys(to_object(o))  # type: ignore[no-any-return]
+
+
+@_static("values", 1)
+def object_values(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Object.values (20.1.2.23)."""
+    o = to_object(o)
+    return _own_values(o, members().own_keys(o))
+
+
+@_static("entries", 1)
+def object_entries(this: Any, o: Any = UNDEFINED, *_: Any) -> list[list[Any]]:
+    """Object.entries (20.1.2.5)."""
+    o = to_object(o)
+    keys = members().own_keys(o)
+    return [[k, v] for k, v in zip(keys, _own_values(o, keys))]
+
+
+@_static("assign", 2)
+def object_assign(this: Any, target: Any = UNDEFINED, *sources: Any) -> Any:
+    """Object.assign (20.1.2.1): enumerable own props of each source, strict [[Set]]."""
+    to = to_object(target)
+    m = members()
+    for src in sources:
+        if src is None or src is UNDEFINED:
+            continue
+        for k in m.own_keys(src):
+            v = m.get_member(src, k)
+            if m.is_frozen(to) and is_object(to):
+                raise type_error(f"Cannot assign to read only property '{k}' of object '{describe(to)}'")
+            m.set_member(to, k, v)
+    return to
+
+
+def _entry_pair(entry: Any) -> tuple[Any, Any]:
+    """Key and value of one fromEntries/Map entry (AddEntriesFromIterable 24.1.1.2)."""
+    if isinstance(entry, list):
+        return (entry[0] if entry else UNDEFINED), (entry[1] if len(entry) > 1 else UNDEFINED)
+    if not is_object(entry):
+        shown = repr(entry) if type(entry) is JSSymbol else describe(entry)
+        raise type_error(f"Iterator value {shown} is not an entry object")
+    get = members().get_member
+    return get(entry, "0"), get(entry, "1")
+
+
+@_static("fromEntries", 1)
+def object_from_entries(this: Any, iterable: Any = UNDEFINED, *_: Any) -> dict[str, Any]:
+    """Object.fromEntries (20.1.2.7)."""
+    if iterable is None or iterable is UNDEFINED:
+        raise type_error("undefined is not iterable")
+    if type(iterable) in (int, float, bool) or isinstance(iterable, dict):
+        kind = "object" if isinstance(iterable, dict) else f"{type_name(iterable)} {describe(iterable)}"
+        raise type_error(f"{kind} is not iterable (cannot read property Symbol(Symbol.iterator))")
+    out: dict[str, Any] = {}
+    for entry in members().js_iterate(iterable):
+        k, v = _entry_pair(entry)
+        out[to_property_key(k)] = v
+    return out
+
+
+def type_name(v: Any) -> str:
+    """``typeof`` of a primitive, as V8 prefixes it in iteration messages."""
+    from ..convert import typeof
+
+    return typeof(v)
+
+
+# --- integrity levels -------------------------------------------------------------------------
+
+def _levels() -> dict[int, tuple[Any, str]]:
+    """Per-realm record of sealed / non-extensible objects (identity -> (obj, level))."""
+    return current_realm().extra.setdefault("object.integrity", {})  # type: ignore[no-any-return]
+
+
+def _level(o: Any) -> str | None:
+    entry = _levels().get(id(o))
+    return entry[1] if entry is not None and entry[0] is o else None
+
+
+@_static("freeze", 1)
+def object_freeze(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.freeze (20.1.2.6)."""
+    return members().freeze(o)
+
+
+@_static("isFrozen", 1)
+def object_is_frozen(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
+    """Object.isFrozen (20.1.2.15); an empty non-extensible object is frozen too."""
+    if not is_object(o):
+        return True
+    if members().is_frozen(o):
+        return True
+    return _level(o) is not None and not members().own_keys(o) and not hidden_keys(o)
+
+
+@_static("seal", 1)
+def object_seal(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.seal (20.1.2.22): recorded, writes are not blocked (see module docstring)."""
+    if is_object(o):
+        _levels()[id(o)] = (o, "sealed")
+    return o
+
+
+@_static("isSealed", 1)
+def object_is_sealed(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
+    """Object.isSealed (20.1.2.16)."""
+    if not is_object(o) or members().is_frozen(o):
+        return True
+    level = _level(o)
+    return level == "sealed" or (level is not None and not members().own_keys(o) and not hidden_keys(o))
+
+
+@_static("preventExtensions", 1)
+def object_prevent_extensions(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.preventExtensions (20.1.2.20): recorded only."""
+    if is_object(o) and _level(o) is None:
+        _levels()[id(o)] = (o, "nonextensible")
+    return o
+
+
+@_static("isExtensible", 1)
+def object_is_extensible(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
+    """Object.isExtensible (20.1.2.14)."""
+    return is_object(o) and not members().is_frozen(o) and _level(o) is None
+
+
+# --- own properties ---------------------------------------------------------------------------
+
+@_static("hasOwn", 2)
+def object_has_own(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> bool:
+    """Object.hasOwn (20.1.2.13)."""
+    o = to_object(o)
+    return has_own(o, to_property_key(key))
+
+
+@_static("getOwnPropertyNames", 1)
+def object_get_own_property_names(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
+    """Object.getOwnPropertyNames (20.1.2.10)."""
+    return own_property_names(to_object(o))
+
+
+@_static("getOwnPropertySymbols", 1)
+def object_get_own_property_symbols(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Object.getOwnPropertySymbols (20.1.2.11)."""
+    o = to_object(o)
+    return [k for k in o if type(k) is JSSymbol] if isinstance(o, dict) else []
+
+
+def _descriptor(o: Any, key: Any) -> dict[str, Any] | Any:
+    """FromPropertyDescriptor of the own property ``key`` (20.1.2.8), or undefined."""
+    v = get_own(o, key)
+    if type(o).__name__ == "JSErrorObject" and key == "message" and not has_own(o, key):
+        v = MISSING
+    if v is MISSING:
+        return UNDEFINED
+    frozen = bool(members().is_frozen(o))
+    t = type(o)
+    hidden = key in hidden_keys(o)
+    if t is str:
+        return {"value": v, "writable": False, "enumerable": not hidden, "configurable": False}
+    if t is list and key == "length":
+        return {"value": v, "writable": not frozen, "enumerable": False, "configurable": False}
+    if t is JSFunction and key in ("name", "length"):
+        return {"value": v, "writable": False, "enumerable": False, "configurable": True}
+    sealed = frozen or _level(o) == "sealed"
+    return {"value": v, "writable": not frozen, "enumerable": not hidden, "configurable": not sealed}
+
+
+@_static("getOwnPropertyDescriptor", 2)
+def object_get_own_property_descriptor(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.getOwnPropertyDescriptor (20.1.2.8)."""
+    o = to_object(o)
+    return _descriptor(o, to_property_key(key))
+
+
+@_static("getOwnPropertyDescriptors", 1)
+def object_get_own_property_descriptors(this: Any, o: Any = UNDEFINED, *_: Any) -> dict[str, Any]:
+    """Object.getOwnPropertyDescriptors (20.1.2.9)."""
+    o = to_object(o)
+    return {k: _descriptor(o, k) for k in own_property_names(o)}
+
+
+def _define(o: Any, key: Any, desc: Any) -> None:
+    """ValidateAndApplyPropertyDescriptor for data descriptors (10.1.6.3), simplified."""
+    if not is_object(desc):
+        raise type_error(f"Property description must be an object: {describe(desc)}")
+    m = members()
+    if m.has_property(desc, "get") or m.has_property(desc, "set"):
+        raise type_error("Accessor properties (get/set) are not supported by syncpatch")
+    exists = has_own(o, key)
+    if m.is_frozen(o):
+        if exists:
+            raise type_error(f"Cannot redefine property: {key if type(key) is str else repr(key)}")
+        raise type_error(f"Cannot define property {key}, object is not extensible")
+    if not exists and _level(o) is not None:
+        raise type_error(f"Cannot define property {key}, object is not extensible")
+    if m.has_property(desc, "value"):
+        value = m.get_member(desc, "value")
+    else:
+        value = get_own(o, key) if exists else UNDEFINED
+    if isinstance(o, dict) and type(o) in (dict, JSObject) and type(key) is JSSymbol:
+        o[key] = value
+        return
+    m.set_member(o, key, value)
+
+
+@_static("defineProperty", 3)
+def object_define_property(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, desc: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.defineProperty (20.1.2.4): data descriptors only (see module docstring)."""
+    if not is_object(o):
+        raise type_error("Object.defineProperty called on non-object")
+    _define(o, to_property_key(key), desc)
+    return o
+
+
+@_static("defineProperties", 2)
+def object_define_properties(this: Any, o: Any = UNDEFINED, props: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.defineProperties (20.1.2.3)."""
+    if not is_object(o):
+        raise type_error("Object.defineProperties called on non-object")
+    props = to_object(props)
+    m = members()
+    for k in m.own_keys(props):
+        _define(o, k, m.get_member(props, k))
+    return o
+
+
+# --- prototypes -------------------------------------------------------------------------------
+
+def _check_proto(proto: Any) -> None:
+    if proto is not None and not is_object(proto):
+        shown = repr(proto) if type(proto) is JSSymbol else describe(proto)
+        raise type_error(f"Object prototype may only be an Object or null: {shown}")
+
+
+@_static("create", 2)
+def object_create(this: Any, proto: Any = UNDEFINED, props: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.create (20.1.2.2): a JSObject, or a plain dict for Object.prototype."""
+    _check_proto(proto)
+    m = members()
+    obj: Any = {} if proto is m.PROTOTYPES.get("Object") else JSObject(proto)
+    if props is not UNDEFINED:
+        object_define_properties(UNDEFINED, obj, props)
+    return obj
+
+
+@_static("getPrototypeOf", 1)
+def object_get_prototype_of(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.getPrototypeOf (20.1.2.12)."""
+    return prototype_of(to_object(o))
+
+
+@_static("setPrototypeOf", 2)
+def object_set_prototype_of(this: Any, o: Any = UNDEFINED, proto: Any = UNDEFINED, *_: Any) -> Any:
+    """Object.setPrototypeOf (20.1.2.21)."""
+    if o is None or o is UNDEFINED:
+        raise type_error("Object.setPrototypeOf called on null or undefined")
+    _check_proto(proto)
+    if is_object(o):
+        members().set_prototype(o, proto)
+    return o
+
+
+@_static("is", 2)
+def object_is(this: Any, a: Any = UNDEFINED, b: Any = UNDEFINED, *_: Any) -> bool:
+    """Object.is (20.1.2.17): SameValue."""
+    return same_value(a, b)
+
+
+def object_group_by(this: Any, items: Any = UNDEFINED, fn: Any = UNDEFINED, *_: Any) -> JSObject:
+    """Object.groupBy (20.1.2.12 in ES2024): a null-prototype object of arrays."""
+    if items is None or items is UNDEFINED:
+        raise type_error("Cannot convert undefined or null to object")
+    require_callable(fn)
+    out = JSObject(None)
+    for k, v in enumerate(members().js_iterate(items)):
+        key = to_property_key(fn.call(UNDEFINED, v, k))
+        out.setdefault(key, []).append(v)
+    return out
+
+
+#: ES2024 statics absent from node 20, the oracle: registered only when enabled.
+ES2024_STATICS = {"groupBy": native(object_group_by, "groupBy", 2)}
+
+GLOBALS["Object"] = native(
+    object_ctor,
+    "Object",
+    1,
+    construct=lambda *args: object_ctor(UNDEFINED, *args),
+    props=_STATICS,
+)

@@ -1,0 +1,188 @@
+"""Object.prototype methods and the own-property helpers the Object statics share
+(ECMA-262 20.1.3).
+
+Own-property questions go through the core's member dispatch (``members._get_own`` and
+``own_keys``); which own properties are non-enumerable (array/string ``length``, an error's
+``message`` and ``stack``, a function's ``name``/``length``) is decided here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..convert import to_property_key, to_string
+from ..values import MISSING, UNDEFINED, JSErrorObject, JSFunction, JSIterator, JSObject, JSSymbol, type_error
+from .array_support import members
+from .registry import OBJECT_PROTO, BuiltinNamespace, method, native
+
+__all__ = [
+    "is_object",
+    "to_object",
+    "get_own",
+    "has_own",
+    "hidden_keys",
+    "own_property_names",
+    "prototype_of",
+    "object_to_string",
+]
+
+
+def is_object(v: Any) -> bool:
+    """Type(v) is Object (functions included)."""
+    t = type(v)
+    return not (t is str or t is int or t is float or t is bool or t is JSSymbol or v is None or v is UNDEFINED)
+
+
+def to_object(v: Any) -> Any:
+    """ToObject (7.1.18): primitives stand for their wrappers; null/undefined throw."""
+    if v is None or v is UNDEFINED:
+        raise type_error("Cannot convert undefined or null to object")
+    return v
+
+
+def get_own(o: Any, key: Any) -> Any:
+    """The value of own property ``key`` of ``o``, or MISSING."""
+    if type(o) is dict:
+        return o.get(key, MISSING)
+    return members()._get_own(o, key)
+
+
+def has_own(o: Any, key: Any) -> bool:
+    """HasOwnProperty (7.3.12)."""
+    if type(o) is JSErrorObject and key == "message":
+        return "message" in o or o.message != ""
+    return get_own(o, key) is not MISSING
+
+
+def hidden_keys(o: Any) -> list[str]:
+    """Own non-enumerable string keys V8 shows in getOwnPropertyNames, in its order."""
+    t = type(o)
+    if t is list or t is str:
+        return ["length"]
+    if t is JSErrorObject:
+        return ["stack", "message"] if o.message else ["stack"]
+    if t is JSFunction:
+        names = ["length", "name"]
+        if o.kind == "function" or (o.builtin and members().get_member(o, "prototype") is not UNDEFINED):
+            names.append("prototype")
+        return names
+    return []
+
+
+def own_property_names(o: Any) -> list[str]:
+    """[[OwnPropertyKeys]] string keys (20.1.2.10): indices, then the rest, hidden included."""
+    keys = members().own_keys(o)
+    hidden = hidden_keys(o)
+    if type(o) is list or type(o) is str:
+        return keys + hidden
+    return hidden + [k for k in keys if k not in hidden]
+
+
+def prototype_of(o: Any) -> Any:
+    """[[GetPrototypeOf]] honouring prototypes set on plain dicts."""
+    m = members()
+    if type(o) is dict:
+        return m._dict_proto(o)
+    return m.get_prototype(o)
+
+
+#: Built-in prototypes that are themselves exotic or carry @@toStringTag.
+_TAGGED_PROTOTYPES = frozenset(("Array", "String", "Number", "Boolean", "Function", "Symbol", "Map", "Set"))
+
+
+def _class_tag(o: Any) -> str:
+    """builtinTag / @@toStringTag of Object.prototype.toString (20.1.3.6)."""
+    t = type(o)
+    if isinstance(o, list):
+        return "Array"
+    if t is JSFunction:
+        return "Function"
+    if isinstance(o, JSErrorObject):
+        return "Error"
+    if t is JSIterator:
+        return o.tag
+    if t is str:
+        return "String"
+    if t is int or t is float:
+        return "Number"
+    if t is bool:
+        return "Boolean"
+    if t is JSSymbol:
+        return "Symbol"
+    if t is dict or t is JSObject:
+        return "Object"
+    if t is BuiltinNamespace:
+        return o.tag  # type: ignore[no-any-return]
+    if t.__name__ == "BuiltinProto":
+        return o.tag if o.tag in _TAGGED_PROTOTYPES else "Object"  # type: ignore[no-any-return]
+    cls = getattr(t, "JS_CLASS", None)
+    return cls if type(cls) is str else "Object"
+
+
+def object_to_string(this: Any, *_: Any) -> str:
+    """Object.prototype.toString (20.1.3.6): ``[object Tag]``."""
+    if this is UNDEFINED:
+        return "[object Undefined]"
+    if this is None:
+        return "[object Null]"
+    return f"[object {_class_tag(this)}]"
+
+
+OBJECT_PROTO["toString"] = native(object_to_string, "toString", 0)
+
+
+@method(OBJECT_PROTO, "toLocaleString", 0)
+def object_to_locale_string(this: Any, *_: Any) -> Any:
+    """Object.prototype.toLocaleString (20.1.3.5): Invoke(this, "toString")."""
+    to_object(this)
+    return members().call_method(this, "toString")
+
+
+@method(OBJECT_PROTO, "valueOf", 0)
+def object_value_of(this: Any, *_: Any) -> Any:
+    """Object.prototype.valueOf (20.1.3.7): ToObject(this)."""
+    return to_object(this)
+
+
+@method(OBJECT_PROTO, "hasOwnProperty", 1)
+def object_has_own_property(this: Any, key: Any = UNDEFINED, *_: Any) -> bool:
+    """Object.prototype.hasOwnProperty (20.1.3.2): key first, then ToObject(this)."""
+    k = to_property_key(key)
+    return has_own(to_object(this), k)
+
+
+@method(OBJECT_PROTO, "isPrototypeOf", 1)
+def object_is_prototype_of(this: Any, v: Any = UNDEFINED, *_: Any) -> bool:
+    """Object.prototype.isPrototypeOf (20.1.3.3)."""
+    if not is_object(v):
+        return False
+    o = to_object(this)
+    p = prototype_of(v)
+    for _ in range(10_000):
+        if p is None:
+            return False
+        if p is o:
+            return True
+        p = p.parent if type(p).__name__ == "BuiltinProto" else prototype_of(p)
+    return False
+
+
+@method(OBJECT_PROTO, "propertyIsEnumerable", 1)
+def object_property_is_enumerable(this: Any, key: Any = UNDEFINED, *_: Any) -> bool:
+    """Object.prototype.propertyIsEnumerable (20.1.3.4)."""
+    k = to_property_key(key)
+    o = to_object(this)
+    if type(k) is not str:
+        return False
+    if type(o) is dict:
+        return k in o
+    return has_own(o, k) and k not in hidden_keys(o) and k in members().own_keys(o)
+
+
+def _describe_for_message(v: Any) -> str:
+    """V8's rendering of a value in 'Object prototype may only be...' messages."""
+    if type(v) is str:
+        return v
+    if type(v) is JSSymbol:
+        return repr(v)
+    return to_string(v)
