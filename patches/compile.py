@@ -7,7 +7,7 @@ All errors of a config are collected and raised together as one :class:`ConfigEr
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence, cast
 
 import attrs
 from pydantic import ValidationError
@@ -157,7 +157,7 @@ def _default_compiler() -> Callable[[str], PatchFunction]:
         from syncpatch import compile_expression
     except ImportError as exc:  # the compiler stage has not landed in this checkout
         raise RuntimeError("syncpatch.compile_expression is not available: the JS compiler is missing") from exc
-    return compile_expression  # type: ignore[no-any-return]
+    return cast(Callable[[str], PatchFunction], compile_expression)
 
 
 def _compile_one(source: str, compiler: Callable[[str], PatchFunction], loc: Loc,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import attrs
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from syncpatch.runtime.plan import PatchResult
 

@@ -193,7 +193,7 @@ class EnabledResource(SyncResource):
 class AutoResource(SyncResource):
     """Syncers vCluster turns on automatically when the host has the API (``"auto"``)."""
 
-    enabled: Union[bool, Literal["auto"]] = "auto"
+    enabled: Union[bool, Literal["auto"]] = "auto"  # type: ignore[assignment]
 
 
 class ToHostPods(EnabledResource):

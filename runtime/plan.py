@@ -29,6 +29,7 @@ from .paths import Index, Key, Segment, Wildcard, format_concrete_path, has_wild
 if TYPE_CHECKING:
     from .names import NameTranslator
 
+_UNDEFINED: object
 try:
     from .values import UNDEFINED as _UNDEFINED
 except ImportError:  # pragma: no cover - the value model ships with the compiler

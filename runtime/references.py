@@ -158,10 +158,11 @@ class ReferencePatch:
 
     def _resolve(self, value: Any, default_namespace: str) -> _Resolved:
         spec = self.reference
+        raw: Any = value
         if isinstance(value, str) and spec.name_path is None:
-            name, raw = value, value
+            name: Any = value
         elif isinstance(value, Mapping) and spec.name_path is not None:
-            name, raw = _lookup(value, _rel(spec.name_path)), value
+            name = _lookup(value, _rel(spec.name_path))
         else:
             want = "an object (namePath is set)" if spec.name_path else "a name string (set namePath for objects)"
             raise ReferenceTypeError(f"reference at {self.path!r} must be {want}, got {type(value).__name__}")
