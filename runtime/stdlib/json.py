@@ -1,0 +1,521 @@
+"""The JSON namespace (25.5): ``JSON.parse`` and ``JSON.stringify``, exact to V8.
+
+``parse`` takes a fast path through Python's C JSON scanner with strict hooks (NaN and
+Infinity rejected, ``-0`` kept, numbers as JS doubles, surrogate halves re-joined); any input
+it refuses goes through ``_Diagnose``, a small exact JSON grammar that reports V8's
+SyntaxError message and position (positions count UTF-16 code units, as V8's do).
+
+``stringify`` follows SerializeJSONProperty (25.5.2.2): ``toJSON``, replacer function or
+property list, gap, V8's well-formed string quoting (lone surrogates as ``\\udXXX``), and
+V8's multi-line "Converting circular structure to JSON" TypeError.
+"""
+
+from __future__ import annotations
+
+import json as _pyjson
+import math
+import re
+from typing import Any
+
+from ..convert import normalize_number, number_to_string, ordered_keys, to_integer_or_infinity, to_string
+from ..members import call_function, delete_member, get_member, own_keys, set_member
+from ..realm import current_realm
+from ..strings import from_units, to_units
+from ..values import (
+    MISSING,
+    UNDEFINED,
+    JSErrorObject,
+    JSFunction,
+    JSObject,
+    JSSymbol,
+    LimitExceeded,
+    syntax_error,
+    type_error,
+)
+from .registry import GLOBALS, BuiltinNamespace, native
+
+__all__ = ["JSON", "json_parse", "json_stringify", "quote"]
+
+# --- quoting ----------------------------------------------------------------------------------
+
+_encode_basestring = _pyjson.encoder.encode_basestring  # type: ignore[attr-defined]
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NEEDS_ESCAPE = re.compile('[\x00-\x1f"\\\\\ud800-\udfff]')
+_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(m: re.Match[str]) -> str:
+    c = m.group()
+    return _SHORT.get(c) or f"\\u{ord(c):04x}"
+
+
+def quote(s: str) -> str:
+    """QuoteJSONString (25.5.2.3). Canonical strings hold only lone surrogates, which are
+    escaped; joined astral characters are written as they are."""
+    if s.isascii() or not _SURROGATE.search(s):
+        return _encode_basestring(s)  # type: ignore[no-any-return]
+    return '"' + _NEEDS_ESCAPE.sub(_escape, s) + '"'
+
+
+# --- stringify --------------------------------------------------------------------------------
+
+def _is_object(v: Any) -> bool:
+    t = type(v)
+    return not (t is str or t is int or t is float or t is bool or v is None or v is UNDEFINED or t is JSSymbol)
+
+
+def _constructor_name(obj: Any) -> str:
+    t = type(obj)
+    if t is list:
+        return "Array"
+    if t is JSErrorObject:
+        return obj.error_name
+    if t is dict or t is JSObject or t is BuiltinNamespace:
+        return "Object"
+    return getattr(t, "JS_CLASS", "Object")
+
+
+def _key_text(key: Any) -> str:
+    if type(key) is int:
+        return f"index {key}"
+    return f"property '{key}'" if key else "<anonymous>"
+
+
+class _Stringifier:
+    """The state of one JSON.stringify call (25.5.2.1 JSON Serialization Record)."""
+
+    __slots__ = ("replacer", "keys", "gap", "stack", "path", "realm", "limit")
+
+    def __init__(self, replacer: Any, keys: list[str] | None, gap: str) -> None:
+        self.replacer = replacer
+        self.keys = keys
+        self.gap = gap
+        self.stack: list[int] = []
+        self.path: list[tuple[Any, Any]] = []  # (key that led here, object)
+        self.realm = current_realm()
+        self.limit = max(self.realm.budgets.call_depth, 100)
+
+    def prop(self, value: Any, key: Any, holder: Any) -> str | None:
+        """SerializeJSONProperty (25.5.2.2); ``key`` is an int for array elements."""
+        if _is_object(value):
+            to_json = get_member(value, "toJSON")
+            if type(to_json) is JSFunction:
+                value = to_json.call(value, str(key) if type(key) is int else key)
+        if self.replacer is not None:
+            value = call_function(self.replacer, holder, str(key) if type(key) is int else key, value)
+        t = type(value)
+        if t is str:
+            return quote(value)
+        if t is int:
+            return str(value)
+        if t is float:
+            return number_to_string(value) if math.isfinite(value) else "null"
+        if value is None:
+            return "null"
+        if t is bool:
+            return "true" if value else "false"
+        if value is UNDEFINED or t is JSFunction or t is JSSymbol:
+            return None
+        return self.container(value, key)
+
+    def enter(self, value: Any, key: Any) -> None:
+        ident = id(value)
+        if ident in self.stack:
+            raise type_error(self.circular_message(self.stack.index(ident), key))
+        if len(self.stack) >= self.limit:
+            raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
+        self.realm.charge(1)
+        self.stack.append(ident)
+        self.path.append((key, value))
+
+    def circular_message(self, start: int, last_key: Any) -> str:
+        """V8's CircularStructureMessageBuilder: 2 lines after the start, '...', the last one."""
+        lines = ["Converting circular structure to JSON",
+                 f"    --> starting at object with constructor '{_constructor_name(self.path[start][1])}'"]
+        size = len(self.path)
+        index = start + 1
+        prefix_end = min(size, index + 2)
+        normal = "    |     {} -> object with constructor '{}'"
+        for i in range(index, prefix_end):
+            lines.append(normal.format(_key_text(self.path[i][0]), _constructor_name(self.path[i][1])))
+        index = prefix_end
+        if size > index + 1:
+            lines.append("    |     ...")
+        for i in range(max(index, size - 1), size):
+            lines.append(normal.format(_key_text(self.path[i][0]), _constructor_name(self.path[i][1])))
+        lines.append(f"    --- {_key_text(last_key)} closes the circle")
+        return "\n".join(lines)
+
+    def container(self, value: Any, key: Any) -> str:
+        self.enter(value, key)
+        try:
+            return self.array(value) if type(value) is list else self.object(value)
+        finally:
+            self.stack.pop()
+            self.path.pop()
+
+    def object(self, value: Any) -> str:
+        """SerializeJSONObject (25.5.2.5)."""
+        keys = self.keys if self.keys is not None else own_keys(value)
+        plain = type(value) is dict or type(value) is JSObject
+        parts = []
+        colon = ": " if self.gap else ":"
+        for k in keys:
+            v = value.get(k, MISSING) if plain else MISSING
+            if v is MISSING:
+                v = get_member(value, k)
+            s = self.prop(v, k, value)
+            if s is not None:
+                parts.append(quote(k) + colon + s)
+        return self.wrap(parts, "{", "}")
+
+    def array(self, value: list[Any]) -> str:
+        """SerializeJSONArray (25.5.2.6)."""
+        parts = []
+        i = 0
+        while i < len(value):
+            s = self.prop(value[i], i, value)
+            parts.append("null" if s is None else s)
+            i += 1
+        return self.wrap(parts, "[", "]")
+
+    def wrap(self, parts: list[str], open_: str, close: str) -> str:
+        if not parts:
+            return open_ + close
+        if not self.gap:
+            return open_ + ",".join(parts) + close
+        indent = "\n" + self.gap * len(self.stack)
+        stepback = "\n" + self.gap * (len(self.stack) - 1)
+        text = open_ + indent + ("," + indent).join(parts) + stepback + close
+        self.realm.check_string(len(text))
+        return text
+
+
+def _property_list(replacer: list[Any]) -> list[str]:
+    keys: list[str] = []
+    seen: set[str] = set()
+    for v in replacer:
+        t = type(v)
+        if t is str or t is int or t is float:
+            item = v if t is str else to_string(v)
+            if item not in seen:
+                seen.add(item)
+                keys.append(item)
+    return keys
+
+
+def _gap(space: Any) -> str:
+    t = type(space)
+    if t is int or t is float:
+        n = min(10, to_integer_or_infinity(space))
+        return " " * int(n) if n >= 1 else ""
+    if t is str:
+        if space.isascii():
+            return space[:10]
+        return from_units(to_units(space)[:10])
+    return ""
+
+
+def json_stringify(value: Any, replacer: Any = UNDEFINED, space: Any = UNDEFINED) -> Any:
+    """JSON.stringify ( value [ , replacer [ , space ] ] ) (25.5.2)."""
+    fn = replacer if type(replacer) is JSFunction else None
+    keys = _property_list(replacer) if type(replacer) is list else None
+    state = _Stringifier(fn, keys, _gap(space))
+    wrapper = {"": value}
+    result = state.prop(value, "", wrapper)
+    return UNDEFINED if result is None else result
+
+
+# --- parse: fast path -------------------------------------------------------------------------
+
+class _Refused(Exception):
+    pass
+
+
+def _parse_constant(name: str) -> Any:
+    raise _Refused(name)
+
+
+def _parse_int(s: str) -> int | float:
+    if len(s) <= 15:
+        return -0.0 if s == "-0" else int(s)
+    return normalize_number(float(s))
+
+
+def _parse_float(s: str) -> int | float:
+    return normalize_number(float(s))
+
+
+_DECODER = _pyjson.JSONDecoder(parse_float=_parse_float, parse_int=_parse_int, parse_constant=_parse_constant)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _canonical(v: Any) -> Any:
+    """Re-join surrogate halves that an escape and a raw character formed."""
+    t = type(v)
+    if t is str:
+        return from_units(v)
+    if t is list:
+        return [_canonical(x) for x in v]
+    if t is dict:
+        return {from_units(k): _canonical(x) for k, x in v.items()}
+    return v
+
+
+def _fast_parse(text: str) -> Any:
+    try:
+        result = _DECODER.decode(text)
+    except (ValueError, _Refused, RecursionError):
+        return MISSING
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):
+        return _canonical(result)
+    return result
+
+
+# --- parse: V8's error diagnosis --------------------------------------------------------------
+
+_TOKENS = {'"': "STRING", "-": "NUMBER", "t": "TRUE", "f": "FALSE", "n": "NULL", " ": "WS", "\t": "WS",
+           "\n": "WS", "\r": "WS", ":": "COLON", ",": "COMMA", "[": "LBRACK", "]": "RBRACK",
+           "{": "LBRACE", "}": "RBRACE"}
+_TOKENS.update({d: "NUMBER" for d in "0123456789"})
+_SPECIAL_SOURCES = ("[object Object]", "undefined", "Infinity", "NaN")
+_LITERALS = {"TRUE": "true", "FALSE": "false", "NULL": "null"}
+_HEX = set("0123456789abcdefABCDEF")
+_CONTEXT = 10
+
+
+class _Diagnose:
+    """An exact JSON grammar over UTF-16 units that raises V8's SyntaxError (JsonParser)."""
+
+    def __init__(self, units: str) -> None:
+        self.src = units
+        self.pos = 0
+
+    def token(self) -> str:
+        if self.pos >= len(self.src):
+            return "EOS"
+        return _TOKENS.get(self.src[self.pos], "ILLEGAL")
+
+    def peek(self) -> str:
+        while self.pos < len(self.src) and self.src[self.pos] in " \t\n\r":
+            self.pos += 1
+        return self.token()
+
+    def fail(self, token: str, message: str | None = None) -> None:
+        pos = self.pos
+        if message is not None:
+            where = "" if message.endswith("after JSON") else " in JSON"
+            text = f"{message}{where} at position {pos}"
+        elif token == "EOS":
+            text = "Unexpected end of JSON input"
+        elif token in ("NUMBER", "STRING"):
+            text = f"Unexpected {token.lower()} in JSON at position {pos}"
+        elif self.src in _SPECIAL_SOURCES:
+            text = f'"{self.src}" is not valid JSON'
+        else:
+            text = self._context_message(pos)
+        raise syntax_error(from_units(text))
+
+    def _context_message(self, pos: int) -> str:
+        char, src, n = self.src[pos], self.src, len(self.src)
+        if n < 2 * _CONTEXT + 1:
+            return f"Unexpected token '{char}', \"{src}\" is not valid JSON"
+        if pos < _CONTEXT:
+            return f"Unexpected token '{char}', \"{src[:pos + _CONTEXT]}\"... is not valid JSON"
+        if pos < n - _CONTEXT:
+            return f"Unexpected token '{char}', ...\"{src[pos - _CONTEXT:pos + _CONTEXT]}\"... is not valid JSON"
+        return f"Unexpected token '{char}', ...\"{src[pos - _CONTEXT:]}\" is not valid JSON"
+
+    def expect(self, token: str, message: str | None = None) -> None:
+        got = self.peek()
+        if got != token:
+            self.fail(got, message)
+        self.pos += 1
+
+    def document(self) -> None:
+        self.value()
+        if self.peek() != "EOS":
+            self.fail(self.token(), "Unexpected non-whitespace character after JSON")
+
+    def value(self) -> None:
+        token = self.peek()
+        if token == "STRING":
+            self.string()
+        elif token == "NUMBER":
+            self.number()
+        elif token in _LITERALS:
+            self.literal(_LITERALS[token])
+        elif token == "LBRACE":
+            self.object()
+        elif token == "LBRACK":
+            self.array()
+        else:
+            self.fail(token)
+
+    def object(self) -> None:
+        self.pos += 1
+        if self.peek() == "RBRACE":
+            self.pos += 1
+            return
+        self.expect("STRING", "Expected property name or '}'")
+        self.pos -= 1
+        self.string()
+        self.expect("COLON", "Expected ':' after property name")
+        while True:
+            self.value()
+            if self.peek() == "COMMA":
+                self.pos += 1
+                self.expect("STRING", "Expected double-quoted property name")
+                self.pos -= 1
+                self.string()
+                self.expect("COLON")
+                continue
+            self.expect("RBRACE", "Expected ',' or '}' after property value")
+            return
+
+    def array(self) -> None:
+        self.pos += 1
+        if self.peek() == "RBRACK":
+            self.pos += 1
+            return
+        while True:
+            self.value()
+            if self.peek() == "COMMA":
+                self.pos += 1
+                continue
+            self.expect("RBRACK", "Expected ',' or ']' after array element")
+            return
+
+    def literal(self, word: str) -> None:
+        src = self.src
+        for ch in word[1:]:
+            self.pos += 1
+            if self.pos >= len(src):
+                self.fail("EOS")
+            if src[self.pos] != ch:
+                self.fail(self.token())
+        self.pos += 1
+
+    def string(self) -> None:
+        src, n = self.src, len(self.src)
+        self.pos += 1
+        while True:
+            if self.pos >= n:
+                self.fail("EOS", "Unterminated string")
+            c = src[self.pos]
+            if c == '"':
+                self.pos += 1
+                return
+            if c < " ":
+                self.fail("ILLEGAL", "Bad control character in string literal")
+            if c == "\\":
+                self.pos += 1
+                self.escape()
+                continue
+            self.pos += 1
+
+    def escape(self) -> None:
+        src = self.src
+        if self.pos >= len(src):
+            self.fail("EOS")
+        c = src[self.pos]
+        if c == "u":
+            for _ in range(4):
+                self.pos += 1
+                if self.pos >= len(src) or src[self.pos] not in _HEX:
+                    self.fail("ILLEGAL", "Bad Unicode escape")
+        elif c not in '"\\/bfnrt':
+            self.fail("ILLEGAL", "Bad escaped character")
+        self.pos += 1
+
+    def digits(self) -> int:
+        start = self.pos
+        while self.pos < len(self.src) and "0" <= self.src[self.pos] <= "9":
+            self.pos += 1
+        return self.pos - start
+
+    def number(self) -> None:
+        src, n = self.src, len(self.src)
+        if src[self.pos] == "-":
+            self.pos += 1
+        if self.pos < n and src[self.pos] == "0":
+            self.pos += 1
+            if self.pos < n and "0" <= src[self.pos] <= "9":
+                self.fail("NUMBER")
+        elif not self.digits():
+            self.fail(self.token(), "No number after minus sign")
+        if self.pos < n and src[self.pos] == ".":
+            self.pos += 1
+            if not self.digits():
+                self.fail(self.token(), "Unterminated fractional number")
+        if self.pos < n and src[self.pos] in "eE":
+            self.pos += 1
+            if self.pos < n and src[self.pos] in "+-":
+                self.pos += 1
+            if not self.digits():
+                self.fail(self.token(), "Exponent part is missing a number")
+
+
+def _diagnose(text: str) -> Any:
+    """Raise the SyntaxError V8 gives for ``text`` (which the fast path refused)."""
+    try:
+        _Diagnose(to_units(text)).document()
+    except RecursionError:
+        raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth") from None
+    # valid JSON the fast path could not take (nesting deeper than Python's C scanner allows)
+    raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
+
+
+# --- parse: reviver ---------------------------------------------------------------------------
+
+def _internalize(holder: Any, name: str, reviver: JSFunction, realm: Any) -> Any:
+    """InternalizeJSONProperty (25.5.1.1)."""
+    realm.charge(1)
+    val = get_member(holder, name)
+    if type(val) is list:
+        length = len(val)
+        for i in range(length):
+            _revive_slot(val, str(i), reviver, realm)
+    elif _is_object(val) and type(val) is not JSFunction:
+        for key in own_keys(val):
+            _revive_slot(val, key, reviver, realm)
+    return reviver.call(holder, name, val)
+
+
+def _revive_slot(val: Any, key: str, reviver: JSFunction, realm: Any) -> None:
+    new = _internalize(val, key, reviver, realm)
+    if new is UNDEFINED:
+        delete_member(val, key)
+    else:
+        set_member(val, key, new)
+
+
+def json_parse(text: Any, reviver: Any = UNDEFINED) -> Any:
+    """JSON.parse ( text [ , reviver ] ) (25.5.1)."""
+    source = to_string(text)
+    result = _fast_parse(source)
+    if result is MISSING:
+        _diagnose(source)
+    if type(reviver) is JSFunction:
+        root = {"": result}
+        return _internalize(root, "", reviver, current_realm())
+    return result
+
+
+# --- the namespace ----------------------------------------------------------------------------
+
+def _parse_fn(this: Any, text: Any = UNDEFINED, reviver: Any = UNDEFINED, *_: Any) -> Any:
+    """JSON.parse ( text [ , reviver ] ) (25.5.1)."""
+    return json_parse(text, reviver)
+
+
+def _stringify_fn(this: Any, value: Any = UNDEFINED, replacer: Any = UNDEFINED, space: Any = UNDEFINED, *_: Any) -> Any:
+    """JSON.stringify ( value [ , replacer [ , space ] ] ) (25.5.2)."""
+    return json_stringify(value, replacer, space)
+
+
+JSON = BuiltinNamespace("JSON", {
+    "parse": native(_parse_fn, "parse", 2),
+    "stringify": native(_stringify_fn, "stringify", 3),
+})
+GLOBALS["JSON"] = JSON
