@@ -1,0 +1,324 @@
+"""The checks ``compile-patches`` runs, each turning a finding into a located diagnostic.
+
+``compile_config`` finds structural and compile errors and names them by field path; here
+they are placed in the file (inside the expression or path string when the error has a
+position there) and classified with a stable code and, for the mistakes users make most, a
+hint. Then come the checks only a build step runs: undeclared globals (an error here, a
+ReferenceError at run time), ``value in [...]`` and round trips (warnings).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from syncpatch.runtime.paths import PathError, parse_path
+from syncpatch.runtime.plan import ExpressionPatch
+
+from . import lint, roundtrip
+from .diagnostics import Diagnostic
+from .testcases import CaseFileError, discover, load_case_file, values_at
+from .yaml_source import YamlDocument
+
+__all__ = [
+    "CaseValues",
+    "patch_lists",
+    "issue_diagnostic",
+    "warning_diagnostic",
+    "extra_compile_errors",
+    "lint_expressions",
+    "roundtrip_diagnostics",
+    "collect_case_values",
+    "known_globals",
+]
+
+Loc = tuple[str | int, ...]
+CaseValues = Mapping[tuple[str, str], Sequence[Any]]
+"""(side, resource) -> objects from test cases (inputs and expected), for round-trip samples."""
+
+_EXPRESSION_FIELDS = ("expression", "reverseExpression")
+_KNOWN_KEYS = ("path", "expression", "reverseExpression", "reference", "labels", "enabled", "patches",
+               "apiVersion", "apiVersionPath", "kind", "kindPath", "namePath", "namespacePath",
+               "toHost", "fromHost", "customResources", "endpoints", "services", "secrets", "configMaps",
+               "pods", "ingresses", "persistentVolumeClaims", "serviceAccounts", "nodes", "events")
+_CODES = (
+    ("does not compile", "expression-syntax"),
+    ("does not parse", "path-syntax"),
+    ("appears in patches", "duplicate-path"),
+    ("exactly one of", "patch-mode"),
+    ("cannot be patched", "forbidden-target"),
+    ("namePath is required", "reference-name-path"),
+    ("Extra inputs are not permitted", "unknown-field"),
+    ("Field required", "missing-field"),
+)
+_SAMPLE_CONTEXT = ("my-vcluster", "vcluster-my-vcluster")
+
+
+def patch_lists(data: Any) -> Iterator[tuple[Loc, tuple[str, str], list[Any]]]:
+    """Every ``patches`` list of a raw config: (its loc, (side, resource key), the list)."""
+    sync = data.get("sync") if isinstance(data, dict) else None
+    for side in ("toHost", "fromHost"):
+        section = sync.get(side) if isinstance(sync, dict) else None
+        if not isinstance(section, dict):
+            continue
+        for resource, value in section.items():
+            if resource == "customResources" and isinstance(value, dict):
+                for name, custom in value.items():
+                    if isinstance(custom, dict) and isinstance(custom.get("patches"), list):
+                        key = (side, f"customResources/{name}")
+                        yield ("sync", side, "customResources", name, "patches"), key, custom["patches"]
+            elif isinstance(value, dict) and isinstance(value.get("patches"), list):
+                yield ("sync", side, resource, "patches"), (side, resource), value["patches"]
+
+
+def _expressions(data: Any) -> Iterator[tuple[Loc, str]]:
+    for loc, _, patches in patch_lists(data):
+        for index, patch in enumerate(patches):
+            if not isinstance(patch, dict):
+                continue
+            for field in _EXPRESSION_FIELDS:
+                if isinstance(patch.get(field), str):
+                    yield (*loc, index, field), patch[field]
+
+
+def _code(message: str) -> str:
+    return next((code for needle, code in _CODES if needle in message), "config-invalid")
+
+
+def _single_quote_fix(path: str) -> str:
+    return re.sub(r"'((?:[^'\\]|\\.)*)'", lambda m: '"' + m.group(1).replace('"', '\\"') + '"', path)
+
+
+def _hint(doc: YamlDocument, loc: Loc, code: str) -> tuple[str, str | None]:
+    """(possibly refined code, hint) for the mistakes users make most."""
+    value = _get(doc.data, loc)
+    if code == "path-syntax" and isinstance(value, str) and "'" in value:
+        return "path-single-quote", (
+            f"map keys take double quotes: path: '{_single_quote_fix(value)}' "
+            "(vCluster silently never matches a single-quoted key)"
+        )
+    if code == "unknown-field" and loc and isinstance(loc[-1], str):
+        close = difflib.get_close_matches(loc[-1], _KNOWN_KEYS, n=1, cutoff=0.75)
+        return code, f"did you mean `{close[0]}`?" if close else None
+    return code, None
+
+
+def _get(data: Any, loc: Loc) -> Any:
+    for part in loc:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def _place(doc: YamlDocument, loc: Loc, line: int | None, column: int | None) -> tuple[int, int]:
+    """File position of an issue: inside the expression/path string when it has a position."""
+    field = loc[-1] if loc else None
+    if field in _EXPRESSION_FIELDS and line is not None and column is not None:
+        return doc.scalar_position(loc, line, column)
+    if field == "path" and column is not None:
+        return doc.scalar_position(loc, line or 1, column)
+    if loc and isinstance(loc[-1], int) and isinstance(_get(doc.data, (*loc, "path")), str):
+        return doc.position((*loc, "path"), at_key=True)
+    if field not in _EXPRESSION_FIELDS + ("path",) and _get(doc.data, loc) is not None and len(loc) > 0:
+        return doc.position(loc, at_key=True)
+    return doc.position(loc)
+
+
+def issue_diagnostic(doc: YamlDocument, issue: Any) -> Diagnostic:
+    """A ``ConfigIssue`` from ``compile_config`` as a located, classified error."""
+    loc: Loc = tuple(issue.loc)
+    line, column = _place(doc, loc, issue.line, issue.column)
+    code, hint = _hint(doc, loc, _code(issue.message))
+    length = _token_length(doc, loc, issue.line, issue.column) if code == "expression-syntax" else 1
+    return Diagnostic(doc.filename, line, column, "error", code, issue.message, hint, length)
+
+
+def _token_length(doc: YamlDocument, loc: Loc, line: int | None, column: int | None) -> int:
+    source = _get(doc.data, loc)
+    if not isinstance(source, str) or line is None or column is None:
+        return 1
+    for token in lint.tokens(source):
+        if (token.line, token.column) == (line, column):
+            return max(1, len(token.text.split("\n")[0]))
+    return 1
+
+
+def warning_diagnostic(doc: YamlDocument, warning: Any) -> Diagnostic:
+    """A ``ConfigWarning`` from ``compile_config``, at its field."""
+    loc: Loc = tuple(warning.loc)
+    line, column = doc.position(loc)
+    return Diagnostic(doc.filename, line, column, "warning", "config-warning", warning.message)
+
+
+def extra_compile_errors(doc: YamlDocument, issues: Sequence[Any], compiler: Any) -> list[Diagnostic]:
+    """Compile errors of expressions that structural errors kept ``compile_config`` from reaching.
+
+    ``compile_config`` stops after validation fails; a build reports every problem at once.
+    """
+    reported = {tuple(i.loc) for i in issues}
+    out = []
+    for loc, source in _expressions(doc.data):
+        if loc in reported:
+            continue
+        try:
+            compiler(source)
+        except Exception as exc:
+            line, column = getattr(exc, "line", None), getattr(exc, "column", None)
+            if line is None:
+                continue
+            message = getattr(exc, "message", None) or str(exc).splitlines()[0]
+            issue = _Issue(loc, f"expression does not compile: {message}", line, column)
+            out.append(issue_diagnostic(doc, issue))
+    return out
+
+
+class _Issue:
+    def __init__(self, loc: Loc, message: str, line: int | None, column: int | None) -> None:
+        self.loc, self.message, self.line, self.column = loc, message, line, column
+
+
+def known_globals() -> frozenset[str]:
+    """Names a patch expression may use without declaring them."""
+    names = set(lint.BUILTIN_NAMES) | {"undefined", "NaN", "Infinity", "globalThis"}
+    try:
+        import syncpatch.runtime.stdlib  # noqa: F401  (registers the built-ins)
+        from syncpatch.runtime.stdlib.registry import GLOBALS
+
+        names.update(GLOBALS)
+    except ImportError:  # pragma: no cover - the stdlib is part of the runtime
+        pass
+    try:
+        from syncpatch.compiler import KNOWN_GLOBALS  # type: ignore[attr-defined]
+
+        names.update(KNOWN_GLOBALS)
+    except ImportError:
+        pass
+    return frozenset(names)
+
+
+def _free_globals(source: str) -> list[Any] | None:
+    """The compiler's free (undeclared) global references of one expression, if it offers them."""
+    try:
+        import syncpatch.compiler as compiler
+    except ImportError:
+        return None
+    for name in ("free_globals", "undeclared_globals", "free_identifiers"):
+        fn = getattr(compiler, name, None)
+        if callable(fn):
+            try:
+                return list(fn(source))
+            except Exception:  # does not compile: reported already
+                return []
+    return None
+
+
+def _undeclared(doc: YamlDocument, loc: Loc, source: str, known: frozenset[str]) -> Iterator[Diagnostic]:
+    found = _free_globals(source)
+    seen: set[str] = set()
+    for item in found or ():
+        name = item if isinstance(item, str) else getattr(item, "name", str(item))
+        if name in known or name in seen:
+            continue
+        seen.add(name)
+        line, column = getattr(item, "line", None), getattr(item, "column", None)
+        if line is None or column is None:
+            line, column = (lint.identifier_positions(source, name) or [(1, 1)])[0]
+        fline, fcol = doc.scalar_position(loc, line, column)
+        yield Diagnostic(
+            doc.filename, fline, fcol, "error", "undeclared-global",
+            f"`{name}` is not defined: {loc[-1]} would throw ReferenceError when it runs",
+            lint.bare_word_hint(source, name, known), len(name),
+        )
+
+
+def _in_array(doc: YamlDocument, loc: Loc, source: str) -> Iterator[Diagnostic]:
+    for line, column in lint.in_array_uses(source):
+        fline, fcol = doc.scalar_position(loc, line, column)
+        yield Diagnostic(
+            doc.filename, fline, fcol, "warning", "in-array",
+            "`in` tests whether an array has an *index*, not whether it contains a value",
+            'use [...].includes(value): "a" in ["a"] is false, 0 in ["a"] is true', 2,
+        )
+
+
+def lint_expressions(doc: YamlDocument) -> list[Diagnostic]:
+    """Undeclared globals and ``in [...]`` in every expression (skipped where it failed to compile)."""
+    known = known_globals()
+    out: list[Diagnostic] = []
+    for loc, source in _expressions(doc.data):
+        out.extend(_undeclared(doc, loc, source, known))
+        out.extend(_in_array(doc, loc, source))
+    return out
+
+
+def _pairs(plan: Any) -> Iterator[tuple[str, int, int]]:
+    """(path, index of the expression entry, index of the reverseExpression entry)."""
+    forward: dict[str, int] = {}
+    reverse: dict[str, int] = {}
+    for entry in plan.entries:
+        if isinstance(entry, ExpressionPatch):
+            if entry.expression is not None:
+                forward.setdefault(entry.path, entry.index)
+            if entry.reverse_expression is not None:
+                reverse.setdefault(entry.path, entry.index)
+    for path, index in forward.items():
+        if path in reverse:
+            yield path, index, reverse[path]
+
+
+def _case_samples(objects: Sequence[Any], path: str) -> list[Any]:
+    try:
+        segments = parse_path(path)
+    except PathError:
+        return []
+    return [v for obj in objects for v in values_at(obj, segments)]
+
+
+def roundtrip_diagnostics(doc: YamlDocument, compiled: Any, case_values: CaseValues) -> list[Diagnostic]:
+    """A warning wherever ``reverseExpression`` does not undo ``expression`` on the samples."""
+    out = []
+    for loc, key, patches in patch_lists(doc.data):
+        plan = compiled.plans.get(key)
+        if plan is None:
+            continue
+        by_index = {entry.index: entry for entry in plan.entries}
+        for path, fwd, rev in _pairs(plan):
+            sources = [patches[fwd].get("expression", ""), patches[rev].get("reverseExpression", "")]
+            literals = [lit for s in sources for lit in lint.string_literals(s)]
+            samples = roundtrip.samples_for(literals, _case_samples(case_values.get(key, ()), path))
+            context = {**compiled.context(*_SAMPLE_CONTEXT), "path": path}
+            mismatch = roundtrip.check_roundtrip(by_index[fwd].expression, by_index[rev].reverse_expression,
+                                                 samples, context)
+            if mismatch is None:
+                continue
+            line, column = doc.position((*loc, rev, "reverseExpression"))
+            out.append(Diagnostic(
+                doc.filename, line, column, "warning", "roundtrip",
+                f"reverseExpression does not undo expression on {path!r}: {mismatch.describe()}",
+                "objects synced back must keep their original form, or they flip-flop between "
+                "clusters: undo each step (strip an added prefix by its length, atob after btoa)",
+            ))
+    return out
+
+
+def collect_case_values(dirs: Iterable[Path]) -> tuple[dict[Path, dict[tuple[str, str], list[Any]]], list[Diagnostic]]:
+    """Objects of the declarative test cases, per config file and (side, resource)."""
+    values: dict[Path, dict[tuple[str, str], list[Any]]] = {}
+    problems: list[Diagnostic] = []
+    for root in dirs:
+        for file in discover(Path(root)):
+            try:
+                cases = load_case_file(file)
+            except CaseFileError as exc:
+                problems.append(Diagnostic(str(file), 1, 1, "error", "test-case-invalid", exc.message))
+                continue
+            for case in cases:
+                bucket = values.setdefault(case.config, {}).setdefault((case.side, case.resource), [])
+                bucket.extend(obj for obj in (case.input, case.expected) if obj is not None)
+    return values, problems
