@@ -43,7 +43,7 @@ def _causes_from(exc: Any, prefix: str) -> list[dict[str, str]]:
             path = ".".join(str(p) for p in path)
         line, col = getattr(err, "line", None), getattr(err, "column", None)
         where = f" (line {line}, column {col})" if line else ""
-        field = f"{prefix}.{path}" if path else prefix
+        field = ".".join(p for p in (prefix, path) if p) or "<root>"
         out.append({"reason": "FieldValueInvalid", "field": field,
                     "message": f"{getattr(err, 'message', str(err))}{where}"})
     if not out:
