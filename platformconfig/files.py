@@ -43,10 +43,10 @@ def check_text(text: str, source: str = "<raw>", *, name: str = DEFAULT_NAME) ->
         return [Checked("raw", None, tuple(exc.errors))]
     if not docs:
         docs = [Document({}, {})]
-    return [_check(doc, text, source, name) for doc in docs]
+    return [_check(doc, text, source, name, whole=len(docs) == 1) for doc in docs]
 
 
-def _check(doc: Document, text: str, source: str, name: str) -> Checked:
+def _check(doc: Document, text: str, source: str, name: str, *, whole: bool) -> Checked:
     data = doc.data
     if isinstance(data, dict) and ("apiVersion" in data or "kind" in data):
         return _check_object(doc, text, source)
@@ -54,14 +54,14 @@ def _check(doc: Document, text: str, source: str, name: str) -> Checked:
         status = validate_status(data, doc, source=source)
     except ConfigInvalid as exc:
         return Checked("raw", None, tuple(exc.errors))
-    raw = text if len(text.strip()) else ""
+    raw = text if whole else _document_text(doc, text)
     config = Config(api_version=API_VERSION, kind=KIND, metadata=ObjectMeta(name=name),
-                    spec=ConfigSpec(raw=_document_text(doc, raw)), status=apply_defaults(status))
+                    spec=ConfigSpec(raw=raw), status=apply_defaults(status))
     return Checked("raw", config, (), tuple(deprecation_warnings(status)))
 
 
 def _document_text(doc: Document, text: str) -> str:
-    """The source of this one document, so a multi-document file yields per-document raws."""
+    """The source of one document of a multi-document file (comments before it are lost)."""
     node = doc.node
     if node is None:
         return text
