@@ -1,0 +1,417 @@
+"""The typed AST: frozen attrs classes with ESTree names, each with a source ``span``.
+
+This is the hand-over type between the grammar stage and the compiler; nothing downstream
+sees Lark. Field names follow ESTree (https://github.com/estree/estree) so that readers who
+know Babel or Acorn find their way; ``span`` is the 1-based line/column range in the script.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+from .errors import Span
+
+__all__ = [
+    "Span", "Node", "Expression", "Statement", "Pattern",
+    "Program", "ExpressionStatement", "BlockStatement", "EmptyStatement", "VariableDeclaration",
+    "VariableDeclarator", "IfStatement", "ForStatement", "ForInStatement", "ForOfStatement",
+    "WhileStatement", "DoWhileStatement", "BreakStatement", "ContinueStatement", "ReturnStatement",
+    "ThrowStatement", "TryStatement", "CatchClause", "SwitchStatement", "SwitchCase",
+    "LabeledStatement", "FunctionDeclaration",
+    "Identifier", "Literal", "RegExpLiteral", "TemplateLiteral", "TaggedTemplateExpression",
+    "ThisExpression", "ArrayExpression", "ObjectExpression", "Property", "FunctionExpression",
+    "ArrowFunctionExpression", "UnaryExpression", "UpdateExpression", "BinaryExpression",
+    "LogicalExpression", "AssignmentExpression", "ConditionalExpression", "CallExpression",
+    "NewExpression", "MemberExpression", "ChainExpression", "SequenceExpression", "SpreadElement",
+    "ObjectPattern", "ArrayPattern", "AssignmentPattern", "RestElement", "dump",
+]
+
+_node = attrs.frozen(kw_only=True)
+
+
+@_node
+class Identifier:
+    name: str
+    span: Span
+
+
+@_node
+class Literal:
+    """A number, string, boolean or null literal (``value`` is already the JS value)."""
+    value: object
+    raw: str
+    span: Span
+
+
+@_node
+class RegExpLiteral:
+    pattern: str
+    flags: str
+    span: Span
+
+
+@_node
+class TemplateLiteral:
+    """``quasis`` are the cooked strings (None when invalid, allowed only in tagged templates)."""
+    quasis: tuple[str | None, ...]
+    raws: tuple[str, ...]
+    expressions: tuple["Expression", ...]
+    span: Span
+
+
+@_node
+class TaggedTemplateExpression:
+    tag: "Expression"
+    quasi: TemplateLiteral
+    span: Span
+
+
+@_node
+class ThisExpression:
+    span: Span
+
+
+@_node
+class SpreadElement:
+    argument: "Expression"
+    span: Span
+
+
+@_node
+class ArrayExpression:
+    elements: tuple["Expression | SpreadElement | None", ...]
+    span: Span
+
+
+@_node
+class Property:
+    """An object literal member or an object pattern member (``value`` is then a pattern)."""
+    key: "Expression"
+    value: "Expression | Pattern"
+    computed: bool
+    shorthand: bool
+    method: bool
+    span: Span
+
+
+@_node
+class ObjectExpression:
+    properties: tuple["Property | SpreadElement", ...]
+    span: Span
+
+
+@_node
+class FunctionExpression:
+    id: Identifier | None
+    params: tuple["Pattern", ...]
+    body: "BlockStatement"
+    span: Span
+
+
+@_node
+class ArrowFunctionExpression:
+    params: tuple["Pattern", ...]
+    body: "BlockStatement | Expression"
+    expression: bool
+    span: Span
+
+
+@_node
+class UnaryExpression:
+    operator: str
+    argument: "Expression"
+    span: Span
+
+
+@_node
+class UpdateExpression:
+    operator: str
+    prefix: bool
+    argument: "Expression"
+    span: Span
+
+
+@_node
+class BinaryExpression:
+    operator: str
+    left: "Expression"
+    right: "Expression"
+    span: Span
+
+
+@_node
+class LogicalExpression:
+    operator: str
+    left: "Expression"
+    right: "Expression"
+    span: Span
+
+
+@_node
+class AssignmentExpression:
+    operator: str
+    left: "Pattern | Expression"
+    right: "Expression"
+    span: Span
+
+
+@_node
+class ConditionalExpression:
+    test: "Expression"
+    consequent: "Expression"
+    alternate: "Expression"
+    span: Span
+
+
+@_node
+class CallExpression:
+    callee: "Expression"
+    arguments: tuple["Expression | SpreadElement", ...]
+    optional: bool
+    span: Span
+
+
+@_node
+class NewExpression:
+    callee: "Expression"
+    arguments: tuple["Expression | SpreadElement", ...]
+    span: Span
+
+
+@_node
+class MemberExpression:
+    object: "Expression"
+    property: "Expression"
+    computed: bool
+    optional: bool
+    span: Span
+
+
+@_node
+class ChainExpression:
+    """The end of an optional chain: ``a?.b.c`` short-circuits up to here."""
+    expression: "Expression"
+    span: Span
+
+
+@_node
+class SequenceExpression:
+    expressions: tuple["Expression", ...]
+    span: Span
+
+
+@_node
+class ObjectPattern:
+    properties: tuple["Property | RestElement", ...]
+    span: Span
+
+
+@_node
+class ArrayPattern:
+    elements: tuple["Pattern | None", ...]
+    span: Span
+
+
+@_node
+class AssignmentPattern:
+    left: "Pattern"
+    right: "Expression"
+    span: Span
+
+
+@_node
+class RestElement:
+    argument: "Pattern"
+    span: Span
+
+
+# --- statements ---------------------------------------------------------------------------------
+
+@_node
+class ExpressionStatement:
+    expression: "Expression"
+    span: Span
+
+
+@_node
+class BlockStatement:
+    body: tuple["Statement", ...]
+    span: Span
+
+
+@_node
+class EmptyStatement:
+    span: Span
+
+
+@_node
+class VariableDeclarator:
+    id: "Pattern"
+    init: "Expression | None"
+    span: Span
+
+
+@_node
+class VariableDeclaration:
+    kind: str
+    declarations: tuple[VariableDeclarator, ...]
+    span: Span
+
+
+@_node
+class IfStatement:
+    test: "Expression"
+    consequent: "Statement"
+    alternate: "Statement | None"
+    span: Span
+
+
+@_node
+class ForStatement:
+    init: "VariableDeclaration | Expression | None"
+    test: "Expression | None"
+    update: "Expression | None"
+    body: "Statement"
+    span: Span
+
+
+@_node
+class ForInStatement:
+    left: "VariableDeclaration | Pattern | Expression"
+    right: "Expression"
+    body: "Statement"
+    span: Span
+
+
+@_node
+class ForOfStatement:
+    left: "VariableDeclaration | Pattern | Expression"
+    right: "Expression"
+    body: "Statement"
+    span: Span
+
+
+@_node
+class WhileStatement:
+    test: "Expression"
+    body: "Statement"
+    span: Span
+
+
+@_node
+class DoWhileStatement:
+    body: "Statement"
+    test: "Expression"
+    span: Span
+
+
+@_node
+class BreakStatement:
+    label: Identifier | None
+    span: Span
+
+
+@_node
+class ContinueStatement:
+    label: Identifier | None
+    span: Span
+
+
+@_node
+class ReturnStatement:
+    argument: "Expression | None"
+    span: Span
+
+
+@_node
+class ThrowStatement:
+    argument: "Expression"
+    span: Span
+
+
+@_node
+class CatchClause:
+    param: "Pattern | None"
+    body: BlockStatement
+    span: Span
+
+
+@_node
+class TryStatement:
+    block: BlockStatement
+    handler: CatchClause | None
+    finalizer: BlockStatement | None
+    span: Span
+
+
+@_node
+class SwitchCase:
+    test: "Expression | None"
+    consequent: tuple["Statement", ...]
+    span: Span
+
+
+@_node
+class SwitchStatement:
+    discriminant: "Expression"
+    cases: tuple[SwitchCase, ...]
+    span: Span
+
+
+@_node
+class LabeledStatement:
+    label: Identifier
+    body: "Statement"
+    span: Span
+
+
+@_node
+class FunctionDeclaration:
+    id: Identifier
+    params: tuple["Pattern", ...]
+    body: BlockStatement
+    span: Span
+
+
+@_node
+class Program:
+    body: tuple["Statement", ...]
+    span: Span
+
+
+Expression = Union[
+    Identifier, Literal, RegExpLiteral, TemplateLiteral, TaggedTemplateExpression, ThisExpression,
+    ArrayExpression, ObjectExpression, FunctionExpression, ArrowFunctionExpression, UnaryExpression,
+    UpdateExpression, BinaryExpression, LogicalExpression, AssignmentExpression,
+    ConditionalExpression, CallExpression, NewExpression, MemberExpression, ChainExpression,
+    SequenceExpression,
+]
+Pattern = Union[Identifier, MemberExpression, ObjectPattern, ArrayPattern, AssignmentPattern, RestElement]
+Statement = Union[
+    ExpressionStatement, BlockStatement, EmptyStatement, VariableDeclaration, IfStatement,
+    ForStatement, ForInStatement, ForOfStatement, WhileStatement, DoWhileStatement, BreakStatement,
+    ContinueStatement, ReturnStatement, ThrowStatement, TryStatement, SwitchStatement,
+    LabeledStatement, FunctionDeclaration,
+]
+Node = Union[Expression, Statement, Pattern, Program, Property, SpreadElement, VariableDeclarator,
+             CatchClause, SwitchCase]
+
+
+def dump(node: object, indent: int = 0) -> str:
+    """A stable, readable dump of an AST (for snapshots): one field per line, spans inline."""
+    pad = "  " * indent
+    if isinstance(node, tuple):
+        if not node:
+            return "[]"
+        return "[\n" + "".join(f"{pad}  {dump(x, indent + 1)}\n" for x in node) + f"{pad}]"
+    if not attrs.has(type(node)):
+        return repr(node)
+    fields = [f for f in attrs.fields(type(node)) if f.name != "span"]
+    span = getattr(node, "span")
+    head = f"{type(node).__name__} @{span!r}"
+    if not fields:
+        return head
+    body = "".join(f"{pad}  {f.name}: {dump(getattr(node, f.name), indent + 1)}\n" for f in fields)
+    return f"{head}\n{body.rstrip()}"

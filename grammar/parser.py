@@ -1,0 +1,181 @@
+"""The parser driver: Lark LALR fed by the state-aware lexer, with automatic semicolon insertion.
+
+ASI (ECMA-262 12.10) is done here, where the parser rejects a token: a ``;`` is inserted when
+the rejected token follows a line break, is ``}``, or is the end of input, and the state
+accepts ``;``. Restricted productions (``return``/``break``/``continue``/``throw`` then a
+line break, ``++``/``--`` on a new line) insert the ``;`` eagerly. Every Lark or lexer failure
+becomes a ``CompileError`` here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import Lexer as LarkLexer, PatternStr
+
+from .errors import CompileError, Span, describe_terminal, hint_for
+from .lexer import KEYWORD_TYPES, PUNCTUATORS, LexError, Lexer
+
+__all__ = ["parse_tree", "grammar_parser"]
+
+_COMPOSITE = {
+    "+": "ADD_OP", "-": "ADD_OP", "*": "MUL_OP", "/": "MUL_OP", "%": "MUL_OP",
+    "===": "EQ_OP", "!==": "EQ_OP", "==": "EQ_OP", "!=": "EQ_OP",
+    "<": "REL_OP", ">": "REL_OP", "<=": "REL_OP", ">=": "REL_OP",
+    "<<": "SHIFT_OP", ">>": "SHIFT_OP", ">>>": "SHIFT_OP", "++": "INCDEC", "--": "INCDEC",
+    "~": "UNARY_OP", "?.": "QDOT",
+    **{op: "ASSIGN_OP" for op in "+= -= *= /= %= **= <<= >>= >>>= &= |= ^= &&= ||= ??=".split()},
+}
+_RESTRICTED = {"RETURN", "BREAK", "CONTINUE", "THROW"}
+
+
+class _NoLexer(LarkLexer):
+    """Placeholder: tokens are fed by ``Lexer`` through the interactive parser."""
+
+    def __init__(self, conf: Any) -> None:
+        pass
+
+    def lex(self, *args: Any) -> Any:  # pragma: no cover - never called
+        return iter(())
+
+
+@functools.lru_cache(maxsize=1)
+def grammar_parser() -> tuple[Lark, dict[str, str], dict[str, str], dict[str, str]]:
+    """The Lark parser plus token maps (punctuator -> terminal, keyword -> terminal, words)."""
+    text = (Path(__file__).parent / "es.lark").read_text(encoding="utf-8")
+    lark = Lark(text, parser="lalr", lexer=_NoLexer, maybe_placeholders=False, propagate_positions=False)
+    punct: dict[str, str] = {}
+    keywords: dict[str, str] = dict(KEYWORD_TYPES)
+    patterns: dict[str, str] = {}
+    for term in lark.terminals:
+        if isinstance(term.pattern, PatternStr):
+            value = term.pattern.value
+            patterns[term.name] = value
+            if value.isidentifier():
+                keywords.setdefault(value, term.name)
+            else:
+                punct[value] = term.name
+    for p in PUNCTUATORS:
+        if p in _COMPOSITE:
+            punct[p] = _COMPOSITE[p]
+    return lark, punct, keywords, patterns
+
+
+def _span_of(tok: Token) -> Span:
+    return Span(tok.line or 1, tok.column or 1, tok.end_line, tok.end_column)
+
+
+def _end_position(source: str) -> Span:
+    """The position just after the last token (for errors at end of input)."""
+    stripped = source.rstrip()
+    line = stripped.count("\n") + 1
+    column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return Span(line, column)
+
+
+def _semicolon(tok: Token) -> Token:
+    return Token("SEMICOLON", ";", start_pos=tok.start_pos, line=tok.line, column=tok.column,
+                 end_line=tok.line, end_column=tok.column, end_pos=tok.start_pos)
+
+
+def parse_tree(source: str, origin: str = "<expression>") -> Tree:
+    """Parse a script into Lark's tree; every failure is a CompileError."""
+    lark, punct, keywords, patterns = grammar_parser()
+    lexer = Lexer(source, punct, keywords)
+    ip = lark.parse_interactive(None)
+    choices = lambda: set(ip.choices())  # noqa: E731
+    prev_type = ""
+    try:
+        while True:
+            tok = lexer.next(choices)
+            nl = lexer.newline_before
+            if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in ip.choices():
+                if prev_type == "THROW":
+                    raise CompileError("Illegal newline after throw", _span_of(tok), source, origin)
+                ip.feed_token(_semicolon(tok))
+            if tok.type == "$END":
+                _finish(ip, tok, prev_type, source, origin, patterns)
+                return ip.result if hasattr(ip, "result") else ip.resume_parse()  # pragma: no cover
+            _feed(ip, tok, nl, source, origin, patterns)
+            prev_type = tok.type
+    except _Done as done:
+        return done.tree
+    except LexError as exc:
+        span = _offset_span(source, exc.pos, exc.end)
+        raise CompileError(exc.message, span, source, origin) from None
+    except VisitError as exc:  # pragma: no cover - no transformer runs during parsing
+        raise CompileError(str(exc.orig_exc), Span(1, 1), source, origin) from None
+
+
+class _Done(Exception):
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+
+
+def _feed(ip: Any, tok: Token, nl: bool, source: str, origin: str, patterns: dict[str, str]) -> None:
+    try:
+        ip.feed_token(tok)
+        return
+    except UnexpectedToken:
+        pass
+    if (nl or tok.type == "RBRACE") and "SEMICOLON" in ip.choices():
+        ip.feed_token(_semicolon(tok))
+        try:
+            ip.feed_token(tok)
+            return
+        except UnexpectedToken:
+            pass
+    raise _unexpected(ip, tok, source, origin, patterns)
+
+
+def _finish(ip: Any, tok: Token, prev_type: str, source: str, origin: str, patterns: dict[str, str]) -> None:
+    end = Token("$END", "", start_pos=tok.start_pos, line=tok.line, column=tok.column,
+                end_line=tok.line, end_column=tok.column, end_pos=tok.start_pos)
+    try:
+        raise _Done(ip.feed_eof(end))
+    except UnexpectedToken:
+        pass
+    if "SEMICOLON" in ip.choices():
+        ip.feed_token(_semicolon(tok))
+        try:
+            raise _Done(ip.feed_eof(end))
+        except UnexpectedToken:
+            pass
+    raise _unexpected(ip, end, source, origin, patterns)
+
+
+def _unexpected(ip: Any, tok: Token, source: str, origin: str, patterns: dict[str, str]) -> CompileError:
+    expected = sorted({describe_terminal(t, patterns.get(t)) for t in ip.choices() if t.isupper() or t == "$END"})
+    if tok.type == "$END":
+        span = _end_position(source)
+        found = "end of input"
+        message = "Unexpected end of input"
+    else:
+        span = _span_of(tok)
+        found = f"'{tok.value}'" if tok.type not in ("STRING", "NUMBER", "IDENT") else str(tok.value)
+        message = f"Unexpected token {found}" if tok.type not in ("IDENT",) else f"Unexpected identifier '{tok.value}'"
+        if tok.type == "STRING":
+            message = "Unexpected string"
+        elif tok.type == "NUMBER":
+            message = "Unexpected number"
+    if expected and len(expected) <= 8:
+        message += f"; expected {', '.join(expected[:-1]) + ' or ' + expected[-1] if len(expected) > 1 else expected[0]}"
+    offset = tok.start_pos if tok.start_pos is not None else len(source)
+    hint = hint_for(source, offset, tok.type if tok.type in ("STRING",) else str(tok.value))
+    return CompileError(message, span, source, origin, hint=hint)
+
+
+def _offset_span(source: str, pos: int, end: int) -> Span:
+    line = source.count("\n", 0, pos) + 1
+    col = pos - (source.rfind("\n", 0, pos) + 1) + 1
+    end = min(end, len(source))
+    end_line = source.count("\n", 0, end) + 1
+    end_col = end - (source.rfind("\n", 0, end) + 1) + 1
+    return Span(line, col, end_line, end_col if end_line == line else col + 1)
+
+
+_ = UnexpectedInput

@@ -1,0 +1,82 @@
+"""Function objects: Function.prototype (20.2.3), the blocked Function constructor and eval.
+
+Compiled JS functions are ``JSFunction`` objects whose ``call(this, *args)`` is the Python
+closure the compiler made. Code generation from strings (``Function``, ``eval``) is refused
+with V8's EvalError text, as in a context with ``--disallow-code-generation-from-strings``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import convert, members
+from .stdlib.registry import FUNCTION_PROTO, GLOBALS, method, native
+from .values import UNDEFINED, JSFunction, JSThrow, make_error, type_error
+
+__all__ = ["make_function", "CODEGEN_DISALLOWED", "arguments_object"]
+
+CODEGEN_DISALLOWED = "Code generation from strings disallowed for this context"
+
+
+def _eval_error(*_: Any) -> Any:
+    raise JSThrow(make_error("EvalError", CODEGEN_DISALLOWED))
+
+
+FUNCTION_CTOR = native(_eval_error, "Function", 1, construct=_eval_error)
+GLOBALS["Function"] = FUNCTION_CTOR
+GLOBALS["eval"] = native(_eval_error, "eval", 1)
+
+
+def make_function(call: Any, name: str, length: int, kind: str) -> JSFunction:
+    """A compiled JS function object (``kind``: "arrow" or "function")."""
+    return JSFunction(call, name, length, kind=kind)
+
+
+def arguments_object(args: tuple[Any, ...]) -> list[Any]:
+    """The ``arguments`` object (10.4.4), modelled as an array of the actual arguments."""
+    return list(args)
+
+
+def _require_callable(this: Any, what: str) -> JSFunction:
+    if type(this) is not JSFunction:
+        raise type_error(f"Function.prototype.{what} called on non-function")
+    return this
+
+
+@method(FUNCTION_PROTO, "call", 1)
+def function_call(this: Any, this_arg: Any = UNDEFINED, *args: Any) -> Any:
+    """Function.prototype.call (20.2.3.3)."""
+    return _require_callable(this, "call").call(this_arg, *args)
+
+
+@method(FUNCTION_PROTO, "apply", 2)
+def function_apply(this: Any, this_arg: Any = UNDEFINED, arg_array: Any = UNDEFINED, *_: Any) -> Any:
+    """Function.prototype.apply (20.2.3.1): CreateListFromArrayLike on the second argument."""
+    fn = _require_callable(this, "apply")
+    if arg_array is None or arg_array is UNDEFINED:
+        return fn.call(this_arg)
+    if type(arg_array) is list:
+        return fn.call(this_arg, *arg_array)
+    if not members._is_object(arg_array):
+        raise type_error("CreateListFromArrayLike called on non-object")
+    n = convert.to_length(members.get_member(arg_array, "length"))
+    return fn.call(this_arg, *[members.get_member(arg_array, str(i)) for i in range(n)])
+
+
+@method(FUNCTION_PROTO, "bind", 1)
+def function_bind(this: Any, this_arg: Any = UNDEFINED, *bound: Any) -> JSFunction:
+    """Function.prototype.bind (20.2.3.2)."""
+    fn = _require_callable(this, "bind")
+
+    def call(_this: Any, *args: Any) -> Any:
+        return fn.call(this_arg, *bound, *args)
+
+    length = max(0, fn.length - len(bound))
+    return JSFunction(call, f"bound {fn.name}", length, kind="bound")
+
+
+@method(FUNCTION_PROTO, "toString", 0)
+def function_to_string(this: Any, *_: Any) -> str:
+    """Function.prototype.toString (20.2.3.5): source text is not kept, so native form."""
+    fn = _require_callable(this, "toString")
+    return f"function {fn.name}() {{ [native code] }}"

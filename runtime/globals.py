@@ -1,0 +1,126 @@
+"""The global environment a script sees (ECMA-262 9.1.1.4 global Environment Record).
+
+Only the standard built-ins registered in ``stdlib.registry.GLOBALS``, ``atob``/``btoa``,
+``valueExists`` (a per-call binding the compiler provides), ``virtualToHostDNS`` and
+``globalThis`` are visible. Assignments to undeclared names (sloppy mode) create
+per-evaluation globals in the realm, so they never leak into another evaluation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import functions as _functions  # noqa: F401  (registers Function/eval)
+from . import members
+from .realm import current_realm
+from .stdlib.registry import GLOBALS, BuiltinNamespace, native
+from .values import MISSING, UNDEFINED, JSFunction, reference_error, type_error
+
+__all__ = ["global_get", "global_set", "global_typeof", "global_exists", "GLOBAL_OBJECT", "bind_context"]
+
+
+def _virtual_to_host_dns(this: Any, dns_name: Any = UNDEFINED, *_: Any) -> Any:
+    """virtualToHostDNS(name): the host FQDN of a tenant Service, from the call's context."""
+    try:
+        from .names import virtual_to_host_dns
+    except ImportError:  # pragma: no cover - until the patch runtime lands
+        raise reference_error("virtualToHostDNS is not defined") from None
+    context = current_realm().extra.get("context")
+    vcluster = context.get("vcluster") if type(context) is dict else None
+    if type(vcluster) is not dict:
+        vcluster = {}
+    name = vcluster.get("name")
+    namespace = vcluster.get("namespace")
+    if type(name) is not str or type(namespace) is not str:
+        raise type_error("virtualToHostDNS needs context.vcluster.name and context.vcluster.namespace")
+    try:
+        return virtual_to_host_dns(dns_name, vcluster_name=name, vcluster_namespace=namespace)
+    except ValueError as exc:
+        raise type_error(str(exc)) from None
+
+
+def _names_available() -> bool:
+    try:
+        from .names import virtual_to_host_dns  # noqa: F401
+    except ImportError:  # pragma: no cover
+        return False
+    return True
+
+
+if _names_available():
+    GLOBALS.setdefault("virtualToHostDNS", native(_virtual_to_host_dns, "virtualToHostDNS", 1))
+
+GLOBAL_OBJECT = BuiltinNamespace("global", {})
+GLOBALS["globalThis"] = GLOBAL_OBJECT
+
+
+def _fill_global_object() -> None:
+    if len(GLOBAL_OBJECT) < len(GLOBALS):
+        for name, value in GLOBALS.items():
+            dict.setdefault(GLOBAL_OBJECT, name, value)
+        dict.setdefault(GLOBAL_OBJECT, "undefined", UNDEFINED)
+        dict.setdefault(GLOBAL_OBJECT, "NaN", float("nan"))
+        dict.setdefault(GLOBAL_OBJECT, "Infinity", float("inf"))
+
+
+_fill_global_object()
+
+
+def bind_context(context: Any) -> None:
+    """Record the call's ``context`` for built-ins that need it (virtualToHostDNS)."""
+    current_realm().extra["context"] = context
+
+
+def _script_globals() -> dict[str, Any] | None:
+    return current_realm().extra.get("globals")  # type: ignore[no-any-return]
+
+
+def global_get(name: str) -> Any:
+    """Resolve a free identifier (9.1.1.4.6 GetBindingValue): ReferenceError when absent."""
+    own = _script_globals()
+    if own is not None:
+        v = own.get(name, MISSING)
+        if v is not MISSING:
+            return v
+    v = GLOBALS.get(name, MISSING)
+    if v is MISSING:
+        if name == "undefined":
+            return UNDEFINED
+        raise reference_error(f"{name} is not defined")
+    overlay = current_realm().overlay
+    if overlay is not None:
+        w = overlay.get((id(GLOBAL_OBJECT), name), MISSING)
+        if w is not MISSING:
+            return w
+    return v
+
+
+def global_exists(name: str) -> bool:
+    own = _script_globals()
+    return bool(own and name in own) or name in GLOBALS
+
+
+def global_typeof(name: str) -> str:
+    """``typeof name`` for a free identifier: "undefined" rather than a ReferenceError."""
+    if not global_exists(name):
+        return "undefined"
+    from .convert import typeof
+
+    return typeof(global_get(name))
+
+
+def global_set(name: str, value: Any) -> Any:
+    """Sloppy-mode assignment to an undeclared name: a per-evaluation global."""
+    realm = current_realm()
+    own = realm.extra.get("globals")
+    if own is None:
+        own = realm.extra["globals"] = {}
+    own[name] = value
+    return value
+
+
+def is_function(v: Any) -> bool:
+    return type(v) is JSFunction
+
+
+members.GLOBAL_OBJECT = GLOBAL_OBJECT  # type: ignore[attr-defined]

@@ -1,0 +1,102 @@
+"""The boundary between caller data and JS values.
+
+Python -> JS: JSON-like data already is the JS representation (see ``values.py``), so a
+script that provably cannot mutate its inputs gets them as they are; otherwise ``to_js``
+makes one fast deep copy, so the caller's ``value`` and ``context`` are never changed.
+JS -> Python: ``to_python`` gives plain dicts in JS key order, lists, ints for integral
+safe numbers and floats otherwise; it rebuilds only the containers that need it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .convert import is_array_index, normalize_number, ordered_keys
+from .strings import from_units
+from .values import UNDEFINED, JSErrorObject, JSObject, LimitExceeded
+
+__all__ = ["to_js", "to_python", "scalar_to_js"]
+
+_MAX_DEPTH = 5000
+
+
+def scalar_to_js(v: Any) -> Any:
+    """Canonicalise a non-container input (floats that are integral become ints)."""
+    t = type(v)
+    if t is float:
+        return normalize_number(v)
+    if t is str:
+        return v if v.isascii() else from_units(v)
+    if t is tuple:
+        return [to_js(x) for x in v]
+    return v
+
+
+def to_js(v: Any, depth: int = 0) -> Any:
+    """A deep copy of caller data in canonical JS form (dict/list rebuilt, scalars kept)."""
+    t = type(v)
+    if t is str or t is int or t is bool or v is None or v is UNDEFINED:
+        if t is str and not v.isascii():
+            return from_units(v)
+        return v
+    if depth > _MAX_DEPTH:
+        raise LimitExceeded("input nested too deeply", budget="depth", js_name="RangeError")
+    if t is dict or isinstance(v, dict):
+        return {(k if type(k) is str else _key(k)): to_js(x, depth + 1) for k, x in v.items()}
+    if t is list or t is tuple:
+        return [to_js(x, depth + 1) for x in v]
+    if t is float:
+        return normalize_number(v)
+    return v
+
+
+def _key(k: Any) -> str:
+    if type(k) is bool:
+        return "true" if k else "false"
+    if type(k) is int or type(k) is float:
+        from .convert import number_to_string
+
+        return number_to_string(normalize_number(k))
+    return str(k) if k is not None else "null"
+
+
+def to_python(v: Any, depth: int = 0) -> Any:
+    """JS value -> caller value; containers are reused when already canonical."""
+    t = type(v)
+    if t is str or t is int or t is bool or v is None or v is UNDEFINED:
+        return v
+    if t is float:
+        if v.is_integer() and abs(v) <= 2**53 and (v != 0 or math.copysign(1.0, v) > 0):
+            return int(v)
+        return v
+    if depth > _MAX_DEPTH:
+        raise LimitExceeded("result nested too deeply", budget="depth", js_name="RangeError")
+    if t is list:
+        out = None
+        for i, x in enumerate(v):
+            y = to_python(x, depth + 1)
+            if y is not x and out is None:
+                out = v[:i]
+            if out is not None:
+                out.append(y)
+        return v if out is None else out
+    if t is dict or t is JSObject or t is JSErrorObject:
+        return _dict_to_python(v, depth)
+    return v
+
+
+def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:
+    keys = [k for k in ordered_keys(v) if type(k) is str]
+    reorder = type(v) is not dict or len(keys) != len(v) or any(
+        k[:1].isdigit() and is_array_index(k) for k in keys
+    )
+    out: dict[str, Any] | None = {} if reorder else None
+    for i, k in enumerate(keys):
+        x = v[k]
+        y = to_python(x, depth + 1)
+        if out is None and y is not x:
+            out = {kk: v[kk] for kk in keys[:i]}
+        if out is not None:
+            out[k] = y
+    return v if out is None else out
