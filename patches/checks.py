@@ -219,9 +219,15 @@ def _free_globals(source: str) -> list[Any] | None:
 
 
 def _undeclared(doc: YamlDocument, loc: Loc, source: str, known: frozenset[str]) -> Iterator[Diagnostic]:
-    found = _free_globals(source)
+    found = [i if isinstance(i, str) else getattr(i, "name", str(i)) for i in _free_globals(source) or ()]
+    unknown = [name for name in dict.fromkeys(found) if name not in known]
+    word = lint.bare_word(source)
+    if word is not None and unknown and not any(lint.bare_word_hint(source, n, known).startswith("did you mean `")
+                                                for n in unknown):
+        yield _bare_word(doc, loc, source, word, unknown, known)
+        return
     seen: set[str] = set()
-    for item in found or ():
+    for item in _free_globals(source) or ():
         name = item if isinstance(item, str) else getattr(item, "name", str(item))
         if name in known or name in seen:
             continue
@@ -235,6 +241,20 @@ def _undeclared(doc: YamlDocument, loc: Loc, source: str, known: frozenset[str])
             f"`{name}` is not defined: {loc[-1]} would throw ReferenceError when it runs",
             lint.bare_word_hint(source, name, known), len(name),
         )
+
+
+def _bare_word(doc: YamlDocument, loc: Loc, source: str, word: str, names: list[str],
+               known: frozenset[str]) -> Diagnostic:
+    """One error for a whole bare word such as ``vcp-eks`` (``vcp - eks``: two unknown names)."""
+    line, column = (lint.identifier_positions(source, names[0]) or [(1, 1)])[0]
+    fline, fcol = doc.scalar_position(loc, line, column)
+    listed = ", ".join(f"`{n}`" for n in names)
+    return Diagnostic(
+        doc.filename, fline, fcol, "error", "undeclared-global",
+        f"`{word}` is not a string here: it reads as JS with undeclared {listed}, so {loc[-1]} "
+        "would throw ReferenceError when it runs",
+        lint.bare_word_hint(source, names[0], known), len(word),
+    )
 
 
 def _in_array(doc: YamlDocument, loc: Loc, source: str) -> Iterator[Diagnostic]:

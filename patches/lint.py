@@ -189,6 +189,14 @@ def in_array_uses(source: str) -> list[tuple[int, int]]:
     ]
 
 
+def bare_word(source: str) -> str | None:
+    """The whole expression when it is a bare word with separators (``vcp-eks``, ``a.b-c``)."""
+    text = source.strip()
+    if _BARE_WORDS.fullmatch(text) and re.search(r"[-./:]", text):
+        return text
+    return None
+
+
 def bare_word_hint(source: str, name: str, known: Iterable[str]) -> str:
     """The hint for an undeclared ``name``: a close known global, or the string meant."""
     close = difflib.get_close_matches(name, sorted(set(known)), n=1, cutoff=0.8)

@@ -88,7 +88,8 @@ def js_equal(left: Any, right: Any) -> bool:
 
 
 def samples_for(literals: Iterable[str], case_values: Iterable[Any] = ()) -> list[Any]:
-    """Deduplicated samples in a fixed order: test-case values, literals, the generated set."""
+    """Deduplicated samples in a fixed order: test-case values, the generated set, literals
+    (ordinary names first, so that a warning shows the most readable counter-example)."""
     out: list[Any] = []
 
     def add(value: Any) -> None:
@@ -97,11 +98,11 @@ def samples_for(literals: Iterable[str], case_values: Iterable[Any] = ()) -> lis
 
     for value in case_values:
         add(value)
+    for value in GENERATED_SAMPLES:
+        add(value)
     for literal in literals:
         for value in (literal, literal + _FILLER, _FILLER + literal):
             add(value)
-    for value in GENERATED_SAMPLES:
-        add(value)
     return out
 
 
