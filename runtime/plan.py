@@ -20,11 +20,11 @@ Application rules (issue 4):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 
 import attrs
 
-from .paths import Index, Key, Segment, Wildcard, format_concrete_path, has_wildcard, parse_path
+from .paths import Index, Key, Segment, format_concrete_path, parse_path
 
 if TYPE_CHECKING:
     from .names import NameTranslator
@@ -187,147 +187,226 @@ def _clone(value: Any) -> Any:
     return value
 
 
-class _Applier:
-    """Applies one entry's function along its path, copy-on-write.
+# Walkers: each path is compiled once into a chain of closures, one per segment, with the
+# signature ``walk(node, prefix, fn, ctx, owned) -> node``. ``prefix`` is the concrete path so
+# far, ending in "." (or ""), so ``context.path`` costs one concatenation per match. ``owned``
+# maps ids of containers created during this application to themselves (keeping them alive,
+# so ids cannot be reused): those are written in place, anything else is copied first.
+Walker = Callable[[Any, str, PatchFunction, dict[str, Any], dict[int, Any]], Any]
 
-    ``owned`` maps ids of containers created during this application to the containers (which
-    keeps them alive, so ids cannot be reused): those are mutated in place, anything else is
-    copied before its first write.
-    """
 
-    __slots__ = ("fn", "segs", "last", "ctx", "static_path", "parts", "owned", "error_path")
+_INDEX_TEXT = tuple(str(i) for i in range(1024))
+_INDEX_STEP = tuple(f"{i}." for i in range(1024))
 
-    def __init__(self, fn: PatchFunction, segs: tuple[Segment, ...], ctx: dict[str, Any],
-                 static_path: str | None, owned: dict[int, Any]) -> None:
-        self.fn = fn
-        self.segs = segs
-        self.last = len(segs) - 1
-        self.ctx = ctx
-        self.static_path = static_path
-        self.parts: list[str | int] = []
-        self.owned = owned
-        self.error_path: str | None = None
 
-    def call(self, value: Any, exists: bool) -> Any:
-        ctx = self.ctx
-        ctx["path"] = self.static_path if self.static_path is not None else format_concrete_path(self.parts)
-        if type(value) is dict or type(value) is list:
-            value = _clone(value)
-        try:
-            result = self.fn(value, ctx, value_exists=exists)
-        except BaseException:
-            self.error_path = ctx["path"]
-            raise
-        return _DELETE if result is None or result is _UNDEFINED else result
+def _index_text(index: int) -> str:
+    return _INDEX_TEXT[index] if index < 1024 else str(index)
 
-    def writable(self, node: Any) -> Any:
-        if id(node) in self.owned:
-            return node
-        copy = dict(node) if isinstance(node, dict) else list(node)
-        self.owned[id(copy)] = copy
-        return copy
 
-    def child(self, value: Any, exists: bool, i: int, part: str | int) -> Any:
-        """New value for one matched child (``_DELETE`` to remove it)."""
-        self.parts.append(part)
-        try:
-            if i == self.last:
-                return self.call(value, exists)
-            if isinstance(value, (dict, list)):
-                return self.walk(value, i + 1)
-            return value
-        finally:
-            self.parts.pop()
-
-    def walk(self, node: Any, i: int) -> Any:
-        seg = self.segs[i]
-        if type(seg) is Key:
-            if isinstance(node, dict):
-                return self.walk_key(node, seg, i)
-            if isinstance(node, list) and seg.name.isdigit() and seg.name.isascii():
-                return self.walk_index(node, int(seg.name), i)
-            return node
-        if type(seg) is Index:
-            return self.walk_index(node, seg.index, i) if isinstance(node, list) else node
-        if isinstance(node, list):
-            return self.walk_all_items(node, i)
-        if isinstance(node, dict):
-            return self.walk_all_keys(node, i)
+def _writable(node: Any, owned: dict[int, Any]) -> Any:
+    if id(node) in owned:
         return node
+    copy = node.copy()
+    owned[id(copy)] = copy
+    return copy
 
-    def walk_key(self, node: dict[str, Any], seg: Key, i: int) -> Any:
-        name = seg.name
-        if name in node:
-            old = node[name]
-            new = self.child(old, True, i, name)
-            if new is old:
-                return node
-        elif seg.bracket and i == self.last:
-            new = self.child(None, False, i, name)
-            if new is _DELETE:
-                return node
-        else:
-            return node
-        target = self.writable(node)
-        if new is _DELETE:
+
+def _key_text(key: str) -> str:
+    """A map key as it appears in ``context.path``."""
+    if "." in key or "[" in key or "]" in key:
+        return format_concrete_path((key,))
+    return key
+
+
+def _call(fn: PatchFunction, value: Any, ctx: dict[str, Any], path: str) -> Any:
+    """Run one patch function; ``_DELETE`` for a null/undefined result."""
+    ctx["path"] = path
+    if type(value) is dict or type(value) is list:
+        value = _clone(value)
+    result = fn(value, ctx, value_exists=True)
+    return _DELETE if result is None or result is _UNDEFINED else result
+
+
+def _create(node: Any, name: str, path: str, fn: PatchFunction, ctx: dict[str, Any],
+            owned: dict[int, Any]) -> Any:
+    """A terminal ``["key"]`` that is missing: run with ``value_exists=False``, create on a value."""
+    ctx["path"] = path
+    result = fn(None, ctx, value_exists=False)
+    if result is None or result is _UNDEFINED:
+        return node
+    target = _writable(node, owned)
+    target[name] = result
+    return target
+
+
+def _key_terminal(name: str, bracket: bool) -> Walker:
+    """The hot path of most patches, hence written out in full."""
+    text = _key_text(name)
+    on_list = _index_terminal(int(name)) if name.isdigit() and name.isascii() else None
+
+    def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if not isinstance(node, dict):
+            return on_list(node, prefix, fn, ctx, owned) if on_list is not None else node
+        old = node.get(name, _DELETE)
+        if old is _DELETE:
+            return _create(node, name, prefix + text, fn, ctx, owned) if bracket else node
+        ctx["path"] = prefix + text
+        new = fn(_clone(old) if type(old) is dict or type(old) is list else old, ctx, value_exists=True)
+        if new is None or new is _UNDEFINED:
+            target = _writable(node, owned)
             del target[name]
-        else:
-            target[name] = new
-        return target
-
-    def walk_index(self, node: list[Any], index: int, i: int) -> Any:
-        if index >= len(node):
-            return node
-        old = node[index]
-        new = self.child(old, True, i, index)
+            return target
         if new is old:
             return node
-        target = self.writable(node)
+        if id(node) in owned:
+            node[name] = new
+            return node
+        target = node.copy()
+        owned[id(target)] = target
+        target[name] = new
+        return target
+
+    return walk
+
+
+def _key_step(name: str, nxt: Walker) -> Walker:
+    text = _key_text(name) + "."
+    on_list = _index_step(int(name), nxt) if name.isdigit() and name.isascii() else None
+
+    def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if not isinstance(node, dict):
+            return on_list(node, prefix, fn, ctx, owned) if on_list is not None else node
+        old = node.get(name)
+        if not isinstance(old, (dict, list)):
+            return node
+        new = nxt(old, prefix + text, fn, ctx, owned)
+        if new is old:
+            return node
+        target = _writable(node, owned)
+        target[name] = new
+        return target
+
+    return walk
+
+
+def _index_terminal(index: int) -> Walker:
+    text = str(index)
+
+    def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if not isinstance(node, list) or index >= len(node):
+            return node
+        old = node[index]
+        new = _call(fn, old, ctx, prefix + text)
+        if new is old:
+            return node
+        target = _writable(node, owned)
         if new is _DELETE:
             del target[index]
         else:
             target[index] = new
         return target
 
-    def walk_all_items(self, node: list[Any], i: int) -> Any:
-        out: list[Any] = []
-        changed = False
-        for index, old in enumerate(node):
-            new = self.child(old, True, i, index)
-            if new is not old:
-                changed = True
-                if new is _DELETE:
-                    continue
-            out.append(new)
-        if not changed:
+    return walk
+
+
+def _index_step(index: int, nxt: Walker) -> Walker:
+    text = f"{index}."
+
+    def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if not isinstance(node, list) or index >= len(node):
             return node
-        target = self.writable(node)
-        target[:] = out
+        old = node[index]
+        if not isinstance(old, (dict, list)):
+            return node
+        new = nxt(old, prefix + text, fn, ctx, owned)
+        if new is old:
+            return node
+        target = _writable(node, owned)
+        target[index] = new
         return target
 
-    def walk_all_keys(self, node: dict[str, Any], i: int) -> Any:
+    return walk
+
+
+def _wildcard_terminal() -> Walker:
+    def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if isinstance(node, list):
+            target = node
+            deleted = False
+            for index, old in enumerate(node):
+                new = _call(fn, old, ctx, prefix + _index_text(index))
+                if new is not old:
+                    if target is node:
+                        target = _writable(node, owned)
+                    target[index] = new
+                    deleted = deleted or new is _DELETE
+            if deleted:
+                target[:] = [item for item in target if item is not _DELETE]
+            return target
+        if isinstance(node, dict):
+            target = node
+            for key, old in list(node.items()):
+                new = _call(fn, old, ctx, prefix + _key_text(key))
+                if new is not old:
+                    if target is node:
+                        target = _writable(node, owned)
+                    if new is _DELETE:
+                        del target[key]
+                    else:
+                        target[key] = new
+            return target
+        return node
+
+    return walk
+
+
+def _wildcard_step(nxt: Walker) -> Walker:
+    def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if isinstance(node, list):
+            items: Any = enumerate(node)
+        elif isinstance(node, dict):
+            items = list(node.items())
+        else:
+            return node
         target = node
-        for name, old in list(node.items()):
-            new = self.child(old, True, i, name)
-            if new is old:
+        is_list = type(items) is enumerate
+        for key, old in items:
+            if not isinstance(old, (dict, list)):
                 continue
-            if target is node:
-                target = self.writable(node)
-            if new is _DELETE:
-                del target[name]
-            else:
-                target[name] = new
+            step = (_INDEX_STEP[key] if key < 1024 else f"{key}.") if is_list else _key_text(key) + "."
+            new = nxt(old, prefix + step, fn, ctx, owned)
+            if new is not old:
+                if target is node:
+                    target = _writable(node, owned)
+                target[key] = new
         return target
 
-    def run(self, root: Any) -> Any:
-        if not self.segs:
-            result = self.call(root, True)
-            if result is _DELETE:
-                raise ValueError("a whole-object patch (path \"\") returned null or undefined")
-            return result
-        if not isinstance(root, (dict, list)):
-            return root
-        return self.walk(root, 0)
+    return walk
+
+
+def build_walker(segments: tuple[Segment, ...]) -> Walker | None:
+    """Compile a path into its walker chain (``None`` for ``""``, the whole object)."""
+    walker: Walker | None = None
+    for seg in reversed(segments):
+        if isinstance(seg, Key):
+            walker = _key_terminal(seg.name, seg.bracket) if walker is None else _key_step(seg.name, walker)
+        elif isinstance(seg, Index):
+            walker = _index_terminal(seg.index) if walker is None else _index_step(seg.index, walker)
+        else:
+            walker = _wildcard_terminal() if walker is None else _wildcard_step(walker)
+    return walker
+
+
+def _run(walker: Walker | None, root: Any, fn: PatchFunction, ctx: dict[str, Any],
+         owned: dict[int, Any]) -> Any:
+    if walker is None:
+        result = _call(fn, root, ctx, "")
+        if result is _DELETE:
+            raise ValueError('a whole-object patch (path "") returned null or undefined')
+        return result
+    if not isinstance(root, (dict, list)):
+        return root
+    return walker(root, "", fn, ctx, owned)
 
 
 def _base_context(context: Any, obj: Any, direction: Direction) -> dict[str, Any]:
@@ -336,18 +415,40 @@ def _base_context(context: Any, obj: Any, direction: Direction) -> dict[str, Any
     ``virtualObject`` defaults to the input when syncing to the host, ``hostObject`` when
     syncing from it; an explicit ``None`` in the caller's context is kept.
     """
-    ctx: dict[str, Any] = {
-        "vcluster": {"name": "", "namespace": "", "config": {}},
-        "hostObject": None,
-        "virtualObject": None,
-        "path": "",
-    }
-    if context:
-        ctx.update(context)
     source_key = "virtualObject" if direction == "to_host" else "hostObject"
-    if not context or source_key not in context:
-        ctx[source_key] = obj
+    if context:
+        ctx = dict(context)
+        if "vcluster" not in ctx:
+            ctx["vcluster"] = {"name": "", "namespace": "", "config": {}}
+        if source_key not in ctx:
+            ctx[source_key] = obj
+        if "hostObject" not in ctx:
+            ctx["hostObject"] = None
+        if "virtualObject" not in ctx:
+            ctx["virtualObject"] = None
+        return ctx
+    ctx = {"vcluster": {"name": "", "namespace": "", "config": {}}, "hostObject": None,
+           "virtualObject": None, "path": ""}
+    ctx[source_key] = obj
     return ctx
+
+
+_Step = tuple[Any, "Walker | None", "PatchFunction | None"]
+
+
+def _steps(entries: tuple[PlanEntry, ...], keyword: Keyword) -> tuple[_Step, ...]:
+    """Per direction: (entry, walker, static function). Expression entries without a function
+    for the direction are dropped; other entries resolve their function per application."""
+    steps: list[_Step] = []
+    for entry in entries:
+        walker = build_walker(entry.segments)
+        if isinstance(entry, ExpressionPatch):
+            fn = entry.expression if keyword == "expression" else entry.reverse_expression
+            if fn is not None:
+                steps.append((entry, walker, fn))
+        else:
+            steps.append((entry, walker, None))
+    return tuple(steps)
 
 
 @attrs.frozen
@@ -356,22 +457,20 @@ class PatchPlan:
 
     ``to_host_keyword`` / ``from_host_keyword`` say which configured keyword acts in which
     direction: normally ``expression`` towards the host and ``reverseExpression`` from it;
-    vCluster swaps them for ``fromHost`` resources such as nodes (see ``SWAPPED_KEYWORDS``). Reference and labels
-    entries translate by direction regardless of keywords.
+    vCluster swaps them for ``fromHost`` resources such as nodes (see ``SWAPPED_KEYWORDS``).
+    Reference and labels entries translate by direction regardless of keywords.
     """
 
     entries: tuple[PlanEntry, ...] = ()
     to_host_keyword: Keyword = "expression"
     from_host_keyword: Keyword = "reverseExpression"
     concat_kinds: frozenset[str] = frozenset()
-    _static_paths: tuple[str | None, ...] = attrs.field(init=False, eq=False, repr=False)
+    _to_host_steps: tuple[_Step, ...] = attrs.field(init=False, eq=False, repr=False)
+    _from_host_steps: tuple[_Step, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        statics = tuple(
-            None if has_wildcard(e.segments) else format_concrete_path(_static_parts(e.segments))
-            for e in self.entries
-        )
-        object.__setattr__(self, "_static_paths", statics)
+        object.__setattr__(self, "_to_host_steps", _steps(self.entries, self.to_host_keyword))
+        object.__setattr__(self, "_from_host_steps", _steps(self.entries, self.from_host_keyword))
 
     @overload
     def to_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
@@ -384,8 +483,8 @@ class PatchPlan:
     def to_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
                 with_imports: bool = False) -> Any:
         """Tenant → host: returns the patched copy (and the import records when asked)."""
-        result = self.apply("to_host", obj, context, translator=translator)
-        return result if with_imports else result.object
+        root, imports = self._apply("to_host", self._to_host_steps, obj, context, translator)
+        return PatchResult(root, imports) if with_imports else root
 
     @overload
     def from_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
@@ -398,27 +497,36 @@ class PatchPlan:
     def from_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
                   with_imports: bool = False) -> Any:
         """Host → tenant: returns the patched copy (and the import records when asked)."""
-        result = self.apply("from_host", obj, context, translator=translator)
-        return result if with_imports else result.object
+        root, imports = self._apply("from_host", self._from_host_steps, obj, context, translator)
+        return PatchResult(root, imports) if with_imports else root
 
     def apply(self, direction: Direction, obj: Any, context: Any = None, *,
               translator: "NameTranslator | None" = None) -> PatchResult:
         """Run every entry that acts in ``direction``; all or nothing."""
-        env = ApplyEnv(direction, _base_context(context, obj, direction), obj,
-                       translator, self.concat_kinds)
-        keyword = self.to_host_keyword if direction == "to_host" else self.from_host_keyword
+        steps = self._to_host_steps if direction == "to_host" else self._from_host_steps
+        return PatchResult(*self._apply(direction, steps, obj, context, translator))
+
+    def _apply(self, direction: Direction, steps: tuple[_Step, ...], obj: Any, context: Any,
+               translator: "NameTranslator | None") -> tuple[Any, tuple[Any, ...]]:
+        if not steps:
+            return obj, ()
+        ctx = _base_context(context, obj, direction)
         owned: dict[int, Any] = {}
+        env: ApplyEnv | None = None
         root = obj
-        for entry, static in zip(self.entries, self._static_paths):
-            fn = entry.function_for(keyword, env)
-            if fn is None:
-                continue
-            applier = _Applier(fn, entry.segments, env.context, static, owned)
+        for entry, walker, fn in steps:
+            ctx["path"] = ""
             try:
-                root = applier.run(root)
+                if fn is None:
+                    if env is None:
+                        env = ApplyEnv(direction, ctx, obj, translator, self.concat_kinds)
+                    fn = entry.function_for(self.keywords[direction], env)
+                    if fn is None:
+                        continue
+                root = _run(walker, root, fn, ctx, owned)
             except Exception as exc:
-                raise _wrap(exc, entry, applier, direction) from exc
-        return PatchResult(root, tuple(env.imports))
+                raise _wrap(exc, entry, str(ctx.get("path", "")), direction) from exc
+        return root, (tuple(env.imports) if env is not None else ())
 
     @property
     def keywords(self) -> dict[Direction, Keyword]:
@@ -432,39 +540,18 @@ class PatchPlan:
         )
 
     def is_empty(self, direction: Direction) -> bool:
-        """True when no entry could act in ``direction`` (expression entries only checked)."""
-        keyword = self.keywords[direction]
-        for entry in self.entries:
-            if not isinstance(entry, ExpressionPatch):
-                return False
-            if (entry.expression if keyword == "expression" else entry.reverse_expression):
-                return False
-        return True
+        """True when no entry acts in ``direction``."""
+        return not (self._to_host_steps if direction == "to_host" else self._from_host_steps)
 
 
-def _static_parts(segments: Sequence[Segment]) -> list[str | int]:
-    parts: list[str | int] = []
-    for seg in segments:
-        if isinstance(seg, Key):
-            parts.append(seg.name)
-        elif isinstance(seg, Index):
-            parts.append(seg.index)
-        elif isinstance(seg, Wildcard):  # pragma: no cover - callers exclude wildcards
-            raise ValueError("wildcard paths have no static form")
-    return parts
-
-
-def _wrap(exc: Exception, entry: PlanEntry, applier: _Applier, direction: Direction) -> PatchError:
+def _wrap(exc: Exception, entry: PlanEntry, concrete: str, direction: Direction) -> PatchError:
     if isinstance(exc, PatchError):
         return exc
     js_name, message = _js_error_parts(exc)
-    concrete = applier.error_path
-    if concrete is None:
-        concrete = format_concrete_path(applier.parts)
     return PatchError(
         patch_index=entry.index,
         path=entry.path,
-        concrete_path=str(concrete),
+        concrete_path=concrete,
         js_name=js_name,
         message=message,
         direction=direction,
