@@ -55,7 +55,7 @@ def _check(doc: Document, text: str, source: str, name: str, *, whole: bool) -> 
     except ConfigInvalid as exc:
         return Checked("raw", None, tuple(exc.errors))
     raw = text if whole else _document_text(doc, text)
-    config = Config(api_version=API_VERSION, kind=KIND, metadata=ObjectMeta(name=name),
+    config = Config(apiVersion=API_VERSION, kind=KIND, metadata=ObjectMeta(name=name),
                     spec=ConfigSpec(raw=raw), status=apply_defaults(status))
     return Checked("raw", config, (), tuple(deprecation_warnings(status)))
 
