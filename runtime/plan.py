@@ -344,17 +344,17 @@ def _wildcard_terminal() -> Walker:
                 target[:] = [item for item in target if item is not _DELETE]
             return target
         if isinstance(node, dict):
-            target = node
+            out = node
             for key, old in list(node.items()):
                 new = _call(fn, old, ctx, prefix + _key_text(key))
                 if new is not old:
-                    if target is node:
-                        target = _writable(node, owned)
+                    if out is node:
+                        out = _writable(node, owned)
                     if new is _DELETE:
-                        del target[key]
+                        del out[key]
                     else:
-                        target[key] = new
-            return target
+                        out[key] = new
+            return out
         return node
 
     return walk
