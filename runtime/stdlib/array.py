@@ -198,6 +198,14 @@ def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
     return -1
 
 
+def _join_part(v: Any) -> str:
+    if v is None or v is UNDEFINED or v is MISSING:
+        return ""
+    if type(v) is list:
+        return array_join(v, ",")  # shares the cycle guard (Array.prototype.toString)
+    return to_string(v)
+
+
 def array_join(o: list[Any], sep: str) -> str:
     """The join loop (23.1.3.18) with V8's cycle rule: an array inside itself joins as ''."""
     realm = current_realm()
@@ -207,7 +215,7 @@ def array_join(o: list[Any], sep: str) -> str:
         return ""
     active.add(key)
     try:
-        parts = ["" if (v is None or v is UNDEFINED or v is MISSING) else to_string(v) for v in o]
+        parts = [_join_part(v) for v in o]
     finally:
         active.discard(key)
     realm.check_string(sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0))
