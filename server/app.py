@@ -81,6 +81,7 @@ def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Ha
                                source_ip=request.client.host if request.client else "",
                                user_agent=request.headers.get("user-agent", ""))
             request.state.audit_objects = (None, None)
+            _classify(request, info)
             try:
                 required = auth == "required" or (auth == "version" and st.settings.authenticate_version)
                 principal = await _principal(request, st, required) if auth != "none" else None
@@ -100,6 +101,22 @@ def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Ha
             return response
         return handler
     return deco
+
+
+def _classify(request: Request, info: RequestInfo) -> None:
+    """Kubernetes verb, resource and name of a request, known before authentication."""
+    path, method = request.url.path, request.method
+    if not path.startswith(BASE):
+        return
+    rest = path[len(BASE):].strip("/")
+    info.resource, info.name = "configs", rest or None
+    if rest:
+        info.verb = {"GET": "get", "PUT": "update", "PATCH": "patch", "DELETE": "delete"}.get(
+            method, method.lower())
+    elif method == "GET":
+        info.verb = "watch" if bool_param(request, "watch") else "list"
+    elif method == "POST":
+        info.verb = "create"
 
 
 def _authorize(principal: Principal | None, verb: str, st: State) -> None:
