@@ -7,6 +7,7 @@ Input always comes from the wire, so it is validated by alias only (`by_name=Fal
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -38,7 +39,7 @@ def validate_model(
         try:
             result = model.model_validate(work, by_alias=True, by_name=False, context=COLLECT)
         except ValidationError as exc:
-            errors = _merge(errors, field_errors(exc, doc, prefix))
+            errors = _merge(errors, field_errors(exc, doc, prefix, model))
             if not _prune(work, exc):
                 raise ConfigInvalid(errors, source) from None
             continue
@@ -78,8 +79,14 @@ def _at(data: Any, loc: Sequence[Any]) -> Any:
     return data
 
 
-def field_errors(exc: ValidationError, doc: Document | None, prefix: Sequence[Part] = ()) -> list[FieldError]:
-    """One `FieldError` per problem, expanding cross-field `Violations` to their own paths."""
+def field_errors(
+    exc: ValidationError, doc: Document | None, prefix: Sequence[Part] = (),
+    model: type[BaseModel] | None = None,
+) -> list[FieldError]:
+    """One `FieldError` per problem, expanding cross-field `Violations` to their own paths.
+
+    With the validated `model`, unknown fields get a did-you-mean hint from its field names.
+    """
     out: list[FieldError] = []
     for detail in exc.errors():
         loc = (*prefix, *detail["loc"])
@@ -89,8 +96,39 @@ def field_errors(exc: ValidationError, doc: Document | None, prefix: Sequence[Pa
                 out.append(_located(doc, (*loc, *sub), message, False))
         else:
             message, at_key = _message(detail)
+            if detail["type"] == "extra_forbidden" and model is not None:
+                message += _suggestion(model, detail["loc"])
             out.append(_located(doc, loc, message, at_key))
     return out
+
+
+def _suggestion(model: type[BaseModel], loc: Sequence[Any]) -> str:
+    """`; did you mean 'clientId'?` for a misspelt key, from the fields of its model."""
+    current: type[BaseModel] | None = model
+    for part in loc[:-1]:
+        if current is None:
+            return ""
+        if isinstance(part, str):
+            fields = {info.alias or name: info.annotation for name, info in current.model_fields.items()}
+            current = _model_in(fields.get(part))
+    if current is None:
+        return ""
+    names = [info.alias or name for name, info in current.model_fields.items()]
+    lowered = {n.lower(): n for n in names}
+    key = str(loc[-1])
+    match = lowered.get(key.lower()) or next(iter(difflib.get_close_matches(key, names, n=1, cutoff=0.75)), None)
+    return f"; did you mean {match!r}?" if match else ""
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model class inside an annotation such as `list[Connector] | None`."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
 
 
 def _located(doc: Document | None, path: Sequence[Part], message: str, at_key: bool) -> FieldError:

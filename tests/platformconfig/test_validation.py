@@ -230,11 +230,22 @@ def test_data_source_password_optional_with_identity_provider() -> None:
 
 def test_unknown_fields_are_errors_at_the_key(errors_of: Errors) -> None:
     [error] = errors_of("auth:\n  oidc:\n    clientID: x\n")
-    assert (error.path, error.message, error.line, error.column) == ("auth.oidc.clientID", "unknown field 'clientID'", 3, 5)
+    assert (error.path, error.line, error.column) == ("auth.oidc.clientID", 3, 5)
+    assert error.message == "unknown field 'clientID'; did you mean 'clientId'?"
+
+
+def test_unknown_field_hints(messages_of: Messages) -> None:
+    found = messages_of("platfromHost: x\nauth: {connectors: [{id: a, gitHostb: {}}]}\nwhatever: 1\n")
+    assert found == {
+        "platfromHost": "unknown field 'platfromHost'; did you mean 'platformHost'?",
+        "auth.connectors[0].gitHostb": "unknown field 'gitHostb'; did you mean 'gitHostB'?",
+        "whatever": "unknown field 'whatever'",
+    }
 
 
 def test_snake_case_names_are_not_wire_names(messages_of: Messages) -> None:
-    assert messages_of("platform_host: x") == {"platform_host": "unknown field 'platform_host'"}
+    assert messages_of("platform_host: x") == {
+        "platform_host": "unknown field 'platform_host'; did you mean 'platformHost'?"}
 
 
 def test_types_are_strict(messages_of: Messages) -> None:
