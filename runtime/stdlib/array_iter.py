@@ -14,7 +14,7 @@ from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, JSIterator, LimitExceeded, type_error
 from .array_support import require_callable, require_object_coercible, snapshot
-from .registry import ARRAY_PROTO, method
+from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
 
 __all__ = ["array_iterator"]
 
@@ -250,3 +250,21 @@ def array_entries(this: Any, *_: Any) -> JSIterator:
     """Array.prototype.entries (23.1.3.5)."""
     require_object_coercible(this, "Array.prototype.entries")
     return array_iterator(this, "entries")
+
+
+def iterator_next(this: Any, *_: Any) -> dict[str, Any]:
+    """%ArrayIteratorPrototype%.next (23.1.5.2.1), shared by every built-in JSIterator
+    (Map/Set/RegExp String iterators): ``{value, done}``."""
+    if type(this) is not JSIterator:
+        from .array_support import describe
+
+        raise type_error(f"Method Array Iterator.prototype.next called on incompatible receiver {describe(this)}")
+    try:
+        value = next(this.it)
+    except StopIteration:
+        return {"value": UNDEFINED, "done": True}
+    return {"value": value, "done": False}
+
+
+# The iterator prototype has no other owner; keep a core-provided ``next`` if there is one.
+ITERATOR_PROTO.setdefault("next", native(iterator_next, "next", 0))

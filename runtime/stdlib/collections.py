@@ -10,12 +10,12 @@ Dead cells are compacted only while no iterator is live.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, TypeVar
 
 from ..convert import ordered_keys, typeof
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, JSSymbol, type_error
 from .array_support import describe, members, require_callable
-from .registry import GLOBALS, native
+from .registry import GLOBALS, method, native
 
 __all__ = ["JSMap", "JSSet", "map_key"]
 
@@ -162,12 +162,11 @@ class JSSet(_Collection):
         return f"Set({len(self.store)})"
 
 
-def _receiver(this: Any, cls: type, name: str) -> _Collection:
+def _receiver(this: Any, cls: type[_Collection], name: str) -> _Collection:
     if type(this) is not cls:
-        raise type_error(
-            f"Method {cls.JS_CLASS}.prototype.{name} called on incompatible receiver {describe(this)}"  # type: ignore[attr-defined]
-        )
-    return this  # type: ignore[no-any-return]
+        raise type_error(f"Method {cls.JS_CLASS}.prototype.{name} called on incompatible receiver {describe(this)}")
+    result: _Collection = this
+    return result
 
 
 def _callback_text(fn: Any) -> str:
@@ -196,53 +195,45 @@ def _iterator(store: _Store, kind: str, tag: str) -> JSIterator:
     return JSIterator(it, tag)
 
 
-def _proto(table: dict[str, JSFunction], name: str, length: int) -> Any:
-    def register(fn: Any) -> Any:
-        table[name] = native(fn, name, length)
-        return fn
-
-    return register
-
-
 # --- Map ------------------------------------------------------------------------------------
 
 _M = JSMap.JS_PROTO
 
 
-@_proto(_M, "get", 1)
+@method(_M, "get", 1)
 def map_get(this: Any, key: Any = UNDEFINED, *_: Any) -> Any:
     """Map.prototype.get (24.1.3.6)."""
     v = _receiver(this, JSMap, "get").store.get(key)
     return UNDEFINED if v is MISSING else v
 
 
-@_proto(_M, "set", 2)
+@method(_M, "set", 2)
 def map_set(this: Any, key: Any = UNDEFINED, value: Any = UNDEFINED, *_: Any) -> Any:
     """Map.prototype.set (24.1.3.9): returns the map."""
     _receiver(this, JSMap, "set").store.put(key, value)
     return this
 
 
-@_proto(_M, "has", 1)
+@method(_M, "has", 1)
 def map_has(this: Any, key: Any = UNDEFINED, *_: Any) -> bool:
     """Map.prototype.has (24.1.3.7)."""
     return _receiver(this, JSMap, "has").store.get(key) is not MISSING
 
 
-@_proto(_M, "delete", 1)
+@method(_M, "delete", 1)
 def map_delete(this: Any, key: Any = UNDEFINED, *_: Any) -> bool:
     """Map.prototype.delete (24.1.3.3)."""
     return _receiver(this, JSMap, "delete").store.remove(key)
 
 
-@_proto(_M, "clear", 0)
+@method(_M, "clear", 0)
 def map_clear(this: Any, *_: Any) -> Any:
     """Map.prototype.clear (24.1.3.1)."""
     _receiver(this, JSMap, "clear").store.clear()
     return UNDEFINED
 
 
-@_proto(_M, "forEach", 1)
+@method(_M, "forEach", 1)
 def map_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Map.prototype.forEach (24.1.3.5): callback(value, key, map)."""
     store = _receiver(this, JSMap, "forEach").store
@@ -252,19 +243,19 @@ def map_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: 
     return UNDEFINED
 
 
-@_proto(_M, "keys", 0)
+@method(_M, "keys", 0)
 def map_keys(this: Any, *_: Any) -> JSIterator:
     """Map.prototype.keys (24.1.3.8)."""
     return _iterator(_receiver(this, JSMap, "keys").store, "keys", "Map Iterator")
 
 
-@_proto(_M, "values", 0)
+@method(_M, "values", 0)
 def map_values(this: Any, *_: Any) -> JSIterator:
     """Map.prototype.values (24.1.3.11)."""
     return _iterator(_receiver(this, JSMap, "values").store, "values", "Map Iterator")
 
 
-@_proto(_M, "entries", 0)
+@method(_M, "entries", 0)
 def map_entries(this: Any, *_: Any) -> JSIterator:
     """Map.prototype.entries (24.1.3.4); also Map.prototype[@@iterator]."""
     return _iterator(_receiver(this, JSMap, "entries").store, "entries", "Map Iterator")
@@ -283,7 +274,10 @@ def _iterable_source(iterable: Any) -> Iterator[Any] | None:
 _PROTO_KNOWN: set[type] = set()
 
 
-def _announce(obj: Any) -> Any:
+_C = TypeVar("_C", bound=_Collection)
+
+
+def _announce(obj: _C) -> _C:
     """Make the core build this class's prototype object now, so ``Map.prototype`` and
     ``instanceof Map`` resolve (the core creates class prototypes on first sight)."""
     cls = type(obj)
@@ -338,7 +332,7 @@ def map_group_by(this: Any, items: Any = UNDEFINED, fn: Any = UNDEFINED, *_: Any
 _S = JSSet.JS_PROTO
 
 
-@_proto(_S, "add", 1)
+@method(_S, "add", 1)
 def set_add(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
     """Set.prototype.add (24.2.3.1): returns the set."""
     store = _receiver(this, JSSet, "add").store
@@ -347,26 +341,26 @@ def set_add(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
     return this
 
 
-@_proto(_S, "has", 1)
+@method(_S, "has", 1)
 def set_has(this: Any, value: Any = UNDEFINED, *_: Any) -> bool:
     """Set.prototype.has (24.2.3.7)."""
     return _receiver(this, JSSet, "has").store.get(value) is not MISSING
 
 
-@_proto(_S, "delete", 1)
+@method(_S, "delete", 1)
 def set_delete(this: Any, value: Any = UNDEFINED, *_: Any) -> bool:
     """Set.prototype.delete (24.2.3.4)."""
     return _receiver(this, JSSet, "delete").store.remove(value)
 
 
-@_proto(_S, "clear", 0)
+@method(_S, "clear", 0)
 def set_clear(this: Any, *_: Any) -> Any:
     """Set.prototype.clear (24.2.3.2)."""
     _receiver(this, JSSet, "clear").store.clear()
     return UNDEFINED
 
 
-@_proto(_S, "forEach", 1)
+@method(_S, "forEach", 1)
 def set_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Set.prototype.forEach (24.2.3.6): callback(value, value, set)."""
     store = _receiver(this, JSSet, "forEach").store
@@ -376,7 +370,7 @@ def set_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: 
     return UNDEFINED
 
 
-@_proto(_S, "values", 0)
+@method(_S, "values", 0)
 def set_values(this: Any, *_: Any) -> JSIterator:
     """Set.prototype.values (24.2.3.10); also keys and @@iterator."""
     return _iterator(_receiver(this, JSSet, "values").store, "keys", "Set Iterator")
@@ -385,7 +379,7 @@ def set_values(this: Any, *_: Any) -> JSIterator:
 _S["keys"] = native(set_values, "values", 0)
 
 
-@_proto(_S, "entries", 0)
+@method(_S, "entries", 0)
 def set_entries(this: Any, *_: Any) -> JSIterator:
     """Set.prototype.entries (24.2.3.5): [value, value] pairs."""
     return _iterator(_receiver(this, JSSet, "entries").store, "entries", "Set Iterator")

@@ -24,19 +24,11 @@ from .object_proto import (
     prototype_of,
     to_object,
 )
-from .registry import GLOBALS, native
+from .registry import GLOBALS, method, native
 
 __all__ = ["object_keys", "object_values", "object_entries", "object_assign", "object_from_entries"]
 
 _STATICS: dict[str, JSFunction] = {}
-
-
-def _static(name: str, length: int) -> Any:
-    def register(fn: Any) -> Any:
-        _STATICS[name] = native(fn, name, length)
-        return fn
-
-    return register
 
 
 def object_ctor(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
@@ -57,20 +49,20 @@ def _own_values(o: Any, keys: list[str]) -> list[Any]:
     return [get(o, k) for k in keys]
 
 
-@_static("keys", 1)
+@method(_STATICS, "keys", 1)
 def object_keys(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
     """Object.keys (20.1.2.18)."""
     return members().own_keys(to_object(o))  # type: ignore[no-any-return]
 
 
-@_static("values", 1)
+@method(_STATICS, "values", 1)
 def object_values(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Object.values (20.1.2.23)."""
     o = to_object(o)
     return _own_values(o, members().own_keys(o))
 
 
-@_static("entries", 1)
+@method(_STATICS, "entries", 1)
 def object_entries(this: Any, o: Any = UNDEFINED, *_: Any) -> list[list[Any]]:
     """Object.entries (20.1.2.5)."""
     o = to_object(o)
@@ -78,7 +70,7 @@ def object_entries(this: Any, o: Any = UNDEFINED, *_: Any) -> list[list[Any]]:
     return [[k, v] for k, v in zip(keys, _own_values(o, keys))]
 
 
-@_static("assign", 2)
+@method(_STATICS, "assign", 2)
 def object_assign(this: Any, target: Any = UNDEFINED, *sources: Any) -> Any:
     """Object.assign (20.1.2.1): enumerable own props of each source, strict [[Set]]."""
     to = to_object(target)
@@ -105,7 +97,7 @@ def _entry_pair(entry: Any) -> tuple[Any, Any]:
     return get(entry, "0"), get(entry, "1")
 
 
-@_static("fromEntries", 1)
+@method(_STATICS, "fromEntries", 1)
 def object_from_entries(this: Any, iterable: Any = UNDEFINED, *_: Any) -> dict[str, Any]:
     """Object.fromEntries (20.1.2.7)."""
     if iterable is None or iterable is UNDEFINED:
@@ -139,13 +131,13 @@ def _level(o: Any) -> str | None:
     return entry[1] if entry is not None and entry[0] is o else None
 
 
-@_static("freeze", 1)
+@method(_STATICS, "freeze", 1)
 def object_freeze(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
     """Object.freeze (20.1.2.6)."""
     return members().freeze(o)
 
 
-@_static("isFrozen", 1)
+@method(_STATICS, "isFrozen", 1)
 def object_is_frozen(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
     """Object.isFrozen (20.1.2.15); an empty non-extensible object is frozen too."""
     if not is_object(o):
@@ -155,7 +147,7 @@ def object_is_frozen(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
     return _level(o) is not None and not members().own_keys(o) and not hidden_keys(o)
 
 
-@_static("seal", 1)
+@method(_STATICS, "seal", 1)
 def object_seal(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
     """Object.seal (20.1.2.22): recorded, writes are not blocked (see module docstring)."""
     if is_object(o):
@@ -163,7 +155,7 @@ def object_seal(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
     return o
 
 
-@_static("isSealed", 1)
+@method(_STATICS, "isSealed", 1)
 def object_is_sealed(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
     """Object.isSealed (20.1.2.16)."""
     if not is_object(o) or members().is_frozen(o):
@@ -172,7 +164,7 @@ def object_is_sealed(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
     return level == "sealed" or (level is not None and not members().own_keys(o) and not hidden_keys(o))
 
 
-@_static("preventExtensions", 1)
+@method(_STATICS, "preventExtensions", 1)
 def object_prevent_extensions(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
     """Object.preventExtensions (20.1.2.20): recorded only."""
     if is_object(o) and _level(o) is None:
@@ -180,7 +172,7 @@ def object_prevent_extensions(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
     return o
 
 
-@_static("isExtensible", 1)
+@method(_STATICS, "isExtensible", 1)
 def object_is_extensible(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
     """Object.isExtensible (20.1.2.14)."""
     return is_object(o) and not members().is_frozen(o) and _level(o) is None
@@ -188,20 +180,20 @@ def object_is_extensible(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
 
 # --- own properties ---------------------------------------------------------------------------
 
-@_static("hasOwn", 2)
+@method(_STATICS, "hasOwn", 2)
 def object_has_own(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> bool:
     """Object.hasOwn (20.1.2.13)."""
     o = to_object(o)
     return has_own(o, to_property_key(key))
 
 
-@_static("getOwnPropertyNames", 1)
+@method(_STATICS, "getOwnPropertyNames", 1)
 def object_get_own_property_names(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
     """Object.getOwnPropertyNames (20.1.2.10)."""
     return own_property_names(to_object(o))
 
 
-@_static("getOwnPropertySymbols", 1)
+@method(_STATICS, "getOwnPropertySymbols", 1)
 def object_get_own_property_symbols(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Object.getOwnPropertySymbols (20.1.2.11)."""
     o = to_object(o)
@@ -228,14 +220,14 @@ def _descriptor(o: Any, key: Any) -> dict[str, Any] | Any:
     return {"value": v, "writable": not frozen, "enumerable": not hidden, "configurable": not sealed}
 
 
-@_static("getOwnPropertyDescriptor", 2)
+@method(_STATICS, "getOwnPropertyDescriptor", 2)
 def object_get_own_property_descriptor(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> Any:
     """Object.getOwnPropertyDescriptor (20.1.2.8)."""
     o = to_object(o)
     return _descriptor(o, to_property_key(key))
 
 
-@_static("getOwnPropertyDescriptors", 1)
+@method(_STATICS, "getOwnPropertyDescriptors", 1)
 def object_get_own_property_descriptors(this: Any, o: Any = UNDEFINED, *_: Any) -> dict[str, Any]:
     """Object.getOwnPropertyDescriptors (20.1.2.9)."""
     o = to_object(o)
@@ -266,7 +258,7 @@ def _define(o: Any, key: Any, desc: Any) -> None:
     m.set_member(o, key, value)
 
 
-@_static("defineProperty", 3)
+@method(_STATICS, "defineProperty", 3)
 def object_define_property(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, desc: Any = UNDEFINED, *_: Any) -> Any:
     """Object.defineProperty (20.1.2.4): data descriptors only (see module docstring)."""
     if not is_object(o):
@@ -275,7 +267,7 @@ def object_define_property(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, 
     return o
 
 
-@_static("defineProperties", 2)
+@method(_STATICS, "defineProperties", 2)
 def object_define_properties(this: Any, o: Any = UNDEFINED, props: Any = UNDEFINED, *_: Any) -> Any:
     """Object.defineProperties (20.1.2.3)."""
     if not is_object(o):
@@ -295,7 +287,7 @@ def _check_proto(proto: Any) -> None:
         raise type_error(f"Object prototype may only be an Object or null: {shown}")
 
 
-@_static("create", 2)
+@method(_STATICS, "create", 2)
 def object_create(this: Any, proto: Any = UNDEFINED, props: Any = UNDEFINED, *_: Any) -> Any:
     """Object.create (20.1.2.2): a JSObject, or a plain dict for Object.prototype."""
     _check_proto(proto)
@@ -306,13 +298,13 @@ def object_create(this: Any, proto: Any = UNDEFINED, props: Any = UNDEFINED, *_:
     return obj
 
 
-@_static("getPrototypeOf", 1)
+@method(_STATICS, "getPrototypeOf", 1)
 def object_get_prototype_of(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
     """Object.getPrototypeOf (20.1.2.12)."""
     return prototype_of(to_object(o))
 
 
-@_static("setPrototypeOf", 2)
+@method(_STATICS, "setPrototypeOf", 2)
 def object_set_prototype_of(this: Any, o: Any = UNDEFINED, proto: Any = UNDEFINED, *_: Any) -> Any:
     """Object.setPrototypeOf (20.1.2.21)."""
     if o is None or o is UNDEFINED:
@@ -323,7 +315,7 @@ def object_set_prototype_of(this: Any, o: Any = UNDEFINED, proto: Any = UNDEFINE
     return o
 
 
-@_static("is", 2)
+@method(_STATICS, "is", 2)
 def object_is(this: Any, a: Any = UNDEFINED, b: Any = UNDEFINED, *_: Any) -> bool:
     """Object.is (20.1.2.17): SameValue."""
     return same_value(a, b)

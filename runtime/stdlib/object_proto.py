@@ -71,7 +71,7 @@ def hidden_keys(o: Any) -> list[str]:
 
 def own_property_names(o: Any) -> list[str]:
     """[[OwnPropertyKeys]] string keys (20.1.2.10): indices, then the rest, hidden included."""
-    keys = members().own_keys(o)
+    keys: list[str] = members().own_keys(o)
     hidden = hidden_keys(o)
     if type(o) is list or type(o) is str:
         return keys + hidden
@@ -100,7 +100,7 @@ def _class_tag(o: Any) -> str:
     if isinstance(o, JSErrorObject):
         return "Error"
     if t is JSIterator:
-        return o.tag
+        return str(o.tag)
     if t is str:
         return "String"
     if t is int or t is float:
@@ -112,9 +112,9 @@ def _class_tag(o: Any) -> str:
     if t is dict or t is JSObject:
         return "Object"
     if t is BuiltinNamespace:
-        return o.tag  # type: ignore[no-any-return]
+        return str(o.tag)
     if t.__name__ == "BuiltinProto":
-        return o.tag if o.tag in _TAGGED_PROTOTYPES else "Object"  # type: ignore[no-any-return]
+        return o.tag if o.tag in _TAGGED_PROTOTYPES else "Object"
     cls = getattr(t, "JS_CLASS", None)
     return cls if type(cls) is str else "Object"
 
@@ -158,7 +158,7 @@ def object_is_prototype_of(this: Any, v: Any = UNDEFINED, *_: Any) -> bool:
         return False
     o = to_object(this)
     p = prototype_of(v)
-    for _ in range(10_000):
+    for _step in range(10_000):
         if p is None:
             return False
         if p is o:
