@@ -276,6 +276,17 @@ def is_swapped(side: Side, resource: str) -> bool:
     return side == "fromHost" and resource in SWAPPED_FROM_HOST
 
 
+_KIND_RESOURCES = {
+    "Pod": "pods", "Secret": "secrets", "ConfigMap": "configMaps", "Endpoints": "endpoints",
+    "Service": "services", "PersistentVolumeClaim": "persistentVolumeClaims",
+    "Ingress": "ingresses", "ServiceAccount": "serviceAccounts",
+    "NetworkPolicy": "networkPolicies", "PersistentVolume": "persistentVolumes",
+    "StorageClass": "storageClasses", "VolumeSnapshot": "volumeSnapshots",
+    "VolumeSnapshotContent": "volumeSnapshotContents",
+    "PodDisruptionBudget": "podDisruptionBudgets", "PriorityClass": "priorityClasses",
+}
+
+
 @attrs.frozen
 class CompiledConfig:
     """The plans of a tenant config, per (side, resource), plus its warnings.
@@ -293,6 +304,13 @@ class CompiledConfig:
     def plan(self, side: Side, resource: str) -> PatchPlan:
         """The plan of one resource; an empty plan when it has no patches."""
         return self.plans.get((side, resource), PatchPlan())
+
+    def kind_synced_to_host(self, kind: str) -> bool:
+        """Whether tenant objects of ``kind`` sync to the host: the ``sync_enabled`` rule of
+        :func:`~syncpatch.runtime.references.perform_imports`. Custom resources are named by
+        their config key (``certificates.cert-manager.io``), since a kind alone is ambiguous."""
+        resource = _KIND_RESOURCES.get(kind, f"customResources/{kind}")
+        return self.enabled.get(("toHost", resource)) is True
 
     def vcluster_config(self) -> dict[str, Any]:
         """``context.vcluster.config``: the config file merged with defaults."""

@@ -161,3 +161,13 @@ def test_expressions_see_context_path():
     plan = compile_patches([{"path": "spec.ports[*].name", "expression": "context['path']"}], compiler=py_compiler)
     out = plan.to_host({"spec": {"ports": [{"name": "a"}, {"name": "b"}]}})
     assert [p["name"] for p in out["spec"]["ports"]] == ["spec.ports.0.name", "spec.ports.1.name"]
+
+
+def test_kind_synced_to_host_feeds_perform_imports():
+    compiled = compile_config({"sync": {"toHost": {"secrets": {"enabled": False},
+                                                   "customResources": {"issuers.cert-manager.io": {}}}}},
+                              compiler=py_compiler)
+    assert compiled.kind_synced_to_host("ConfigMap") is True
+    assert compiled.kind_synced_to_host("Secret") is False
+    assert compiled.kind_synced_to_host("Ingress") is False
+    assert compiled.kind_synced_to_host("issuers.cert-manager.io") is True
