@@ -51,7 +51,7 @@ _DIRECTIONS: dict[str, Direction] = {
     "from-host": "from_host", "from_host": "from_host", "fromHost": "from_host",
 }
 _CASE_KEYS = frozenset({"name", "config", "resource", "direction", "context", "input", "inputFile",
-                        "expected", "expectedFile", "expectedError", "vcluster"})
+                        "expected", "expectedFile", "expectedError"})
 
 
 class CaseFileError(ValueError):
@@ -124,7 +124,7 @@ def _object(raw: Mapping[str, Any], key: str, base: Path, file: str) -> Any:
 def _case(raw: Mapping[str, Any], defaults: Mapping[str, Any], base: Path, file: str, number: int) -> TestCase:
     merged = {**defaults, **raw}
     unknown = sorted(set(merged) - _CASE_KEYS)
-    label = str(merged.get("name") or f"case {number + 1}")
+    label = str(merged.get("name") or (f"case {number + 1}" if number >= 0 else Path(file).stem))
     if unknown:
         raise CaseFileError(file, f"{label}: unknown keys {', '.join(unknown)}")
     for key in ("config", "resource"):
@@ -154,7 +154,8 @@ def load_case_file(path: Path, display: str | None = None) -> list[TestCase]:
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
         raise CaseFileError(file, "'cases' must be a list of mappings")
     defaults = {k: v for k, v in raw.items() if k != "cases"} if "cases" in raw else {}
-    return [_case(item, defaults, path.parent, file, n) for n, item in enumerate(items)]
+    single = "cases" not in raw
+    return [_case(item, defaults, path.parent, file, -1 if single else n) for n, item in enumerate(items)]
 
 
 def discover(root: Path) -> Iterator[Path]:

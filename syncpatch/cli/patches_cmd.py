@@ -148,6 +148,12 @@ def _plan_source(config: Path | None, artifact: Path | None) -> Any:
     return report.compiled
 
 
+def _vcluster_context(source: Any, name: str, namespace: str) -> dict[str, Any]:
+    """Only ``context.vcluster``: leaving ``virtualObject``/``hostObject`` out lets the plan
+    default the source side to the object being synced, as a syncer would."""
+    return {"vcluster": source.context(name, namespace)["vcluster"]}
+
+
 def _dump(obj: Any, fmt: str) -> str:
     from syncpatch.patches.testcases import yaml_dump
 
@@ -194,7 +200,7 @@ def apply(objects: tuple[str, ...], config: Path | None, artifact: Path | None, 
     plan = source.plan(side, key)
     out = _console()
     for number, obj in enumerate(docs):
-        context = source.context(vcluster_name, vcluster_namespace)
+        context = _vcluster_context(source, vcluster_name, vcluster_namespace)
         try:
             result = plan.apply(_DIRECTIONS[direction], obj, context).object
         except Exception as exc:  # a PatchError: the object was left untouched
@@ -222,7 +228,8 @@ def _case_plans() -> Callable[[Path, str, str], tuple[Any, dict[str, Any]]]:
         if report.compiled is None:
             errors = [d for d in report.diagnostics if d.severity == "error"]
             raise ValueError(render_plain(errors, {report.filename: report.text}))
-        return report.compiled.plan(side, resource), report.compiled.context("my-vcluster", "vcluster-my-vcluster")
+        return report.compiled.plan(side, resource), _vcluster_context(report.compiled, "my-vcluster",
+                                                                        "vcluster-my-vcluster")
 
     return provide
 

@@ -1,0 +1,144 @@
+"""`syncpatch test DIR`: pass/fail table, diff on failure, exit codes (compiler faked).
+
+test_test_cmd_examples.py runs examples/tests with the real compiler.
+"""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from syncpatch.cli import cli
+from syncpatch.patches import build as build_mod
+
+PY = {'"host-" + value': '"host-" + value', "value.slice(5)": "value[5:]", "value.boom()": "1/0"}
+
+
+def fake_compiler(source):
+    code = compile(PY.get(source.strip(), "value"), "<fake>", "eval")
+    return lambda value, context, *, value_exists=True: eval(code, {}, {"value": value})
+
+
+@pytest.fixture(autouse=True)
+def fakes(monkeypatch):
+    monkeypatch.setattr(build_mod, "_default_compiler", lambda: fake_compiler)
+
+
+CONFIG = """\
+sync:
+  toHost:
+    endpoints:
+      patches:
+        - path: subsets[*].ports[*].name
+          expression: '"host-" + value'
+          reverseExpression: value.slice(5)
+    services:
+      patches:
+        - path: spec.x
+          expression: value.boom()
+"""
+
+CASES = """\
+config: ../vcluster.yaml
+resource: endpoints
+cases:
+  - name: prefix added
+    input: {subsets: [{ports: [{name: http}]}]}
+    expected: {subsets: [{ports: [{name: host-http}]}]}
+  - name: prefix removed
+    direction: from-host
+    input: {subsets: [{ports: [{name: host-http}]}]}
+    expected: {subsets: [{ports: [{name: http}]}]}
+"""
+
+FAILING = """\
+config: ../vcluster.yaml
+resource: toHost.endpoints
+direction: to-host
+input: {subsets: [{ports: [{name: http}, {name: grpc}]}]}
+expected: {subsets: [{ports: [{name: host-http}, {name: grpc}]}]}
+"""
+
+ERRORING = """\
+config: ../vcluster.yaml
+cases:
+  - name: patch throws
+    resource: services
+    input: {spec: {x: 1}}
+    expected: {spec: {x: 1}}
+  - name: expected error
+    resource: services
+    input: {spec: {x: 1}}
+    expectedError: ZeroDivisionError
+"""
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # case files display relative to the working directory
+
+
+def write(tmp_path, **files):
+    (tmp_path / "vcluster.yaml").write_text(CONFIG)
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    for name, text in files.items():
+        (cases / f"{name}.yaml").write_text(text)
+    return "cases"
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, ["test", *map(str, args)], catch_exceptions=False)
+
+
+def test_passing_cases_exit_0(tmp_path, snapshot):
+    result = invoke(write(tmp_path, ok=CASES))
+    assert result.exit_code == 0, result.output
+    assert result.output == snapshot
+
+
+def test_failing_case_shows_a_diff_and_exits_1(tmp_path, snapshot):
+    result = invoke(write(tmp_path, ok=CASES, bad=FAILING))
+    assert result.exit_code == 1
+    assert "-  - name: grpc\n+  - name: host-grpc" in result.output
+    assert result.output == snapshot
+
+
+def test_patch_errors_are_failures_unless_expected(tmp_path):
+    result = invoke(write(tmp_path, err=ERRORING), "--format", "json")
+    assert result.exit_code == 1
+    document = json.loads(result.output)
+    assert [(c["name"], c["status"]) for c in document["cases"]] == [
+        ("patch throws", "error"), ("expected error", "pass")]
+    assert "patch 0 on path 'spec.x'" in document["cases"][0]["message"]
+
+
+def test_invalid_case_file_exits_1(tmp_path):
+    result = invoke(write(tmp_path, broken="config: ../vcluster.yaml\ninput: {}\nexpected: {}\n"))
+    assert result.exit_code == 1
+    assert "missing 'resource'" in result.output
+
+
+def test_no_cases_found_exits_1(tmp_path):
+    result = invoke(write(tmp_path))
+    assert result.exit_code == 1
+    assert "no test cases found" in result.output
+
+
+def test_config_with_errors_fails_its_cases(tmp_path):
+    cases = write(tmp_path, ok=CASES)
+    (tmp_path / "vcluster.yaml").write_text(CONFIG.replace("subsets[*]", "subsets['x']"))
+    result = invoke(cases, "--format", "json")
+    assert result.exit_code == 1
+    statuses = [c["status"] for c in json.loads(result.output)["cases"]]
+    assert statuses == ["error", "error"]
+    assert "vcluster.yaml:5:25: error[path-single-quote]" in json.loads(result.output)["cases"][0]["message"]
+
+
+def test_missing_dir_is_a_usage_error(tmp_path):
+    assert invoke("nope").exit_code == 2
+
+
+def test_help_has_examples():
+    result = CliRunner().invoke(cli, ["test", "--help"])
+    assert result.exit_code == 0 and "syncpatch test examples/tests" in result.output
