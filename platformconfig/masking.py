@@ -14,8 +14,9 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
+from .errors import ConfigInvalid
 from .formats import DATA_SOURCE
-from .yamlpos import Loader
+from .yamlpos import load_document
 
 MASK = "********"
 _CONNECTORS = ("oidc", "gitHostA", "gitHostB", "idpA", "idpB")
@@ -57,11 +58,12 @@ def mask_raw(raw: str) -> str:
     """`raw` with its secrets masked, re-rendered in its key order.
 
     Text with nothing to mask comes back unchanged, comments included. Text that does not
-    parse cannot be masked field by field, so all of it is masked rather than risk a leak.
+    parse (or exceeds the YAML size budget) cannot be masked field by field, so all of it is
+    masked rather than risk a leak.
     """
     try:
-        data: Any = yaml.load(raw, Loader=Loader)
-    except yaml.YAMLError:
+        data: Any = load_document(raw).data
+    except ConfigInvalid:
         return MASK
     if not isinstance(data, dict):
         return raw

@@ -89,19 +89,34 @@ def _quote(key: str) -> str:
 
 def load_documents(text: str, source: str = "<raw>") -> list[Document]:
     """Parse every YAML document in `text`; bad YAML raises `ConfigInvalid` with its position."""
-    loader = Loader(text)
+    loader: Loader | None = None
     docs: list[Document] = []
     try:
+        loader = Loader(text)
         while loader.check_node():
-            node = loader.get_node()
-            docs.append(_document(loader, node))
+            docs.append(_document(loader, loader.get_node()))
+    except ConfigInvalid as exc:
+        raise ConfigInvalid(exc.errors, source) from None
+    except RecursionError:
+        raise ConfigInvalid([FieldError("", "invalid YAML: nested too deeply")], source) from None
     except yaml.MarkedYAMLError as exc:
         raise ConfigInvalid([_yaml_error(exc)], source) from None
+    except yaml.reader.ReaderError as exc:
+        raise ConfigInvalid([_reader_error(exc, text)], source) from None
     except yaml.YAMLError as exc:
         raise ConfigInvalid([FieldError("", f"invalid YAML: {exc}")], source) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return docs
+
+
+def _reader_error(exc: Any, text: str) -> FieldError:
+    """A character YAML forbids (control characters): say which, and where."""
+    before = text[: exc.position]
+    line = before.count("\n") + 1
+    column = exc.position - (before.rfind("\n") + 1) + 1
+    return FieldError("", f"invalid YAML: character U+{exc.character:04X} is not allowed", line, column)
 
 
 def load_document(text: str, source: str = "<raw>") -> Document:
@@ -114,10 +129,22 @@ def load_document(text: str, source: str = "<raw>") -> Document:
     return docs[0]
 
 
+MAX_NODES = 100_000
+MAX_DEPTH = 64
+
+
+class _TooBig(Exception):
+    """The document exceeds the size or depth budget, or an alias refers to itself."""
+
+
 def _document(loader: Loader, node: yaml.Node) -> Document:
     marks: dict[Path, Mark] = {}
     problems: list[FieldError] = []
-    _walk(node, (), None, marks, problems)
+    try:
+        _Walker(marks, problems).walk(node, (), None)
+    except _TooBig as exc:
+        line, column = _pos(node.start_mark)
+        raise ConfigInvalid([FieldError("", str(exc), line, column)]) from None
     data = loader.construct_document(node)
     return Document(data, marks, tuple(problems), node)
 
@@ -126,19 +153,38 @@ def _pos(mark: yaml.Mark) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def _walk(
-    node: yaml.Node,
-    path: Path,
-    key: tuple[int, int] | None,
-    marks: dict[Path, Mark],
-    problems: list[FieldError],
-) -> None:
-    """Record the marks below `node`; flag duplicate keys, which YAML loaders drop silently."""
-    marks[path] = Mark(key, _pos(node.start_mark))
-    if isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _walk(item, (*path, index), None, marks, problems)
-    elif isinstance(node, yaml.MappingNode):
+@attrs.define
+class _Walker:
+    """Records the marks of every field, flags duplicate keys, and bounds the work.
+
+    Aliases let a few bytes of YAML expand to billions of nodes ("billion laughs") or refer
+    to themselves; the platform config comes from users over the API, so the expansion is
+    counted and capped before anything else walks it.
+    """
+
+    marks: dict[Path, Mark]
+    problems: list[FieldError]
+    count: int = 0
+    active: set[int] = attrs.field(factory=set)
+
+    def walk(self, node: yaml.Node, path: Path, key: tuple[int, int] | None) -> None:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise _TooBig(f"document too large: more than {MAX_NODES} values (after expanding aliases)")
+        if len(path) > MAX_DEPTH:
+            raise _TooBig(f"document nested too deeply: more than {MAX_DEPTH} levels")
+        if id(node) in self.active:
+            raise _TooBig("an alias refers to a node that contains it (recursive structure)")
+        self.marks[path] = Mark(key, _pos(node.start_mark))
+        self.active.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                self.walk(item, (*path, index), None)
+        elif isinstance(node, yaml.MappingNode):
+            self._mapping(node, path)
+        self.active.discard(id(node))
+
+    def _mapping(self, node: yaml.MappingNode, path: Path) -> None:
         seen: set[str] = set()
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
@@ -147,9 +193,9 @@ def _walk(
             child = (*path, name)
             if name in seen:
                 line, column = _pos(key_node.start_mark)
-                problems.append(FieldError(format_path(child), "duplicate key", line, column))
+                self.problems.append(FieldError(format_path(child), "duplicate key", line, column))
             seen.add(name)
-            _walk(value_node, child, _pos(key_node.start_mark), marks, problems)
+            self.walk(value_node, child, _pos(key_node.start_mark))
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError) -> FieldError:
