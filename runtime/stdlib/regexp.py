@@ -15,8 +15,9 @@ Interfaces other parts of the engine use:
 - ``MatchArray(list)``: the array ``exec``/``match``/``matchAll`` return. It IS the JS array
   (elements are the match and captures, ``UNDEFINED`` for a capture that did not take part);
   ``index``, ``input``, ``groups`` (and ``indices`` under ``d``) are own properties served by
-  ``js_get_own``. The core must treat it as an array everywhere (``isinstance(x, list)``)
-  and consult ``js_get_own`` for non-index keys; ``js_own_keys`` lists the extra keys.
+  ``js_get_own``, which also serves indexes and ``length`` (``JS_PROTO`` is Array.prototype),
+  so member dispatch works through the special-class path. Code that tests arrays with
+  ``type(x) is list`` (JSON.stringify, ToPrimitive) should use ``isinstance(x, list)``.
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ from typing import Any, Iterator
 
 import regex
 
-from ..convert import to_length, to_string
+from ..convert import is_array_index, to_length, to_string
 from ..realm import current_realm
 from ..strings import from_units, has_astral, js_len, to_units
 from ..values import MISSING, UNDEFINED, JSFunction, JSObject, LimitExceeded, syntax_error, type_error
-from .registry import GLOBALS, native
+from .registry import ARRAY_PROTO, GLOBALS, native
 from .regexp_syntax import PatternError, Translation, translate
 
 __all__ = [
@@ -152,9 +153,16 @@ class JSRegExp:
 
 
 class MatchArray(list):  # type: ignore[type-arg]
-    """The array of a successful match with its extra own properties (see module doc)."""
+    """The array of a successful match with its extra own properties (see module doc).
+
+    Besides ``index``/``input``/``groups``/``indices`` its ``js_get_own`` also answers
+    element indexes and ``length``, and ``JS_PROTO`` is Array.prototype, so it behaves as an
+    array even through the generic special-class path of member dispatch.
+    """
 
     __slots__ = ("index", "input", "groups", "indices", "props")
+    JS_CLASS = "Array"
+    JS_PROTO = ARRAY_PROTO
 
     def __init__(self, items: list[Any], index: Any, input: Any, groups: Any, indices: Any = MISSING) -> None:
         super().__init__(items)
@@ -165,31 +173,55 @@ class MatchArray(list):  # type: ignore[type-arg]
         self.props: dict[str, Any] | None = None
 
     def js_get_own(self, key: Any) -> Any:
+        if type(key) is int:
+            return self[key] if 0 <= key < len(self) else MISSING
+        if type(key) is not str:
+            return MISSING
+        if key == "length":
+            return len(self)
+        if key[:1].isdigit() and is_array_index(key):
+            i = int(key)
+            return self[i] if i < len(self) else MISSING
         if self.props is not None and key in self.props:
             return self.props[key]
-        if key == "index":
-            return self.index
-        if key == "input":
-            return self.input
-        if key == "groups":
-            return self.groups
-        if key == "indices":
-            return self.indices
+        if key in _MATCH_KEYS:
+            return getattr(self, key)
         return MISSING
 
     def js_set_own(self, key: Any, value: Any) -> bool:
-        if type(key) is str and key in ("index", "input", "groups", "indices") or not (type(key) is str and key.isdigit()):
-            if self.props is None:
-                self.props = {}
-            self.props[key] = value
+        if type(key) is str and key[:1].isdigit() and is_array_index(key):
+            key = int(key)
+        if type(key) is int:
+            if key < len(self):
+                self[key] = value
+            else:
+                self.extend([UNDEFINED] * (key - len(self)))
+                self.append(value)
             return True
-        return False
+        if key == "length":
+            n = to_length(value)
+            if n < len(self):
+                del self[n:]
+            else:
+                self.extend([UNDEFINED] * (n - len(self)))
+            return True
+        if self.props is None:
+            self.props = {}
+        self.props[key] = value
+        return True
 
     def js_own_keys(self) -> list[str]:
-        keys = [k for k in ("index", "input", "groups", "indices") if getattr(self, k) is not MISSING]
+        keys = [str(i) for i in range(len(self))]
+        keys += [k for k in _MATCH_KEYS if getattr(self, k) is not MISSING]
         if self.props:
             keys += [k for k in self.props if k not in keys]
         return keys
+
+    def js_iterator(self) -> Iterator[Any]:
+        return iter(self)
+
+
+_MATCH_KEYS = ("index", "input", "groups", "indices")
 
 
 # --- matching -------------------------------------------------------------------------------

@@ -1,0 +1,10 @@
+"""collation built-ins called directly, against node-verified rows (cases/textlib_direct.json)."""
+
+import pytest
+
+from .textlib_direct import load, run_row
+
+
+@pytest.mark.parametrize("row", load("collation"))
+def test_collation(row):
+    run_row(row)
