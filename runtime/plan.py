@@ -218,13 +218,25 @@ def _key_text(key: str) -> str:
     return key
 
 
+def _plain(value: Any) -> Any:
+    """An object/array result as JSON would store it: ``undefined`` members are dropped and
+    ``undefined`` array elements become ``null`` (``JSON.stringify``'s rule)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if v is not _UNDEFINED}
+    if isinstance(value, list):
+        return [None if v is _UNDEFINED else _plain(v) for v in value]
+    return value
+
+
 def _call(fn: PatchFunction, value: Any, ctx: dict[str, Any], path: str) -> Any:
     """Run one patch function; ``_DELETE`` for a null/undefined result."""
     ctx["path"] = path
     if type(value) is dict or type(value) is list:
         value = _clone(value)
     result = fn(value, ctx, value_exists=True)
-    return _DELETE if result is None or result is _UNDEFINED else result
+    if result is None or result is _UNDEFINED:
+        return _DELETE
+    return _plain(result) if isinstance(result, (dict, list)) else result
 
 
 def _create(node: Any, name: str, path: str, fn: PatchFunction, ctx: dict[str, Any],
@@ -235,7 +247,7 @@ def _create(node: Any, name: str, path: str, fn: PatchFunction, ctx: dict[str, A
     if result is None or result is _UNDEFINED:
         return node
     target = _writable(node, owned)
-    target[name] = result
+    target[name] = _plain(result) if isinstance(result, (dict, list)) else result
     return target
 
 
@@ -258,6 +270,8 @@ def _key_terminal(name: str, bracket: bool) -> Walker:
             return target
         if new is old:
             return node
+        if isinstance(new, (dict, list)):
+            new = _plain(new)
         if id(node) in owned:
             node[name] = new
             return node

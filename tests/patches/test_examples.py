@@ -3,6 +3,8 @@ sample object is snapshotted in both directions and round-trips where the pair c
 
 import io
 
+import attrs
+
 import pytest
 import yaml
 
@@ -52,7 +54,7 @@ def test_sample_snapshots_both_directions(sample, snapshot):
     run = run_sample(sample)
     assert {
         "forward": run.forward.object,
-        "imports": [record.__dict__ if hasattr(record, "__dict__") else repr(record) for record in run.forward.imports],
+        "imports": [attrs.asdict(record) for record in run.forward.imports],
         "back": run.back,
     } == snapshot
 

@@ -293,3 +293,10 @@ def test_same_container_patched_twice_is_copied_once():
     out = p.to_host(obj)
     assert [x["name"] for x in out["spec"]["ports"]] == ["p-http", "p-https"]
     assert obj == sample()
+
+
+def test_undefined_inside_returned_objects_follows_json_rules():
+    out = plan(("spec.selector", fn(lambda v, c, x: {"a": UNDEFINED, "b": [1, UNDEFINED], "c": {"d": UNDEFINED}}), None),
+               ('metadata.annotations["n"]', fn(lambda v, c, x: {"k": UNDEFINED}), None)).to_host(sample())
+    assert out["spec"]["selector"] == {"b": [1, None], "c": {}}
+    assert out["metadata"]["annotations"]["n"] == {}
