@@ -4,7 +4,6 @@ sample object is snapshotted in both directions and round-trips where the pair c
 import io
 
 import attrs
-
 import pytest
 import yaml
 
