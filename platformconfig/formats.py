@@ -11,7 +11,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BeforeValidator
+from pydantic import AfterValidator, BeforeValidator, PlainSerializer
 from pydantic_core import PydanticCustomError
 
 Check = Callable[[str], str | None]
@@ -197,3 +197,11 @@ TimeWindow = Annotated[str, validator(check_time_window)]
 DayOfWeek = Annotated[str, validator(check_day_of_week)]
 StorageClass = Annotated[str, validator(check_storage_class)]
 Quantity = Annotated[str, BeforeValidator(_number_to_text), validator(check_quantity)]
+
+
+def _plain_number(value: float) -> int | float:
+    """`73` stays `73` on the wire rather than becoming `73.0`."""
+    return int(value) if value.is_integer() else value
+
+
+Number = Annotated[float, PlainSerializer(_plain_number, return_type=int | float)]

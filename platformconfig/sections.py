@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .base import Model, Rule, field, required
-from .formats import (DayOfWeek, Interval, Quantity, Retention, StorageClass, TimeWindow,
+from .formats import (DayOfWeek, Interval, Number, Quantity, Retention, StorageClass, TimeWindow,
                       check_data_source, parse_quantity)
 
 AUDIT_MAX_SIZE_DEFAULT = 100
@@ -284,7 +284,7 @@ class CostControlCluster(Model):
 class Price(Model):
     """A price over a time period."""
 
-    price: float | None = field(None, ge=0)
+    price: Number | None = field(None, "Price.", ge=0)
     time_period: str | None = field("timePeriod")
 
 
