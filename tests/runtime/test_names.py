@@ -156,3 +156,20 @@ def test_translator_multi_namespace_keeps_names_and_maps_namespaces():
 def test_translator_from_context(config, mode):
     tr = translator_from_context({"vcluster": {"name": "vc", "namespace": "ns", "config": config}})
     assert (tr.vcluster_name, tr.host_namespace, tr.mode) == ("vc", "ns", mode)
+
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+label_parts = st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-.", min_size=1, max_size=40),
+                       min_size=1, max_size=6)
+
+
+@given(label_parts)
+def test_safe_concat_name_never_exceeds_63_bytes(parts):
+    got = safe_concat_name(*parts)
+    full = "-".join(parts)
+    if len(full) <= 63:
+        assert got == full
+    else:
+        assert len(got) <= 63 and got.endswith(sha_hex(full)[:10]) and ".-" not in got[:-10]

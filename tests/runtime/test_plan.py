@@ -300,3 +300,19 @@ def test_undefined_inside_returned_objects_follows_json_rules():
                ('metadata.annotations["n"]', fn(lambda v, c, x: {"k": UNDEFINED}), None)).to_host(sample())
     assert out["spec"]["selector"] == {"b": [1, None], "c": {}}
     assert out["metadata"]["annotations"]["n"] == {}
+
+
+def test_plans_are_plain_data_plus_functions():
+    """What the compile-patches artifact relies on: plain constructors, no pydantic."""
+    from syncpatch.runtime.references import LabelsPatch, ReferencePatch, ReferenceSpec
+
+    entries = (
+        ExpressionPatch(index=0, path="spec.ports[*].name", expression=PREFIX, reverse_expression=UNPREFIX),
+        ReferencePatch(index=1, path="spec.secretName", reference=ReferenceSpec(kind="Secret", api_version="v1")),
+        LabelsPatch(index=2, path="spec.selector"),
+    )
+    p = PatchPlan(entries=entries, to_host_keyword="expression", from_host_keyword="reverseExpression",
+                  concat_kinds=frozenset({"Secret"}))
+    assert p == PatchPlan(entries=entries, concat_kinds=frozenset({"Secret"}))
+    assert entries[0].segments[2].__class__.__name__ == "Wildcard"
+    assert p.to_host(sample())["spec"]["ports"][0]["name"] == "p-http"
