@@ -4,6 +4,8 @@ Python's own base-36 parser) from vCluster's documented algorithms, then pinned 
 import hashlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from syncpatch.runtime.names import (
     NameTranslator,
@@ -157,9 +159,6 @@ def test_translator_from_context(config, mode):
     tr = translator_from_context({"vcluster": {"name": "vc", "namespace": "ns", "config": config}})
     assert (tr.vcluster_name, tr.host_namespace, tr.mode) == ("vc", "ns", mode)
 
-
-from hypothesis import given
-from hypothesis import strategies as st
 
 label_parts = st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-.", min_size=1, max_size=40),
                        min_size=1, max_size=6)
