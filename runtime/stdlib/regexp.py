@@ -45,6 +45,7 @@ __all__ = [
     "exec_raw",
     "build_match",
     "search_raw",
+    "group_span",
 ]
 
 _FLAG_ORDER = "dgimsuvy"
@@ -83,11 +84,13 @@ def _compile(source: str, flags: str) -> tuple[Any, Translation]:
         tr = translate(source, flags)
     except PatternError as exc:
         raise PatternError(f"Invalid regular expression: /{source}/{flags}: {exc}") from None
-    rflags = regex.V0 | (regex.IGNORECASE if "i" in flags else 0)
+    unicode = "u" in flags or "v" in flags
+    rflags = regex.V0 | (regex.IGNORECASE if "i" in flags and unicode else 0)
     try:
         compiled = regex.compile(tr.pattern, rflags)
     except regex.error as exc:
         raise PatternError(f"Invalid regular expression: /{source}/{flags}: {exc}") from None
+    tr.gnum = [0] + [compiled.groupindex[f"g{i}"] for i in range(1, tr.ncaps + 1)]
     if len(_cache) >= _CACHE_MAX:
         _cache.clear()
     _cache[key] = (compiled, tr)
@@ -309,12 +312,36 @@ def exec_raw(rx: JSRegExp, subj: Subject) -> Any:
     return m
 
 
+def group_span(tr: Translation, m: Any, i: int) -> tuple[int, int]:
+    """The span of JS capture ``i`` (-1, -1 when undefined). Inside a quantified atom JS
+    keeps only what the last iteration captured, and drops an empty iteration past the
+    minimum (22.2.2.3.1 RepeatMatcher); the wrappers' per-iteration spans recover that."""
+    enclosing = tr.enclosing.get(i)
+    if enclosing is None:
+        return m.span(tr.gnum[i])  # type: ignore[no-any-return]
+    lo, hi = m.span()
+    dropped = -1
+    for wrapper, minimum in enclosing:
+        iters = [sp for sp in m.spans(wrapper) if lo <= sp[0] and sp[1] <= hi]
+        dropped = -1
+        while len(iters) > minimum and iters[-1][0] == iters[-1][1]:
+            dropped = iters.pop()[0]
+        if not iters:
+            return -1, -1
+        lo, hi = iters[-1]
+    caps = [sp for sp in m.spans(tr.gnum[i]) if lo <= sp[0] and sp[1] <= hi]
+    if caps and dropped >= 0 and caps[-1] == (dropped, dropped):
+        caps.pop()
+    return caps[-1] if caps else (-1, -1)
+
+
 def build_match(rx: JSRegExp, subj: Subject, m: Any) -> MatchArray:
     """The JS match array for a regex Match (22.2.7.2 steps 19 and on)."""
     n = rx.tr.ncaps
     items: list[Any] = [subj.piece(m.start(), m.end())]
+    tr = rx.tr
     for i in range(1, n + 1):
-        a, b = m.span(i)
+        a, b = group_span(tr, m, i)
         items.append(UNDEFINED if a < 0 else subj.piece(a, b))
     groups: Any = UNDEFINED
     if rx.tr.names:
@@ -325,7 +352,7 @@ def build_match(rx: JSRegExp, subj: Subject, m: Any) -> MatchArray:
     if "d" in rx.flags:
         pairs: list[Any] = []
         for i in range(n + 1):
-            a, b = m.span(i)
+            a, b = group_span(tr, m, i) if i else m.span()
             pairs.append(UNDEFINED if a < 0 else [subj.to_unit(a), subj.to_unit(b)])
         igroups: Any = UNDEFINED
         if rx.tr.names:

@@ -36,12 +36,18 @@ class PatternError(Exception):
 class Translation:
     """A translated pattern: regex-package source, capture count, and group names."""
 
-    __slots__ = ("pattern", "ncaps", "names")
+    __slots__ = ("pattern", "ncaps", "names", "enclosing", "gnum")
 
-    def __init__(self, pattern: str, ncaps: int, names: dict[str, int]) -> None:
+    def __init__(
+        self, pattern: str, ncaps: int, names: dict[str, int], enclosing: dict[int, list[tuple[str, int]]]
+    ) -> None:
         self.pattern = pattern
         self.ncaps = ncaps
         self.names = names
+        #: JS group -> the quantified wrappers around it, outermost first: (group name, min)
+        self.enclosing = enclosing
+        #: JS group -> the regex package's group number (filled in once compiled)
+        self.gnum: list[int] = []
 
 
 def _ranges_of(chars: str) -> list[tuple[int, int]]:
@@ -87,6 +93,53 @@ _WORD_BOUNDARY = f"(?:(?<={_WORD_CLASS})(?!{_WORD_CLASS})|(?<!{_WORD_CLASS})(?={
 _NOT_WORD_BOUNDARY = f"(?:(?<={_WORD_CLASS})(?={_WORD_CLASS})|(?<!{_WORD_CLASS})(?!{_WORD_CLASS}))"
 _LT_CLASS = "[\\n\\r\\u2028\\u2029]"
 _CONTROL_ESCAPES = {"t": 9, "n": 10, "v": 11, "f": 12, "r": 13}
+
+
+_FOLD_GROUPS: dict[int, tuple[int, ...]] | None = None
+_CASED: list[int] = []
+
+
+def _canonicalize(cp: int) -> int:
+    """Canonicalize (22.2.2.7.3) for non-u ignoreCase: toUppercase when that is one code
+    unit, except that non-ASCII never maps into ASCII."""
+    up = chr(cp).upper()
+    if len(up) != 1:
+        return cp
+    cu = ord(up)
+    if cp >= 128 and cu < 128:
+        return cp
+    return cu
+
+
+def _fold_groups() -> dict[int, tuple[int, ...]]:
+    """Code unit -> every code unit with the same canonical value (only when > 1)."""
+    global _FOLD_GROUPS
+    if _FOLD_GROUPS is None:
+        by_canon: dict[int, list[int]] = {}
+        for cp in range(0x10000):
+            by_canon.setdefault(_canonicalize(cp), []).append(cp)
+        groups: dict[int, tuple[int, ...]] = {}
+        for members in by_canon.values():
+            if len(members) > 1:
+                for cp in members:
+                    groups[cp] = tuple(members)
+        _CASED.extend(sorted(groups))
+        _FOLD_GROUPS = groups
+    return _FOLD_GROUPS
+
+
+def _case_close(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Add every case variant (non-u Canonicalize) of the members of ``ranges``."""
+    import bisect
+
+    groups = _fold_groups()
+    extra: list[tuple[int, int]] = []
+    for lo, hi in ranges:
+        i = bisect.bisect_left(_CASED, lo)
+        while i < len(_CASED) and _CASED[i] <= hi:
+            extra.extend((m, m) for m in groups[_CASED[i]])
+            i += 1
+    return _merge(ranges + extra) if extra else ranges
 
 
 def _cp_text(cp: int) -> str:
@@ -150,11 +203,17 @@ class _Parser:
         self.u = "u" in flags or "v" in flags
         self.src = src if self.u else to_units(src)
         self.dotall = "s" in flags
+        self.fold = "i" in flags and not self.u  # non-u: expand case variants ourselves
+        self.ufold = "i" in flags and self.u  # u: the regex package's simple case folding
         self.multiline = "m" in flags
         self.pos = 0
         self.total_caps, self.all_names = _scan_groups(self.src)
         self.has_named = bool(self.all_names)
         self.ncaps = 0
+        self.term_caps = 0
+        self.open_groups: set[int] = set()
+        self.nwraps = 0
+        self.enclosing: dict[int, list[tuple[str, int]]] = {}
         self.names: dict[str, int] = {}
 
     # --- helpers -------------------------------------------------------------------------
@@ -176,7 +235,7 @@ class _Parser:
         out = self.disjunction()
         if self.pos < len(self.src):
             raise self.error("Unmatched ')'" if self.peek() == ")" else "Unexpected character")
-        return Translation(out, self.ncaps, self.names)
+        return Translation(out, self.ncaps, self.names, self.enclosing)
 
     def disjunction(self) -> str:
         alts = [self.alternative()]
@@ -191,6 +250,7 @@ class _Parser:
         return "".join(parts)
 
     def term(self) -> str:
+        self.term_caps = self.ncaps
         c = self.peek()
         if c == "^":
             self.pos += 1
@@ -211,7 +271,7 @@ class _Parser:
             atom = f"(?{kind}{self.group_body()})"
             if self.u:
                 return atom  # lookaheads are not quantifiable in u mode (checked by quantifier())
-            return self.quantified("(?:" + atom + ")")
+            return self.quantified("(?:" + atom + ")", self.term_caps)
         if c in "*+?":
             raise self.error("Nothing to repeat")
         if c == "{":
@@ -219,13 +279,18 @@ class _Parser:
                 raise self.error("Nothing to repeat")
             if self.u:
                 raise self.error("Lone quantifier brackets")
-        return self.quantified(self.atom())
+        before = self.ncaps
+        return self.quantified(self.atom(), before)
 
-    def quantified(self, atom: str) -> str:
+    def quantified(self, atom: str, caps_before: int) -> str:
+        """Atom plus quantifier. When the atom holds captures, it is wrapped in a named
+        group whose per-iteration spans let the matcher apply JS's rule that captures are
+        reset at each iteration (and that an empty iteration past the minimum is dropped)."""
         c = self.peek()
         if c in ("*", "+", "?"):
             self.pos += 1
             q = c
+            lo, hi = (1 if c == "+" else 0), (1 if c == "?" else None)
         elif c == "{":
             bounds = self.braced_quantifier()
             if bounds is None:
@@ -238,6 +303,12 @@ class _Parser:
             q += "?"
         if self.peek() in ("*", "+", "?") or (self.peek() == "{" and self.braced_quantifier(peek_only=True)):
             raise self.error("Nothing to repeat")
+        if self.ncaps > caps_before and not (lo == 1 and hi == 1):
+            self.nwraps += 1
+            wrapper = f"w{self.nwraps}"
+            for n in range(caps_before + 1, self.ncaps + 1):
+                self.enclosing.setdefault(n, []).insert(0, (wrapper, lo))
+            atom = f"(?P<{wrapper}>{atom})"
         return atom + q
 
     def braced_quantifier(self, peek_only: bool = False) -> tuple[int, int | None] | None:
@@ -281,7 +352,23 @@ class _Parser:
         if c in ("]", "}") and self.u:
             raise self.error("Lone quantifier brackets")
         self.pos += 1
-        return _cp_text(ord(c))
+        return self.literal(ord(c))
+
+    def literal(self, cp: int) -> str:
+        """A pattern character; under non-u ignoreCase, the class of its case variants."""
+        if self.fold:
+            members = _fold_groups().get(cp)
+            if members:
+                return _class_text(_merge([(m, m) for m in members]))
+        return _cp_text(cp)
+
+    def class_escape(self, c: str) -> list[tuple[int, int]]:
+        """\\d \\D \\w \\W \\s \\S; under u+i, \\w also holds U+017F and U+212A (their
+        simple case folds are s and k), and \\W excludes them."""
+        if self.ufold and c in "wW":
+            word = _merge(_WORD + [(0x17F, 0x17F), (0x212A, 0x212A)])
+            return word if c == "w" else _complement(word)
+        return _CLASS_ESCAPES[c]
 
     def group(self) -> str:
         self.pos += 1
@@ -293,11 +380,18 @@ class _Parser:
                 raise self.error("Duplicate capture group name")
             self.ncaps += 1
             self.names[name] = self.ncaps
-            return "(" + self.group_body() + ")"
+            return self.capture_group()
         if self.peek() == "?":
             raise self.error("Invalid group")
         self.ncaps += 1
-        return "(" + self.group_body() + ")"
+        return self.capture_group()
+
+    def capture_group(self) -> str:
+        n = self.ncaps
+        self.open_groups.add(n)
+        body = self.group_body()
+        self.open_groups.discard(n)
+        return f"(?P<g{n}>{body})"
 
     def group_body(self) -> str:
         inner = self.disjunction()
@@ -345,15 +439,14 @@ class _Parser:
             name = self.group_name()
             if name not in self.all_names:
                 raise self.error("Invalid named capture referenced")
-            n = self.all_names[name]
-            return f"(?(%d)\\g<%d>|)" % (n, n)
+            return self.backref_text(self.all_names[name])
         if c in _CLASS_ESCAPES:
             self.pos += 1
-            return _class_text(_CLASS_ESCAPES[c])
+            return _class_text(self.class_escape(c))
         if c in "pP" and self.u:
             return "[" + self.property_escape() + "]"
         cp = self.character_escape(in_class=False)
-        return _cp_text(cp)
+        return self.literal(cp)
 
     def backreference(self) -> str | None:
         """``\\N``: a backreference when N names a group, else (non-u) a legacy escape."""
@@ -363,11 +456,20 @@ class _Parser:
         n = int(self.src[self.pos : j])
         if n <= self.total_caps:
             self.pos = j
-            # JS: a reference to a group that has not captured matches the empty string.
-            return f"(?(%d)\\g<%d>|)" % (n, n)
+            return self.backref_text(n)
         if self.u:
             raise self.error("Invalid escape")
         return None
+
+    def backref_text(self, n: int) -> str:
+        """JS: a reference to a group that has not captured matches the empty string (a
+        group referenced from inside itself never has)."""
+        if n in self.open_groups:
+            return "(?:)"
+        ref = f"(?P=g{n})"
+        if self.fold:
+            ref = f"(?i:{ref})"
+        return f"(?(g{n}){ref}|)"
 
     def legacy_octal(self) -> int:
         """Annex B LegacyOctalEscapeSequence (non-u only); pos is at the first digit."""
@@ -493,7 +595,10 @@ class _Parser:
                     self.add_class_item(item, ranges, extra)
                 continue
             self.add_class_item(a, ranges, extra)
-        return _class_text(_merge(ranges), "".join(extra), negate)
+        merged = _merge(ranges)
+        if self.fold:
+            merged = _case_close(merged)
+        return _class_text(merged, "".join(extra), negate)
 
     @staticmethod
     def add_class_item(item: object, ranges: list[tuple[int, int]], extra: list[str]) -> None:
@@ -522,7 +627,7 @@ class _Parser:
             return ord("-")
         if c in _CLASS_ESCAPES:
             self.pos += 1
-            return _CLASS_ESCAPES[c]
+            return self.class_escape(c)
         if c in "pP" and self.u:
             return self.property_escape()
         if c in "89" and not self.u:

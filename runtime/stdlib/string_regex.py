@@ -20,6 +20,7 @@ from .regexp import (
     Subject,
     build_match,
     exec_raw,
+    group_span,
     iterate_matches,
     regexp_create,
     regexp_exec,
@@ -277,7 +278,7 @@ def _regexp_split(rx: JSRegExp, s: str, limit: Any) -> list[Any]:
         if len(out) == lim:
             return out
         for i in range(1, rx.tr.ncaps + 1):
-            a, b = m.span(i)
+            a, b = group_span(rx.tr, m, i)
             out.append(UNDEFINED if a < 0 else subj.piece(a, b))
             if len(out) == lim:
                 return out
