@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 from typing import Any, Iterator
 
-import regex
+import regex  # type: ignore[import-untyped]
 
 from ..convert import is_array_index, to_length, to_string
 from ..realm import current_realm
@@ -163,14 +163,14 @@ class MatchArray(list):  # type: ignore[type-arg]
     array even through the generic special-class path of member dispatch.
     """
 
-    __slots__ = ("index", "input", "groups", "indices", "props")
+    __slots__ = ("match_index", "match_input", "groups", "indices", "props")
     JS_CLASS = "Array"
     JS_PROTO = ARRAY_PROTO
 
     def __init__(self, items: list[Any], index: Any, input: Any, groups: Any, indices: Any = MISSING) -> None:
         super().__init__(items)
-        self.index = index
-        self.input = input
+        self.match_index = index
+        self.match_input = input
         self.groups = groups
         self.indices = indices
         self.props: dict[str, Any] | None = None
@@ -188,8 +188,11 @@ class MatchArray(list):  # type: ignore[type-arg]
         if self.props is not None and key in self.props:
             return self.props[key]
         if key in _MATCH_KEYS:
-            return getattr(self, key)
+            return self._match_props()[key]
         return MISSING
+
+    def _match_props(self) -> dict[str, Any]:
+        return {"index": self.match_index, "input": self.match_input, "groups": self.groups, "indices": self.indices}
 
     def js_set_own(self, key: Any, value: Any) -> bool:
         if type(key) is str and key[:1].isdigit() and is_array_index(key):
@@ -215,7 +218,7 @@ class MatchArray(list):  # type: ignore[type-arg]
 
     def js_own_keys(self) -> list[str]:
         keys = [str(i) for i in range(len(self))]
-        keys += [k for k in _MATCH_KEYS if getattr(self, k) is not MISSING]
+        keys += [k for k, v in self._match_props().items() if v is not MISSING]
         if self.props:
             keys += [k for k in self.props if k not in keys]
         return keys

@@ -401,7 +401,7 @@ class _Parser:
 
     def group_name(self) -> str:
         start = self.pos
-        name = []
+        name: list[str] = []
         while True:
             c = self.peek()
             if c == ">":
@@ -562,7 +562,7 @@ class _Parser:
             raise self.error("Invalid property name")
         text = f"\\{kind}{{{body}}}"
         try:
-            import regex
+            import regex  # type: ignore[import-untyped]
 
             regex.compile(text)
         except Exception:
@@ -607,7 +607,7 @@ class _Parser:
         elif isinstance(item, str):
             extra.append(item)
         else:
-            ranges.extend(item)  # type: ignore[call-overload]
+            ranges.extend(item)  # type: ignore[arg-type]
 
     def class_atom(self) -> "int | str | list[tuple[int, int]]":
         """A class member: a code point, a property escape text, or a list of ranges."""

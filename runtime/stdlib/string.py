@@ -336,7 +336,7 @@ def string_normalize(this: Any, form: Any = UNDEFINED, *_: Any) -> str:
         raise range_error("The normalization form should be one of NFC, NFD, NFKC, NFKD.")
     if s.isascii():
         return s
-    return unicodedata.normalize(f, s)
+    return unicodedata.normalize(f, s)  # type: ignore[arg-type]
 
 
 def _lone_surrogates(s: str) -> bool:

@@ -127,7 +127,7 @@ def _regexp_replace(rx: JSRegExp, s: str, replace_value: Any) -> str:
     next_pos = 0
     for res in found:
         matched = res[0]
-        position = max(min(res.index, len(su)), 0)
+        position = max(min(res.match_index, len(su)), 0)
         captures = list(res[1:])
         if functional:
             args = [matched, *captures, position, s]

@@ -30,14 +30,6 @@ from syncpatch.runtime.values import UNDEFINED, JSFunction, JSIterator, JSObject
 
 CASES = pathlib.Path(__file__).parent / "cases" / "textlib_direct.json"
 
-#: replacer functions: JS source (for node) and the Python equivalent
-FUNCTIONS_JS = {
-    "upper": "(m) => m.toUpperCase()",
-    "args": "(...a) => JSON.stringify(a)",
-    "count": "(...a) => a.length",
-    "dollar": "() => '$&$1$$'",
-    "undef": "() => undefined",
-}
 
 
 def _json_arg(v: Any) -> Any:
@@ -50,6 +42,7 @@ def _json_arg(v: Any) -> Any:
     return v
 
 
+#: the replacer functions of gen_textlib_direct.FUNCTIONS_JS, in Python
 FUNCTIONS_PY = {
     "upper": lambda this, m, *a: m.upper(),
     "args": lambda this, *a: json.dumps([_json_arg(x) for x in a], separators=(",", ":"), ensure_ascii=False),
@@ -79,7 +72,7 @@ def normal(v: Any) -> Any:
     """Match arrays and iterators in the comparable shape the JS side also builds."""
     if isinstance(v, MatchArray):
         groups = None if v.groups is UNDEFINED else dict(v.groups)
-        return {"arr": [normal(x) for x in v], "index": v.index, "groups": groups}
+        return {"arr": [normal(x) for x in v], "index": v.match_index, "groups": groups}
     if isinstance(v, JSIterator):
         return [normal(x) for x in v.it]
     if isinstance(v, list):
