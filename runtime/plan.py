@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 
 import attrs
 
-from .paths import Index, Key, Segment, format_concrete_path, parse_path
+from .paths import Index, Key, Segment, Wildcard, format_concrete_path, parse_path
 
 if TYPE_CHECKING:
     from .names import NameTranslator
@@ -398,6 +398,66 @@ def _wildcard_step(nxt: Walker) -> Walker:
     return walk
 
 
+def _step_text(key: Any, is_list: bool) -> str:
+    if is_list:
+        return _INDEX_STEP[key] if key < 1024 else f"{key}."
+    return _key_text(key) + "."
+
+
+def _set_key(item: dict[str, Any], name: str, old: Any, new: Any, owned: dict[int, Any]) -> Any:
+    """``item`` with ``name`` set to a patch result (deleted for null/undefined)."""
+    if new is None or new is _UNDEFINED:
+        target = _writable(item, owned)
+        del target[name]
+        return target
+    if new is old:
+        return item
+    if isinstance(new, (dict, list)):
+        new = _plain(new)
+    if id(item) in owned:
+        item[name] = new
+        return item
+    target = item.copy()
+    owned[id(target)] = target
+    target[name] = new
+    return target
+
+
+def _wildcard_key_terminal(name: str, bracket: bool) -> Walker:
+    """``…[*].name``, the most common patch shape, fused into one loop (one call per match
+    fewer); anything unusual (missing keys, lists, non-dict elements) takes the general path."""
+    text = _key_text(name)
+    general = _key_terminal(name, bracket)
+
+    def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if isinstance(node, list):
+            items: Any = enumerate(node)
+            is_list = True
+        elif isinstance(node, dict):
+            items = list(node.items())
+            is_list = False
+        else:
+            return node
+        target = node
+        for key, item in items:
+            old = item.get(name, _DELETE) if type(item) is dict else _DELETE
+            if old is not _DELETE:
+                ctx["path"] = prefix + _step_text(key, is_list) + text
+                value = _clone(old) if type(old) is dict or type(old) is list else old
+                new_item = _set_key(item, name, old, fn(value, ctx, value_exists=True), owned)
+            elif isinstance(item, (dict, list)):
+                new_item = general(item, prefix + _step_text(key, is_list), fn, ctx, owned)
+            else:
+                continue
+            if new_item is not item:
+                if target is node:
+                    target = _writable(node, owned)
+                target[key] = new_item
+        return target
+
+    return walk
+
+
 def build_walker(segments: tuple[Segment, ...]) -> Walker | None:
     """Compile a path into its walker chain (``None`` for ``""``, the whole object)."""
     walker: Walker | None = None
@@ -408,6 +468,16 @@ def build_walker(segments: tuple[Segment, ...]) -> Walker | None:
             walker = _index_terminal(seg.index) if walker is None else _index_step(seg.index, walker)
         else:
             walker = _wildcard_terminal() if walker is None else _wildcard_step(walker)
+    if len(segments) >= 2 and isinstance(segments[-2], Wildcard) and isinstance(segments[-1], Key):
+        last = segments[-1]
+        walker = _wildcard_key_terminal(last.name, last.bracket)
+        for seg in reversed(segments[:-2]):
+            if isinstance(seg, Key):
+                walker = _key_step(seg.name, walker)
+            elif isinstance(seg, Index):
+                walker = _index_step(seg.index, walker)
+            else:
+                walker = _wildcard_step(walker)
     return walker
 
 
