@@ -1,4 +1,5 @@
-"""Regenerate cases/textlib_direct.json (see textlib_direct.py) by asking node.
+"""Regenerate cases/textlib_direct.json (see textlib_direct.py) and the expression tables
+cases/{string,regexp,textlib_misc}.json (run by js_cases.py) by asking node.
 
     python tests/runtime/stdlib/gen_textlib_direct.py
 
@@ -69,6 +70,28 @@ def main() -> None:
         rows.append({**row, "expect": expect})
     (HERE / "cases" / "textlib_direct.json").write_text(json.dumps(rows, indent=0, ensure_ascii=True) + "\n")
     print(f"{len(rows)} rows")
+    expression_tables()
+
+
+def expression_tables() -> None:
+    """Like gen_js_cases.py, but writes ASCII JSON (results may hold lone surrogates) and
+    splits node's output on newlines only (U+2028 may appear in results)."""
+    from gen_js_cases import read_source
+
+    for name in ("string", "regexp", "textlib_misc"):
+        src = HERE / "cases" / f"{name}.txt"
+        cases = read_source(src)
+        lines = "".join(json.dumps({"id": i, **c}) + "\n" for i, c in enumerate(cases))
+        out = subprocess.run(["node", str(NODE_EVAL)], input=lines, capture_output=True, text=True, check=True)
+        rows = []
+        for case, line in zip(cases, out.stdout.split("\n")):
+            res = json.loads(line)
+            if "excluded" in res:
+                print(f"{name}: excluded ({res['excluded']}): {case['expr']}", file=sys.stderr)
+                continue
+            rows.append({"expr": case["expr"], "value": case["value"], "expect": res["expect"]})
+        src.with_suffix(".json").write_text(json.dumps(rows, indent=1, ensure_ascii=True) + "\n")
+        print(f"{name}: {len(rows)} cases")
 
 
 if __name__ == "__main__":
