@@ -1,1 +1,14 @@
-"""Stage package; see README."""
+"""Checks and code generation: typed AST -> Python code (closures or module text)."""
+
+from .pipeline import (
+    CompiledProgram,
+    bind_main,
+    compile_program,
+    compile_to_module_source,
+    generate_module,
+    module_header,
+    source_hash,
+)
+
+__all__ = ["CompiledProgram", "bind_main", "compile_program", "compile_to_module_source", "generate_module",
+           "module_header", "source_hash"]

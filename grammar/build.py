@@ -408,10 +408,30 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         left, right = (_check_expression(x) for x in _nodes(c))
         return A.LogicalExpression(operator="??", left=left, right=right, span=_join(left, right))
 
-    def logical(self, c: list[Any]) -> A.LogicalExpression:
-        left, op, right = c
-        return A.LogicalExpression(operator=str(op), left=_check_expression(left), right=_check_expression(right),
+    def _logical(self, c: list[Any], op: str) -> A.LogicalExpression:
+        left, right = _nodes(c)
+        return A.LogicalExpression(operator=op, left=_check_expression(left), right=_check_expression(right),
                                    span=_join(left, right))
+
+    def logical_or_expr(self, c: list[Any]) -> A.LogicalExpression:
+        return self._logical(c, "||")
+
+    def logical_and_expr(self, c: list[Any]) -> A.LogicalExpression:
+        return self._logical(c, "&&")
+
+    def _bitwise(self, c: list[Any], op: str) -> A.BinaryExpression:
+        left, right = _nodes(c)
+        return A.BinaryExpression(operator=op, left=_check_expression(left), right=_check_expression(right),
+                                  span=_join(left, right))
+
+    def bit_or_expr(self, c: list[Any]) -> A.BinaryExpression:
+        return self._bitwise(c, "|")
+
+    def bit_xor_expr(self, c: list[Any]) -> A.BinaryExpression:
+        return self._bitwise(c, "^")
+
+    def bit_and_expr(self, c: list[Any]) -> A.BinaryExpression:
+        return self._bitwise(c, "&")
 
     def binary(self, c: list[Any]) -> A.BinaryExpression:
         left, op, right = c

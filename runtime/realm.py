@@ -82,6 +82,19 @@ class Realm:
         if self.steps_left & 0x3FF == 0 and time.monotonic() > self.deadline:
             self.out_of_time()
 
+    def enter(self) -> None:
+        """A JS function call starts: charge a step and check the call depth."""
+        self.depth += 1
+        if self.depth > self.budgets.call_depth:
+            self.depth -= 1
+            raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth", js_name="RangeError")
+        self.steps_left -= 1
+        if self.steps_left < 0:
+            self.charge(0)
+
+    def leave(self) -> None:
+        self.depth -= 1
+
     def out_of_time(self) -> None:
         raise LimitExceeded(
             f"wall-time budget exhausted ({self.budgets.wall_time:g} s)", budget="wall_time", js_name="LimitExceeded"

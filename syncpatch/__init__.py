@@ -15,6 +15,13 @@ _LAZY_EXPORTS: dict[str, tuple[str, str]] = {
     "PatchPlan": ("syncpatch.runtime.plan", "PatchPlan"),
     "PatchError": ("syncpatch.runtime.plan", "PatchError"),
     "load_plans": ("syncpatch.loader", "load_plans"),
+    "compile_expression": ("syncpatch.expression", "compile_expression"),
+    "Expression": ("syncpatch.expression", "Expression"),
+    "EvaluationError": ("syncpatch.expression", "EvaluationError"),
+    "LimitExceeded": ("syncpatch.expression", "LimitExceeded"),
+    "CompileError": ("syncpatch.expression", "CompileError"),
+    "Budgets": ("syncpatch.expression", "Budgets"),
+    "UNDEFINED": ("syncpatch.expression", "UNDEFINED"),
 }
 __all__ += list(_LAZY_EXPORTS)
 

@@ -1,0 +1,142 @@
+"""Code generation for member chains, calls, ``new`` and assignments (ECMA-262 13.3, 13.15).
+
+A chain ``a?.b.c(d)`` is flattened from its base; an optional link wraps the rest of the
+chain in a nullish test, so the whole chain short-circuits to undefined (13.3.9). A member
+followed by a call becomes one ``invoke`` (method call with ``this``).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from syncpatch.grammar import ast as A
+
+from . import pyast as P
+from .expressions import BINARY_FUNCS
+from .texts import callee_text
+
+__all__ = ["CallGen"]
+
+
+def _nullish(e: ast.expr, t: str) -> ast.expr:
+    return P.or_(P.is_(P.walrus(t, e), P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
+
+
+class CallGen:
+    """Mixin: chains, calls, new, assignment."""
+
+    def args(self, nodes: tuple[Any, ...]) -> list[ast.expr]:
+        out: list[ast.expr] = []
+        for a in nodes:
+            if isinstance(a, A.SpreadElement):
+                out.append(ast.Starred(value=P.call("spread", self.expr(a.argument)), ctx=ast.Load()))
+            else:
+                out.append(self.expr(a))
+        return out
+
+    def chain(self, node: Any) -> ast.expr:
+        links: list[Any] = []
+        cur = node
+        while isinstance(cur, (A.MemberExpression, A.CallExpression)):
+            links.append(cur)
+            cur = cur.object if isinstance(cur, A.MemberExpression) else cur.callee
+        links.reverse()
+        return self.links(self.expr(cur), None, links, 0)
+
+    def get_expr(self, obj: ast.expr, link: A.MemberExpression) -> ast.expr:
+        key = self.member_key(link)
+        if not link.computed:
+            t = self.tmp()
+            return P.ifexp(
+                P.and_(P.type_is(P.walrus(t, obj), "dict"), ast.Compare(left=key, ops=[ast.In()], comparators=[P.name(t)])),
+                P.subscript(P.name(t), key), P.call("get", P.name(t), key))
+        return P.call("get", obj, key)
+
+    def links(self, acc: ast.expr, this: ast.expr | None, links: list[Any], i: int, checked: int = -1) -> ast.expr:
+        while i < len(links):
+            link = links[i]
+            if link.optional and i != checked:
+                t = self.tmp()
+                rest = self.links(P.name(t), this, links, i, i)
+                return P.ifexp(_nullish(acc, t), P.name("UNDEFINED"), rest)
+            if isinstance(link, A.MemberExpression):
+                nxt = links[i + 1] if i + 1 < len(links) else None
+                if isinstance(nxt, A.CallExpression) and nxt.callee is link and not nxt.optional:
+                    acc = P.call("invoke", acc, self.member_key(link), P.const(callee_text(link)), *self.args(nxt.arguments))
+                    this = None
+                    i += 2
+                    continue
+                if isinstance(nxt, A.CallExpression) and nxt.callee is link:
+                    o = self.tmp()
+                    acc_obj = P.walrus(o, acc)
+                    acc = P.call("get", acc_obj, self.member_key(link))
+                    this = P.name(o)
+                    i += 1
+                    continue
+                acc = self.get_expr(acc, link)
+                this = None
+                i += 1
+                continue
+            text = P.const(callee_text(link.callee))
+            if this is not None:
+                acc = P.call("call_this", acc, this, text, *self.args(link.arguments))
+            else:
+                acc = P.call("call", acc, text, *self.args(link.arguments))
+            this = None
+            i += 1
+        return acc
+
+    def call_with(self, callee: Any, args: list[ast.expr], _: Any) -> ast.expr:
+        """Call ``callee`` (a JS expression) with already-compiled arguments."""
+        if isinstance(callee, A.MemberExpression) and not callee.optional:
+            return P.call("invoke", self.expr(callee.object), self.member_key(callee), P.const(callee_text(callee)), *args)
+        return P.call("call", self.expr(callee), P.const(callee_text(callee)), *args)
+
+    def new(self, node: A.NewExpression) -> ast.expr:
+        return P.call("construct", self.expr(node.callee), P.const(callee_text(node.callee)), *self.args(node.arguments))
+
+    # -- assignment ----------------------------------------------------------------------------
+    def assignment(self, node: A.AssignmentExpression) -> ast.expr:
+        op = node.operator
+        left = node.left
+        if op == "=":
+            if isinstance(left, A.Identifier):
+                return self.store_ident(left, self.named_value(node.right, left.name))
+            if isinstance(left, A.MemberExpression):
+                return P.call("setm", self.expr(left.object), self.member_key(left), self.expr(node.right))
+            return self.destructure_expr(left, node.right)
+        if op in ("&&=", "||=", "??="):
+            return self.logical_assign(node)
+        fn = BINARY_FUNCS[op[:-1]]
+        if isinstance(left, A.Identifier):
+            return self.store_ident(left, P.call(fn, self.load_ident(left), self.expr(node.right)))
+        assert isinstance(left, A.MemberExpression)
+        o, k = self.tmp(), self.tmp()
+        value = P.call(fn, P.call("get", P.name(o), P.name(k)), self.expr(node.right))
+        return P.call("setm", P.walrus(o, self.expr(left.object)), P.walrus(k, self.member_key(left)), value)
+
+    def logical_assign(self, node: A.AssignmentExpression) -> ast.expr:
+        left = node.left
+        t = self.tmp()
+        if isinstance(left, A.Identifier):
+            current = P.walrus(t, self.load_ident(left))
+            store = self.store_ident(left, self.named_value(node.right, left.name))
+        else:
+            assert isinstance(left, A.MemberExpression)
+            o, k = self.tmp(), self.tmp()
+            current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, self.member_key(left))))
+            store = P.call("setm", P.name(o), P.name(k), self.expr(node.right))
+        if node.operator == "??=":
+            keep = P.not_(P.or_(P.is_(current, P.const(None)), P.is_(P.name(t), P.name("UNDEFINED"))))
+        elif node.operator == "||=":
+            keep = P.call("truthy", current)
+        else:
+            keep = P.not_(P.call("truthy", current))
+        return P.ifexp(keep, P.name(t), store)
+
+    def named_value(self, node: Any, name: str) -> ast.expr:
+        """NamedEvaluation (8.4.5): anonymous functions take the binding's name."""
+        if isinstance(node, A.ArrowFunctionExpression) or (isinstance(node, A.FunctionExpression) and node.id is None):
+            return self.function_value(node, name)
+        return self.expr(node)

@@ -1,0 +1,112 @@
+"""Checks before code generation: refused constructs, early errors, and facts for the runtime.
+
+Refused with a compile error that names the construct and says why: ``eval`` and the
+``Function`` constructor (code from strings would escape ahead-of-time compilation and the
+sandbox), plus what the lexer already refuses (class, generators, async/await, import,
+with, debugger). Regular expression literals are syntax-checked here (an early error in
+ECMA-262 13.2.7.2). ``mutates_inputs`` tells the facade whether the inputs must be copied.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from syncpatch.grammar import ast as A
+from syncpatch.grammar.errors import CompileError
+
+__all__ = ["check_program", "mutates_inputs", "walk"]
+
+_REFUSED_NAMES = {
+    "eval": "'eval' is not allowed: patch expressions are compiled ahead of time and cannot run code from strings",
+    "Function": "the 'Function' constructor is not allowed: patch expressions are compiled ahead of time and "
+                "cannot run code from strings",
+}
+#: method names that can change the object they are called on (or one passed to them)
+_MUTATORS = frozenset(
+    "push pop shift unshift splice sort reverse fill copyWithin assign defineProperty defineProperties "
+    "setPrototypeOf set delete clear add call apply bind".split()
+)
+
+
+def walk(node: Any) -> Iterator[Any]:
+    """Every AST node under ``node`` (pre-order, deterministic)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend(reversed(n))
+            continue
+        if not hasattr(n, "__attrs_attrs__"):
+            continue
+        yield n
+        stack.extend(reversed([getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span"]))
+
+
+def check_program(program: A.Program, source: str, origin: str) -> None:
+    """Raise a CompileError for the first refused construct or invalid regex literal."""
+    for node in walk(program):
+        if isinstance(node, A.Identifier) and node.name in _REFUSED_NAMES:
+            raise CompileError(_REFUSED_NAMES[node.name], node.span, source, origin)
+        if isinstance(node, A.RegExpLiteral):
+            error = regex_error(node.pattern, node.flags)
+            if error is not None:
+                raise CompileError(f"Invalid regular expression: /{node.pattern}/{node.flags}: {error}",
+                                   node.span, source, origin)
+
+
+def regex_error(pattern: str, flags: str) -> str | None:
+    """The syntax error of a regex literal, or None (checked by the runtime's translator)."""
+    try:
+        from syncpatch.runtime.stdlib import regexp_syntax
+    except ImportError:  # pragma: no cover - stdlib regexp absent
+        return _fallback_regex_error(pattern)
+    try:
+        regexp_syntax.translate(pattern, flags)
+    except regexp_syntax.PatternError as exc:
+        return str(exc)
+    except Exception:  # noqa: BLE001 - a translator limitation is not a syntax error
+        return None
+    return None
+
+
+def _fallback_regex_error(pattern: str) -> str | None:
+    import re
+
+    try:
+        re.compile(pattern.replace("(?<", "(?P<").replace("(?P<=", "(?<=").replace("(?P<!", "(?<!"))
+    except re.error as exc:
+        return str(exc)
+    return None
+
+
+def mutates_inputs(program: A.Program) -> bool:
+    """Conservatively: could this script change an object it did not create?
+
+    True when it writes or deletes a member, destructures into a member, or calls a method
+    whose name can mutate (push, sort, assign, call, ...) or a computed method name.
+    """
+    for node in walk(program):
+        match node:
+            case A.AssignmentExpression():
+                if not isinstance(node.left, A.Identifier):
+                    return True
+            case A.UpdateExpression() | A.ForInStatement() | A.ForOfStatement():
+                target = node.argument if isinstance(node, A.UpdateExpression) else node.left
+                if not isinstance(target, (A.Identifier, A.VariableDeclaration)):
+                    return True
+            case A.UnaryExpression(operator="delete"):
+                return True
+            case A.CallExpression():
+                callee = node.callee
+                if isinstance(callee, A.MemberExpression):
+                    if callee.computed and not (isinstance(callee.property, A.Literal)
+                                                and callee.property.value not in _MUTATORS):
+                        return True
+                    if not callee.computed and callee.property.value in _MUTATORS:  # type: ignore[union-attr]
+                        return True
+            case A.MemberExpression():
+                if isinstance(node.property, A.Literal) and node.property.value in _MUTATORS:
+                    return True
+            case _:
+                pass
+    return False

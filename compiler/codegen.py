@@ -1,0 +1,147 @@
+"""The code generator: typed AST -> one Python module defining ``_main``.
+
+``_main(_realm, value, context, valueExists)`` runs the script and returns its completion
+value. Names are compiler-made and numbered in traversal order, so the same source always
+gives the same code (tested byte for byte). ``names`` maps each Python name back to its JS
+name for messages (TDZ errors surface as Python NameErrors on ``_vN``).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from syncpatch.grammar import ast as A
+from syncpatch.grammar.errors import CompileError, Span
+
+from . import pyast as P
+from .calls import CallGen
+from .expressions import ExprGen
+from .functions import FuncGen
+from .scope import Binding, FunctionFrame, Scope
+from .statements import StmtGen
+
+__all__ = ["Codegen", "GeneratedCode", "SCRIPT_GLOBALS"]
+
+#: the per-call globals a script sees as variables, in ``_main``'s parameter order
+SCRIPT_GLOBALS = ("value", "context", "valueExists")
+
+
+class GeneratedCode:
+    """The result of code generation: the Python module AST and the name side table."""
+
+    def __init__(self, module: ast.Module, names: dict[str, str], free_globals: dict[str, Span],
+                 mutates_inputs: bool) -> None:
+        self.module = module
+        self.names = names
+        self.free_globals = free_globals
+        self.mutates_inputs = mutates_inputs
+
+
+class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
+    """Generates the module for one script (see module docstring)."""
+
+    def __init__(self, source: str, origin: str) -> None:
+        self.source = source
+        self.origin = origin
+        self.counter = 0
+        self.names: dict[str, str] = {}
+        self.free_globals: dict[str, Span] = {}
+        self.pre: list[ast.stmt] = []
+        self.breakables: list[str] = []
+        self.labels: dict[str, int] = {}
+        self.completion = False
+        self.frame = FunctionFrame(parent=None, this_name=None)
+        self.globals_scope = Scope(parent=None, frame=self.frame)
+        self.scope = Scope(parent=self.globals_scope, frame=self.frame)
+
+    # -- services used by the mixins -----------------------------------------------------------
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def tmp(self) -> str:
+        return self.fresh("_t")
+
+    def new_binding(self, name: str, kind: str) -> Binding:
+        py = self.fresh("_v")
+        self.names[py] = name
+        return Binding(name=name, pyname=py, kind=kind, frame=self.frame)
+
+    def mark_write(self, b: Binding) -> None:
+        """Writing a binding of an enclosing def needs ``nonlocal`` in this one."""
+        if b.frame is not self.frame:
+            self.frame.nonlocals.add(b.pyname)
+
+    def is_script_global(self, name: str) -> bool:
+        return name in self.globals_scope.bindings
+
+    def fail(self, message: str, node: Any) -> CompileError:
+        span = getattr(node, "span", None) or Span(1, 1)
+        return CompileError(message, span, self.source, self.origin)
+
+    def this_expr(self, node: A.ThisExpression) -> ast.expr:
+        if self.frame.this_name is None:
+            raise self.fail("'this' is not allowed at the top level of a patch expression "
+                            "(there is no receiver; use value or context)", node)
+        return P.name(self.frame.this_name)
+
+    # -- the script ----------------------------------------------------------------------------
+    def program(self, program: A.Program) -> ast.Module:
+        params = []
+        for name in SCRIPT_GLOBALS:
+            b = self.new_binding(name, "global-arg")
+            self.globals_scope.bindings[name] = b
+            params.append(ast.arg(arg=b.pyname))
+        body = self.script_body(program.body)
+        prologue = [
+            P.assign("_enter", P.attr(P.name("_realm"), "enter")),
+            P.assign("_leave", P.attr(P.name("_realm"), "leave")),
+            P.assign("_charge", P.attr(P.name("_realm"), "charge")),
+        ]
+        used = {n.id for n in ast.walk(ast.Module(body=body, type_ignores=[])) if isinstance(n, ast.Name)}
+        prologue = [s for s in prologue if s.targets[0].id in used]  # type: ignore[attr-defined]
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg="_realm"), *params], vararg=None, kwonlyargs=[],
+                             kw_defaults=[], kwarg=None, defaults=[])
+        main = ast.FunctionDef(name="_main", args=args, body=[*prologue, *body], decorator_list=[], returns=None)
+        main.lineno, main.col_offset = 1, 0
+        module = ast.Module(body=[main], type_ignores=[])
+        ast.fix_missing_locations(module)
+        _fix_ranges(module)
+        return module
+
+    def script_body(self, body: tuple[Any, ...]) -> list[ast.stmt]:
+        if len(body) == 1 and isinstance(body[0], A.ExpressionStatement) and not _is_pattern_assign(body[0]):
+            hoisted = self.hoist(body, function_level=True)
+            value = self.expr(body[0].expression)
+            return [*hoisted, *self.pre, P.ret(value)]
+        self.completion = True
+        out: list[ast.stmt] = [P.assign("_c", P.name("UNDEFINED"))]
+        out.extend(self.hoist(body, function_level=True))
+        out.extend(self.statements(body))
+        out.append(P.ret(P.name("_c")))
+        return out
+
+
+def _fix_ranges(module: ast.Module) -> None:
+    """Python wants start <= end on every node; JS spans of synthesized nodes may not be."""
+    for node in ast.walk(module):
+        if not hasattr(node, "lineno"):
+            continue
+        end = (getattr(node, "end_lineno", None) or node.lineno, getattr(node, "end_col_offset", None) or 0)
+        if end < (node.lineno, node.col_offset):
+            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+
+
+def _is_pattern_assign(s: A.ExpressionStatement) -> bool:
+    e = s.expression
+    return isinstance(e, A.AssignmentExpression) and not isinstance(e.left, (A.Identifier, A.MemberExpression))
+
+
+def generate(program: A.Program, source: str, origin: str) -> GeneratedCode:
+    """Typed AST -> GeneratedCode."""
+    gen = Codegen(source, origin)
+    module = gen.program(program)
+    from .checks import mutates_inputs
+
+    return GeneratedCode(module, gen.names, gen.free_globals, mutates_inputs(program))

@@ -1,0 +1,317 @@
+"""Code generation for JS expressions (ECMA-262 13) into Python ``ast`` expressions.
+
+Each JS expression becomes one Python expression; evaluation order is kept because Python
+evaluates operands and call arguments left to right. Temporaries are walrus targets named
+``_tN``. Fast paths are emitted where the static type of an operand is known (string
+literals, comparisons), and constants are folded.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from syncpatch.grammar import ast as A
+from syncpatch.runtime import ops as _ops
+
+from . import pyast as P
+from .texts import callee_text, static_type
+
+__all__ = ["ExprGen", "BINARY_FUNCS"]
+
+BINARY_FUNCS = {
+    "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "**": "power",
+    "&": "bit_and", "|": "bit_or", "^": "bit_xor", "<<": "shl", ">>": "sar", ">>>": "shr",
+    "<": "lt", ">": "gt", "<=": "le", ">=": "ge", "==": "loose_eq", "!=": "loose_ne",
+    "===": "strict_eq", "!==": "strict_ne", "instanceof": "instanceof",
+}
+_FOLDABLE = {"+", "-", "*", "/", "%", "**", "&", "|", "^", "<<", ">>", ">>>", "<", ">", "<=", ">=",
+             "==", "!=", "===", "!=="}
+_NO_VALUE = object()
+
+
+def _literal_value(node: Any) -> Any:
+    if isinstance(node, A.Literal):
+        return node.value
+    if isinstance(node, A.UnaryExpression) and node.operator == "-" and isinstance(node.argument, A.Literal):
+        v = node.argument.value
+        if type(v) in (int, float):
+            return _ops.neg(v)
+    return _NO_VALUE
+
+
+class ExprGen:
+    """Mixin: expression compilation; the host class provides scope, temps and functions."""
+
+    def expr(self, node: Any) -> ast.expr:  # noqa: C901 - one dispatch over the node union
+        e = self._expr(node)
+        span = getattr(node, "span", None)
+        if span is not None:
+            e.lineno, e.col_offset = span.line, span.column - 1
+            e.end_lineno, e.end_col_offset = span.end_line, max(span.end_column - 1, 0)
+        return e
+
+    def _expr(self, node: Any) -> ast.expr:
+        match node:
+            case A.Literal():
+                return P.const(node.value)
+            case A.Identifier():
+                return self.load_ident(node)
+            case A.TemplateLiteral():
+                return self.template(node)
+            case A.RegExpLiteral():
+                return P.call("new_regexp", P.const(node.pattern), P.const(node.flags))
+            case A.ThisExpression():
+                return self.this_expr(node)
+            case A.ArrayExpression():
+                return self.array(node)
+            case A.ObjectExpression():
+                return self.object(node)
+            case A.FunctionExpression() | A.ArrowFunctionExpression():
+                return self.function_value(node, node.id.name if isinstance(node, A.FunctionExpression) and node.id else "")
+            case A.UnaryExpression():
+                return self.unary(node)
+            case A.UpdateExpression():
+                return self.update(node)
+            case A.BinaryExpression():
+                return self.binary(node)
+            case A.LogicalExpression():
+                return self.logical(node)
+            case A.AssignmentExpression():
+                return self.assignment(node)
+            case A.ConditionalExpression():
+                return P.ifexp(self.test(node.test), self.expr(node.consequent), self.expr(node.alternate))
+            case A.MemberExpression() | A.CallExpression():
+                return self.chain(node)
+            case A.ChainExpression():
+                return self.chain(node.expression)
+            case A.NewExpression():
+                return self.new(node)
+            case A.SequenceExpression():
+                parts = [self.expr(e) for e in node.expressions]
+                return P.subscript(P.tuple_(*parts), P.const(-1))
+            case A.TaggedTemplateExpression():
+                return self.tagged(node)
+            case _:
+                raise self.fail(f"unsupported expression {type(node).__name__}", node)
+
+    # -- truthiness ----------------------------------------------------------------------------
+    def test(self, node: Any) -> ast.expr:
+        """A JS value used as a condition: ToBoolean, skipped when the value is a bool."""
+        if static_type(node) == "bool":
+            return self.expr(node)
+        if isinstance(node, A.UnaryExpression) and node.operator == "!":
+            return P.not_(self.test(node.argument))
+        if isinstance(node, A.LogicalExpression) and node.operator in ("&&", "||"):
+            op = ast.And() if node.operator == "&&" else ast.Or()
+            return ast.BoolOp(op=op, values=[self.test(node.left), self.test(node.right)])
+        return P.call("truthy", self.expr(node))
+
+    # -- identifiers ---------------------------------------------------------------------------
+    def load_ident(self, node: A.Identifier) -> ast.expr:
+        b = self.scope.lookup(node.name)
+        if b is not None:
+            return P.name(b.pyname)
+        if node.name == "undefined":
+            return P.name("UNDEFINED")
+        if node.name == "NaN":
+            return P.name("NAN")
+        if node.name == "Infinity":
+            return P.name("INF")
+        if node.name == "arguments" and self.frame.arguments_name is not None:
+            return P.name(self.frame.arguments_name)
+        self.free_globals.setdefault(node.name, node.span)
+        return P.call("global_get", P.const(node.name))
+
+    def store_ident(self, node: A.Identifier, value: ast.expr) -> ast.expr:
+        """Assignment to an identifier as an expression (the assigned value)."""
+        b = self.scope.lookup(node.name)
+        if b is None:
+            self.free_globals.setdefault(node.name, node.span)
+            return P.call("global_set", P.const(node.name), value)
+        if b.kind == "const":
+            return P.subscript(P.tuple_(value, P.call("const_assign", P.const(node.name))), P.const(0))
+        self.mark_write(b)
+        return P.walrus(b.pyname, value)
+
+    # -- templates, arrays, objects ----------------------------------------------------------
+    def template(self, node: A.TemplateLiteral) -> ast.expr:
+        if not node.expressions:
+            return P.const(node.quasis[0])
+        parts: list[ast.expr] = []
+        for i, q in enumerate(node.quasis):
+            if q:
+                parts.append(P.const(q))
+            if i < len(node.expressions):
+                parts.append(self.expr(node.expressions[i]))
+        return P.call("template", *parts)
+
+    def tagged(self, node: A.TaggedTemplateExpression) -> ast.expr:
+        q = node.quasi
+        strings = P.call("tagged_strings", P.tuple_(*[P.const(s if s is not None else None) for s in q.quasis]),
+                         P.tuple_(*[P.const(r) for r in q.raws]))
+        args = [strings, *[self.expr(e) for e in q.expressions]]
+        return self.call_with(node.tag, args, None)
+
+    def array(self, node: A.ArrayExpression) -> ast.expr:
+        elts: list[ast.expr] = []
+        for e in node.elements:
+            if e is None:
+                elts.append(P.name("UNDEFINED"))
+            elif isinstance(e, A.SpreadElement):
+                elts.append(ast.Starred(value=P.call("spread", self.expr(e.argument)), ctx=ast.Load()))
+            else:
+                elts.append(self.expr(e))
+        return P.list_(elts)
+
+    def object(self, node: A.ObjectExpression) -> ast.expr:
+        segments: list[ast.expr] = []
+        keys: list[ast.expr | None] = []
+        values: list[ast.expr] = []
+        proto: ast.expr | None = None
+        for p in node.properties:
+            if isinstance(p, A.SpreadElement):
+                segments.append(ast.Dict(keys=keys, values=values))
+                segments.append(self.expr(p.argument))
+                keys, values = [], []
+                continue
+            if not p.computed and not p.shorthand and not p.method and isinstance(p.key, A.Literal) \
+                    and p.key.value == "__proto__":
+                proto = self.expr(p.value)
+                continue
+            keys.append(self.literal_key(p))
+            name = p.key.value if isinstance(p.key, A.Literal) and isinstance(p.key.value, str) else (
+                p.key.name if isinstance(p.key, A.Identifier) else "")
+            if isinstance(p.value, (A.FunctionExpression, A.ArrowFunctionExpression)):
+                values.append(self.function_value(p.value, name, method=p.method))
+            else:
+                values.append(self.expr(p.value))
+        last = ast.Dict(keys=keys, values=values)
+        result: ast.expr = last if not segments else P.call("object_spread", *segments, last)
+        if proto is not None:
+            result = P.call("set_literal_proto", result, proto)
+        return result
+
+    def literal_key(self, p: A.Property) -> ast.expr:
+        if not p.computed and isinstance(p.key, A.Identifier):
+            return P.const(p.key.name)
+        if not p.computed and isinstance(p.key, A.Literal):
+            v = p.key.value
+            return P.const(v if type(v) is str else _number_key(v))
+        return P.call("property_key", self.expr(p.key))
+
+    # -- operators -----------------------------------------------------------------------------
+    def unary(self, node: A.UnaryExpression) -> ast.expr:
+        op = node.operator
+        arg = node.argument
+        if op == "!":
+            return P.not_(self.test(arg))
+        if op == "typeof":
+            if isinstance(arg, A.Identifier) and self.scope.lookup(arg.name) is None and arg.name not in (
+                    "undefined", "NaN", "Infinity"):
+                return P.call("global_typeof", P.const(arg.name))
+            return P.call("typeof", self.expr(arg))
+        if op == "void":
+            return P.subscript(P.tuple_(self.expr(arg), P.name("UNDEFINED")), P.const(1))
+        if op == "delete":
+            return self.delete(arg)
+        folded = _literal_value(node)
+        if folded is not _NO_VALUE:
+            return P.const(folded)
+        fn = {"-": "neg", "+": "pos", "~": "bit_not"}[op]
+        return P.call(fn, self.expr(arg))
+
+    def delete(self, arg: Any) -> ast.expr:
+        if isinstance(arg, A.ChainExpression):
+            arg = arg.expression
+        if isinstance(arg, A.MemberExpression) and not arg.optional:
+            return P.call("delm", self.expr(arg.object), self.member_key(arg))
+        return P.subscript(P.tuple_(self.expr(arg), P.const(True)), P.const(1))
+
+    def member_key(self, node: A.MemberExpression) -> ast.expr:
+        if not node.computed:
+            return P.const(node.property.value)  # type: ignore[union-attr]
+        prop = node.property
+        if isinstance(prop, A.Literal) and type(prop.value) is str:
+            return P.const(prop.value)
+        if isinstance(prop, A.Literal) and type(prop.value) is int and prop.value >= 0:
+            return P.const(prop.value)
+        return self.expr(prop)
+
+    def binary(self, node: A.BinaryExpression) -> ast.expr:
+        op = node.operator
+        left = _literal_value(node.left)
+        right = _literal_value(node.right)
+        if op in _FOLDABLE and left is not _NO_VALUE and right is not _NO_VALUE:
+            try:
+                return P.const(getattr(_ops, BINARY_FUNCS[op])(left, right))
+            except Exception:  # noqa: BLE001 - fold only what cannot throw
+                pass
+        if op == "in":
+            return P.call("in_op", self.expr(node.left), self.expr(node.right))
+        if op == "+":
+            return self.plus(node)
+        if op in ("===", "!==") and (isinstance(node.right, A.Literal) and type(node.right.value) is str):
+            return self.string_equals(node.left, node.right.value, op == "===")
+        return P.call(BINARY_FUNCS[op], self.expr(node.left), self.expr(node.right))
+
+    def string_equals(self, left: Any, text: str, equal: bool) -> ast.expr:
+        """``x === "lit"`` without a call: a str compared to a str constant."""
+        t = self.tmp()
+        check = P.and_(P.type_is(P.walrus(t, self.expr(left)), "str"),
+                       ast.Compare(left=P.name(t), ops=[ast.Eq()], comparators=[P.const(text)]))
+        return check if equal else P.not_(check)
+
+    def plus(self, node: A.BinaryExpression) -> ast.expr:
+        """``+``: plain str concatenation when one side is a string constant and the other
+        turns out to be a str at run time (no surrogate can meet at the junction)."""
+        lt, rt = static_type(node.left), static_type(node.right)
+        left, right = self.expr(node.left), self.expr(node.right)
+        if lt == "str" and isinstance(node.left, A.Literal) and not _ends_high(node.left.value):
+            t = self.tmp()
+            return P.ifexp(P.type_is(P.walrus(t, right), "str"),
+                           ast.BinOp(left=left, op=ast.Add(), right=P.name(t)), P.call("add", left, P.name(t)))
+        if rt == "str" and isinstance(node.right, A.Literal) and not _starts_low(node.right.value):
+            t = self.tmp()
+            return P.ifexp(P.type_is(P.walrus(t, left), "str"),
+                           ast.BinOp(left=P.name(t), op=ast.Add(), right=right), P.call("add", P.name(t), right))
+        return P.call("add", left, right)
+
+    def logical(self, node: A.LogicalExpression) -> ast.expr:
+        t = self.tmp()
+        left = P.walrus(t, self.expr(node.left))
+        right = self.expr(node.right)
+        if node.operator == "??":
+            nullish = P.or_(P.is_(left, P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
+            return P.ifexp(nullish, right, P.name(t))
+        cond = left if static_type(node.left) == "bool" else P.call("truthy", left)
+        if node.operator == "&&":
+            return P.ifexp(cond, right, P.name(t))
+        return P.ifexp(cond, P.name(t), right)
+
+    def update(self, node: A.UpdateExpression) -> ast.expr:
+        fn = "inc" if node.operator == "++" else "dec"
+        arg = node.argument
+        if isinstance(arg, A.Identifier):
+            if node.prefix:
+                return self.store_ident(arg, P.call(fn, self.load_ident(arg)))
+            t = self.tmp()
+            old = P.walrus(t, P.call("to_numeric", self.load_ident(arg)))
+            return P.subscript(P.tuple_(old, self.store_ident(arg, P.call(fn, P.name(t)))), P.const(0))
+        assert isinstance(arg, A.MemberExpression)
+        return P.call("update_member", self.expr(arg.object), self.member_key(arg),
+                      P.const(1 if node.operator == "++" else -1), P.const(node.prefix))
+
+
+def _number_key(v: Any) -> str:
+    from syncpatch.runtime.convert import to_string
+
+    return to_string(v)
+
+
+def _ends_high(s: Any) -> bool:
+    return type(s) is str and bool(s) and "\ud800" <= s[-1] <= "\udbff"
+
+
+def _starts_low(s: Any) -> bool:
+    return type(s) is str and bool(s) and "\udc00" <= s[0] <= "\udfff"

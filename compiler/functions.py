@@ -1,0 +1,249 @@
+"""Code generation for functions and binding patterns (ECMA-262 10.2, 15.2-15.3, 8.6).
+
+A JS function becomes a Python ``def _fN(_this, p0=UNDEFINED, ..., *_rest)`` wrapped in a
+``JSFunction``. Missing arguments are ``UNDEFINED``; extra ones are accepted and dropped.
+Defaults are evaluated at call time when the argument is undefined (10.2.11 step 24).
+Every call charges the realm: ``_enter()`` counts a step and checks the call depth.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from syncpatch.grammar import ast as A
+
+from . import pyast as P
+from .scope import FunctionFrame, Scope
+
+__all__ = ["FuncGen"]
+
+
+def _uses_arguments(node: Any) -> bool:
+    """Does a non-arrow function body mention ``arguments`` (not inside nested functions)?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Identifier) and n.name == "arguments":
+            return True
+        if isinstance(n, (A.FunctionExpression, A.FunctionDeclaration)):
+            continue
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif hasattr(n, "__attrs_attrs__"):
+            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span")
+    return False
+
+
+def _length(params: tuple[Any, ...]) -> int:
+    """ExpectedArgumentCount (15.1.5): parameters before the first default or rest."""
+    n = 0
+    for p in params:
+        if isinstance(p, (A.AssignmentPattern, A.RestElement)):
+            break
+        n += 1
+    return n
+
+
+class FuncGen:
+    """Mixin: function values, hoisted declarations and destructuring."""
+
+    def function_value(self, node: Any, name: str, method: bool = False) -> ast.expr:
+        fname = self.fresh("_f")
+        is_arrow = isinstance(node, A.ArrowFunctionExpression)
+        self.pre.append(self.function_def(node, fname, is_arrow))
+        kind = "arrow" if is_arrow else ("method" if method else "function")
+        return ast.Call(func=P.name("JSFunction"), args=[P.name(fname), P.const(name), P.const(_length(node.params))],
+                        keywords=[ast.keyword(arg="kind", value=P.const(kind))])
+
+    def function_def(self, node: Any, fname: str, is_arrow: bool) -> ast.FunctionDef:
+        this_name = self.frame.this_name if is_arrow else self.fresh("_this")
+        frame = FunctionFrame(parent=self.frame, this_name=this_name, is_arrow=is_arrow)
+        if not is_arrow and _uses_arguments(node.body):
+            frame.arguments_name = self.fresh("_args")
+        saved = (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels)
+        self.frame = frame
+        self.scope = Scope(parent=self.scope, frame=frame)
+        self.pre, self.completion, self.breakables, self.labels = [], False, [], {}
+        try:
+            args, prologue = self.parameters(node.params, this_name if not is_arrow else self.fresh("_this"))
+            prologue_pre = self.pre
+            self.pre = []
+            body = self.function_body(node)
+        finally:
+            self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels = saved
+        stmts: list[ast.stmt] = []
+        if frame.nonlocals:
+            stmts.append(ast.Nonlocal(names=sorted(frame.nonlocals)))
+        stmts.append(P.expr_stmt(P.call("_enter")))
+        inner = [*prologue_pre, *prologue, *body]
+        stmts.append(ast.Try(body=inner or [ast.Pass()], handlers=[], orelse=[],
+                             finalbody=[P.expr_stmt(P.call("_leave"))]))
+        fn = ast.FunctionDef(name=fname, args=args, body=stmts, decorator_list=[], returns=None)
+        fn.lineno, fn.col_offset = node.span.line, node.span.column - 1
+        return fn
+
+    def parameters(self, params: tuple[Any, ...], this_name: str) -> tuple[ast.arguments, list[ast.stmt]]:
+        """Python parameters and the prologue binding JS parameters (10.2.11)."""
+        scope = self.scope
+        for p in params:
+            for ident in _names(p):
+                scope.bindings[ident.name] = self.new_binding(ident.name, "param")
+        posargs = [ast.arg(arg=this_name)]
+        defaults: list[ast.expr] = []
+        prologue: list[ast.stmt] = []
+        vararg: ast.arg | None = None
+        if self.frame.arguments_name is not None:
+            vararg = ast.arg(arg=self.frame.arguments_name)
+            prologue.append(P.assign(self.frame.arguments_name, P.call("arguments_object", P.name(self.frame.arguments_name))))
+            for i, p in enumerate(params):
+                prologue.extend(self.bind_param_from_args(p, i))
+            return ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
+                                 kwarg=None, defaults=[]), prologue
+        for p in params:
+            if isinstance(p, A.RestElement):
+                rest = self.fresh("_r")
+                vararg = ast.arg(arg=rest)
+                prologue.extend(self.bind_pattern(p.argument, P.call("LIST", P.name(rest)), "param"))
+                continue
+            target = p.left if isinstance(p, A.AssignmentPattern) else p
+            if isinstance(target, A.Identifier):
+                py = scope.bindings[target.name].pyname
+            else:
+                py = self.fresh("_p")
+            posargs.append(ast.arg(arg=py))
+            defaults.append(P.name("UNDEFINED"))
+            if isinstance(p, A.AssignmentPattern):
+                prologue.append(ast.If(test=P.is_(P.name(py), P.name("UNDEFINED")),
+                                       body=[P.assign(py, self.named_value_pre(p.right, target))], orelse=[]))
+            if not isinstance(target, A.Identifier):
+                prologue.extend(self.bind_pattern(target, P.name(py), "param"))
+        if vararg is None:
+            vararg = ast.arg(arg=self.fresh("_x"))
+        args = ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
+                             kwarg=None, defaults=defaults)
+        return args, prologue
+
+    def bind_param_from_args(self, p: Any, i: int) -> list[ast.stmt]:
+        argv = P.name(self.frame.arguments_name or "")
+        if isinstance(p, A.RestElement):
+            value: ast.expr = ast.Subscript(value=argv, slice=ast.Slice(lower=P.const(i), upper=None, step=None),
+                                            ctx=ast.Load())
+            return self.bind_pattern(p.argument, value, "param")
+        item = P.ifexp(ast.Compare(left=P.call("LEN", argv), ops=[ast.Gt()], comparators=[P.const(i)]),
+                       P.subscript(argv, P.const(i)), P.name("UNDEFINED"))
+        return self.bind_pattern(p, item, "param")
+
+    def named_value_pre(self, node: Any, target: Any) -> ast.expr:
+        if isinstance(target, A.Identifier):
+            return self.named_value(node, target.name)
+        return self.expr(node)
+
+    def function_body(self, node: Any) -> list[ast.stmt]:
+        if isinstance(node, A.ArrowFunctionExpression) and node.expression:
+            saved = self.pre
+            self.pre = []
+            value = self.expr(node.body)
+            out = [*self.pre, P.ret(value)]
+            self.pre = saved
+            return out
+        body = node.body.body
+        out = self.hoist(body, function_level=True)
+        out.extend(self.statements(body))
+        out.append(P.ret(P.name("UNDEFINED")))
+        return out
+
+    # -- destructuring -------------------------------------------------------------------------
+    def bind_target(self, target: Any, value: ast.expr, mode: str) -> list[ast.stmt]:
+        """Store ``value`` into one target (identifier or member) as statements."""
+        if isinstance(target, A.Identifier):
+            if mode == "assign":
+                return [P.expr_stmt(self.store_ident(target, value))]
+            b = self.scope.lookup(target.name)
+            assert b is not None
+            self.mark_write(b)
+            return [P.assign(b.pyname, value)]
+        if isinstance(target, A.MemberExpression):
+            return [P.expr_stmt(P.call("setm", self.expr(target.object), self.member_key(target), value))]
+        return self.bind_pattern(target, value, mode)
+
+    def bind_pattern(self, pattern: Any, value: ast.expr, mode: str) -> list[ast.stmt]:
+        """BindingInitialization / DestructuringAssignmentEvaluation (8.6.2, 13.15.5)."""
+        match pattern:
+            case A.Identifier() | A.MemberExpression():
+                return self.bind_target(pattern, value, mode)
+            case A.AssignmentPattern():
+                t = self.fresh("_d")
+                default = self.named_value_pre(pattern.right, pattern.left)
+                return [P.assign(t, value),
+                        ast.If(test=P.is_(P.name(t), P.name("UNDEFINED")), body=[P.assign(t, default)], orelse=[]),
+                        *self.bind_pattern(pattern.left, P.name(t), mode)]
+            case A.ObjectPattern():
+                return self.bind_object(pattern, value, mode)
+            case A.ArrayPattern():
+                return self.bind_array(pattern, value, mode)
+            case _:
+                raise self.fail("Invalid destructuring target", pattern)
+
+    def bind_object(self, pattern: A.ObjectPattern, value: ast.expr, mode: str) -> list[ast.stmt]:
+        src = self.fresh("_s")
+        out: list[ast.stmt] = [
+            P.assign(src, value),
+            ast.If(test=P.or_(P.is_(P.name(src), P.const(None)), P.is_(P.name(src), P.name("UNDEFINED"))),
+                   body=[P.expr_stmt(P.call("destructure_error", P.name(src)))], orelse=[]),
+        ]
+        used: list[ast.expr] = []
+        for prop in pattern.properties:
+            if isinstance(prop, A.RestElement):
+                rest = P.call("rest_object", P.name(src), P.tuple_(*used))
+                out.extend(self.bind_pattern(prop.argument, rest, mode))
+                continue
+            if prop.computed:
+                k = self.fresh("_k")
+                out.append(P.assign(k, P.call("property_key", self.expr(prop.key))))
+                key: ast.expr = P.name(k)
+            else:
+                key = self.literal_key(prop)
+            used.append(key)
+            out.extend(self.bind_pattern(prop.value, P.call("get", P.name(src), key), mode))
+        return out
+
+    def bind_array(self, pattern: A.ArrayPattern, value: ast.expr, mode: str) -> list[ast.stmt]:
+        it = self.fresh("_i")
+        out: list[ast.stmt] = [P.assign(it, P.call("iterate", value))]
+        for e in pattern.elements:
+            if isinstance(e, A.RestElement):
+                out.extend(self.bind_pattern(e.argument, P.call("rest_array", P.name(it)), mode))
+                break
+            item = P.call("NEXT", P.name(it), P.name("UNDEFINED"))
+            if e is None:
+                out.append(P.expr_stmt(item))
+                continue
+            out.extend(self.bind_pattern(e, item, mode))
+        return out
+
+    def destructure_expr(self, pattern: Any, right: Any) -> ast.expr:
+        """A destructuring assignment used as a value: a local helper def returning the rhs."""
+        fname = self.fresh("_f")
+        src = self.fresh("_s")
+        frame = FunctionFrame(parent=self.frame, this_name=self.frame.this_name, is_arrow=True,
+                              arguments_name=self.frame.arguments_name)
+        saved = (self.frame, self.pre)
+        self.frame, self.pre = frame, []
+        try:
+            body = self.bind_pattern(pattern, P.name(src), "assign")
+            body = [*self.pre, *body, P.ret(P.name(src))]
+        finally:
+            self.frame, self.pre = saved
+        if frame.nonlocals:
+            body.insert(0, ast.Nonlocal(names=sorted(frame.nonlocals)))
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=src)], vararg=None, kwonlyargs=[], kw_defaults=[],
+                             kwarg=None, defaults=[])
+        self.pre.append(ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[], returns=None))
+        return P.call(fname, self.expr(right))
+
+
+def _names(p: Any) -> list[A.Identifier]:
+    from .scope import pattern_names
+
+    return list(pattern_names(p))

@@ -1,0 +1,304 @@
+"""Code generation for JS statements (ECMA-262 14) into Python statements.
+
+Blocks get their own scope for ``let``/``const`` (14.2); loops charge one step per
+iteration; ``for(;;)`` runs its update through a first-iteration flag so that ``continue``
+still updates (14.7.4.2). At the script's top level, expression statements record the
+completion value (``_c``) that the script returns, as goja's RunString does.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from syncpatch.grammar import ast as A
+
+from . import pyast as P
+from .scope import Scope, function_decls, lexical_decls, var_names
+
+__all__ = ["StmtGen"]
+
+
+class StmtGen:
+    """Mixin: statements, blocks, hoisting, loops, try, switch."""
+
+    def statements(self, body: tuple[Any, ...]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for s in body:
+            saved = self.pre
+            self.pre = []
+            compiled = self.stmt(s)
+            out.extend(self.pre)
+            out.extend(compiled)
+            self.pre = saved
+        return out
+
+    def stmt(self, s: Any) -> list[ast.stmt]:
+        out = self._stmt(s)
+        for node in out:
+            node.lineno, node.col_offset = s.span.line, s.span.column - 1
+        return out
+
+    def _stmt(self, s: Any) -> list[ast.stmt]:  # noqa: C901 - one dispatch over the union
+        match s:
+            case A.ExpressionStatement():
+                return self.expression_statement(s.expression)
+            case A.VariableDeclaration():
+                return self.declaration(s)
+            case A.FunctionDeclaration() | A.EmptyStatement():
+                return []
+            case A.BlockStatement():
+                return self.block(s.body)
+            case A.IfStatement():
+                orelse = self.sub_statement(s.alternate) if s.alternate is not None else []
+                node = ast.If(test=self.test(s.test), body=self.sub_statement(s.consequent) or [ast.Pass()],
+                              orelse=orelse)
+                return [*self.reset_completion(), node]
+            case A.ForStatement():
+                return self.for_statement(s)
+            case A.ForInStatement() | A.ForOfStatement():
+                return self.for_each(s)
+            case A.WhileStatement():
+                body = self.loop_body(s.body)
+                test = [ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[])]
+                return [*self.reset_completion(), ast.While(test=P.const(True), body=[*test, *body], orelse=[])]
+            case A.DoWhileStatement():
+                body = self.loop_body(s.body)
+                test = ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[])
+                flag = self.fresh("_first")
+                head = ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))], orelse=[test])
+                loop = ast.While(test=P.const(True), body=[head, *body], orelse=[])
+                return [*self.reset_completion(), P.assign(flag, P.const(True)), loop]
+            case A.BreakStatement():
+                return [self.jump(s, ast.Break())]
+            case A.ContinueStatement():
+                return [self.jump(s, ast.Continue())]
+            case A.ReturnStatement():
+                if self.frame.parent is None:
+                    raise self.fail("Illegal return statement", s)
+                return [P.ret(self.expr(s.argument) if s.argument is not None else P.name("UNDEFINED"))]
+            case A.ThrowStatement():
+                return [P.raise_call(P.call("JSThrow", self.expr(s.argument)))]
+            case A.TryStatement():
+                return [*self.reset_completion(), self.try_statement(s)]
+            case A.SwitchStatement():
+                return [*self.reset_completion(), *self.switch(s)]
+            case A.LabeledStatement():
+                return self.labeled(s)
+            case _:
+                raise self.fail(f"unsupported statement {type(s).__name__}", s)
+
+    # -- expression statements and declarations ------------------------------------------------
+    def expression_statement(self, e: Any) -> list[ast.stmt]:
+        if isinstance(e, A.AssignmentExpression) and e.operator == "=" and not isinstance(
+                e.left, (A.Identifier, A.MemberExpression)):
+            src = self.fresh("_s")
+            out = [P.assign(src, self.expr(e.right)), *self.bind_pattern(e.left, P.name(src), "assign")]
+            if self.completion:
+                out.append(P.assign("_c", P.name(src)))
+            return out
+        if self.completion:
+            return [P.assign("_c", self.expr(e))]
+        if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.Identifier):
+            b = self.scope.lookup(e.left.name)
+            if b is not None and b.kind != "const":
+                self.mark_write(b)
+                return [P.assign(b.pyname, self.named_value(e.right, e.left.name))]
+        return [P.expr_stmt(self.expr(e))]
+
+    def declaration(self, s: A.VariableDeclaration) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for d in s.declarations:
+            if isinstance(d.id, A.Identifier):
+                if d.init is None and s.kind == "var":
+                    continue
+                b = self.scope.lookup(d.id.name)
+                assert b is not None
+                self.mark_write(b)
+                value = self.named_value(d.init, d.id.name) if d.init is not None else P.name("UNDEFINED")
+                out.append(P.assign(b.pyname, value))
+            else:
+                if d.init is None:
+                    raise self.fail("Missing initializer in destructuring declaration", d)
+                out.extend(self.bind_pattern(d.id, self.expr(d.init), s.kind))
+        return out
+
+    def reset_completion(self) -> list[ast.stmt]:
+        """A compound statement's completion is undefined unless a statement inside sets it."""
+        return [P.assign("_c", P.name("UNDEFINED"))] if self.completion else []
+
+    # -- blocks and hoisting -------------------------------------------------------------------
+    def block(self, body: tuple[Any, ...]) -> list[ast.stmt]:
+        saved = self.scope
+        self.scope = Scope(parent=saved, frame=self.frame)
+        try:
+            out = self.hoist(body, function_level=False)
+            out.extend(self.statements(body))
+        finally:
+            self.scope = saved
+        return out
+
+    def sub_statement(self, s: Any) -> list[ast.stmt]:
+        if isinstance(s, A.BlockStatement):
+            return self.block(s.body)
+        return self.block((s,))
+
+    def hoist(self, body: tuple[Any, ...], function_level: bool) -> list[ast.stmt]:
+        """Declare a block's bindings before its statements run (10.2.11, 14.2.3)."""
+        out: list[ast.stmt] = []
+        scope = self.scope
+        if function_level:
+            for ident in var_names(body):
+                if scope.lookup(ident.name) is not None and (
+                        ident.name in scope.bindings or self.is_script_global(ident.name)):
+                    continue
+                b = scope.bindings[ident.name] = self.new_binding(ident.name, "var")
+                out.append(P.assign(b.pyname, P.name("UNDEFINED")))
+        for ident, kind in lexical_decls(body):
+            old = scope.bindings.get(ident.name)
+            if old is not None and (old.kind in ("let", "const") or old.kind == "var"):
+                raise self.fail(f"Identifier '{ident.name}' has already been declared", ident)
+            scope.bindings[ident.name] = self.new_binding(ident.name, kind)
+        for fn in function_decls(body):
+            b = scope.bindings.get(fn.id.name)
+            if b is None or b.kind not in ("var", "function", "param"):
+                if b is not None and b.kind in ("let", "const"):
+                    raise self.fail(f"Identifier '{fn.id.name}' has already been declared", fn.id)
+                b = scope.bindings[fn.id.name] = self.new_binding(fn.id.name, "function")
+        for fn in function_decls(body):
+            b = scope.bindings[fn.id.name]
+            saved = self.pre
+            self.pre = []
+            value = self.function_value(fn, fn.id.name)
+            out.extend(self.pre)
+            self.pre = saved
+            self.mark_write(b)
+            out.append(P.assign(b.pyname, value))
+        return out
+
+    # -- loops ---------------------------------------------------------------------------------
+    def loop_body(self, body: Any, kind: str = "loop") -> list[ast.stmt]:
+        self.breakables.append(kind)
+        try:
+            compiled = self.sub_statement(body)
+        finally:
+            self.breakables.pop()
+        return [P.expr_stmt(P.call("_charge")), *compiled]
+
+    def for_statement(self, s: A.ForStatement) -> list[ast.stmt]:
+        saved = self.scope
+        self.scope = Scope(parent=saved, frame=self.frame)
+        try:
+            out = self.reset_completion()
+            if isinstance(s.init, A.VariableDeclaration):
+                out.extend(self.hoist((s.init,), function_level=False))
+                out.extend(self.statements((s.init,)))
+            elif s.init is not None:
+                out.append(P.expr_stmt(self.expr(s.init)))
+            head: list[ast.stmt] = []
+            if s.update is not None:
+                flag = self.fresh("_first")
+                out.append(P.assign(flag, P.const(True)))
+                head.append(ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))],
+                                   orelse=[P.expr_stmt(self.expr(s.update))]))
+            if s.test is not None:
+                head.append(ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[]))
+            body = self.loop_body(s.body)
+            out.append(ast.While(test=P.const(True), body=[*head, *body], orelse=[]))
+            return out
+        finally:
+            self.scope = saved
+
+    def for_each(self, s: Any) -> list[ast.stmt]:
+        source = P.call("forin_keys" if isinstance(s, A.ForInStatement) else "iterate", self.expr(s.right))
+        saved = self.scope
+        self.scope = Scope(parent=saved, frame=self.frame)
+        try:
+            item = self.fresh("_e")
+            if isinstance(s.left, A.VariableDeclaration):
+                self.hoist((s.left,), function_level=False)
+                target = s.left.declarations[0].id
+                bind = self.bind_pattern(target, P.name(item), s.left.kind)
+            else:
+                bind = self.bind_pattern(s.left, P.name(item), "assign")
+            body = self.loop_body(s.body)
+            loop = ast.For(target=P.store(item), iter=source, body=[*bind, *body], orelse=[])
+            return [*self.reset_completion(), loop]
+        finally:
+            self.scope = saved
+
+    def jump(self, s: Any, node: ast.stmt) -> ast.stmt:
+        if not self.breakables:
+            raise self.fail("Illegal break statement" if isinstance(node, ast.Break) else
+                            "Illegal continue statement: no surrounding iteration statement", s)
+        if s.label is not None and self.labels.get(s.label.name) != len(self.breakables) - 1:
+            raise self.fail(f"break/continue to the outer label '{s.label.name}' is not supported", s)
+        if isinstance(node, ast.Continue) and self.breakables[-1] == "switch":
+            raise self.fail("continue inside a switch statement is not supported", s)
+        return node
+
+    def labeled(self, s: A.LabeledStatement) -> list[ast.stmt]:
+        body = s.body
+        if isinstance(body, (A.ForStatement, A.ForInStatement, A.ForOfStatement, A.WhileStatement,
+                             A.DoWhileStatement, A.SwitchStatement)):
+            self.labels[s.label.name] = len(self.breakables)
+            try:
+                return self.stmt(body)
+            finally:
+                self.labels.pop(s.label.name, None)
+        return self.stmt(body)
+
+    # -- try / switch --------------------------------------------------------------------------
+    def try_statement(self, s: A.TryStatement) -> ast.Try:
+        handlers: list[ast.ExceptHandler] = []
+        if s.handler is not None:
+            exc = self.fresh("_x")
+            saved = self.scope
+            self.scope = Scope(parent=saved, frame=self.frame)
+            try:
+                bind: list[ast.stmt] = []
+                if s.handler.param is not None:
+                    for ident in _names(s.handler.param):
+                        self.scope.bindings[ident.name] = self.new_binding(ident.name, "let")
+                    bind = self.bind_pattern(s.handler.param, P.attr(P.name(exc), "value"), "let")
+                body = self.block(s.handler.body.body)
+            finally:
+                self.scope = saved
+            handlers.append(ast.ExceptHandler(type=P.name("JSThrow"), name=exc, body=[*bind, *body] or [ast.Pass()]))
+        final = self.block(s.finalizer.body) if s.finalizer is not None else []
+        finalbody = (final or [ast.Pass()]) if s.finalizer is not None else []
+        return ast.Try(body=self.block(s.block.body) or [ast.Pass()], handlers=handlers, orelse=[],
+                       finalbody=finalbody)
+
+    def switch(self, s: A.SwitchStatement) -> list[ast.stmt]:
+        disc, index = self.fresh("_w"), self.fresh("_n")
+        out: list[ast.stmt] = [P.assign(disc, self.expr(s.discriminant))]
+        default = next((i for i, c in enumerate(s.cases) if c.test is None), len(s.cases))
+        chain: ast.expr = P.const(default)
+        for i in reversed(range(len(s.cases))):
+            case = s.cases[i]
+            if case.test is not None:
+                chain = P.ifexp(P.call("strict_eq", P.name(disc), self.expr(case.test)), P.const(i), chain)
+        out.append(P.assign(index, chain))
+        saved = self.scope
+        self.scope = Scope(parent=saved, frame=self.frame)
+        self.breakables.append("switch")
+        try:
+            all_body = tuple(st for c in s.cases for st in c.consequent)
+            body: list[ast.stmt] = self.hoist(all_body, function_level=False)
+            for i, case in enumerate(s.cases):
+                stmts = self.statements(case.consequent)
+                if stmts:
+                    test = ast.Compare(left=P.name(index), ops=[ast.LtE()], comparators=[P.const(i)])
+                    body.append(ast.If(test=test, body=stmts, orelse=[]))
+        finally:
+            self.breakables.pop()
+            self.scope = saved
+        out.append(ast.While(test=P.const(True), body=[*body, ast.Break()], orelse=[]))
+        return out
+
+
+def _names(p: Any) -> list[A.Identifier]:
+    from .scope import pattern_names
+
+    return list(pattern_names(p))

@@ -1,0 +1,131 @@
+"""The single import surface of generated code (both the in-process closures and the
+``compile-patches`` artifact). A name here is a promise: renaming or changing the meaning of
+one requires bumping ``ABI_VERSION``, and artifacts built for another version are refused.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from . import callops, convert, globals as _globals, members, ops
+from .functions import arguments_object
+from .realm import Realm
+from .stdlib.registry import GLOBALS
+from .values import UNDEFINED, JSFunction, JSThrow, reference_error, type_error
+
+ABI_VERSION = 1
+
+NAN = math.nan
+TYPE = type
+STR = str
+INT = int
+FLOAT = float
+DICT = dict
+LIST = list
+LEN = len
+NEXT = next
+INF = math.inf
+
+get = members.get_member
+delm = members.delete_member
+setm = callops.assign_member
+invoke = callops.invoke
+invoke_opt = callops.invoke_opt
+call = callops.call
+call_this = callops.call_this
+construct = callops.construct
+spread = callops.spread
+iterate = members.js_iterate
+object_spread = callops.object_spread
+set_literal_proto = callops.set_literal_proto
+template = callops.template
+tagged_strings = callops.tagged_strings
+forin_keys = callops.forin_keys
+update_member = callops.update_member
+compound_member = callops.compound_member
+new_regexp = callops.new_regexp
+property_key = callops.property_key
+rest_object = callops.rest_object
+rest_array = callops.rest_array
+
+add = ops.add
+sub = ops.sub
+mul = ops.mul
+div = ops.div
+mod = ops.mod
+power = ops.power
+neg = ops.neg
+pos = ops.pos
+bit_not = ops.bit_not
+bit_and = ops.bit_and
+bit_or = ops.bit_or
+bit_xor = ops.bit_xor
+shl = ops.shl
+sar = ops.sar
+shr = ops.shr
+lt = ops.lt
+gt = ops.gt
+le = ops.le
+ge = ops.ge
+loose_eq = ops.loose_eq
+loose_ne = ops.loose_ne
+strict_eq = ops.strict_eq
+strict_ne = ops.strict_ne
+typeof = ops.typeof
+instanceof = ops.instanceof
+in_op = ops.in_op
+truthy = convert.to_boolean
+inc = ops.inc
+dec = ops.dec
+to_numeric = convert.to_numeric
+to_string = convert.to_string
+
+global_get = _globals.global_get
+global_set = _globals.global_set
+global_typeof = _globals.global_typeof
+
+
+def const_assign(name: str) -> Any:
+    """Assignment to a ``const`` binding (9.1.1.1.5 SetMutableBinding): TypeError."""
+    raise type_error("Assignment to constant variable.")
+
+
+def destructure_error(value: Any) -> Any:
+    """Destructuring null/undefined (8.6.2 RequireObjectCoercible)."""
+    shown = "undefined" if value is UNDEFINED else "null"
+    raise type_error(f"Cannot destructure '{shown}' as it is {shown}.")
+
+
+def throw(value: Any) -> Any:
+    """``throw value`` as an expression-friendly call."""
+    raise JSThrow(value)
+
+
+def not_iterable_check(value: Any) -> Any:
+    return value
+
+
+NAMES: tuple[str, ...] = (
+    "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT",
+    "get", "delm", "setm", "invoke", "invoke_opt", "call", "call_this", "construct", "spread",
+    "iterate", "object_spread", "set_literal_proto", "template", "tagged_strings", "forin_keys",
+    "update_member", "compound_member", "new_regexp", "property_key", "rest_object", "rest_array",
+    "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
+    "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",
+    "strict_ne", "typeof", "instanceof", "in_op", "truthy", "inc", "dec", "to_numeric", "to_string",
+    "global_get", "global_set", "global_typeof", "const_assign", "destructure_error", "throw",
+    "arguments_object", "reference_error",
+)
+
+
+def namespace() -> dict[str, Any]:
+    """The globals dict generated code runs in: empty builtins plus exactly ``NAMES``."""
+    g: dict[str, Any] = {"__builtins__": {}}
+    here = globals()
+    for name in NAMES:
+        g[name] = here[name]
+    return g
+
+
+_ = Realm

@@ -1,0 +1,217 @@
+"""Run-time helpers for constructs the compiler emits as one call: calls, ``new``, spread,
+object literals with spread, templates, ``for-in`` keys, updates of members.
+
+Each is the ECMA-262 evaluation semantics of one syntactic form; the compiler inlines the
+common fast paths around them and calls these for the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from . import convert, members
+from .convert import to_property_key, to_string
+from .ops import add, inc, dec
+from .realm import current_realm
+from .stdlib import registry as reg
+from .strings import concat
+from .values import UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
+
+__all__ = [
+    "call", "call_this", "invoke", "invoke_opt", "construct", "spread", "object_spread", "template",
+    "forin_keys", "update_member", "assign_member", "compound_member", "new_regexp", "property_key",
+    "tagged_strings", "not_callable", "set_literal_proto", "rest_object", "rest_array", "iterate",
+]
+
+get_member = members.get_member
+iterate = members.js_iterate
+
+
+def not_callable(text: str) -> JSThrow:
+    return type_error(f"{text} is not a function")
+
+
+def call(fn: Any, text: str, *args: Any) -> Any:
+    """``f(...args)`` with ``this`` undefined (13.3.6.1)."""
+    if type(fn) is JSFunction:
+        return fn.call(UNDEFINED, *args)
+    raise not_callable(text)
+
+
+def call_this(fn: Any, this: Any, text: str, *args: Any) -> Any:
+    """A call whose callee and ``this`` were computed separately (optional calls)."""
+    if type(fn) is JSFunction:
+        return fn.call(this, *args)
+    raise not_callable(text)
+
+
+def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
+    """``obj.key(...args)``: the method call form, ``this`` = obj."""
+    fn = get_member(obj, key)
+    if type(fn) is JSFunction:
+        return fn.call(obj, *args)
+    raise not_callable(text)
+
+
+def invoke_opt(obj: Any, key: Any, text: str, *args: Any) -> Any:
+    """``obj.key?.(...args)``: undefined when the method is null/undefined."""
+    fn = get_member(obj, key)
+    if fn is None or fn is UNDEFINED:
+        return UNDEFINED
+    if type(fn) is JSFunction:
+        return fn.call(obj, *args)
+    raise not_callable(text)
+
+
+def construct(ctor: Any, text: str, *args: Any) -> Any:
+    """``new C(...args)`` (13.3.5.1): built-ins through ``construct``, user functions by
+    OrdinaryCreateFromConstructor + Call."""
+    if type(ctor) is not JSFunction:
+        raise type_error(f"{text} is not a constructor")
+    if ctor.construct is not None:
+        return ctor.construct(*args)
+    if ctor.builtin or ctor.kind in ("arrow", "method", "bound"):
+        raise type_error(f"{text} is not a constructor")
+    proto = get_member(ctor, "prototype")
+    obj = JSObject(proto if members._is_object(proto) else members.OBJECT_PROTOTYPE)
+    result = ctor.call(obj, *args)
+    return result if members._is_object(result) else obj
+
+
+def spread(value: Any) -> Any:
+    """SpreadElement (13.2.4.1): a list (returned as is when already one)."""
+    if type(value) is list:
+        return value
+    items = list(members.js_iterate(value))
+    current_realm().check_array(len(items))
+    return items
+
+
+def property_key(v: Any) -> Any:
+    """A computed key: ToPropertyKey, canonical string form for numbers."""
+    t = type(v)
+    if t is str:
+        return v
+    return to_property_key(v)
+
+
+def object_spread(*parts: Any) -> dict[str, Any]:
+    """An object literal with spread: ``parts`` alternate dict segment, spread source, ...
+    (13.2.5.5 PropertyDefinitionEvaluation with CopyDataProperties)."""
+    out: dict[str, Any] = {}
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            out.update(part)
+        elif part is None or part is UNDEFINED:
+            continue
+        elif type(part) is dict:
+            for k in convert.ordered_keys(part):
+                out[k] = part[k]
+        elif members._is_object(part) or type(part) is str:
+            for k in members.own_keys(part):
+                out[k] = get_member(part, k)
+    return out
+
+
+def set_literal_proto(obj: dict[str, Any], proto: Any) -> dict[str, Any]:
+    """``{__proto__: p}`` in a literal sets the prototype (B.3.1)."""
+    if proto is None or members._is_object(proto):
+        members.set_prototype(obj, proto)
+    return obj
+
+
+def template(*parts: Any) -> str:
+    """A template literal (13.2.8.6): strings and ToString of each substitution."""
+    out = ""
+    for p in parts:
+        if type(p) is not str:
+            if type(p) is JSSymbol:
+                raise type_error("Cannot convert a Symbol value to a string")
+            p = to_string(p)
+        out = concat(out, p)
+    return out
+
+
+def tagged_strings(cooked: tuple[Any, ...], raws: tuple[str, ...]) -> Any:
+    """The template strings array (13.2.8.4 GetTemplateObject), frozen, with ``raw``."""
+    arr = JSObject(members.PROTOTYPES["Array"])
+    for i, s in enumerate(cooked):
+        dict.__setitem__(arr, str(i), s)
+    raw = JSObject(members.PROTOTYPES["Array"])
+    for i, s in enumerate(raws):
+        dict.__setitem__(raw, str(i), s)
+    dict.__setitem__(raw, "length", len(raws))
+    dict.__setitem__(arr, "length", len(cooked))
+    dict.__setitem__(arr, "raw", raw)
+    members.freeze(arr)
+    members.freeze(raw)
+    return arr
+
+
+def forin_keys(obj: Any) -> Iterator[str]:
+    """The keys ``for-in`` visits (14.7.5.9 EnumerateObjectProperties): own enumerable keys,
+    then those of user-made prototypes; nothing for null/undefined."""
+    if obj is None or obj is UNDEFINED:
+        return iter(())
+    if type(obj) in (int, float, bool, JSSymbol):
+        return iter(())
+    keys = list(members.own_keys(obj))
+    proto = members._dict_proto(obj) if type(obj) is dict else members.get_prototype(obj)
+    seen = set(keys)
+    depth = 0
+    while proto is not None and type(proto) is not members.BuiltinProto and depth < 1000:
+        for k in members.own_keys(proto):
+            if k not in seen:
+                seen.add(k)
+                keys.append(k)
+        proto = members.get_prototype(proto)
+        depth += 1
+    return iter(keys)
+
+
+def assign_member(obj: Any, key: Any, value: Any) -> Any:
+    """``obj[key] = value`` as an expression: the value."""
+    members.set_member(obj, key, value)
+    return value
+
+
+def update_member(obj: Any, key: Any, delta: int, prefix: bool) -> Any:
+    """``obj[key]++`` and friends (13.4.2.1): ToNumeric of the old value, then store."""
+    old = convert.to_numeric(get_member(obj, key))
+    new = inc(old) if delta > 0 else dec(old)
+    members.set_member(obj, key, new)
+    return new if prefix else old
+
+
+def compound_member(obj: Any, key: Any, op: Any, rhs: Any) -> Any:
+    """``obj[key] op= rhs`` where the rhs is already evaluated (no side effects between)."""
+    value = op(get_member(obj, key), rhs)
+    members.set_member(obj, key, value)
+    return value
+
+
+def new_regexp(pattern: str, flags: str) -> Any:
+    """A regular expression literal: a new RegExp object each evaluation (13.2.7.3)."""
+    ctor = reg.GLOBALS.get("RegExp")
+    if type(ctor) is not JSFunction or ctor.construct is None:
+        raise JSThrow(make_error("SyntaxError", "regular expressions are not available"))
+    return ctor.construct(pattern, flags)
+
+
+def rest_object(source: Any, excluded: tuple[str, ...]) -> dict[str, Any]:
+    """``{a, ...rest} = source``: CopyDataProperties without the named keys (13.15.5.3)."""
+    if source is None or source is UNDEFINED:
+        raise type_error(f"Cannot destructure '{to_string(source)}' as it is {to_string(source)}.")
+    out: dict[str, Any] = {}
+    for k in members.own_keys(source) if members._is_object(source) or type(source) is str else ():
+        if k not in excluded:
+            out[k] = get_member(source, k)
+    return out
+
+
+def rest_array(it: Iterator[Any]) -> list[Any]:
+    """``[a, ...rest] = iterable``: the remaining items."""
+    return list(it)
+
+
+_ = add

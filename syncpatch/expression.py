@@ -1,0 +1,130 @@
+"""The public expression API: ``compile_expression(source)(value, context)``.
+
+An ``Expression`` is compiled once; each call runs in a fresh realm (budgets, overlay for
+writes to built-ins), so no call can affect another. Inputs are deep-copied only when the
+script could mutate them. Every failure reaches the caller as ``EvaluationError`` (a JS
+exception, with ``js_name``), ``LimitExceeded`` (a budget), or ``CompileError``; internal
+Python exceptions never leak their type names or paths.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from syncpatch.compiler import bind_main, compile_program
+from syncpatch.grammar.errors import CompileError
+from syncpatch.runtime import realm as _realm_mod
+from syncpatch.runtime.convert import to_string
+from syncpatch.runtime.interop import scalar_to_js, to_js, to_python
+from syncpatch.runtime.realm import DEFAULT_BUDGETS, Budgets, Realm
+from syncpatch.runtime.values import UNDEFINED, JSErrorObject, JSThrow
+from syncpatch.runtime.values import LimitExceeded as _RuntimeLimit
+
+__all__ = ["compile_expression", "Expression", "EvaluationError", "LimitExceeded", "CompileError", "Budgets",
+           "UNDEFINED"]
+
+if sys.getrecursionlimit() < 8000:
+    sys.setrecursionlimit(8000)
+
+
+class EvaluationError(Exception):
+    """A JS exception thrown at run time: ``js_name`` (TypeError, ...) and the JS message."""
+
+    def __init__(self, js_name: str, message: str, js_value: Any = None) -> None:
+        super().__init__(f"{js_name}: {message}" if message else js_name)
+        self.js_name = js_name
+        self.message = message
+        self.js_value = js_value
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.js_name, self.message))
+
+
+class LimitExceeded(EvaluationError):
+    """A budget ran out (steps, call depth, string/array size, allocation, wall time)."""
+
+    def __init__(self, js_name: str, message: str, budget: str = "") -> None:
+        super().__init__(js_name, message)
+        self.budget = budget
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.js_name, self.message, self.budget))
+
+
+def _from_throw(value: Any) -> EvaluationError:
+    if isinstance(value, JSErrorObject):
+        return EvaluationError(value.error_name or "Error", str(value.message), value)
+    try:
+        text = to_string(value) if not isinstance(value, (dict, list)) else "an object"
+    except Exception:  # noqa: BLE001 - a value whose ToString throws
+        text = "a value"
+    return EvaluationError("Error", f"Uncaught {text}", value)
+
+
+def _translate(exc: BaseException, names: dict[str, str]) -> EvaluationError:
+    """Any exception escaping generated code -> the public error types."""
+    if isinstance(exc, JSThrow):
+        return _from_throw(exc.value)
+    if isinstance(exc, _RuntimeLimit):
+        return LimitExceeded(exc.js_name, exc.message, exc.budget)
+    if isinstance(exc, RecursionError):
+        return LimitExceeded("RangeError", "Maximum call stack size exceeded", "call_depth")
+    if isinstance(exc, MemoryError):
+        return LimitExceeded("RangeError", "out of memory", "allocation")
+    if isinstance(exc, NameError):
+        js = names.get(getattr(exc, "name", "") or "", None)
+        if js is not None:
+            return EvaluationError("ReferenceError", f"Cannot access '{js}' before initialization")
+    return EvaluationError("InternalError", "internal error while evaluating the expression")
+
+
+class Expression:
+    """A compiled patch expression (see module docstring)."""
+
+    __slots__ = ("source", "origin", "budgets", "free_globals", "_main", "_names", "_copy")
+
+    def __init__(self, source: str, origin: str, budgets: Budgets | None) -> None:
+        program = compile_program(source, origin)
+        self.source = source
+        self.origin = origin
+        self.budgets = budgets or DEFAULT_BUDGETS
+        self.free_globals = tuple(program.free_globals)
+        self._main: Callable[..., Any] = bind_main(program.code)
+        self._names = program.names
+        self._copy = program.mutates_inputs
+
+    def __repr__(self) -> str:
+        return f"Expression({self.source!r})"
+
+    def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
+                 budgets: Budgets | None = None) -> Any:
+        realm = Realm(budgets or self.budgets)
+        if self._copy:
+            value = to_js(value)
+            context = to_js(context)
+        else:
+            t = type(value)
+            if t is float or t is tuple or (t is str and not value.isascii()):
+                value = scalar_to_js(value)
+        realm.extra["context"] = context
+        local = _realm_mod._local
+        previous = getattr(local, "realm", None)
+        local.realm = realm
+        try:
+            result = self._main(realm, value, context, bool(value_exists))
+            t = type(result)
+            if t is str or t is int or t is bool:
+                return result
+            return to_python(result)
+        except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
+            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                raise
+            raise _translate(exc, self._names) from None
+        finally:
+            local.realm = previous
+
+
+def compile_expression(source: str, *, origin: str = "<expression>", budgets: Budgets | None = None) -> Expression:
+    """Compile a patch expression (a JS script whose completion value is the result)."""
+    return Expression(source, origin, budgets)
