@@ -154,8 +154,12 @@ def present(obj: dict[str, Any], reveal: bool) -> dict[str, Any]:
 
 
 def _audit_body(body: Any) -> Any:
+    """The request body for the audit log, masked; unmaskable shapes are left out."""
     if isinstance(body, dict):
-        return present(body, False)
+        try:
+            return present(body, False)
+        except Exception:  # noqa: BLE001 - a malformed body must not break the request
+            return None
     if isinstance(body, list):
         return [{k: (MASK if k == "value" else v) for k, v in op.items()} if isinstance(op, dict)
                 else MASK for op in body]
@@ -250,8 +254,9 @@ def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteCtx, co
     shown = present(obj, reveal)
     request.state.audit_objects = (request.state.audit_objects[0], shown)
     response = json_response(shown, code)
-    for warning in ctx.warnings:
-        response.headers.append("Warning", '299 - "' + warning.replace('"', '\\"') + '"')
+    for warning in ctx.warnings[:20]:
+        text = json.dumps(warning)[1:-1]  # escapes quotes, control and non-ASCII characters
+        response.headers.append("Warning", f'299 - "{text}"')
     return response
 
 

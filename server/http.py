@@ -7,6 +7,7 @@ one place and every failure becomes a `Status`.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import yaml
@@ -58,9 +59,16 @@ async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
     return b"".join(chunks)
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
 def _depth(node: Any, level: int = 0) -> int:
+    """Nesting depth (stopping early past the limit); non-finite numbers are refused."""
     if level > MAX_DEPTH:
         return level
+    if isinstance(node, float) and not math.isfinite(node):
+        raise E.BadRequest("the request body contains a non-finite number")
     if isinstance(node, dict):
         return max([_depth(v, level + 1) for v in node.values()] or [level])
     if isinstance(node, list):
@@ -80,7 +88,7 @@ def decode(body: bytes, ctype: str) -> Any:
         if ctype in YAML_TYPES:
             data = yaml.load(body.decode("utf-8"), Loader=_NoAliasLoader)  # noqa: S506
         elif ctype in JSON_TYPES:
-            data = json.loads(body)
+            data = json.loads(body, parse_constant=_reject_constant)
         else:
             raise E.UnsupportedMediaType(
                 f"the body of the request was in an unknown format ({ctype}) - accepted media "

@@ -58,31 +58,31 @@ def parse_time(value: str) -> dt.datetime:
     return dt.datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
 
 
-def unknown_fields(obj: dict[str, Any]) -> list[str]:
-    """Paths of fields the Config schema does not declare (for fieldValidation)."""
-    out = [k for k in obj if k not in {"apiVersion", "kind", "metadata", "spec", "status"}]
+Unknown = tuple[str, dict[str, Any], str]
+
+
+def unknown_fields(obj: dict[str, Any]) -> list[Unknown]:
+    """(path, containing dict, key) of each field the Config schema does not declare."""
+    out: list[Unknown] = [(k, obj, k) for k in obj
+                          if k not in {"apiVersion", "kind", "metadata", "spec", "status"}]
     meta = obj.get("metadata")
     if isinstance(meta, dict):
-        out += [f"metadata.{k}" for k in meta if k not in META_FIELDS]
-        for i, ref in enumerate(meta.get("ownerReferences") or []):
+        out += [(f"metadata.{k}", meta, k) for k in meta if k not in META_FIELDS]
+        refs = meta.get("ownerReferences")
+        for i, ref in enumerate(refs if isinstance(refs, list) else []):
             if isinstance(ref, dict):
-                out += [f"metadata.ownerReferences[{i}].{k}" for k in ref if k not in OWNER_FIELDS]
+                out += [(f"metadata.ownerReferences[{i}].{k}", ref, k)
+                        for k in ref if k not in OWNER_FIELDS]
     spec = obj.get("spec")
     if isinstance(spec, dict):
-        out += [f"spec.{k}" for k in spec if k != "raw"]
+        out += [(f"spec.{k}", spec, k) for k in spec if k != "raw"]
     return out
 
 
-def drop_unknown(obj: dict[str, Any], paths: list[str]) -> None:
+def drop_unknown(fields: list[Unknown]) -> None:
     """Remove unknown fields (fieldValidation Ignore/Warn)."""
-    for path in paths:
-        node: Any = obj
-        parts = re.split(r"\.|\[(\d+)\]\.?", path)
-        keys = [p for p in parts if p]
-        for key in keys[:-1]:
-            node = node[int(key)] if isinstance(node, list) else node[key]
-        if isinstance(node, dict):
-            node.pop(keys[-1], None)
+    for _path, container, key in fields:
+        container.pop(key, None)
 
 
 def check_type(obj: Any) -> dict[str, Any]:

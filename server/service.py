@@ -60,12 +60,13 @@ class ConfigService:
         """Type check, then unknown fields per fieldValidation (Strict 400, Warn, Ignore)."""
         obj = O.check_type(copy.deepcopy(body))
         unknown = O.unknown_fields(obj)
+        paths = [u[0] for u in unknown]
         if unknown and ctx.field_validation == "Strict":
             raise E.BadRequest("strict decoding error: " + ", ".join(
-                f'unknown field "{u}"' for u in unknown))
+                f'unknown field "{u}"' for u in paths))
         if unknown and ctx.field_validation != "Ignore":
-            ctx.warnings += [f'unknown field "{u}"' for u in unknown]
-        O.drop_unknown(obj, unknown)
+            ctx.warnings += [f'unknown field "{u}"' for u in paths]
+        O.drop_unknown(unknown)
         obj.pop("status", None)
         return obj
 
@@ -87,7 +88,7 @@ class ConfigService:
                 applied: dict[str, Any]) -> dict[str, Any]:
         meta = obj["metadata"]
         causes = self._create_meta_causes(meta)
-        causes += O.block_owner_causes(obj, None, ctx.can_delete)
+        causes = causes or O.block_owner_causes(obj, None, ctx.can_delete)
         if causes:
             raise E.invalid(meta.get("name") or meta.get("generateName"), causes)
         self._status(obj)
@@ -180,7 +181,8 @@ class ConfigService:
             raise E.conflict(name, "the object has been modified; please apply your changes to "
                              "the latest version and try again")
         causes = self._immutable_causes(meta, ometa) + self._deletion_causes(meta, ometa)
-        causes += O.metadata_causes(meta) + O.block_owner_causes(new, old, ctx.can_delete)
+        causes += O.metadata_causes(meta)
+        causes = causes or O.block_owner_causes(new, old, ctx.can_delete)
         if causes:
             raise E.invalid(name, causes)
         self._status(new)
