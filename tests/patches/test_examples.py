@@ -92,7 +92,7 @@ def test_external_name_service_points_at_the_host_service():
     require_compiler()
     out = run_sample(sample_named("service-externalname")).forward.object
     assert out["spec"]["externalName"] == "postgres-x-data-x-my-vcluster.vcluster-my-vcluster.svc.cluster.local"
-    assert out["metadata"]["annotations"] == {"example.com/owner": "payments"}
+    assert out["metadata"]["annotations"]["example.com/owner"] == "payments"
 
 
 def test_nodes_from_host_run_expression_towards_the_tenant():
