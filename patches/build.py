@@ -125,7 +125,7 @@ def _compile(doc: YamlDocument, recorder: _Recorder, out: list[Diagnostic]) -> C
     try:
         compiled = compile_config(doc.data, compiler=recorder)
     except ConfigError as exc:
-        out.extend(checks.issue_diagnostic(doc, issue) for issue in exc.issues)
+        out.extend(checks.issue_diagnostic(doc, issue, recorder.compiler) for issue in exc.issues)
         out.extend(checks.extra_compile_errors(doc, exc.issues, recorder))
         return None
     out.extend(checks.warning_diagnostic(doc, w) for w in compiled.warnings)

@@ -130,13 +130,34 @@ def _place(doc: YamlDocument, loc: Loc, line: int | None, column: int | None) ->
     return doc.position(loc)
 
 
-def issue_diagnostic(doc: YamlDocument, issue: Any) -> Diagnostic:
-    """A ``ConfigIssue`` from ``compile_config`` as a located, classified error."""
+def issue_diagnostic(doc: YamlDocument, issue: Any, compiler: Any = None) -> Diagnostic:
+    """A ``ConfigIssue`` from ``compile_config`` as a located, classified error.
+
+    For a compile error the compiler runs once more on the expression to recover what the
+    issue does not carry: the compiler's own hint and the width of the offending span.
+    """
     loc: Loc = tuple(issue.loc)
     line, column = _place(doc, loc, issue.line, issue.column)
     code, hint = _hint(doc, loc, _code(issue.message))
-    length = _token_length(doc, loc, issue.line, issue.column) if code == "expression-syntax" else 1
+    length = 1
+    if code == "expression-syntax":
+        length = _token_length(doc, loc, issue.line, issue.column)
+        exc = _compile_failure(compiler, _get(doc.data, loc))
+        hint = hint or getattr(exc, "hint", None)
+        span = getattr(exc, "span", None)
+        if span is not None and span.end_line == span.line and span.end_column > span.column:
+            length = span.end_column - span.column
     return Diagnostic(doc.filename, line, column, "error", code, issue.message, hint, length)
+
+
+def _compile_failure(compiler: Any, source: Any) -> BaseException | None:
+    if compiler is None or not isinstance(source, str):
+        return None
+    try:
+        compiler(source)
+    except Exception as exc:  # the failure we want to look at
+        return exc
+    return None
 
 
 def _token_length(doc: YamlDocument, loc: Loc, line: int | None, column: int | None) -> int:
@@ -174,7 +195,7 @@ def extra_compile_errors(doc: YamlDocument, issues: Sequence[Any], compiler: Any
                 continue
             message = getattr(exc, "message", None) or str(exc).splitlines()[0]
             issue = _Issue(loc, f"expression does not compile: {message}", line, column)
-            out.append(issue_diagnostic(doc, issue))
+            out.append(issue_diagnostic(doc, issue, compiler))
     return out
 
 
