@@ -45,8 +45,11 @@ def walk(node: Any) -> Iterator[Any]:
 def check_program(program: A.Program, source: str, origin: str) -> None:
     """Raise a CompileError for the first refused construct or invalid regex literal."""
     for node in walk(program):
-        if isinstance(node, A.Identifier) and node.name in _REFUSED_NAMES:
-            raise CompileError(_REFUSED_NAMES[node.name], node.span, source, origin)
+        if isinstance(node, A.Identifier) and node.name == "eval":
+            raise CompileError(_REFUSED_NAMES["eval"], node.span, source, origin)
+        if isinstance(node, (A.CallExpression, A.NewExpression)) and isinstance(node.callee, A.Identifier) \
+                and node.callee.name == "Function":
+            raise CompileError(_REFUSED_NAMES["Function"], node.callee.span, source, origin)
         if isinstance(node, A.RegExpLiteral):
             error = regex_error(node.pattern, node.flags)
             if error is not None:

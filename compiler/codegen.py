@@ -63,10 +63,21 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
     def tmp(self) -> str:
         return self.fresh("_t")
 
-    def new_binding(self, name: str, kind: str) -> Binding:
+    def new_binding(self, name: str, kind: str, node: Any = None) -> Binding:
         py = self.fresh("_v")
         self.names[py] = name
-        return Binding(name=name, pyname=py, kind=kind, frame=self.frame)
+        per_iteration = kind in ("let", "const") and self.frame.loop_depth > 0
+        pos = (node.span.line, node.span.column) if node is not None else (0, 0)
+        return Binding(name=name, pyname=py, kind=kind, frame=self.frame, per_iteration=per_iteration, decl_pos=pos)
+
+    def note_capture(self, b: Binding) -> None:
+        """A closure reads a per-iteration binding: capture its current value when the
+        closure is created, so each iteration's closures see their own binding."""
+        frame = self.frame
+        while frame.parent is not None and frame.parent is not b.frame:
+            frame = frame.parent
+        if frame.parent is b.frame and frame.start > b.decl_pos:
+            frame.by_value.add(b.pyname)
 
     def mark_write(self, b: Binding) -> None:
         """Writing a binding of an enclosing def needs ``nonlocal`` in this one."""
@@ -84,6 +95,10 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         if self.frame.this_name is None:
             raise self.fail("'this' is not allowed at the top level of a patch expression "
                             "(there is no receiver; use value or context)", node)
+        frame = self.frame
+        while frame.is_arrow and frame.parent is not None:
+            frame = frame.parent
+        frame.uses_this = True
         return P.name(self.frame.this_name)
 
     # -- the script ----------------------------------------------------------------------------

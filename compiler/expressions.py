@@ -111,6 +111,8 @@ class ExprGen:
     def load_ident(self, node: A.Identifier) -> ast.expr:
         b = self.scope.lookup(node.name)
         if b is not None:
+            if b.per_iteration and b.frame is not self.frame:
+                self.note_capture(b)
             return P.name(b.pyname)
         if node.name == "undefined":
             return P.name("UNDEFINED")

@@ -51,14 +51,29 @@ class FuncGen:
     def function_value(self, node: Any, name: str, method: bool = False) -> ast.expr:
         fname = self.fresh("_f")
         is_arrow = isinstance(node, A.ArrowFunctionExpression)
+        own = node.id if isinstance(node, A.FunctionExpression) and node.id is not None else None
+        if own is not None:
+            saved = self.scope
+            self.scope = Scope(parent=saved, frame=self.frame)
+            binding = self.scope.bindings[own.name] = self.new_binding(own.name, "function")
+            try:
+                self.pre.append(self.function_def(node, fname, is_arrow))
+            finally:
+                self.scope = saved
+            self.pre.append(P.assign(binding.pyname, self.function_object(fname, own.name, node, "function")))
+            return P.name(binding.pyname)
         self.pre.append(self.function_def(node, fname, is_arrow))
         kind = "arrow" if is_arrow else ("method" if method else "function")
+        return self.function_object(fname, name, node, kind)
+
+    def function_object(self, fname: str, name: str, node: Any, kind: str) -> ast.expr:
         return ast.Call(func=P.name("JSFunction"), args=[P.name(fname), P.const(name), P.const(_length(node.params))],
                         keywords=[ast.keyword(arg="kind", value=P.const(kind))])
 
     def function_def(self, node: Any, fname: str, is_arrow: bool) -> ast.FunctionDef:
         this_name = self.frame.this_name if is_arrow else self.fresh("_this")
-        frame = FunctionFrame(parent=self.frame, this_name=this_name, is_arrow=is_arrow)
+        frame = FunctionFrame(parent=self.frame, this_name=this_name, is_arrow=is_arrow,
+                              start=(node.body.span.line, node.body.span.column))
         if not is_arrow and _uses_arguments(node.body):
             frame.arguments_name = self.fresh("_args")
         saved = (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels)
@@ -73,6 +88,14 @@ class FuncGen:
         finally:
             self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels = saved
         stmts: list[ast.stmt] = []
+        if frame.uses_this and not is_arrow:
+            stmts.append(ast.If(test=P.or_(P.is_(P.name(this_name), P.const(None)),
+                                           P.is_(P.name(this_name), P.name("UNDEFINED"))),
+                                body=[P.assign(this_name, P.name("GLOBAL_THIS"))], orelse=[]))
+        by_value = sorted(frame.by_value - frame.nonlocals)
+        if by_value:
+            args.kwonlyargs = [ast.arg(arg=n) for n in by_value]
+            args.kw_defaults = [P.name(n) for n in by_value]
         if frame.nonlocals:
             stmts.append(ast.Nonlocal(names=sorted(frame.nonlocals)))
         stmts.append(P.expr_stmt(P.call("_enter")))

@@ -25,6 +25,8 @@ class Binding:
     pyname: str
     kind: str  # "var", "let", "const", "param", "function", "catch", "global-arg"
     frame: "FunctionFrame"
+    per_iteration: bool = False  # a let/const made afresh by each loop iteration (14.7.4.4)
+    decl_pos: tuple[int, int] = (0, 0)
 
 
 @attrs.define
@@ -36,6 +38,10 @@ class FunctionFrame:
     arguments_name: str | None = None
     nonlocals: set[str] = attrs.field(factory=set)
     is_arrow: bool = False
+    start: tuple[int, int] = (0, 0)
+    by_value: set[str] = attrs.field(factory=set)  # per-iteration bindings captured at creation
+    loop_depth: int = 0
+    uses_this: bool = False
 
 
 @attrs.define

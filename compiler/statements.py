@@ -158,7 +158,7 @@ class StmtGen:
             old = scope.bindings.get(ident.name)
             if old is not None and (old.kind in ("let", "const") or old.kind == "var"):
                 raise self.fail(f"Identifier '{ident.name}' has already been declared", ident)
-            scope.bindings[ident.name] = self.new_binding(ident.name, kind)
+            scope.bindings[ident.name] = self.new_binding(ident.name, kind, ident)
         for fn in function_decls(body):
             b = scope.bindings.get(fn.id.name)
             if b is None or b.kind not in ("var", "function", "param"):
@@ -179,10 +179,12 @@ class StmtGen:
     # -- loops ---------------------------------------------------------------------------------
     def loop_body(self, body: Any, kind: str = "loop") -> list[ast.stmt]:
         self.breakables.append(kind)
+        self.frame.loop_depth += 1
         try:
             compiled = self.sub_statement(body)
         finally:
             self.breakables.pop()
+            self.frame.loop_depth -= 1
         return [P.expr_stmt(P.call("_charge")), *compiled]
 
     def for_statement(self, s: A.ForStatement) -> list[ast.stmt]:
@@ -191,7 +193,11 @@ class StmtGen:
         try:
             out = self.reset_completion()
             if isinstance(s.init, A.VariableDeclaration):
-                out.extend(self.hoist((s.init,), function_level=False))
+                self.frame.loop_depth += 1
+                try:
+                    out.extend(self.hoist((s.init,), function_level=False))
+                finally:
+                    self.frame.loop_depth -= 1
                 out.extend(self.statements((s.init,)))
             elif s.init is not None:
                 out.append(P.expr_stmt(self.expr(s.init)))
@@ -216,7 +222,11 @@ class StmtGen:
         try:
             item = self.fresh("_e")
             if isinstance(s.left, A.VariableDeclaration):
-                self.hoist((s.left,), function_level=False)
+                self.frame.loop_depth += 1
+                try:
+                    self.hoist((s.left,), function_level=False)
+                finally:
+                    self.frame.loop_depth -= 1
                 target = s.left.declarations[0].id
                 bind = self.bind_pattern(target, P.name(item), s.left.kind)
             else:
@@ -265,7 +275,12 @@ class StmtGen:
             finally:
                 self.scope = saved
             handlers.append(ast.ExceptHandler(type=P.name("JSThrow"), name=exc, body=[*bind, *body] or [ast.Pass()]))
-        final = self.block(s.finalizer.body) if s.finalizer is not None else []
+        saved_completion = self.completion
+        self.completion = False
+        try:
+            final = self.block(s.finalizer.body) if s.finalizer is not None else []
+        finally:
+            self.completion = saved_completion
         finalbody = (final or [ast.Pass()]) if s.finalizer is not None else []
         return ast.Try(body=self.block(s.block.body) or [ast.Pass()], handlers=handlers, orelse=[],
                        finalbody=finalbody)

@@ -46,6 +46,19 @@ RESERVED = frozenset(
     extends false finally for function if import in instanceof new null return super switch this
     throw true try typeof var void while with yield let""".split()
 )
+#: constructs refused at compile time, with the reason shown to the patch author
+REFUSED = {
+    "class": "'class' is not supported: classes are not allowed in patch expressions; use object literals "
+             "and functions",
+    "async": "async functions are not supported: patch expressions run synchronously",
+    "await": "'await' is not supported: patch expressions run synchronously",
+    "yield": "generators are not supported: 'yield' is not allowed in patch expressions",
+    "import": "'import' is not allowed: patch expressions cannot load modules",
+    "export": "'export' is not allowed: a patch expression is a script, not a module",
+    "with": "'with' is not allowed: it makes name resolution dynamic (and is invalid in strict mode)",
+    "debugger": "'debugger' is not allowed in patch expressions",
+    "super": "'super' is not supported: classes are not allowed in patch expressions",
+}
 _WS = re.compile(r"[\t\v\f \u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _NL = "\n\r\u2028\u2029"
 _IDENT = re.compile(r"(?:[A-Za-z_$]|[^\x00-\x7f]|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]+\})"
@@ -210,6 +223,11 @@ class Lexer:
             word = _decode_ident(word, start)
         kind = self.keyword_types.get(word)
         after_dot = self.prev is not None and self.prev.type in ("DOT", "QDOT")
+        if not after_dot and word in REFUSED and not self._key_follows(end) and self._refused_here(word, end):
+            raise LexError(REFUSED[word], start, end)
+        if word == "function" and not after_dot and self.text[end:].lstrip().startswith("*"):
+            raise LexError("generator functions are not supported: 'function*' is not allowed in patch expressions",
+                           start, end)
         if kind is None or after_dot:
             if word == "of" and not after_dot and "OF" in choices():
                 return self._token("OF", word, start, end, line, col)
@@ -221,11 +239,19 @@ class Lexer:
             kind = "IDENT"
         return self._token(kind, word, start, end, line, col)
 
+    def _refused_here(self, word: str, end: int) -> bool:
+        """``async`` is a keyword only before a function, a parameter list or an arrow."""
+        if word != "async":
+            return True
+        rest = self.text[end:end + 60]
+        line_rest = rest.split("\n", 1)[0].lstrip()
+        return line_rest.startswith(("function", "(")) or bool(re.match(r"[A-Za-z_$][\w$]*\s*=>", line_rest))
+
     def _key_follows(self, end: int) -> bool:
         """A reserved word used as a property key (``{default: 1}``, ``{if() {}}``)."""
         rest = self.text[end:end + 40].lstrip()
-        return rest[:1] in (":", "(") or rest[:1] in (",", "}") and self.prev is not None and self.prev.type in (
-            "LBRACE", "COMMA")
+        in_object = self.prev is not None and self.prev.type in ("LBRACE", "COMMA")
+        return in_object and rest[:1] in (":", "(", ",", "}")
 
     def _punct(self, start: int, line: int, col: int, choices: Callable[[], set[str]]) -> Token:
         text = self.text

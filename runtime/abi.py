@@ -82,6 +82,7 @@ to_numeric = convert.to_numeric
 to_string = convert.to_string
 
 global_get = _globals.global_get
+GLOBAL_THIS = _globals.GLOBAL_OBJECT
 global_set = _globals.global_set
 global_typeof = _globals.global_typeof
 
@@ -114,7 +115,7 @@ NAMES: tuple[str, ...] = (
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",
     "strict_ne", "typeof", "instanceof", "in_op", "truthy", "inc", "dec", "to_numeric", "to_string",
-    "global_get", "global_set", "global_typeof", "const_assign", "destructure_error", "throw",
+    "GLOBAL_THIS", "global_get", "global_set", "global_typeof", "const_assign", "destructure_error", "throw",
     "arguments_object", "reference_error",
 )
 
