@@ -13,7 +13,7 @@ import time as _time
 from typing import Any, Callable
 
 from ..convert import to_primitive, to_string
-from ..members import call_method
+from ..members import get_member
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .date_parse import MS_PER_DAY, make_date, make_day, make_time, parse_date, time_clip
 from .number import to_number
@@ -183,10 +183,20 @@ def _this_date(this: Any, name: str) -> JSDate:
     """thisTimeValue (21.4.4): TypeError unless ``this`` is a Date, with V8's message."""
     if type(this) is JSDate:
         return this
-    if name.startswith("get") or name.startswith("set") or name == "valueOf":
+    if (name.startswith("get") and name != "getYear") or name == "valueOf":
         raise type_error("this is not a Date object.")
-    shown = to_string(this) if not isinstance(this, (dict, list)) else "#<Object>"
-    raise type_error(f"Method Date.prototype.{name} called on incompatible receiver {shown}")
+    raise type_error(f"Method Date.prototype.{name} called on incompatible receiver {_receiver_text(this)}")
+
+
+def _receiver_text(v: Any) -> str:
+    """How V8 prints a bad receiver: primitives as text, objects as ``#<Ctor>``."""
+    if type(v) is list:
+        return "[object Array]"
+    if isinstance(v, dict):
+        return f"#<{getattr(v, 'error_name', 'Object')}>"
+    if type(v) is JSFunction:
+        return f"function {v.name}() {{ [native code] }}"
+    return to_string(v)
 
 
 def _proto(name: str, length: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -289,6 +299,19 @@ def _register_setters() -> None:
 _register_setters()
 
 
+@_proto("setYear", 1)
+def date_set_year(this: Any, year: Any = UNDEFINED, *_: Any) -> Any:
+    """Date.prototype.setYear ( year ) (B.2.3.2)."""
+    date = _this_date(this, "setYear")
+    y = float(to_number(year))
+    if y != y:
+        date.tv = math.nan
+        return math.nan
+    yi = math.trunc(y) if math.isfinite(y) else y
+    full = 1900.0 + yi if 0 <= yi <= 99 else y
+    return _set(date, "setYear", 0, (full,), 1)
+
+
 @_proto("setTime", 1)
 def date_set_time(this: Any, time: Any = UNDEFINED, *_: Any) -> Any:
     """Date.prototype.setTime ( time ) (21.4.4.27)."""
@@ -313,10 +336,15 @@ def date_to_json(this: Any, *_: Any) -> Any:
     """Date.prototype.toJSON ( key ) (21.4.4.37)."""
     if type(this) is JSDate:
         return None if this.tv != this.tv else _iso(this.tv)
+    if this is None or this is UNDEFINED:
+        raise type_error("Cannot convert undefined or null to object")
     tv = to_primitive(this, "number")
-    if (type(tv) is float) and not math.isfinite(tv):
+    if type(tv) is float and not math.isfinite(tv):
         return None
-    return call_method(this, "toISOString")
+    fn = get_member(this, "toISOString")
+    if type(fn) is not JSFunction:
+        raise type_error("toISOString is not a function")
+    return fn.call(this)
 
 
 def _text_method(name: str, fmt: Callable[[float], str], doc: str) -> None:

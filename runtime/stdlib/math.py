@@ -163,7 +163,7 @@ def _sign(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
     """Math.sign ( x ) (21.3.2.29)."""
     v = _n(x)
     if v != v or v == 0:
-        return v
+        return normalize_number(v)
     return 1 if v > 0 else -1
 
 
