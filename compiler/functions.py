@@ -76,17 +76,17 @@ class FuncGen:
                               start=(node.body.span.line, node.body.span.column))
         if not is_arrow and _uses_arguments(node.body):
             frame.arguments_name = self.fresh("_args")
-        saved = (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels)
+        saved = (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps)
         self.frame = frame
         self.scope = Scope(parent=self.scope, frame=frame)
-        self.pre, self.completion, self.breakables, self.labels = [], False, [], {}
+        self.pre, self.completion, self.breakables, self.labels, self.open_jumps = [], False, [], {}, set()
         try:
             args, prologue = self.parameters(node.params, this_name if not is_arrow else self.fresh("_this"))
             prologue_pre = self.pre
             self.pre = []
             body = self.function_body(node)
         finally:
-            self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels = saved
+            self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps = saved
         stmts: list[ast.stmt] = []
         if frame.uses_this and not is_arrow:
             stmts.append(ast.If(test=P.or_(P.is_(P.name(this_name), P.const(None)),

@@ -18,6 +18,9 @@ from .scope import Scope, function_decls, lexical_decls, var_names
 
 __all__ = ["StmtGen"]
 
+_BREAKABLE = (A.ForStatement, A.ForInStatement, A.ForOfStatement, A.WhileStatement, A.DoWhileStatement,
+              A.SwitchStatement)
+
 
 class StmtGen:
     """Mixin: statements, blocks, hoisting, loops, try, switch."""
@@ -34,7 +37,10 @@ class StmtGen:
         return out
 
     def stmt(self, s: Any) -> list[ast.stmt]:
+        depth = len(self.breakables)
         out = self._stmt(s)
+        if isinstance(s, _BREAKABLE):
+            out.extend(self.label_checks(depth))
         for node in out:
             node.lineno, node.col_offset = s.span.line, s.span.column - 1
         return out
@@ -70,9 +76,9 @@ class StmtGen:
                 loop = ast.While(test=P.const(True), body=[head, *body], orelse=[])
                 return [*self.reset_completion(), P.assign(flag, P.const(True)), loop]
             case A.BreakStatement():
-                return [self.jump(s, ast.Break())]
+                return self.jump(s, ast.Break())
             case A.ContinueStatement():
-                return [self.jump(s, ast.Continue())]
+                return self.jump(s, ast.Continue())
             case A.ReturnStatement():
                 if self.frame.parent is None:
                     raise self.fail("Illegal return statement", s)
@@ -180,11 +186,17 @@ class StmtGen:
     def loop_body(self, body: Any, kind: str = "loop") -> list[ast.stmt]:
         self.breakables.append(kind)
         self.frame.loop_depth += 1
+        implicit = f"#{len(self.breakables) - 1}"
         try:
             compiled = self.sub_statement(body)
         finally:
             self.breakables.pop()
             self.frame.loop_depth -= 1
+            self.labels.pop(implicit, None)
+            self.open_jumps.discard(implicit)
+        flag = self.label_flags.pop(implicit, None)
+        if flag is not None:
+            compiled.insert(0, P.assign(flag, P.const(None)))
         return [P.expr_stmt(P.call("_charge")), *compiled]
 
     def for_statement(self, s: A.ForStatement) -> list[ast.stmt]:
@@ -237,26 +249,71 @@ class StmtGen:
         finally:
             self.scope = saved
 
-    def jump(self, s: Any, node: ast.stmt) -> ast.stmt:
+    def jump(self, s: Any, node: ast.stmt) -> list[ast.stmt]:
+        """break/continue; to an outer label via a flag checked after each inner loop."""
+        is_break = isinstance(node, ast.Break)
+        if s.label is not None:
+            target = self.labels.get(s.label.name)
+            if target is None:
+                if is_break and s.label.name in self.block_labels:
+                    raise self.fail("break out of a labelled block is not supported", s)
+                raise self.fail(f"Undefined label '{s.label.name}'", s.label)
+            if not is_break and self.breakables[target] == "switch":
+                raise self.fail(f"Illegal continue statement: '{s.label.name}' does not denote an iteration "
+                                "statement", s)
+            if target != len(self.breakables) - 1:
+                flag = self.label_flags[s.label.name]
+                self.open_jumps.add(s.label.name)
+                return [P.assign(flag, P.const("break" if is_break else "continue")), ast.Break()]
         if not self.breakables:
-            raise self.fail("Illegal break statement" if isinstance(node, ast.Break) else
+            raise self.fail("Illegal break statement" if is_break else
                             "Illegal continue statement: no surrounding iteration statement", s)
-        if s.label is not None and self.labels.get(s.label.name) != len(self.breakables) - 1:
-            raise self.fail(f"break/continue to the outer label '{s.label.name}' is not supported", s)
-        if isinstance(node, ast.Continue) and self.breakables[-1] == "switch":
-            raise self.fail("continue inside a switch statement is not supported", s)
-        return node
+        if not is_break and self.breakables[-1] == "switch":
+            loops = [i for i, k in enumerate(self.breakables) if k == "loop"]
+            if not loops:
+                raise self.fail("Illegal continue statement: no surrounding iteration statement", s)
+            label = f"#{loops[-1]}"
+            self.labels.setdefault(label, loops[-1])
+            flag = self.label_flags.setdefault(label, self.fresh("_jump"))
+            self.open_jumps.add(label)
+            return [P.assign(flag, P.const("continue")), ast.Break()]
+        return [node]
+
+    def label_checks(self, depth: int) -> list[ast.stmt]:
+        """After a loop/switch at ``depth``: act on flags set by jumps to enclosing labels."""
+        out: list[ast.stmt] = []
+        for label in sorted(self.open_jumps):
+            target = self.labels.get(label)
+            if target is None or target >= depth:
+                continue
+            flag = self.label_flags[label]
+            pending = ast.Compare(left=P.name(flag), ops=[ast.IsNot()], comparators=[P.const(None)])
+            if target == depth - 1:
+                for kind, jump in (("break", ast.Break()), ("continue", ast.Continue())):
+                    test = ast.Compare(left=P.name(flag), ops=[ast.Eq()], comparators=[P.const(kind)])
+                    out.append(ast.If(test=test, body=[P.assign(flag, P.const(None)), jump], orelse=[]))
+            else:
+                out.append(ast.If(test=pending, body=[ast.Break()], orelse=[]))
+        return out
 
     def labeled(self, s: A.LabeledStatement) -> list[ast.stmt]:
         body = s.body
-        if isinstance(body, (A.ForStatement, A.ForInStatement, A.ForOfStatement, A.WhileStatement,
-                             A.DoWhileStatement, A.SwitchStatement)):
-            self.labels[s.label.name] = len(self.breakables)
+        name = s.label.name
+        if isinstance(body, _BREAKABLE):
+            flag = self.label_flags[name] = self.fresh("_jump")
+            self.labels[name] = len(self.breakables)
             try:
-                return self.stmt(body)
+                out = self.stmt(body)
             finally:
-                self.labels.pop(s.label.name, None)
-        return self.stmt(body)
+                self.labels.pop(name, None)
+                self.open_jumps.discard(name)
+            used = any(isinstance(n, ast.Name) and n.id == flag for st in out for n in ast.walk(st))
+            return [P.assign(flag, P.const(None)), *out] if used else out
+        self.block_labels.add(name)
+        try:
+            return self.stmt(body)
+        finally:
+            self.block_labels.discard(name)
 
     # -- try / switch --------------------------------------------------------------------------
     def try_statement(self, s: A.TryStatement) -> ast.Try:

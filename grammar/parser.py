@@ -93,9 +93,9 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree:
         while True:
             tok = lexer.next(choices)
             nl = lexer.newline_before
+            if nl and prev_type == "THROW":
+                raise CompileError("Illegal newline after throw", _span_of(tok), source, origin)
             if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in ip.choices():
-                if prev_type == "THROW":
-                    raise CompileError("Illegal newline after throw", _span_of(tok), source, origin)
                 ip.feed_token(_semicolon(tok))
             if tok.type == "$END":
                 _finish(ip, tok, prev_type, source, origin, patterns)

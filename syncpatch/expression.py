@@ -9,6 +9,7 @@ Python exceptions never leak their type names or paths.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, Callable
 
@@ -73,7 +74,8 @@ def _translate(exc: BaseException, names: dict[str, str]) -> EvaluationError:
     if isinstance(exc, MemoryError):
         return LimitExceeded("RangeError", "out of memory", "allocation")
     if isinstance(exc, NameError):
-        js = names.get(getattr(exc, "name", "") or "", None)
+        found = re.search(r"'(_v\d+)'", str(exc))
+        js = names.get(getattr(exc, "name", None) or (found.group(1) if found else ""), None)
         if js is not None:
             return EvaluationError("ReferenceError", f"Cannot access '{js}' before initialization")
     return EvaluationError("InternalError", "internal error while evaluating the expression")
