@@ -82,7 +82,8 @@ def _iterate(items: Any) -> Any:
     if type(items) is str:
         return list(items)
     if items is None or items is UNDEFINED:
-        raise type_error(f"{to_string(items)} is not iterable (cannot read property Symbol(Symbol.iterator))")
+        shown = "object null" if items is None else "undefined"
+        raise type_error(f"{shown} is not iterable (cannot read property Symbol(Symbol.iterator))")
     if hasattr(type(items), "js_iterator"):
         return members().js_iterate(items)
     return None

