@@ -1,0 +1,68 @@
+"""`syncpatch eval`: evaluate one patch expression on a JSON value, print the JSON result."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import click
+
+__all__ = ["eval_"]
+
+
+def _to_json(v: Any) -> Any:
+    from syncpatch import UNDEFINED
+
+    if v is UNDEFINED:
+        return None
+    if isinstance(v, float) and (v != v or v in (math.inf, -math.inf)):
+        return None
+    if isinstance(v, list):
+        return [_to_json(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _to_json(x) for k, x in v.items() if x is not UNDEFINED}
+    return v
+
+
+def _parse(text: str | None, what: str) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not valid JSON: {exc}", param_hint=what) from None
+
+
+@click.command("eval")
+@click.argument("expression")
+@click.option("--value", "value_json", metavar="JSON", help="The value the expression sees (JSON).")
+@click.option("--context", "context_json", metavar="JSON", help="The context object (JSON).")
+@click.option("--value-exists/--no-value-exists", default=True, help="What valueExists reports.")
+def eval_(expression: str, value_json: str | None, context_json: str | None, value_exists: bool) -> None:
+    """Evaluate EXPRESSION (JavaScript) and print the result as JSON.
+
+    \b
+    Examples:
+      syncpatch eval '"p-" + value' --value '"web"'
+      syncpatch eval 'value.map(p => p.port)' --value '[{"port": 80}]'
+      syncpatch eval 'context.vcluster.name' --context '{"vcluster": {"name": "vc"}}'
+
+    undefined prints as `undefined`; exit status 1 on a compile or evaluation error.
+    """
+    from syncpatch import UNDEFINED, CompileError, EvaluationError, compile_expression
+
+    value = _parse(value_json, "--value")
+    context = _parse(context_json, "--context")
+    try:
+        result = compile_expression(expression, origin="<eval>")(value, context, value_exists=value_exists)
+    except CompileError as exc:
+        click.echo(str(exc), err=True)
+        raise SystemExit(1) from None
+    except EvaluationError as exc:
+        click.echo(f"Uncaught {exc}", err=True)
+        raise SystemExit(1) from None
+    if result is UNDEFINED:
+        click.echo("undefined")
+        return
+    click.echo(json.dumps(_to_json(result), ensure_ascii=False, indent=2))
