@@ -276,8 +276,9 @@ class PatchPlan:
         owned: dict[int, Any] = {}
         env: ApplyEnv | None = None
         root = obj
+        # ctx["path"] is set right before every patch-function call, the only place that can
+        # raise, so on failure it names the concrete path that failed.
         for entry, walker, fn in steps:
-            ctx["path"] = ""
             try:
                 if fn is None:
                     if env is None:
@@ -285,7 +286,10 @@ class PatchPlan:
                     fn = entry.function_for(self.keywords[direction], env)
                     if fn is None:
                         continue
-                root = run_walker(walker, root, fn, ctx, owned)
+                if walker is not None and isinstance(root, (dict, list)):
+                    root = walker(root, "", fn, ctx, owned)
+                elif walker is None:
+                    root = run_walker(None, root, fn, ctx, owned)
             except Exception as exc:
                 raise _wrap(exc, entry, str(ctx.get("path", "")), direction) from exc
         return root, (tuple(env.imports) if env is not None else ())
