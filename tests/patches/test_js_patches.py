@@ -4,6 +4,8 @@ virtualToHostDNS. Skipped until syncpatch.compile_expression lands."""
 import copy
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import syncpatch
 from syncpatch.patches import ConfigError, compile_patches
@@ -89,3 +91,30 @@ def test_null_and_undefined_delete():
                             {"path": "spec.ports[0]", "expression": "null"}])
     out = plan.to_host(copy.deepcopy(SVC), CTX)
     assert out["metadata"]["annotations"] == {} and out["spec"]["ports"] == [{"name": "https", "port": 443}]
+
+
+PAIRS = [
+    ('"host-" + value', 'value.startsWith("host-") ? value.slice("host-".length) : value'),
+    ("btoa(value)", "atob(value)"),
+    ('value.split("").reverse().join("")', 'value.split("").reverse().join("")'),
+]
+
+
+@pytest.mark.parametrize(("forward", "reverse"), PAIRS)
+def test_pairs_meant_to_cancel_round_trip(forward, reverse):
+    plan = compile_patches([{"path": "metadata.labels[*]", "expression": forward, "reverseExpression": reverse},
+                            {"path": "spec.ports[*].name", "expression": forward, "reverseExpression": reverse}])
+
+    @settings(max_examples=60, deadline=None)
+    @given(labels=st.dictionaries(st.text("abcxyz-./", min_size=1, max_size=8),
+                                  st.text("abcdefghij-_. ", max_size=12), max_size=4),
+           names=st.lists(st.text("abcdef-", min_size=1, max_size=10), max_size=4))
+    def check(labels, names):
+        obj = {"metadata": {"name": "o", "labels": labels},
+               "spec": {"ports": [{"name": n, "port": i} for i, n in enumerate(names)]}}
+        before = copy.deepcopy(obj)
+        host = plan.to_host(obj, CTX)
+        assert obj == before
+        assert plan.from_host(host, CTX) == obj
+
+    check()
