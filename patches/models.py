@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
-from syncpatch.runtime.paths import Key, PathError, parse_path
+from syncpatch.runtime.paths import Index, Key, PathError, parse_path
 
 __all__ = [
     "PatchModel",
@@ -151,15 +151,24 @@ class PatchModel(_Strict):
         return self.mode == "expression" and self.expression is None
 
 
+def _target(path: str) -> tuple[Any, ...]:
+    """What a path addresses, ignoring spelling: ``.a.b``, ``a."b"`` and ``a["b"]`` are one."""
+    return tuple(
+        ("key", seg.name) if isinstance(seg, Key) else ("index", seg.index) if isinstance(seg, Index) else ("*",)
+        for seg in parse_path(path)
+    )
+
+
 def check_duplicate_paths(patches: list[PatchModel]) -> list[PatchModel]:
     """Two entries may share a path only as one expression-only plus one reverse-only entry
     (DECISIONS.md); every other duplicate would make the result depend on list order."""
-    seen: dict[str, list[int]] = {}
+    seen: dict[tuple[Any, ...], list[int]] = {}
     for index, patch in enumerate(patches):
-        seen.setdefault(patch.path, []).append(index)
-    for path, indexes in seen.items():
+        seen.setdefault(_target(patch.path), []).append(index)
+    for indexes in seen.values():
         if len(indexes) == 1:
             continue
+        path = patches[indexes[-1]].path
         pair = [patches[i] for i in indexes]
         if len(pair) == 2 and {p.expression_only for p in pair} == {True, False} and (
             pair[0].reverse_only or pair[1].reverse_only

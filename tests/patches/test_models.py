@@ -171,3 +171,9 @@ def test_config_error_str_lists_locations():
     with pytest.raises(ConfigError) as info:
         compile_patches([{"path": "a"}], compiler=fake_compiler)
     assert "1 config error" in str(info.value) and "patches[0]" in str(info.value)
+
+
+def test_duplicates_are_found_across_spellings():
+    (issue,) = issues_of([{"path": "metadata.labels.app", "expression": "1"},
+                          {"path": '.metadata.labels["app"]', "expression": "2"}])
+    assert issue.loc == ("patches", 1) and "patches 0, 1" in issue.message
