@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from lark import Token, Transformer, Tree
 from lark.exceptions import VisitError
 
@@ -164,6 +166,19 @@ _BINARY_LOGICAL = {"&&", "||", "??"}
 
 class _Builder(Transformer):  # type: ignore[type-arg]
     """One method per grammar rule/alias; children are AST nodes or tokens."""
+
+    def _call_userfunc(self, tree: Tree, new_children: Any = None) -> Any:
+        """Build the node, then give it the rule's full source span (keywords included)."""
+        result = super()._call_userfunc(tree, new_children)
+        meta = tree.meta
+        if meta.empty:
+            return result
+        span = Span(meta.line, meta.column, meta.end_line, meta.end_column)
+        if isinstance(result, (_Cover, _CoverRest, _CoverInit)):
+            result.span = span
+        elif hasattr(result, "__attrs_attrs__") and getattr(result, "span", span) != span:
+            result = attrs.evolve(result, span=span)
+        return result
 
     # -- program and statements ----------------------------------------------------------------
     def start(self, c: list[Any]) -> A.Program:

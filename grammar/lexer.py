@@ -99,6 +99,7 @@ class Lexer:
         self.templates: list[int] = []  # brace depth inside each open ${ ... }
         self.newline_before = False
         self.prev: Token | None = None
+        self.before: Token | None = None  # the token before ``prev`` (for inserted semicolons)
 
     # -- helpers -----------------------------------------------------------------------------
     def _advance_lines(self, start: int, end: int) -> None:
@@ -118,6 +119,7 @@ class Lexer:
         tok = Token(type_, value, start_pos=start, line=line, column=col,
                     end_line=self.line, end_column=end - self.line_start + 1, end_pos=end)
         self.pos = end
+        self.before = self.prev
         self.prev = tok
         return tok
 

@@ -47,7 +47,7 @@ class _NoLexer(LarkLexer):
 def grammar_parser() -> tuple[Lark, dict[str, str], dict[str, str], dict[str, str]]:
     """The Lark parser plus token maps (punctuator -> terminal, keyword -> terminal, words)."""
     text = (Path(__file__).parent / "es.lark").read_text(encoding="utf-8")
-    lark = Lark(text, parser="lalr", lexer=_NoLexer, maybe_placeholders=False, propagate_positions=False)
+    lark = Lark(text, parser="lalr", lexer=_NoLexer, maybe_placeholders=False, propagate_positions=True)
     punct: dict[str, str] = {}
     keywords: dict[str, str] = dict(KEYWORD_TYPES)
     patterns: dict[str, str] = {}
@@ -77,9 +77,14 @@ def _end_position(source: str) -> Span:
     return Span(line, column)
 
 
-def _semicolon(tok: Token) -> Token:
-    return Token("SEMICOLON", ";", start_pos=tok.start_pos, line=tok.line, column=tok.column,
-                 end_line=tok.line, end_column=tok.column, end_pos=tok.start_pos)
+def _semicolon(tok: Token, after: Token | None = None) -> Token:
+    """An inserted ``;``: zero width, just after the previous token (or at ``tok``)."""
+    at = after if after is not None and after.end_line is not None else None
+    if at is None:
+        return Token("SEMICOLON", ";", start_pos=tok.start_pos, line=tok.line, column=tok.column,
+                     end_line=tok.line, end_column=tok.column, end_pos=tok.start_pos)
+    return Token("SEMICOLON", ";", start_pos=at.end_pos, line=at.end_line, column=at.end_column,
+                 end_line=at.end_line, end_column=at.end_column, end_pos=at.end_pos)
 
 
 def parse_tree(source: str, origin: str = "<expression>") -> Tree:
@@ -96,11 +101,11 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree:
             if nl and prev_type == "THROW":
                 raise CompileError("Illegal newline after throw", _span_of(tok), source, origin)
             if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in ip.choices():
-                ip.feed_token(_semicolon(tok))
+                ip.feed_token(_semicolon(tok, lexer.before))
             if tok.type == "$END":
-                _finish(ip, tok, prev_type, source, origin, patterns)
+                _finish(ip, tok, lexer.prev, source, origin, patterns)
                 return ip.result if hasattr(ip, "result") else ip.resume_parse()  # pragma: no cover
-            _feed(ip, tok, nl, source, origin, patterns)
+            _feed(ip, tok, nl, source, origin, patterns, lexer.before)
             prev_type = tok.type
     except _Done as done:
         return done.tree
@@ -116,14 +121,15 @@ class _Done(Exception):
         self.tree = tree
 
 
-def _feed(ip: Any, tok: Token, nl: bool, source: str, origin: str, patterns: dict[str, str]) -> None:
+def _feed(ip: Any, tok: Token, nl: bool, source: str, origin: str, patterns: dict[str, str],
+          before: Token | None) -> None:
     try:
         ip.feed_token(tok)
         return
     except UnexpectedToken:
         pass
     if (nl or tok.type == "RBRACE") and "SEMICOLON" in ip.choices():
-        ip.feed_token(_semicolon(tok))
+        ip.feed_token(_semicolon(tok, before))
         try:
             ip.feed_token(tok)
             return
@@ -132,7 +138,7 @@ def _feed(ip: Any, tok: Token, nl: bool, source: str, origin: str, patterns: dic
     raise _unexpected(ip, tok, source, origin, patterns)
 
 
-def _finish(ip: Any, tok: Token, prev_type: str, source: str, origin: str, patterns: dict[str, str]) -> None:
+def _finish(ip: Any, tok: Token, last: Token | None, source: str, origin: str, patterns: dict[str, str]) -> None:
     end = Token("$END", "", start_pos=tok.start_pos, line=tok.line, column=tok.column,
                 end_line=tok.line, end_column=tok.column, end_pos=tok.start_pos)
     try:
@@ -140,7 +146,7 @@ def _finish(ip: Any, tok: Token, prev_type: str, source: str, origin: str, patte
     except UnexpectedToken:
         pass
     if "SEMICOLON" in ip.choices():
-        ip.feed_token(_semicolon(tok))
+        ip.feed_token(_semicolon(tok, last))
         try:
             raise _Done(ip.feed_eof(end))
         except UnexpectedToken:
