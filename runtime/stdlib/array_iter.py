@@ -8,13 +8,14 @@ are skipped and elements appended are not visited. Callbacks are charged by the 
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import current_realm
-from ..values import MISSING, UNDEFINED, JSIterator, LimitExceeded, type_error
+from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, LimitExceeded, type_error
 from .array_support import require_callable, require_object_coercible, snapshot
 from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
+from .symbol import SYMBOL_ITERATOR
 
 __all__ = ["array_iterator"]
 
@@ -266,5 +267,13 @@ def iterator_next(this: Any, *_: Any) -> dict[str, Any]:
     return {"value": value, "done": False}
 
 
+def iterator_self(this: Any, *_: Any) -> Any:
+    """%IteratorPrototype% [ @@iterator ] (27.1.2.1): returns this."""
+    return this
+
+
 # The iterator prototype has no other owner; keep a core-provided ``next`` if there is one.
 ITERATOR_PROTO.setdefault("next", native(iterator_next, "next", 0))
+# Symbol-keyed entries: the core's prototype lookup finds them once it accepts symbol keys.
+cast("dict[Any, JSFunction]", ITERATOR_PROTO)[SYMBOL_ITERATOR] = native(iterator_self, "[Symbol.iterator]", 0)
+cast("dict[Any, JSFunction]", ARRAY_PROTO)[SYMBOL_ITERATOR] = ARRAY_PROTO["values"]

@@ -10,12 +10,13 @@ Dead cells are compacted only while no iterator is live.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, TypeVar
+from typing import Any, Iterator, TypeVar, cast
 
 from ..convert import ordered_keys, typeof
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, JSSymbol, type_error
 from .array_support import describe, members, require_callable
 from .registry import GLOBALS, method, native
+from .symbol import SYMBOL_ITERATOR
 
 __all__ = ["JSMap", "JSSet", "map_key"]
 
@@ -376,7 +377,9 @@ def set_values(this: Any, *_: Any) -> JSIterator:
     return _iterator(_receiver(this, JSSet, "values").store, "keys", "Set Iterator")
 
 
-_S["keys"] = native(set_values, "values", 0)
+_S["keys"] = _S["values"]  # the same function object, as in V8
+cast("dict[Any, JSFunction]", _S)[SYMBOL_ITERATOR] = _S["values"]
+cast("dict[Any, JSFunction]", _M)[SYMBOL_ITERATOR] = _M["entries"]
 
 
 @method(_S, "entries", 0)

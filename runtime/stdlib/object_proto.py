@@ -51,6 +51,8 @@ def has_own(o: Any, key: Any) -> bool:
     """HasOwnProperty (7.3.12)."""
     if type(o) is JSErrorObject and key == "message":
         return "message" in o or o.message != ""
+    if key == "size" and getattr(type(o), "JS_CLASS", None) in ("Map", "Set"):
+        return key in (o.props or {})  # an accessor of the prototype, not own
     return get_own(o, key) is not MISSING
 
 
@@ -62,11 +64,23 @@ def hidden_keys(o: Any) -> list[str]:
     if t is JSErrorObject:
         return ["stack", "message"] if o.message else ["stack"]
     if t is JSFunction:
-        names = ["length", "name"]
-        if o.kind == "function" or (o.builtin and members().get_member(o, "prototype") is not UNDEFINED):
-            names.append("prototype")
-        return names
+        return _function_keys(o)
+    if t is BuiltinNamespace:
+        return [k for k in o if type(k) is str]
+    if t.__name__ == "BuiltinProto":
+        return ["constructor"] + [k for k in o.table if type(k) is str]
     return []
+
+
+def _function_keys(fn: JSFunction) -> list[str]:
+    names = ["length", "name"]
+    if fn.kind == "function":
+        names += ["arguments", "caller", "prototype"]
+    elif fn.builtin:
+        if members().get_member(fn, "prototype") is not UNDEFINED:
+            names.append("prototype")
+        names += [k for k in (fn.props or {}) if type(k) is str]
+    return names
 
 
 def own_property_names(o: Any) -> list[str]:
@@ -88,6 +102,10 @@ def prototype_of(o: Any) -> Any:
 
 #: Built-in prototypes that are themselves exotic or carry @@toStringTag.
 _TAGGED_PROTOTYPES = frozenset(("Array", "String", "Number", "Boolean", "Function", "Symbol", "Map", "Set"))
+
+
+#: Namespace objects carrying @@toStringTag (the global object does not).
+_TAGGED_NAMESPACES = frozenset(("Math", "JSON", "Reflect", "Atomics", "Intl"))
 
 
 def _class_tag(o: Any) -> str:
@@ -112,7 +130,7 @@ def _class_tag(o: Any) -> str:
     if t is dict or t is JSObject:
         return "Object"
     if t is BuiltinNamespace:
-        return str(o.tag)
+        return str(o.tag) if o.tag in _TAGGED_NAMESPACES else "Object"
     if t.__name__ == "BuiltinProto":
         return o.tag if o.tag in _TAGGED_PROTOTYPES else "Object"
     cls = getattr(t, "JS_CLASS", None)

@@ -2,6 +2,9 @@
 
     python tests/runtime/stdlib/gen_js_cases.py [array object ...]
 
+Without names it regenerates only the tables listed in ``OWN_TABLES`` (other modules keep
+their own tables in the same folder and may post-process them).
+
 Reads ``cases/<name>.txt`` (one JS expression per line, optionally followed by a TAB and the
 JSON ``value``; ``#`` starts a comment line) and writes ``cases/<name>.json`` with node's
 canonical result for each, using the shared oracle evaluator. Tests only read the JSON, so
@@ -17,6 +20,7 @@ import sys
 
 HERE = pathlib.Path(__file__).parent / "cases"
 NODE_EVAL = pathlib.Path("/work/shared/oracle/node_eval.js")
+OWN_TABLES = ("array", "array_sort", "object", "collections", "errors", "symbol")
 
 
 def read_source(path: pathlib.Path) -> list[dict]:
@@ -36,9 +40,8 @@ def run_node(cases: list[dict]) -> list[dict]:
 
 
 def main(names: list[str]) -> None:
-    for src in sorted(HERE.glob("*.txt")):
-        if names and src.stem not in names:
-            continue
+    for name in names or OWN_TABLES:
+        src = HERE / f"{name}.txt"
         cases = read_source(src)
         results = run_node(cases)
         rows = []
@@ -47,7 +50,7 @@ def main(names: list[str]) -> None:
                 print(f"{src.stem}: excluded ({res['excluded']}): {case['expr']}", file=sys.stderr)
                 continue
             rows.append({"expr": case["expr"], "value": case["value"], "expect": res["expect"]})
-        src.with_suffix(".json").write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+        src.with_suffix(".json").write_text(json.dumps(rows, indent=1, ensure_ascii=True) + "\n")
         print(f"{src.stem}: {len(rows)} cases")
 
 

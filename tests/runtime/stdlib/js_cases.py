@@ -21,6 +21,13 @@ CASES = pathlib.Path(__file__).parent / "cases"
 KNOWN: dict[str, str] = {
     "(() => { const e = new Error('m'); e.name = 'Custom'; return String(e) })()":
         "core: ToPrimitive fast path for errors ignores own name/message (ops._fast_to_primitive)",
+    "Error.prototype.name": "core: error prototypes have no name/message data properties",
+    "TypeError.prototype.name": "core: error prototypes have no name/message data properties",
+    "Error.prototype.message": "core: error prototypes have no name/message data properties",
+    "Symbol.iterator in []": "core: BuiltinProto.lookup ignores symbol keys (tables hold Symbol.iterator)",
+    "typeof [][Symbol.iterator]": "core: BuiltinProto.lookup ignores symbol keys",
+    "typeof new Map()[Symbol.iterator]": "core: BuiltinProto.lookup ignores symbol keys",
+    "[][Symbol.iterator] === [].values": "core: BuiltinProto.lookup ignores symbol keys",
 }
 
 
