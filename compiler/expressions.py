@@ -31,13 +31,30 @@ _NO_VALUE = object()
 
 
 def _literal_value(node: Any) -> Any:
-    if isinstance(node, A.Literal):
-        return node.value
-    if isinstance(node, A.UnaryExpression) and node.operator == "-" and isinstance(node.argument, A.Literal):
-        v = node.argument.value
-        if type(v) in (int, float):
-            return _ops.neg(v)
-    return _NO_VALUE
+    """Constant folding: the JS value of a constant expression, or _NO_VALUE."""
+    match node:
+        case A.Literal():
+            return node.value
+        case A.UnaryExpression(operator="-" | "+" | "~" | "!"):
+            v = _literal_value(node.argument)
+            if v is _NO_VALUE or not (v is None or type(v) in (int, float, str, bool)):
+                return _NO_VALUE
+            fn = {"-": _ops.neg, "+": _ops.pos, "~": _ops.bit_not, "!": lambda x: not _ops.to_boolean(x)}
+            return fn[node.operator](v)
+        case A.BinaryExpression() if node.operator in _FOLDABLE:
+            left = _literal_value(node.left)
+            right = _literal_value(node.right) if left is not _NO_VALUE else _NO_VALUE
+            if right is _NO_VALUE:
+                return _NO_VALUE
+            try:
+                value = getattr(_ops, BINARY_FUNCS[node.operator])(left, right)
+            except Exception:  # noqa: BLE001 - fold only what cannot throw
+                return _NO_VALUE
+            if type(value) is str and len(value) > 10_000:
+                return _NO_VALUE
+            return value
+        case _:
+            return _NO_VALUE
 
 
 class ExprGen:
@@ -242,13 +259,9 @@ class ExprGen:
 
     def binary(self, node: A.BinaryExpression) -> ast.expr:
         op = node.operator
-        left = _literal_value(node.left)
-        right = _literal_value(node.right)
-        if op in _FOLDABLE and left is not _NO_VALUE and right is not _NO_VALUE:
-            try:
-                return P.const(getattr(_ops, BINARY_FUNCS[op])(left, right))
-            except Exception:  # noqa: BLE001 - fold only what cannot throw
-                pass
+        folded = _literal_value(node)
+        if folded is not _NO_VALUE:
+            return P.const(folded)
         if op == "in":
             return P.call("in_op", self.expr(node.left), self.expr(node.right))
         if op == "+":

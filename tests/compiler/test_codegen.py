@@ -1,0 +1,147 @@
+"""Code generation: snapshots of generated Python, determinism, the two exits, sandboxing."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import Any
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from syncpatch import compile_expression
+from syncpatch.compiler import bind_main, compile_program, compile_to_module_source, generate_module
+from syncpatch.runtime import abi
+
+SOURCES = [
+    '"p-" + value',
+    "value.metadata.labels",
+    "value.spec?.ports?.[0].name ?? 'none'",
+    "value.map(p => ({...p, port: p.port + 1}))",
+    "value['k'] = 'v'; value",
+    "let s = 0; for (let i = 0; i < 3; i++) { if (i % 2) continue; s += i } s",
+    "const {a, b: [c = 1]} = value; a + c",
+    "function f(n) { return n < 2 ? n : f(n - 1) + f(n - 2) } f(value)",
+    "try { JSON.parse(value) } catch (e) { e.name }",
+    "switch (value) { case 1: 'one'; break; default: 'other' }",
+    "`${value.name}-${context.vcluster.name}`",
+    "typeof undeclared === 'undefined' && value !== 'x'",
+    "1 + 2 * 3",
+]
+
+
+class TextSnapshot(SingleFileSnapshotExtension):
+    """Generated code lives in one .txt file (a .py snapshot would be collected by pytest)."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "txt"
+
+
+def _generated(source: str) -> str:
+    return ast.unparse(generate_module(source).module)
+
+
+def test_generated_code(snapshot: Any) -> None:
+    text = "\n\n".join(f"# ---- {src}\n{_generated(src)}" for src in SOURCES) + "\n"
+    assert text == snapshot.use_extension(TextSnapshot)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_codegen_is_deterministic(source: str) -> None:
+    assert compile_to_module_source(source).encode() == compile_to_module_source(source).encode()
+    assert _generated(source) == _generated(source)
+
+
+def test_fast_path_for_string_concat() -> None:
+    text = _generated('"p-" + value')
+    assert "'p-' + _t" in text and "add('p-'" in text
+
+
+def test_constants_are_folded() -> None:
+    assert "return 7" in _generated("1 + 2 * 3")
+
+
+def test_user_text_only_as_constants() -> None:
+    """A JS name that looks like Python never becomes a Python identifier."""
+    source = "let __import__ = 1; let exec = 2; String(__import__ + exec) + value.__class__"
+    tree = generate_module(source).module
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    assert "__import__" not in names and "exec" not in names
+    assert compile_expression(source)({}) == "3undefined"
+
+
+def test_generated_code_sees_only_the_abi() -> None:
+    namespace = abi.namespace()
+    assert namespace["__builtins__"] == {}
+    assert set(namespace) == {"__builtins__", *abi.NAMES}
+
+
+def test_module_exit_imports_only_the_runtime_abi() -> None:
+    text = compile_to_module_source("value.x + 1", origin="t")
+    imports = [n for n in ast.walk(ast.parse(text)) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert len(imports) == 1 and isinstance(imports[0], ast.ImportFrom)
+    assert imports[0].module == "syncpatch.runtime.abi"
+    assert f"ABI_VERSION = {abi.ABI_VERSION}" in text and "SOURCE_HASH = " in text
+
+
+def test_module_exit_loads_without_lark() -> None:
+    """The artifact text runs with the compiler stages blocked from import."""
+    text = compile_to_module_source("value.map(x => x * 2)")
+    blocked = {name: sys.modules.get(name) for name in ("lark",)}
+    try:
+        sys.modules["lark"] = None  # type: ignore[assignment]
+        namespace: dict[str, Any] = {}
+        exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102
+    finally:
+        for name, module in blocked.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+    from syncpatch.runtime.realm import Realm, activate
+
+    with activate(Realm()) as realm:
+        assert namespace["_main"](realm, [1, 2], None, True) == [2, 4]
+
+
+def test_free_globals_are_reported() -> None:
+    expr = compile_expression("vcp-eks + Math.max(value, undeclared)")
+    assert set(expr.free_globals) == {"vcp", "eks", "Math", "undeclared"}
+
+
+@pytest.mark.parametrize(
+    ("source", "mutates"),
+    [
+        ("value.a + 1", False),
+        ("value.map(x => x.name)", False),
+        ("value.a = 1", True),
+        ("value.push(1)", True),
+        ("delete value.a", True),
+        ("value.sort()", True),
+        ("Object.assign(value, {})", True),
+        ("value[k]()", True),
+        ("value.list.forEach(x => x.seen = true)", True),
+        ("let v = value; v.b++", True),
+    ],
+)
+def test_mutation_analysis(source: str, mutates: bool) -> None:
+    assert compile_program(source).mutates_inputs is mutates
+
+
+def test_closure_and_module_exits_agree() -> None:
+    source = "let out = {}; for (const [k, v] of Object.entries(value)) out[k.toUpperCase()] = v * 2; out"
+    main = bind_main(compile_program(source).code)
+    namespace: dict[str, Any] = {}
+    exec(compile(compile_to_module_source(source), "<a>", "exec"), namespace)  # noqa: S102
+    from syncpatch.runtime.realm import Realm, activate
+
+    with activate(Realm()) as realm:
+        a = main(realm, {"x": 1, "y": 2}, None, True)
+        b = namespace["_main"](realm, {"x": 1, "y": 2}, None, True)
+    assert a == b == {"X": 2, "Y": 4}
+
+
+def test_js_positions_are_stamped_on_generated_code() -> None:
+    tree = generate_module("1;\n\n value.x").module
+    lines = {getattr(n, "lineno", None) for n in ast.walk(tree)}
+    assert 3 in lines
