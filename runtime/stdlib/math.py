@@ -15,6 +15,8 @@ from typing import Any, Callable
 
 from ..convert import normalize_number, to_uint32
 from ..values import UNDEFINED
+from . import fdlibm as _f
+from . import fdlibm_trig as _t
 from .number import to_number
 from .registry import GLOBALS, BuiltinNamespace, native
 
@@ -35,37 +37,21 @@ def _n(x: Any) -> Num:
 
 
 def js_pow(base: Num, exponent: Num) -> Num:
-    """Number::exponentiate (6.1.6.1.3), shared with the ``**`` operator."""
+    """Number::exponentiate (6.1.6.1.3), bit-exact with V8 (its fdlibm pow); shared with the
+    ``**`` operator."""
     if exponent != exponent:
         return _NAN
     if exponent == 0:
         return 1
     if base != base:
         return _NAN
-    if exponent in (_INF, -_INF) and abs(base) == 1:
+    if (exponent == _INF or exponent == -_INF) and (base == 1 or base == -1):
         return _NAN
-    if type(base) is int and type(exponent) is int and exponent > 0:
-        if abs(base) < 2 and exponent > 64:
-            return normalize_number(base**exponent)
-        if exponent * max(abs(base), 1).bit_length() <= 64:
-            return normalize_number(base**exponent)
-    try:
-        return normalize_number(math.pow(base, exponent))
-    except ZeroDivisionError:  # pragma: no cover - math.pow raises ValueError instead
-        return _INF
-    except ValueError:
-        return _pow_special(float(base), float(exponent))
-    except OverflowError:
-        odd = float(exponent).is_integer() and abs(exponent) < 2**53 and int(exponent) % 2 == 1
-        return -_INF if base < 0 and odd else _INF
-
-
-def _pow_special(base: float, exponent: float) -> Num:
-    """math.pow's ValueError cases: zero to a negative power, negative to a fraction."""
-    if base == 0:
-        odd = exponent.is_integer() and int(exponent) % 2 == 1
-        return -_INF if (odd and math.copysign(1.0, base) < 0) else _INF
-    return _NAN
+    if type(base) is int and type(exponent) is int and 0 < exponent < 64 and -(2**26) < base < 2**26:
+        r = base**exponent
+        if -(2**53) <= r <= 2**53:
+            return r  # pow(integer, integer) is exact in fdlibm when representable
+    return normalize_number(_f.pow_(float(base), float(exponent)))
 
 
 def js_round(x: Num) -> Num:
@@ -83,43 +69,21 @@ def js_round(x: Num) -> Num:
 
 
 def _unary(fn: Callable[[float], float], name: str, doc: str) -> Any:
-    """Wrap a one-argument float function: ValueError -> NaN, OverflowError -> Infinity."""
+    """Wrap a one-argument fdlibm function (V8's implementation, bit for bit)."""
 
     def impl(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
-        v = _n(x)
-        try:
-            return normalize_number(fn(v))
-        except ValueError:
-            return _NAN
-        except OverflowError:
-            return _INF if v > 0 or name in ("cosh", "exp") else -_INF
+        return normalize_number(fn(float(_n(x))))
 
     impl.__doc__ = doc
     impl.__name__ = name
     return native(impl, name, 1)
 
 
-def _acosh(x: float) -> float:
-    return math.acosh(x) if x == x else x
-
-
-def _atanh(x: float) -> float:
-    if x in (1, -1):
-        return math.copysign(_INF, x)
-    return math.atanh(x)
-
-
-def _log(fn: Callable[[float], float]) -> Callable[[float], float]:
-    def inner(x: float) -> float:
-        if x == 0:
-            return -_INF
-        return fn(x)
-
-    return inner
-
-
-def _log1p(x: float) -> float:
-    return -_INF if x == -1 else math.log1p(x)
+def _sqrt(x: float) -> float:
+    """IEEE square root (correctly rounded everywhere); NaN below zero, -0 kept."""
+    if x < 0:
+        return _NAN
+    return math.sqrt(x)
 
 
 def _abs(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
@@ -201,7 +165,7 @@ def _atan2(this: Any, y: Any = UNDEFINED, x: Any = UNDEFINED, *_: Any) -> Num:
     """Math.atan2 ( y, x ) (21.3.2.8)."""
     ny = _n(y)
     nx = _n(x)
-    return normalize_number(math.atan2(ny, nx))
+    return normalize_number(_t.atan2(float(ny), float(nx)))
 
 
 def _hypot(this: Any, *args: Any) -> Num:
@@ -258,26 +222,26 @@ def _random(this: Any, *_: Any) -> float:
 
 
 _UNARY = {
-    "acos": (math.acos, "Math.acos ( x ) (21.3.2.2)."),
-    "acosh": (_acosh, "Math.acosh ( x ) (21.3.2.3)."),
-    "asin": (math.asin, "Math.asin ( x ) (21.3.2.4)."),
-    "asinh": (math.asinh, "Math.asinh ( x ) (21.3.2.5)."),
-    "atan": (math.atan, "Math.atan ( x ) (21.3.2.6)."),
-    "atanh": (_atanh, "Math.atanh ( x ) (21.3.2.7)."),
-    "cbrt": (math.cbrt, "Math.cbrt ( x ) (21.3.2.9)."),
-    "cos": (math.cos, "Math.cos ( x ) (21.3.2.12)."),
-    "cosh": (math.cosh, "Math.cosh ( x ) (21.3.2.13)."),
-    "exp": (math.exp, "Math.exp ( x ) (21.3.2.14)."),
-    "expm1": (math.expm1, "Math.expm1 ( x ) (21.3.2.15)."),
-    "log": (_log(math.log), "Math.log ( x ) (21.3.2.20)."),
-    "log1p": (_log1p, "Math.log1p ( x ) (21.3.2.21)."),
-    "log10": (_log(math.log10), "Math.log10 ( x ) (21.3.2.22)."),
-    "log2": (_log(math.log2), "Math.log2 ( x ) (21.3.2.23)."),
-    "sin": (math.sin, "Math.sin ( x ) (21.3.2.30)."),
-    "sinh": (math.sinh, "Math.sinh ( x ) (21.3.2.31)."),
-    "sqrt": (math.sqrt, "Math.sqrt ( x ) (21.3.2.32)."),
-    "tan": (math.tan, "Math.tan ( x ) (21.3.2.33)."),
-    "tanh": (math.tanh, "Math.tanh ( x ) (21.3.2.34)."),
+    "acos": (_t.acos, "Math.acos ( x ) (21.3.2.2)."),
+    "acosh": (_f.acosh, "Math.acosh ( x ) (21.3.2.3)."),
+    "asin": (_t.asin, "Math.asin ( x ) (21.3.2.4)."),
+    "asinh": (_f.asinh, "Math.asinh ( x ) (21.3.2.5)."),
+    "atan": (_t.atan, "Math.atan ( x ) (21.3.2.6)."),
+    "atanh": (_f.atanh, "Math.atanh ( x ) (21.3.2.7)."),
+    "cbrt": (_t.cbrt, "Math.cbrt ( x ) (21.3.2.9)."),
+    "cos": (_t.cos, "Math.cos ( x ) (21.3.2.12)."),
+    "cosh": (_f.cosh, "Math.cosh ( x ) (21.3.2.13)."),
+    "exp": (_f.exp, "Math.exp ( x ) (21.3.2.14)."),
+    "expm1": (_f.expm1, "Math.expm1 ( x ) (21.3.2.15)."),
+    "log": (_f.log, "Math.log ( x ) (21.3.2.20)."),
+    "log1p": (_f.log1p, "Math.log1p ( x ) (21.3.2.21)."),
+    "log10": (_f.log10, "Math.log10 ( x ) (21.3.2.22)."),
+    "log2": (_f.log2, "Math.log2 ( x ) (21.3.2.23)."),
+    "sin": (_t.sin, "Math.sin ( x ) (21.3.2.30)."),
+    "sinh": (_f.sinh, "Math.sinh ( x ) (21.3.2.31)."),
+    "sqrt": (_sqrt, "Math.sqrt ( x ) (21.3.2.32)."),
+    "tan": (_t.tan, "Math.tan ( x ) (21.3.2.33)."),
+    "tanh": (_f.tanh, "Math.tanh ( x ) (21.3.2.34)."),
 }
 
 _FUNCTIONS: dict[str, tuple[Callable[..., Any], int]] = {
