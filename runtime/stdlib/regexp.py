@@ -46,6 +46,7 @@ __all__ = [
     "build_match",
     "search_raw",
     "group_span",
+    "global_matches",
 ]
 
 _FLAG_ORDER = "dgimsuvy"
@@ -373,20 +374,33 @@ def regexp_exec(rx: JSRegExp, s: str) -> Any:
     return None if m is None else build_match(rx, subj, m)
 
 
-def iterate_matches(rx: JSRegExp, s: str) -> Iterator[tuple[Subject, Any]]:
-    """Successive global matches as @@match/@@replace do (lastIndex from 0, empty matches
-    advance by one code unit, or code point under u)."""
-    subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
-    rx.last_index = 0
+def global_matches(rx: JSRegExp, subj: Subject) -> list[Any]:
+    """All matches of a global regexp as @@match/@@replace collect them (22.2.6.8 step 6,
+    22.2.6.11 step 11): from index 0, an empty match advances by one code unit (one code
+    point under u), a sticky one stops at the first gap. Ends with lastIndex = 0."""
+    compiled = rx.compiled
+    text = subj.text
+    n = len(text)
+    sticky = "y" in rx.flags
+    timeout = current_realm().budgets.regex_timeout
     realm = current_realm()
-    while True:
-        m = exec_raw(rx, subj)
-        if m is None:
-            return
-        realm.charge(1)
-        if m.end() == m.start():
-            rx.last_index = subj.to_unit(min(m.end() + 1, len(subj.text))) if m.end() < len(subj.text) else subj.ulen + 1
-        yield subj, m
+    found: list[Any] = []
+    pos = 0
+    try:
+        while pos <= n:
+            m = compiled.match(text, pos, timeout=timeout) if sticky else compiled.search(text, pos, timeout=timeout)
+            if m is None:
+                break
+            realm.charge(1)
+            found.append(m)
+            end = m.end()
+            pos = end + 1 if end == m.start() else end
+    except TimeoutError:
+        raise LimitExceeded(
+            f"regular expression took longer than {timeout:g} s (regex budget)", budget="regex", js_name="LimitExceeded"
+        ) from None
+    rx.last_index = 0
+    return found
 
 
 # --- constructor and prototype -------------------------------------------------------------

@@ -21,7 +21,7 @@ from .regexp import (
     build_match,
     exec_raw,
     group_span,
-    iterate_matches,
+    global_matches,
     regexp_create,
     regexp_exec,
     search_raw,
@@ -114,34 +114,43 @@ def _regexp_replace(rx: JSRegExp, s: str, replace_value: Any) -> str:
     """RegExp.prototype[@@replace] (22.2.6.11)."""
     functional = type(replace_value) is JSFunction
     template = "" if functional else to_string(replace_value)
+    subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
     if "g" in rx.flags:
-        found = [build_match(rx, subj, m) for subj, m in iterate_matches(rx, s)]
+        found = global_matches(rx, subj)
     else:
-        subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
         m = exec_raw(rx, subj)
-        found = [] if m is None else [build_match(rx, subj, m)]
+        found = [] if m is None else [m]
     if not found:
         return s
     su = units_of(s)
     pieces: list[str] = []
     next_pos = 0
-    for res in found:
-        matched = res[0]
-        position = max(min(res.match_index, len(su)), 0)
-        captures = list(res[1:])
-        if functional:
-            args = [matched, *captures, position, s]
-            if res.groups is not UNDEFINED:
-                args.append(res.groups)
-            replacement = to_string(replace_value.call(UNDEFINED, *args))
+    simple = not functional and "$" not in template
+    for m in found:
+        start, end = subj.to_unit(m.start()), subj.to_unit(m.end())
+        if simple:
+            replacement = template
         else:
-            replacement = get_substitution(matched, su, position, captures, res.groups, template)
-        if position >= next_pos:
-            pieces.append(su[next_pos:position])
+            replacement = _replacement(rx, subj, m, su, start, replace_value if functional else template)
+        if start >= next_pos:
+            pieces.append(su[next_pos:start])
             pieces.append(replacement)
-            next_pos = position + len(units_of(matched))
+            next_pos = end
     pieces.append(su[next_pos:])
     return _join(pieces)
+
+
+def _replacement(rx: JSRegExp, subj: Subject, m: Any, su: str, position: int, replace: Any) -> str:
+    """The replacement text of one match: a replacer call or GetSubstitution."""
+    res = build_match(rx, subj, m)
+    matched = res[0]
+    captures = list(res[1:])
+    if type(replace) is JSFunction:
+        args = [matched, *captures, position, subj.s]
+        if res.groups is not UNDEFINED:
+            args.append(res.groups)
+        return to_string(replace.call(UNDEFINED, *args))
+    return get_substitution(matched, su, position, captures, res.groups, replace)
 
 
 def _string_replace(s: str, search: Any, replace_value: Any, all_: bool) -> str:
@@ -205,7 +214,8 @@ def string_match(this: Any, regexp: Any = UNDEFINED, *_: Any) -> Any:
     rx = regexp if isinstance(regexp, JSRegExp) else regexp_create(regexp, UNDEFINED)
     if "g" not in rx.flags:
         return regexp_exec(rx, s)
-    found = [subj.piece(m.start(), m.end()) for subj, m in iterate_matches(rx, s)]
+    subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
+    found = [subj.piece(m.start(), m.end()) for m in global_matches(rx, subj)]
     return found if found else None
 
 

@@ -24,6 +24,7 @@ import pathlib
 from typing import Any
 
 from syncpatch.runtime import members  # noqa: F401  (installs the core dispatch and stdlib)
+from syncpatch.runtime.realm import Realm, activate
 from syncpatch.runtime.stdlib.registry import GLOBALS, STRING_PROTO
 from syncpatch.runtime.stdlib.regexp import JSRegExp, MatchArray, regexp_create, regexp_exec
 from syncpatch.runtime.values import UNDEFINED, JSFunction, JSIterator, JSObject, JSThrow
@@ -143,7 +144,8 @@ def evaluate(row: dict[str, Any]) -> Any:
 
 def run_row(row: dict[str, Any]) -> None:
     try:
-        got = canon(normal(evaluate(row)))
+        with activate(Realm()):  # a fresh realm per row, as each evaluation gets
+            got = canon(normal(evaluate(row)))
     except JSThrow as exc:
         got = {"$error": exc.value.error_name}
     want = expected(row["expect"])
