@@ -45,10 +45,20 @@ class ArtifactBuildError(Exception):
 
 @attrs.frozen
 class EmittedFunction:
-    """One expression's generated module (parsed) and the top-level name of its patch function."""
+    """One expression's generated module (parsed) and the top-level name of its entry.
+
+    With ``wrapper`` set, the entry is the compiler's raw ``_main(_realm, value, context,
+    valueExists)`` and the artifact binds ``wrapper(entry, names, mutates_inputs, source)``
+    (imported from ``wrapper_module``) to get a patch function; without it, the entry already
+    is one.
+    """
 
     module: ast.Module
     entry: str
+    names: Mapping[str, str] = attrs.field(factory=dict)
+    mutates_inputs: bool = False
+    wrapper: str | None = None
+    wrapper_module: str | None = None
 
 
 Emitter = Callable[[str], EmittedFunction]
@@ -138,8 +148,25 @@ class _Collector:
                 raise ArtifactBuildError("generated code may only use 'from ... import'")
             elif not _is_docstring(stmt):
                 self.body.append(_Names(mapping).visit(stmt))
-        self.entries[source] = mapping.get(emitted.entry, emitted.entry)
-        return self.entries[source]
+        entry = mapping.get(emitted.entry, emitted.entry)
+        if emitted.wrapper is not None:
+            entry = self._wrap(emitted, entry, prefix, source)
+        self.entries[source] = entry
+        return entry
+
+    def _wrap(self, emitted: EmittedFunction, entry: str, prefix: str, source: str) -> str:
+        """``_xN = wrapper(_xN_main, {names}, mutates_inputs, source)``: a ready patch function."""
+        assert emitted.wrapper is not None and emitted.wrapper_module is not None
+        self.add_import(emitted.wrapper_module, emitted.wrapper)
+        names = dict(sorted(emitted.names.items()))
+        call = ast.Call(ast.Name(emitted.wrapper, ast.Load()), [
+            ast.Name(entry, ast.Load()),
+            ast.Dict([ast.Constant(k) for k in names], [ast.Constant(v) for v in names.values()]),
+            ast.Constant(bool(emitted.mutates_inputs)),
+            ast.Constant(source),
+        ], [])
+        self.body.append(_assign(prefix, call))
+        return prefix
 
     def _import(self, stmt: ast.ImportFrom) -> None:
         module = stmt.module or ""

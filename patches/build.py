@@ -43,6 +43,16 @@ def compiler_available() -> bool:
     return True
 
 
+def artifact_exit_available() -> bool:
+    """True once the compiler's module-text exit and the runtime ABI module are importable."""
+    try:
+        _module_text_exit()
+        import syncpatch.runtime.abi  # noqa: F401
+    except (ImportError, AttributeError):
+        return False
+    return True
+
+
 @attrs.frozen
 class ConfigReport:
     """One config file checked: its diagnostics and, when it compiled, its compiled plans."""
@@ -143,12 +153,38 @@ def check_config_file(path: Path, display: str | None = None, **kwargs: Any) -> 
     return check_config_text(text, name, **kwargs)
 
 
-def _module_source(source: str) -> EmittedFunction:
-    """The compiler's module-text exit for one expression, parsed for the artifact writer."""
-    from syncpatch.compiler import codegen_module
+def _module_text_exit() -> Callable[[str], Any]:
+    """The compiler's artifact exit: source -> generated module (AST) plus its side tables."""
+    from syncpatch.compiler import generate_module
 
-    text, entry = codegen_module(source)
-    return EmittedFunction(ast.parse(text), entry)
+    return generate_module  # type: ignore[no-any-return]
+
+
+def _wrapper_module() -> str:
+    """Where the artifact gets ``patch_function``: the runtime ABI once it offers one (the hook
+    asked of the compiler stage), else ``syncpatch.loader``, which imports only the runtime."""
+    from syncpatch.runtime import abi
+
+    return "syncpatch.runtime.abi" if hasattr(abi, "patch_function") else "syncpatch.loader"
+
+
+def _module_source(source: str) -> EmittedFunction:
+    """One expression through the compiler's module exit, ready for the artifact writer.
+
+    The generated ``_main`` refers to ABI helpers as free names; the import line names exactly
+    those it uses (sorted), so the artifact stays readable and deterministic.
+    """
+    from syncpatch.runtime import abi
+
+    generated = _module_text_exit()(source)
+    module: ast.Module = generated.module
+    used = sorted({n.id for n in ast.walk(module) if isinstance(n, ast.Name)} & set(abi.NAMES))
+    if used:
+        aliases = [ast.alias(name=name) for name in used]
+        module = ast.Module(body=[ast.ImportFrom("syncpatch.runtime.abi", aliases, 0), *module.body],
+                            type_ignores=[])
+    return EmittedFunction(module, "_main", dict(generated.names), bool(generated.mutates_inputs),
+                           "patch_function", _wrapper_module())
 
 
 def _abi_version() -> Any:

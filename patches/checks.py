@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+import attrs
+
 from syncpatch.runtime.paths import PathError, parse_path
 from syncpatch.runtime.plan import ExpressionPatch
 
@@ -35,8 +37,12 @@ __all__ = [
 ]
 
 Loc = tuple[str | int, ...]
-CaseValues = Mapping[tuple[str, str], Sequence[Any]]
-"""(side, resource) -> objects from test cases (inputs and expected), for round-trip samples."""
+CaseValues = Mapping[tuple[str, str, str], Sequence[Any]]
+"""(side, resource, "tenant" | "host") -> objects of that side from the test cases.
+
+``expression`` runs on tenant objects (host objects for swapped resources such as fromHost
+nodes), so only objects of that side are samples for it: a host value fed to the tenant→host
+expression would report a mismatch that can never happen in sync."""
 
 _EXPRESSION_FIELDS = ("expression", "reverseExpression")
 _KNOWN_KEYS = ("path", "expression", "reverseExpression", "reference", "labels", "enabled", "patches",
@@ -223,20 +229,24 @@ def known_globals() -> frozenset[str]:
     return frozenset(names)
 
 
+@attrs.frozen
+class _Free:
+    name: str
+    line: int
+    column: int
+
+
 def _free_globals(source: str) -> list[Any] | None:
-    """The compiler's free (undeclared) global references of one expression, if it offers them."""
+    """The compiler's free (undeclared) global references of one expression, with positions."""
     try:
-        import syncpatch.compiler as compiler
+        from syncpatch.compiler import generate_module
     except ImportError:
         return None
-    for name in ("free_globals", "undeclared_globals", "free_identifiers"):
-        fn = getattr(compiler, name, None)
-        if callable(fn):
-            try:
-                return list(fn(source))
-            except Exception:  # does not compile: reported already
-                return []
-    return None
+    try:
+        generated = generate_module(source)
+    except Exception:  # does not compile: reported already
+        return []
+    return [_Free(name, span.line, span.column) for name, span in generated.free_globals.items()]
 
 
 def _undeclared(doc: YamlDocument, loc: Loc, source: str, known: frozenset[str]) -> Iterator[Diagnostic]:
@@ -332,7 +342,9 @@ def roundtrip_diagnostics(doc: YamlDocument, compiled: Any, case_values: CaseVal
         for path, fwd, rev in _pairs(plan):
             sources = [patches[fwd].get("expression", ""), patches[rev].get("reverseExpression", "")]
             literals = [lit for s in sources for lit in lint.string_literals(s)]
-            samples = roundtrip.samples_for(literals, _case_samples(case_values.get(key, ()), path))
+            origin = "tenant" if plan.to_host_keyword == "expression" else "host"
+            samples = roundtrip.samples_for(literals, _case_samples(case_values.get((*key, origin), ()), path),
+                                            base64="atob(" in sources[0])
             context = {**compiled.context(*_SAMPLE_CONTEXT), "path": path}
             mismatch = roundtrip.check_roundtrip(by_index[fwd].expression, by_index[rev].reverse_expression,
                                                  samples, context)
@@ -348,9 +360,9 @@ def roundtrip_diagnostics(doc: YamlDocument, compiled: Any, case_values: CaseVal
     return out
 
 
-def collect_case_values(dirs: Iterable[Path]) -> tuple[dict[Path, dict[tuple[str, str], list[Any]]], list[Diagnostic]]:
-    """Objects of the declarative test cases, per config file and (side, resource)."""
-    values: dict[Path, dict[tuple[str, str], list[Any]]] = {}
+def collect_case_values(dirs: Iterable[Path]) -> tuple[dict[Path, dict[tuple[str, str, str], list[Any]]], list[Diagnostic]]:
+    """Objects of the declarative test cases, per config file, (side, resource) and cluster side."""
+    values: dict[Path, dict[tuple[str, str, str], list[Any]]] = {}
     problems: list[Diagnostic] = []
     for root in dirs:
         for file in discover(Path(root)):
@@ -360,6 +372,8 @@ def collect_case_values(dirs: Iterable[Path]) -> tuple[dict[Path, dict[tuple[str
                 problems.append(Diagnostic(str(file), 1, 1, "error", "test-case-invalid", exc.message))
                 continue
             for case in cases:
-                bucket = values.setdefault(case.config, {}).setdefault((case.side, case.resource), [])
-                bucket.extend(obj for obj in (case.input, case.expected) if obj is not None)
+                tenant, host = (case.input, case.expected) if case.direction == "to_host" else (case.expected, case.input)
+                for origin, obj in (("tenant", tenant), ("host", host)):
+                    if obj is not None:
+                        values.setdefault(case.config, {}).setdefault((case.side, case.resource, origin), []).append(obj)
     return values, problems

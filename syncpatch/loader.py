@@ -15,11 +15,124 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-__all__ = ["ArtifactError", "PlanSet", "load_plans", "load_artifact", "SUPPORTED_FORMAT"]
+from syncpatch.runtime.values import UNDEFINED
+
+__all__ = [
+    "ArtifactError",
+    "PlanSet",
+    "load_plans",
+    "load_artifact",
+    "patch_function",
+    "EvaluationError",
+    "LimitExceeded",
+    "SUPPORTED_FORMAT",
+]
 
 SUPPORTED_FORMAT = 1
+
+
+class EvaluationError(Exception):
+    """A JS exception thrown by an artifact's expression: ``js_name`` and the JS message.
+
+    Mirrors ``syncpatch.EvaluationError`` (which lives beside the compiler and so cannot be
+    imported here); inside a plan both surface as the same ``PatchError``.
+    """
+
+    def __init__(self, js_name: str, message: str, js_value: Any = None) -> None:
+        super().__init__(f"{js_name}: {message}" if message else js_name)
+        self.js_name = js_name
+        self.message = message
+        self.js_value = js_value
+
+
+class LimitExceeded(EvaluationError):
+    """A budget ran out while an artifact's expression ran."""
+
+    def __init__(self, js_name: str, message: str, budget: str = "") -> None:
+        super().__init__(js_name, message)
+        self.budget = budget
+
+
+def _translate(exc: BaseException, names: Mapping[str, str]) -> EvaluationError:
+    """Exceptions escaping generated code -> public errors, as ``syncpatch.expression`` does."""
+    from syncpatch.runtime.convert import to_string
+    from syncpatch.runtime.values import JSErrorObject, JSThrow
+    from syncpatch.runtime.values import LimitExceeded as RuntimeLimit
+
+    if isinstance(exc, JSThrow):
+        value = exc.value
+        if isinstance(value, JSErrorObject):
+            return EvaluationError(value.error_name or "Error", str(value.message), value)
+        try:
+            text = to_string(value) if not isinstance(value, (dict, list)) else "an object"
+        except Exception:  # noqa: BLE001 - a value whose ToString throws
+            text = "a value"
+        return EvaluationError("Error", f"Uncaught {text}", value)
+    if isinstance(exc, RuntimeLimit):
+        return LimitExceeded(exc.js_name, exc.message, exc.budget)
+    if isinstance(exc, RecursionError):
+        return LimitExceeded("RangeError", "Maximum call stack size exceeded", "call_depth")
+    if isinstance(exc, MemoryError):
+        return LimitExceeded("RangeError", "out of memory", "allocation")
+    js = names.get(getattr(exc, "name", "") or "") if isinstance(exc, NameError) else None
+    if js is not None:
+        return EvaluationError("ReferenceError", f"Cannot access '{js}' before initialization")
+    return EvaluationError("InternalError", "internal error while evaluating the expression")
+
+
+class _ArtifactExpression:
+    """An artifact's ``_main`` made a patch function: fresh realm per call, JS/Python value
+    conversion at the boundary and public errors, exactly as the in-process ``Expression``."""
+
+    __slots__ = ("_main", "_names", "_copy", "source")
+
+    def __init__(self, main: Callable[..., Any], names: Mapping[str, str], mutates_inputs: bool,
+                 source: str) -> None:
+        self._main = main
+        self._names = names
+        self._copy = mutates_inputs
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"ArtifactExpression({self.source!r})"
+
+    def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
+                 budgets: Any = None) -> Any:
+        from syncpatch.runtime import realm as realm_mod
+        from syncpatch.runtime.interop import scalar_to_js, to_js, to_python
+
+        realm = realm_mod.Realm(budgets or realm_mod.DEFAULT_BUDGETS)
+        if self._copy:
+            value, context = to_js(value), to_js(context)
+        elif type(value) is float or type(value) is tuple or (type(value) is str and not value.isascii()):
+            value = scalar_to_js(value)
+        realm.extra["context"] = context
+        local = realm_mod._local
+        previous = getattr(local, "realm", None)
+        local.realm = realm
+        try:
+            result = self._main(realm, value, context, bool(value_exists))
+            return result if type(result) in (str, int, bool) else to_python(result)
+        except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
+            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                raise
+            raise _translate(exc, self._names) from None
+        finally:
+            local.realm = previous
+
+
+def patch_function(main: Callable[..., Any], names: Mapping[str, str], mutates_inputs: bool,
+                   source: str = "") -> Callable[..., Any]:
+    """Wrap generated ``_main(_realm, value, context, valueExists)`` as a patch function.
+
+    Artifacts call this at import; it needs only the runtime (the in-process wrapper,
+    ``syncpatch.Expression``, sits beside the compiler).
+    """
+    if sys.getrecursionlimit() < 8000:
+        sys.setrecursionlimit(8000)  # as syncpatch.expression: deep JS recursion needs room
+    return _ArtifactExpression(main, names, mutates_inputs, source)
 
 
 class ArtifactError(ImportError):

@@ -361,13 +361,14 @@ def schema(sync_only: bool, output: Path | None) -> None:
 def run_demo(root: Path | None = None) -> int:
     """``make demo``: compile-patches over examples/ into a temporary artifact, then run the
     declarative cases in examples/tests. Returns the worse exit code."""
+    import os
     import tempfile
 
     from syncpatch.patches.build import example_configs
 
     base = root or Path(__file__).resolve().parents[2] / "examples"
-    configs = [str(p) for p in example_configs(base)]
-    tests_dir = base / "tests"
+    configs = [os.path.relpath(p) for p in example_configs(base)]
+    tests_dir = Path(os.path.relpath(base / "tests"))
     codes = []
     with tempfile.TemporaryDirectory() as tmp:
         click.echo(f"$ compile-patches {' '.join(configs)} -o plans.py")
@@ -375,6 +376,7 @@ def run_demo(root: Path | None = None) -> int:
         if tests_dir.is_dir():
             args += ["--tests", str(tests_dir)]
         codes.append(_exit_code(compile_patches, args))
+        sys.stderr.flush()
     if tests_dir.is_dir():
         click.echo(f"\n$ syncpatch test {tests_dir}")
         codes.append(_exit_code(test, [str(tests_dir)]))

@@ -184,7 +184,8 @@ def test_roundtrip_uses_test_case_values():
         "value.slice(4)", "value.toLowerCase()")
     # "Hello, World" in the generated set already breaks a lower/upper pair
     assert only(check(text), "roundtrip")
-    values = {("toHost", "endpoints"): [{"subsets": [{"ports": [{"name": "MiXed"}]}]}]}
+    values = {("toHost", "endpoints", "tenant"): [{"subsets": [{"ports": [{"name": "MiXed"}]}]}],
+              ("toHost", "endpoints", "host"): [{"subsets": [{"ports": [{"name": "HOST"}]}]}]}
     diag = only(check(text, case_values=values), "roundtrip")
     assert 'for value "MiXed"' in diag.message
 

@@ -27,6 +27,12 @@ def test_samples_case_values_first_then_generated_then_literals():
     assert samples[-3:] == ["pre-", "pre-my-app", "my-apppre-"]
 
 
+def test_base64_values_get_encoded_samples():
+    samples = samples_for([], base64=True)
+    assert samples[0] == "bXktYXBw"  # btoa("my-app")
+    assert "default" not in samples
+
+
 def test_pair_that_cancels():
     assert check_roundtrip(fn(lambda v: "p-" + v), fn(lambda v: v[2:]), samples_for(["p-"]), {}) is None
 
@@ -47,6 +53,10 @@ def test_samples_the_forward_rejects_are_not_evidence():
 
     assert check_roundtrip(fn(forward), fn(str), ["abc", "12"], {}) is None
     assert check_roundtrip(fn(lambda v: None), fn(lambda v: "x"), ["abc"], {}) is None  # deleted field
+
+
+def test_reverse_that_deletes_a_host_only_field_is_fine():
+    assert check_roundtrip(fn(lambda v: "added on the host"), fn(lambda v: None), ["a"], {}) is None
 
 
 def test_reverse_that_throws_is_a_mismatch():

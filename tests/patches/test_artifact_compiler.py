@@ -1,0 +1,123 @@
+"""The artifact with the real compiler: determinism, equivalence with in-process plans over
+every example, loading with lark/pydantic/yaml blocked, and the ABI refusal.
+
+Skipped (with the reason) until the compiler stage and its module-text exit have landed.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+
+from syncpatch.patches.build import artifact_exit_available, build, compiler_available, example_configs
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+pytestmark = [
+    pytest.mark.skipif(not compiler_available(), reason="syncpatch.compile_expression has not landed"),
+    pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed"),
+]
+
+CONFIGS = list(example_configs(EXAMPLES))
+
+
+@pytest.fixture(scope="module")
+def artifact(tmp_path_factory):
+    result = build(CONFIGS, displays=[p.name for p in CONFIGS], tests=[EXAMPLES / "tests"])
+    assert result.artifact is not None, result.diagnostics
+    path = tmp_path_factory.mktemp("artifact") / "plans.py"
+    path.write_text(result.artifact)
+    return path, result
+
+
+def test_same_input_same_bytes(artifact):
+    path, _ = artifact
+    again = build(CONFIGS, displays=[p.name for p in CONFIGS], tests=[EXAMPLES / "tests"])
+    assert again.artifact == path.read_text()
+
+
+def _objects():
+    """Every example object (samples.yaml and the declarative cases) with its config and resource."""
+    from syncpatch.patches.testcases import discover, load_case_file
+
+    samples = yaml.safe_load((EXAMPLES / "samples.yaml").read_text())
+    for s in samples["samples"]:
+        obj = yaml.safe_load((EXAMPLES / s["object"]).read_text())
+        yield s["config"], s["side"], s["resource"], obj
+    for file in discover(EXAMPLES / "tests"):
+        for case in load_case_file(file):
+            yield case.config.name, case.side, case.resource, case.input
+
+
+OBJECTS = list(_objects()) if compiler_available() else []
+
+
+@pytest.mark.parametrize("config, side, resource, obj", OBJECTS,
+                         ids=[f"{c}-{r}-{i}" for i, (c, s, r, o) in enumerate(OBJECTS)])
+@pytest.mark.parametrize("direction", ["to_host", "from_host"])
+def test_loaded_plans_equal_in_process_plans(artifact, config, side, resource, obj, direction):
+    import syncpatch
+
+    path, result = artifact
+    loaded = syncpatch.load_plans(path, config=config)
+    compiled = syncpatch.compile_config(yaml.safe_load((EXAMPLES / config).read_text()))
+    context = compiled.context("my-vcluster", "vcluster-my-vcluster")
+    assert loaded.context("my-vcluster", "vcluster-my-vcluster") == context
+    want = _outcome(compiled.plan(side, resource), direction, obj, context)
+    got = _outcome(loaded.plan(side, resource), direction, obj, context)
+    assert got == want
+
+
+def _outcome(plan, direction, obj, context):
+    try:
+        return ("ok", plan.apply(direction, obj, dict(context)))
+    except Exception as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+BLOCKER = textwrap.dedent("""\
+    import sys
+    class Blocker:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in {"lark", "pydantic", "pydantic_core", "yaml"}:
+                raise ImportError(f"blocked: {name}")
+            return None
+    sys.meta_path.insert(0, Blocker())
+    import syncpatch
+    plans = syncpatch.load_plans(sys.argv[1], config="endpoints-prefix.yaml")
+    ep = {"kind": "Endpoints", "metadata": {"name": "w", "namespace": "default", "annotations": {}},
+          "subsets": [{"ports": [{"name": "http"}]}]}
+    out = plans.plan("toHost", "endpoints").to_host(ep, {"vcluster": plans.context("vc", "ns")["vcluster"]})
+    assert out["subsets"][0]["ports"][0]["name"] == "host-http", out
+    assert not {"lark", "pydantic", "yaml"} & set(m.split(".")[0] for m in sys.modules), sorted(sys.modules)
+    print("ok")
+""")
+
+
+def test_artifact_loads_with_lark_pydantic_and_yaml_blocked(artifact):
+    path, _ = artifact
+    env = {**os.environ, "PYTHONPATH": ""}
+    out = subprocess.run([sys.executable, "-c", BLOCKER, str(path)], capture_output=True, text=True,
+                         cwd="/", env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+def test_incompatible_abi_is_refused(artifact, tmp_path):
+    from syncpatch.loader import ArtifactError, load_plans
+
+    path, _ = artifact
+    text = path.read_text()
+    import re
+
+    stale = re.sub(r"^ABI_VERSION = .*$", "ABI_VERSION = 'stale-0'", text, count=1, flags=re.M)
+    assert stale != text
+    old = tmp_path / "old_plans.py"
+    old.write_text(stale)
+    with pytest.raises(ArtifactError, match="built for runtime ABI 'stale-0'.*rebuild it with `compile-patches`"):
+        load_plans(old, config="endpoints-prefix.yaml")
