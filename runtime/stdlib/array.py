@@ -12,7 +12,6 @@ from typing import Any
 
 from ..convert import (
     is_callable,
-    same_value_zero,
     strict_equals,
     to_integer_or_infinity,
     to_number,
@@ -24,12 +23,14 @@ from ..values import MISSING, UNDEFINED, range_error, type_error
 from .array_support import (
     check_not_frozen,
     generic_mutate,
+    includes_from,
     is_frozen,
     members,
     relative_index,
     require_callable,
     require_object_coercible,
     snapshot,
+    strict_index,
 )
 from .registry import ARRAY_PROTO, GLOBALS, method, native
 
@@ -153,10 +154,7 @@ def array_concat(this: Any, *args: Any) -> list[Any]:
 def array_includes(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> bool:
     """Array.prototype.includes (23.1.3.16): SameValueZero, holes read as undefined."""
     o = _items(this, "includes")
-    for k in range(_from_start(from_index, len(o)), len(o)):
-        if same_value_zero(_plain(o[k]), search):
-            return True
-    return False
+    return includes_from(o, search, _from_start(from_index, len(o)))
 
 
 def _from_start(from_index: Any, length: int) -> int:
@@ -173,11 +171,7 @@ def _from_start(from_index: Any, length: int) -> int:
 def array_index_of(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> int:
     """Array.prototype.indexOf (23.1.3.17): strict equality, holes skipped."""
     o = _items(this, "indexOf")
-    for k in range(_from_start(from_index, len(o)), len(o)):
-        v = o[k]
-        if v is not MISSING and strict_equals(v, search):
-            return k
-    return -1
+    return strict_index(o, search, _from_start(from_index, len(o)))
 
 
 @method(ARRAY_PROTO, "lastIndexOf", 1)
@@ -199,12 +193,23 @@ def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
     return -1
 
 
-def _join_part(v: Any) -> str:
-    if v is None or v is UNDEFINED or v is MISSING:
-        return ""
-    if type(v) is list:
-        return array_join(v, ",")  # shares the cycle guard (Array.prototype.toString)
-    return to_string(v)
+def _join_parts(o: list[Any]) -> list[str]:
+    """ToString of each element; null/undefined as '', nested arrays share the cycle guard."""
+    parts: list[str] = []
+    append = parts.append
+    for v in o:
+        t = type(v)
+        if t is str:
+            append(v)
+        elif t is int:
+            append(str(v))
+        elif v is None or v is UNDEFINED or v is MISSING:
+            append("")
+        elif t is list:
+            append(array_join(v, ","))
+        else:
+            append(to_string(v))
+    return parts
 
 
 def array_join(o: list[Any], sep: str) -> str:
@@ -216,7 +221,7 @@ def array_join(o: list[Any], sep: str) -> str:
         return ""
     active.add(key)
     try:
-        parts = [_join_part(v) for v in o]
+        parts = _join_parts(o)
     finally:
         active.discard(key)
     realm.check_string(sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0))

@@ -160,3 +160,47 @@ def generic_mutate(o: Any, op: Callable[[list[Any]], Any]) -> Any:
     result = op(items)
     write_back(o, items, old)
     return result
+
+
+def strict_index(o: list[Any], search: Any, start: int) -> int:
+    """First k >= start with o[k] === search (IsStrictlyEqual), skipping MISSING; else -1.
+
+    Type-specialised: Python's ``==`` would equate ``True`` with ``1`` and compare dicts
+    structurally, so only strings use ``list.index`` (str == x is False for non-str x)."""
+    t = type(search)
+    n = len(o)
+    if start >= n:
+        return -1
+    if t is str:
+        try:
+            return o.index(search, start)
+        except ValueError:
+            return -1
+    if t is int or t is float:
+        if search != search:
+            return -1
+        for k in range(start, n):
+            v = o[k]
+            tv = type(v)
+            if (tv is int or tv is float) and v == search:
+                return k
+        return -1
+    if t is bool:
+        for k in range(start, n):
+            if o[k] is search:  # True/False are singletons
+                return k
+        return -1
+    for k in range(start, n):
+        if o[k] is search:
+            return k
+    return -1
+
+
+def includes_from(o: list[Any], search: Any, start: int) -> bool:
+    """SameValueZero search (Array.prototype.includes): NaN finds NaN, MISSING reads undefined."""
+    t = type(search)
+    if (t is float and search != search):
+        return any(type(v) is float and v != v for v in o[start:])
+    if search is UNDEFINED:
+        return any(v is UNDEFINED or v is MISSING for v in o[start:])
+    return strict_index(o, search, start) != -1
