@@ -76,7 +76,10 @@ def normalize_number(x: float | int) -> int | float:
     if type(x) is int:
         if -_TWO_53 <= x <= _TWO_53:
             return x
-        return float(x)
+        try:
+            return float(x)
+        except OverflowError:
+            return math.inf if x > 0 else -math.inf
     if x.is_integer() and -_TWO_53 <= x <= _TWO_53 and (x != 0 or math.copysign(1.0, x) > 0):
         return int(x)
     return x
