@@ -145,7 +145,10 @@ def issue_diagnostic(doc: YamlDocument, issue: Any, compiler: Any = None) -> Dia
     loc: Loc = tuple(issue.loc)
     line, column = _place(doc, loc, issue.line, issue.column)
     code, hint = _hint(doc, loc, _code(issue.message))
-    length = 1
+    length, message = 1, issue.message
+    if code in ("unknown-field", "missing-field") and loc and isinstance(loc[-1], str):
+        message = _field_message(code, loc[-1], message)
+        length = len(loc[-1]) if code == "unknown-field" else 1
     if code == "expression-syntax":
         length = _token_length(doc, loc, issue.line, issue.column)
         exc = _compile_failure(compiler, _get(doc.data, loc))
@@ -153,7 +156,14 @@ def issue_diagnostic(doc: YamlDocument, issue: Any, compiler: Any = None) -> Dia
         span = getattr(exc, "span", None)
         if span is not None and span.end_line == span.line and span.end_column > span.column:
             length = span.end_column - span.column
-    return Diagnostic(doc.filename, line, column, "error", code, issue.message, hint, length)
+    return Diagnostic(doc.filename, line, column, "error", code, message, hint, length)
+
+
+def _field_message(code: str, name: str, message: str) -> str:
+    """pydantic's "Extra inputs are not permitted" names no field; ours does."""
+    if code == "unknown-field":
+        return f"unknown field `{name}` (not part of the sync config)"
+    return f"missing required field `{name}`"
 
 
 def _compile_failure(compiler: Any, source: Any) -> BaseException | None:
