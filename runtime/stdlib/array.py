@@ -184,7 +184,7 @@ def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
     n = to_integer_or_infinity(args[0]) if args else length - 1
     if n == -math.inf:
         return -1
-    k = min(int(n), length - 1) if n >= 0 else length + int(n)
+    k = int(min(n, length - 1)) if n >= 0 else length + int(n)
     while k >= 0:
         v = o[k]
         if v is not MISSING and strict_equals(v, search):
