@@ -121,3 +121,16 @@ def test_incompatible_abi_is_refused(artifact, tmp_path):
     old.write_text(stale)
     with pytest.raises(ArtifactError, match="built for runtime ABI 'stale-0'.*rebuild it with `compile-patches`"):
         load_plans(old, config="endpoints-prefix.yaml")
+
+
+def test_artifact_imports_only_the_runtime_and_its_loader(artifact):
+    import ast
+
+    path, _ = artifact
+    tree = ast.parse(path.read_text())
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import)]
+    modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    # syncpatch.loader supplies patch_function until the runtime ABI offers one; it imports
+    # only the runtime itself (the blocked-import test above proves it)
+    assert all(m.startswith("syncpatch.runtime.") or m == "syncpatch.loader" for m in modules), modules
+    assert "syncpatch.runtime.abi" in modules
