@@ -21,6 +21,7 @@ from ..convert import (
 from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, range_error, type_error
 from .array_support import (
+    charge_work,
     check_not_frozen,
     generic_mutate,
     includes_from,
@@ -144,6 +145,7 @@ def array_concat(this: Any, *args: Any) -> list[Any]:
     for item in (first, *args):
         if isinstance(item, list):
             realm.check_array(len(out) + len(item))
+            charge_work(len(item))
             out.extend(item)
         else:
             out.append(item)
@@ -154,6 +156,7 @@ def array_concat(this: Any, *args: Any) -> list[Any]:
 def array_includes(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> bool:
     """Array.prototype.includes (23.1.3.16): SameValueZero, holes read as undefined."""
     o = _items(this, "includes")
+    charge_work(len(o))
     return includes_from(o, search, _from_start(from_index, len(o)))
 
 
@@ -171,6 +174,7 @@ def _from_start(from_index: Any, length: int) -> int:
 def array_index_of(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> int:
     """Array.prototype.indexOf (23.1.3.17): strict equality, holes skipped."""
     o = _items(this, "indexOf")
+    charge_work(len(o))
     return strict_index(o, search, _from_start(from_index, len(o)))
 
 
@@ -179,6 +183,7 @@ def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
     """Array.prototype.lastIndexOf (23.1.3.20)."""
     o = _items(this, "lastIndexOf")
     length = len(o)
+    charge_work(length)
     if length == 0:
         return -1
     n = to_integer_or_infinity(args[0]) if args else length - 1
@@ -219,6 +224,7 @@ def array_join(o: list[Any], sep: str) -> str:
     key = id(o)
     if key in active:
         return ""
+    charge_work(len(o))
     active.add(key)
     try:
         parts = _join_parts(o)
@@ -271,6 +277,7 @@ def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any
     length = len(o)
     k = relative_index(start, length)
     final = relative_index(end, length, length)
+    charge_work(final - k)
     return [_plain(v) for v in o[k:final]] if k < final else []
 
 

@@ -46,7 +46,10 @@ def sort_values(items: list[Any], comparefn: Any) -> list[Any]:
     undefined_count = len(items) - len(defined)
     n = len(defined)
     if n > 1:
-        current_realm().charge(n * max(n.bit_length(), 1))
+        realm = current_realm()
+        # comparator calls are charged by the callee; ToString keys and C comparisons here
+        realm.charge(n if comparefn is not UNDEFINED else (n * n.bit_length()) >> 3 or 1)
+        realm.check_time()
         if comparefn is UNDEFINED:
             keyed = [(_string_key(v), v) for v in defined]
             keyed.sort(key=lambda kv: kv[0])

@@ -204,3 +204,13 @@ def includes_from(o: list[Any], search: Any, start: int) -> bool:
     if search is UNDEFINED:
         return any(v is UNDEFINED or v is MISSING for v in o[start:])
     return strict_index(o, search, start) != -1
+
+
+def charge_work(n: int) -> None:
+    """Charge a native loop over ``n`` elements: one step per 16 elements, and a wall-time
+    check for big ones (``Realm.charge`` only looks at the clock every 1024 steps)."""
+    if n > 64:
+        realm = current_realm()
+        realm.charge(n >> 4)
+        if n > 4096:
+            realm.check_time()
