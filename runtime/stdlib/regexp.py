@@ -85,8 +85,7 @@ def _compile(source: str, flags: str) -> tuple[Any, Translation]:
         tr = translate(source, flags)
     except PatternError as exc:
         raise PatternError(f"Invalid regular expression: /{source}/{flags}: {exc}") from None
-    unicode = "u" in flags or "v" in flags
-    rflags = regex.V0 | (regex.IGNORECASE if "i" in flags and unicode else 0)
+    rflags = regex.V0  # ignoreCase, multiline and dotAll are spelled out by the translator
     try:
         compiled = regex.compile(tr.pattern, rflags)
     except regex.error as exc:

@@ -18,12 +18,25 @@ message text.
 
 from __future__ import annotations
 
-from ..convert import JS_WHITESPACE
 from ..strings import to_units
+from .regexp_charsets import (
+    MAX_CP,
+    CLASS_ESCAPES,
+    CONTROL_ESCAPES,
+    LT_CLASS,
+    NOT_WORD_BOUNDARY,
+    WORD,
+    WORD_BOUNDARY,
+    case_close,
+    class_text,
+    complement,
+    cp_text,
+    fold_groups,
+    merge,
+)
 
 __all__ = ["PatternError", "Translation", "translate"]
 
-MAX_CP = 0x10FFFF
 MAX_REPEAT = 4294967294  # the regex package's limit; larger bounds act as "unbounded"
 _SYNTAX_CHARS = "^$\\.*+?()[]{}|/"
 _LINE_TERMINATORS = "\n\r\u2028\u2029"
@@ -48,116 +61,6 @@ class Translation:
         self.enclosing = enclosing
         #: JS group -> the regex package's group number (filled in once compiled)
         self.gnum: list[int] = []
-
-
-def _ranges_of(chars: str) -> list[tuple[int, int]]:
-    return _merge([(ord(c), ord(c)) for c in chars])
-
-
-def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for lo, hi in sorted(ranges):
-        if out and lo <= out[-1][1] + 1:
-            if hi > out[-1][1]:
-                out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
-
-
-def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    nxt = 0
-    for lo, hi in _merge(ranges):
-        if lo > nxt:
-            out.append((nxt, lo - 1))
-        nxt = hi + 1
-    if nxt <= MAX_CP:
-        out.append((nxt, MAX_CP))
-    return out
-
-
-_DIGIT = [(0x30, 0x39)]
-_WORD = [(0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A)]
-_SPACE = _ranges_of(JS_WHITESPACE)
-_CLASS_ESCAPES = {
-    "d": _DIGIT,
-    "D": _complement(_DIGIT),
-    "w": _WORD,
-    "W": _complement(_WORD),
-    "s": _SPACE,
-    "S": _complement(_SPACE),
-}
-_WORD_CLASS = "[0-9A-Z_a-z]"
-_WORD_BOUNDARY = f"(?:(?<={_WORD_CLASS})(?!{_WORD_CLASS})|(?<!{_WORD_CLASS})(?={_WORD_CLASS}))"
-_NOT_WORD_BOUNDARY = f"(?:(?<={_WORD_CLASS})(?={_WORD_CLASS})|(?<!{_WORD_CLASS})(?!{_WORD_CLASS}))"
-_LT_CLASS = "[\\n\\r\\u2028\\u2029]"
-_CONTROL_ESCAPES = {"t": 9, "n": 10, "v": 11, "f": 12, "r": 13}
-
-
-_FOLD_GROUPS: dict[int, tuple[int, ...]] | None = None
-_CASED: list[int] = []
-
-
-def _canonicalize(cp: int) -> int:
-    """Canonicalize (22.2.2.7.3) for non-u ignoreCase: toUppercase when that is one code
-    unit, except that non-ASCII never maps into ASCII."""
-    up = chr(cp).upper()
-    if len(up) != 1:
-        return cp
-    cu = ord(up)
-    if cp >= 128 and cu < 128:
-        return cp
-    return cu
-
-
-def _fold_groups() -> dict[int, tuple[int, ...]]:
-    """Code unit -> every code unit with the same canonical value (only when > 1)."""
-    global _FOLD_GROUPS
-    if _FOLD_GROUPS is None:
-        by_canon: dict[int, list[int]] = {}
-        for cp in range(0x10000):
-            by_canon.setdefault(_canonicalize(cp), []).append(cp)
-        groups: dict[int, tuple[int, ...]] = {}
-        for members in by_canon.values():
-            if len(members) > 1:
-                for cp in members:
-                    groups[cp] = tuple(members)
-        _CASED.extend(sorted(groups))
-        _FOLD_GROUPS = groups
-    return _FOLD_GROUPS
-
-
-def _case_close(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Add every case variant (non-u Canonicalize) of the members of ``ranges``."""
-    import bisect
-
-    groups = _fold_groups()
-    extra: list[tuple[int, int]] = []
-    for lo, hi in ranges:
-        i = bisect.bisect_left(_CASED, lo)
-        while i < len(_CASED) and _CASED[i] <= hi:
-            extra.extend((m, m) for m in groups[_CASED[i]])
-            i += 1
-    return _merge(ranges + extra) if extra else ranges
-
-
-def _cp_text(cp: int) -> str:
-    """One code point as a regex-package escape (safe inside and outside classes)."""
-    if cp < 0x80 and (chr(cp).isalnum() or cp == 0x5F):
-        return chr(cp)
-    if cp <= 0xFF:
-        return f"\\x{cp:02x}"
-    if cp <= 0xFFFF:
-        return f"\\u{cp:04x}"
-    return f"\\U{cp:08x}"
-
-
-def _class_text(ranges: list[tuple[int, int]], extra: str = "", negate: bool = False) -> str:
-    body = "".join(_cp_text(lo) if lo == hi else f"{_cp_text(lo)}-{_cp_text(hi)}" for lo, hi in ranges)
-    if not body and not extra:
-        return "[\\x00-\\U0010ffff]" if negate else "(?!)"
-    return "[" + ("^" if negate else "") + body + extra + "]"
 
 
 def _is_id_start(c: str) -> bool:
@@ -203,8 +106,9 @@ class _Parser:
         self.u = "u" in flags or "v" in flags
         self.src = src if self.u else to_units(src)
         self.dotall = "s" in flags
-        self.fold = "i" in flags and not self.u  # non-u: expand case variants ourselves
-        self.ufold = "i" in flags and self.u  # u: the regex package's simple case folding
+        # ignoreCase is done here, not by the regex package: literals and classes are
+        # expanded to their case variants under JS's Canonicalize of the mode.
+        self.fold = "i" in flags
         self.multiline = "m" in flags
         self.pos = 0
         self.total_caps, self.all_names = _scan_groups(self.src)
@@ -254,13 +158,13 @@ class _Parser:
         c = self.peek()
         if c == "^":
             self.pos += 1
-            return f"(?:\\A|(?<={_LT_CLASS}))" if self.multiline else "\\A"
+            return f"(?:\\A|(?<={LT_CLASS}))" if self.multiline else "\\A"
         if c == "$":
             self.pos += 1
-            return f"(?=\\Z|{_LT_CLASS})" if self.multiline else "\\Z"
+            return f"(?=\\Z|{LT_CLASS})" if self.multiline else "\\Z"
         if c == "\\" and self.peek(1) in ("b", "B"):
             self.pos += 2
-            return _WORD_BOUNDARY if self.src[self.pos - 1] == "b" else _NOT_WORD_BOUNDARY
+            return WORD_BOUNDARY if self.src[self.pos - 1] == "b" else NOT_WORD_BOUNDARY
         if self.src.startswith(("(?<=", "(?<!"), self.pos):
             kind = self.peek(3)
             self.pos += 4
@@ -342,7 +246,7 @@ class _Parser:
         c = self.peek()
         if c == ".":
             self.pos += 1
-            return "[\\x00-\\U0010ffff]" if self.dotall else f"[^{_LT_CLASS[1:-1]}]"
+            return "[\\x00-\\U0010ffff]" if self.dotall else f"[^{LT_CLASS[1:-1]}]"
         if c == "(":
             return self.group()
         if c == "[":
@@ -357,18 +261,18 @@ class _Parser:
     def literal(self, cp: int) -> str:
         """A pattern character; under non-u ignoreCase, the class of its case variants."""
         if self.fold:
-            members = _fold_groups().get(cp)
+            members = fold_groups(self.u).get(cp)
             if members:
-                return _class_text(_merge([(m, m) for m in members]))
-        return _cp_text(cp)
+                return class_text(merge([(m, m) for m in members]))
+        return cp_text(cp)
 
     def class_escape(self, c: str) -> list[tuple[int, int]]:
         """\\d \\D \\w \\W \\s \\S; under u+i, \\w also holds U+017F and U+212A (their
-        simple case folds are s and k), and \\W excludes them."""
-        if self.ufold and c in "wW":
-            word = _merge(_WORD + [(0x17F, 0x17F), (0x212A, 0x212A)])
-            return word if c == "w" else _complement(word)
-        return _CLASS_ESCAPES[c]
+        simple case folds are s and k), and \\W excludes them (22.2.2.9.3 WordCharacters)."""
+        if self.fold and self.u and c in "wW":
+            word = case_close(WORD, True)
+            return word if c == "w" else complement(word)
+        return CLASS_ESCAPES[c]
 
     def group(self) -> str:
         self.pos += 1
@@ -440,11 +344,12 @@ class _Parser:
             if name not in self.all_names:
                 raise self.error("Invalid named capture referenced")
             return self.backref_text(self.all_names[name])
-        if c in _CLASS_ESCAPES:
+        if c in CLASS_ESCAPES:
             self.pos += 1
-            return _class_text(self.class_escape(c))
+            return class_text(self.class_escape(c))
         if c in "pP" and self.u:
-            return "[" + self.property_escape() + "]"
+            prop = "[" + self.property_escape() + "]"
+            return "(?i:" + prop + ")" if self.fold else prop
         cp = self.character_escape(in_class=False)
         return self.literal(cp)
 
@@ -485,9 +390,9 @@ class _Parser:
     def character_escape(self, in_class: bool) -> int:
         """CharacterEscape (22.2.1) with Annex B extensions; pos is after the backslash."""
         c = self.peek()
-        if c in _CONTROL_ESCAPES:
+        if c in CONTROL_ESCAPES:
             self.pos += 1
-            return _CONTROL_ESCAPES[c]
+            return CONTROL_ESCAPES[c]
         if c == "0" and not ("0" <= self.peek(1) <= "9"):
             self.pos += 1
             return 0
@@ -595,10 +500,12 @@ class _Parser:
                     self.add_class_item(item, ranges, extra)
                 continue
             self.add_class_item(a, ranges, extra)
-        merged = _merge(ranges)
+        merged = merge(ranges)
         if self.fold:
-            merged = _case_close(merged)
-        return _class_text(merged, "".join(extra), negate)
+            merged = case_close(merged, self.u)
+            if extra:  # property escapes: let the regex package fold them
+                return "(?i:" + class_text(merged, "".join(extra), negate) + ")"
+        return class_text(merged, "".join(extra), negate)
 
     @staticmethod
     def add_class_item(item: object, ranges: list[tuple[int, int]], extra: list[str]) -> None:
@@ -625,7 +532,7 @@ class _Parser:
         if c == "-" :
             self.pos += 1
             return ord("-")
-        if c in _CLASS_ESCAPES:
+        if c in CLASS_ESCAPES:
             self.pos += 1
             return self.class_escape(c)
         if c in "pP" and self.u:

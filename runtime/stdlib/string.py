@@ -478,3 +478,4 @@ GLOBALS["String"] = native(
 )
 
 from . import string_regex as _string_regex  # noqa: E402,F401  (registers match/replace/...)
+from . import string_html as _string_html  # noqa: E402,F401  (registers anchor/bold/...)
