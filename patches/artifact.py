@@ -230,7 +230,7 @@ class _Values:
             if not field.init or _derived(field):
                 continue
             current = getattr(value, field.name)
-            if field.default is not attrs.NOTHING and not isinstance(field.default, attrs.Factory) \
+            if field.default is not attrs.NOTHING and not hasattr(field.default, "factory") \
                     and current == field.default and type(current) is type(field.default):
                 continue
             keywords.append(ast.keyword(arg=field.alias or field.name.lstrip("_"), value=self.expr(current)))
@@ -239,8 +239,7 @@ class _Values:
 
 def _derived(field: Any) -> bool:
     """Fields computed from the others (``segments`` from ``path``) are rebuilt on load."""
-    default = field.default
-    return isinstance(default, attrs.Factory) and bool(default.takes_self)  # type: ignore[arg-type]
+    return bool(getattr(field.default, "takes_self", False))
 
 
 def _abi_check(abi_version: Any) -> list[ast.stmt]:

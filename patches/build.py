@@ -106,7 +106,8 @@ class _Recorder:
 def _default_compiler() -> Compiler:
     from syncpatch import compile_expression
 
-    return compile_expression  # type: ignore[no-any-return]
+    compiler: Compiler = compile_expression
+    return compiler
 
 
 def check_config_text(text: str, filename: str, *, compiler: Compiler | None = None,

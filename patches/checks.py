@@ -230,12 +230,6 @@ def known_globals() -> frozenset[str]:
         names.update(GLOBALS)
     except ImportError:  # pragma: no cover - the stdlib is part of the runtime
         pass
-    try:
-        from syncpatch.compiler import KNOWN_GLOBALS  # type: ignore[attr-defined]
-
-        names.update(KNOWN_GLOBALS)
-    except ImportError:
-        pass
     return frozenset(names)
 
 

@@ -204,7 +204,7 @@ def run_case(case: TestCase, plans: PlanSource) -> CaseResult:
 
 def yaml_dump(obj: Any) -> str:
     """Block-style YAML with the object's own key order (as ``kubectl get -o yaml`` prints)."""
-    return yaml.safe_dump(obj, sort_keys=False, default_flow_style=False, allow_unicode=True)
+    return str(yaml.safe_dump(obj, sort_keys=False, default_flow_style=False, allow_unicode=True))
 
 
 def unified_diff(expected: Any, actual: Any, *, before: str = "expected", after: str = "actual") -> str:

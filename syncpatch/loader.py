@@ -163,7 +163,8 @@ class PlanSet:
 
     def vcluster_config(self) -> dict[str, Any]:
         """``context.vcluster.config``: the config file merged with defaults (a fresh copy)."""
-        return _copy(self._vcluster_config)
+        copied: dict[str, Any] = _copy(self._vcluster_config)
+        return copied
 
     def context(self, name: str, namespace: str, *, host_object: Any = None,
                 virtual_object: Any = None) -> dict[str, Any]:

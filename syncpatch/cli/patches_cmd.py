@@ -140,7 +140,8 @@ def _plan_source(config: Path | None, artifact: Path | None) -> Any:
         return load_plans(artifact)
     from syncpatch.patches.build import check_config_file
 
-    report = check_config_file(config)  # type: ignore[arg-type]
+    assert config is not None
+    report = check_config_file(config)
     if not report.ok or report.compiled is None:
         errors = [d for d in report.diagnostics if d.severity == "error"]
         _print_diagnostics(errors, {report.filename: report.text}, "text")
