@@ -10,7 +10,7 @@ Dead cells are compacted only while no iterator is live.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, TypeVar, cast
+from typing import Any, Iterator, cast
 
 from ..convert import ordered_keys, typeof
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, JSSymbol, type_error
@@ -272,25 +272,9 @@ def _iterable_source(iterable: Any) -> Iterator[Any] | None:
     return members().js_iterate(iterable)  # type: ignore[no-any-return]
 
 
-_PROTO_KNOWN: set[type] = set()
-
-
-_C = TypeVar("_C", bound=_Collection)
-
-
-def _announce(obj: _C) -> _C:
-    """Make the core build this class's prototype object now, so ``Map.prototype`` and
-    ``instanceof Map`` resolve (the core creates class prototypes on first sight)."""
-    cls = type(obj)
-    if cls not in _PROTO_KNOWN:
-        members().get_prototype(obj)
-        _PROTO_KNOWN.add(cls)
-    return obj
-
-
 def map_construct(iterable: Any = UNDEFINED, *_: Any) -> JSMap:
     """Map ( [ iterable ] ) (24.1.1.1) under ``new``."""
-    m = _announce(JSMap())
+    m = JSMap()
     source = _iterable_source(iterable)
     if source is None:
         return m
@@ -390,7 +374,7 @@ def set_entries(this: Any, *_: Any) -> JSIterator:
 
 def set_construct(iterable: Any = UNDEFINED, *_: Any) -> JSSet:
     """Set ( [ iterable ] ) (24.2.1.1) under ``new``."""
-    s = _announce(JSSet())
+    s = JSSet()
     source = _iterable_source(iterable)
     if source is not None:
         store = s.store
@@ -400,6 +384,23 @@ def set_construct(iterable: Any = UNDEFINED, *_: Any) -> JSSet:
     return s
 
 
-GLOBALS["Map"] = native(_requires_new("Map"), "Map", 0, construct=map_construct)
-GLOBALS["Set"] = native(_requires_new("Set"), "Set", 0, construct=set_construct)
+class _ClassStatics(dict):  # type: ignore[type-arg]
+    """Own properties of the Map/Set constructors. ``prototype`` is the core's prototype
+    object for the class, fetched on first read: the core builds class prototypes lazily
+    and cannot be imported while the stdlib registers."""
+
+    __slots__ = ("cls",)
+
+    def __init__(self, cls: type[_Collection]) -> None:
+        super().__init__()
+        self.cls = cls
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key == "prototype" and not dict.__contains__(self, key):
+            dict.__setitem__(self, key, members().get_prototype(self.cls()))
+        return dict.get(self, key, default)
+
+
+GLOBALS["Map"] = native(_requires_new("Map"), "Map", 0, construct=map_construct, props=_ClassStatics(JSMap))
+GLOBALS["Set"] = native(_requires_new("Set"), "Set", 0, construct=set_construct, props=_ClassStatics(JSSet))
 GROUP_BY = native(map_group_by, "groupBy", 2)  # ES2024; node 20 (the oracle) lacks it

@@ -79,7 +79,7 @@ def _function_keys(fn: JSFunction) -> list[str]:
     elif fn.builtin:
         if members().get_member(fn, "prototype") is not UNDEFINED:
             names.append("prototype")
-        names += [k for k in (fn.props or {}) if type(k) is str]
+        names += [k for k in (fn.props or {}) if type(k) is str and k not in names]
     return names
 
 
