@@ -116,3 +116,17 @@ def test_own_properties_and_size_write():
 @pytest.mark.parametrize("cls", [JSMap, JSSet])
 def test_protocol(cls):
     assert cls.JS_CLASS in ("Map", "Set") and "forEach" in cls.JS_PROTO
+
+
+def test_prototype_resolves_in_a_fresh_process_before_any_instance():
+    import subprocess
+    import sys
+
+    code = (
+        "from syncpatch.runtime import members\n"
+        "from syncpatch.runtime.stdlib.registry import GLOBALS\n"
+        "p = members.get_member(GLOBALS['Map'], 'prototype')\n"
+        "print(type(members.get_member(p, 'get')).__name__)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "JSFunction"
