@@ -59,3 +59,29 @@ def test_examples_tests_pass():
     result = CliRunner().invoke(cli, ["test", str(EXAMPLES / "tests")])
     assert result.exit_code == 0, result.output
     assert " 0 failed" in result.output
+
+
+@pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed")
+def test_apply_with_artifact_equals_apply_with_config(tmp_path):
+    config = EXAMPLES / "endpoints-prefix.yaml"
+    out = tmp_path / "plans.py"
+    assert CliRunner().invoke(cli, ["compile-patches", str(config), "-o", str(out)]).exit_code == 0
+    obj = str(EXAMPLES / "objects" / "endpoints.yaml")
+    common = ["--resource", "endpoints", "--vcluster-name", "vc", "-o", "json", obj]
+    via_config = CliRunner().invoke(cli, ["apply", "--config", str(config), *common])
+    via_artifact = CliRunner().invoke(cli, ["apply", "--artifact", str(out), *common])
+    assert via_config.exit_code == via_artifact.exit_code == 0, via_artifact.output
+    assert via_artifact.stdout == via_config.stdout
+    assert '"host-http"' in via_artifact.stdout
+
+
+@pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed")
+def test_demo_entry_point(capsys):
+    from syncpatch.patches.build import demo_main
+
+    assert demo_main() == 0
+    out = capsys.readouterr()
+    assert "$ compile-patches " in out.out and "endpoints-prefix.yaml" in out.out
+    assert "$ syncpatch test " in out.out
+    assert "0 failed" in out.out
+    assert "wrote " in out.err
