@@ -6,6 +6,7 @@ from __future__ import annotations
 import bisect
 
 from ..convert import JS_WHITESPACE
+from .string_case import LOWER_DELTA, UPPER_DELTA
 
 MAX_CP = 0x10FFFF
 
@@ -68,7 +69,7 @@ _SCF_SPECIAL.update({hi: hi - 8 for base in (0x1F88, 0x1F98, 0x1FA8) for hi in r
 def canonicalize(cp: int) -> int:
     """Canonicalize (22.2.2.7.3) for non-u ignoreCase: toUppercase when that is one code
     unit, except that non-ASCII never maps into ASCII."""
-    up = chr(cp).upper()
+    up = chr(UPPER_DELTA.get(cp, cp)).upper()
     if len(up) != 1:
         return cp
     cu = ord(up)
@@ -79,6 +80,8 @@ def canonicalize(cp: int) -> int:
 
 def simple_fold(cp: int) -> int:
     """Canonicalize for u ignoreCase: Unicode simple case folding (scf)."""
+    if cp in LOWER_DELTA:  # characters newer than Python's Unicode data fold to lowercase
+        return LOWER_DELTA[cp]
     folded = chr(cp).casefold()
     if len(folded) == 1:
         return ord(folded)

@@ -26,6 +26,7 @@ from ..realm import current_realm
 from ..strings import from_units, has_astral, to_units
 from ..values import MISSING, UNDEFINED, JSSymbol, range_error, type_error
 from .registry import GLOBALS, STRING_PROTO, method, native
+from .string_case import js_lower, js_upper
 
 __all__ = ["this_string", "units_of", "is_regexp", "string_ctor", "StringObject"]
 
@@ -285,16 +286,14 @@ STRING_PROTO["trimRight"] = native(string_trim_end, "trimEnd", 0)
 @method(STRING_PROTO, "toLowerCase", 0)
 def string_to_lower_case(this: Any, *_: Any) -> str:
     """String.prototype.toLowerCase (22.1.3.28): full Unicode mappings incl. SpecialCasing
-    and Final_Sigma, as V8 (ICU) does; Python's str.lower implements the same rules."""
-    s = this_string(this, "toLowerCase")
-    return s.lower()
+    and Final_Sigma, as V8 (ICU) does (see string_case.py)."""
+    return js_lower(this_string(this, "toLowerCase"))
 
 
 @method(STRING_PROTO, "toUpperCase", 0)
 def string_to_upper_case(this: Any, *_: Any) -> str:
     """String.prototype.toUpperCase (22.1.3.30)."""
-    s = this_string(this, "toUpperCase")
-    return s.upper()
+    return js_upper(this_string(this, "toUpperCase"))
 
 
 def _locale_lang(locales: Any) -> str:
@@ -312,7 +311,7 @@ def string_to_locale_lower_case(this: Any, locales: Any = UNDEFINED, *_: Any) ->
     s = this_string(this, "toLocaleLowerCase")
     if _locale_lang(locales) in ("tr", "az"):
         s = s.replace("I\u0307", "i").replace("\u0130", "i").replace("I", "\u0131")
-    return s.lower()
+    return js_lower(s)
 
 
 @method(STRING_PROTO, "toLocaleUpperCase", 0)
@@ -321,7 +320,7 @@ def string_to_locale_upper_case(this: Any, locales: Any = UNDEFINED, *_: Any) ->
     s = this_string(this, "toLocaleUpperCase")
     if _locale_lang(locales) in ("tr", "az"):
         s = s.replace("i", "\u0130")
-    return s.upper()
+    return js_upper(s)
 
 
 _FORMS = ("NFC", "NFD", "NFKC", "NFKD")
