@@ -263,7 +263,7 @@ def _millis(tok: Tok) -> int:
         return n * 10
     if length > 3:
         length = min(length, 9)
-        return n // 10 ** (length - 3)
+        return int(n // 10 ** (length - 3))
     return n
 
 
@@ -302,7 +302,7 @@ _END = Tok("end")
 def _es5_date(sc: _Scanner, day: _Day) -> Tok | None:
     """The date part; a token to hand to the legacy parser, or None to go on."""
     t = sc.peek()
-    if t.kind == "sym" and t.value in "+-":
+    if t.kind == "sym" and t.value in ("+", "-"):
         sign_tok = sc.next()
         if not sc.fixed(6):
             return sign_tok
@@ -330,7 +330,7 @@ def _es5_offset(sc: _Scanner, tz: _Zone) -> bool:
     if t.kind == "kw" and t.kwtype == "tz" and t.length == 1 and t.value == 0:
         sc.next()
         tz.set(0)
-    elif t.kind == "sym" and t.value in "+-":
+    elif t.kind == "sym" and t.value in ("+", "-"):
         tz.sign = 1 if sc.next().value == "+" else -1
         if sc.fixed(4):
             hm = int(sc.next().value)
@@ -412,7 +412,7 @@ def _legacy_number(sc: _Scanner, tok: Tok, day: _Day, time: _Time, tz: _Zone) ->
         time.add_final(n)
         p = sc.peek()
         is_z = p.kind == "kw" and p.kwtype == "tz" and p.length == 1 and p.value == 0
-        if p.kind not in ("end", "ws") and not is_z and not (p.kind == "sym" and p.value in "+-"):
+        if p.kind not in ("end", "ws") and not is_z and not (p.kind == "sym" and p.value in ("+", "-")):
             return False
     else:
         if not day.add(n):
@@ -447,14 +447,15 @@ def _legacy(sc: _Scanner, tok: Tok, day: _Day, time: _Time, tz: _Zone) -> bool:
             if not _legacy_number(sc, tok, day, time, tz):
                 return False
         elif tok.kind == "kw":
-            has_number = _legacy_word(sc, tok, day, time, tz, has_number)
-            if has_number is None:
+            word = _legacy_word(sc, tok, day, time, tz, has_number)
+            if word is None:
                 return False
-        elif tok.kind == "sym" and tok.value in "+-" and (tz.is_utc() or not time.empty()):
+            has_number = word
+        elif tok.kind == "sym" and tok.value in ("+", "-") and (tz.is_utc() or not time.empty()):
             if not _legacy_sign(sc, tok, tz):
                 return False
             has_number = True
-        elif tok.kind == "sym" and tok.value in "+-)" and has_number:
+        elif tok.kind == "sym" and tok.value in ("+", "-", ")") and has_number:
             return False
         tok = sc.next()
     return True

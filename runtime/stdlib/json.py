@@ -17,7 +17,7 @@ import math
 import re
 from typing import Any
 
-from ..convert import normalize_number, number_to_string, ordered_keys, to_integer_or_infinity, to_string
+from ..convert import normalize_number, to_integer_or_infinity, to_string
 from ..members import call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
 from ..strings import from_units, to_units
@@ -32,13 +32,14 @@ from ..values import (
     syntax_error,
     type_error,
 )
+from .number import number_to_string
 from .registry import GLOBALS, BuiltinNamespace, native
 
 __all__ = ["JSON", "json_parse", "json_stringify", "quote"]
 
 # --- quoting ----------------------------------------------------------------------------------
 
-_encode_basestring = _pyjson.encoder.encode_basestring  # type: ignore[attr-defined]
+_encode_basestring: Any = getattr(_pyjson.encoder, "encode_basestring")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NEEDS_ESCAPE = re.compile('[\x00-\x1f"\\\\\ud800-\udfff]')
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -53,7 +54,7 @@ def quote(s: str) -> str:
     """QuoteJSONString (25.5.2.3). Canonical strings hold only lone surrogates, which are
     escaped; joined astral characters are written as they are."""
     if s.isascii() or not _SURROGATE.search(s):
-        return _encode_basestring(s)  # type: ignore[no-any-return]
+        return str(_encode_basestring(s))
     return '"' + _NEEDS_ESCAPE.sub(_escape, s) + '"'
 
 
@@ -69,7 +70,7 @@ def _constructor_name(obj: Any) -> str:
     if t is list:
         return "Array"
     if t is JSErrorObject:
-        return obj.error_name
+        return str(obj.error_name)
     if t is dict or t is JSObject or t is BuiltinNamespace:
         return "Object"
     return getattr(t, "JS_CLASS", "Object")
@@ -211,7 +212,7 @@ def _gap(space: Any) -> str:
         return " " * int(n) if n >= 1 else ""
     if t is str:
         if space.isascii():
-            return space[:10]
+            return str(space[:10])
         return from_units(to_units(space)[:10])
     return ""
 

@@ -50,7 +50,7 @@ def js_pow(base: Num, exponent: Num) -> Num:
     if type(base) is int and type(exponent) is int and 0 < exponent < 64 and -(2**26) < base < 2**26:
         r = base**exponent
         if -(2**53) <= r <= 2**53:
-            return r  # pow(integer, integer) is exact in fdlibm when representable
+            return int(r)  # pow(integer, integer) is exact in fdlibm when representable
     return normalize_number(_f.pow_(float(base), float(exponent)))
 
 
@@ -58,7 +58,7 @@ def js_round(x: Num) -> Num:
     """Math.round core: round half toward +Infinity; -0 for -0.5 <= x < 0."""
     if type(x) is int:
         return x
-    if not math.isfinite(x) or x.is_integer():
+    if not math.isfinite(x) or float(x).is_integer():
         return normalize_number(x)
     r = math.ceil(x)
     if r - 0.5 > x:
@@ -95,7 +95,7 @@ def _abs(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
 def _floor(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
     """Math.floor ( x ) (21.3.2.16)."""
     v = _n(x)
-    if type(v) is int or not math.isfinite(v) or v.is_integer():
+    if type(v) is int or not math.isfinite(v) or float(v).is_integer():
         return normalize_number(v)
     return normalize_number(math.floor(v))
 
@@ -103,7 +103,7 @@ def _floor(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
 def _ceil(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
     """Math.ceil ( x ) (21.3.2.10)."""
     v = _n(x)
-    if type(v) is int or not math.isfinite(v) or v.is_integer():
+    if type(v) is int or not math.isfinite(v) or float(v).is_integer():
         return normalize_number(v)
     r = math.ceil(v)
     return -0.0 if r == 0 else normalize_number(r)
@@ -112,7 +112,7 @@ def _ceil(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
 def _trunc(this: Any, x: Any = UNDEFINED, *_: Any) -> Num:
     """Math.trunc ( x ) (21.3.2.35)."""
     v = _n(x)
-    if type(v) is int or not math.isfinite(v) or v.is_integer():
+    if type(v) is int or not math.isfinite(v) or float(v).is_integer():
         return normalize_number(v)
     r = math.trunc(v)
     return -0.0 if r == 0 and v < 0 else normalize_number(r)

@@ -19,7 +19,6 @@ from ..convert import (
     JS_WHITESPACE,
     MAX_SAFE_INTEGER,
     normalize_number,
-    number_to_string,
     to_int32,
     to_integer_or_infinity,
     to_primitive,
@@ -39,6 +38,7 @@ __all__ = [
     "to_precision",
     "to_radix_string",
     "exact_digits",
+    "number_to_string",
 ]
 
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -86,7 +86,7 @@ def _ratio(x: int | float) -> tuple[int, int]:
     """|x| as an exact fraction (numerator, power-of-two denominator)."""
     if type(x) is int:
         return abs(x), 1
-    return abs(x).as_integer_ratio()  # type: ignore[union-attr]
+    return abs(float(x)).as_integer_ratio()
 
 
 def _div_half_up(num: int, den: int) -> int:
@@ -123,6 +123,32 @@ def _shortest_digits(x: int | float) -> tuple[str, int]:
     if int_part == "0":
         e -= len(frac) - len(frac.lstrip("0")) + 1
     return digits.rstrip("0") or "0", e
+
+
+def number_to_string(x: int | float) -> str:
+    """Number::toString(x, 10) (6.1.6.1.20). Private fix: convert.number_to_string prints
+    integral doubles above 2**53 exactly ("1152921504606846976") where JS prints the
+    shortest round-trip digits padded with zeros ("1152921504606847000")."""
+    if type(x) is int:
+        return str(x)
+    if x != x:
+        return "NaN"
+    if x in (math.inf, -math.inf):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    if abs(x) < 2**53 and float(x).is_integer():
+        return str(int(x))
+    digits, e = _shortest_digits(x)
+    k, n = len(digits), e + 1
+    sign = "-" if x < 0 else ""
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    return sign + _exp_form(digits, n - 1)
 
 
 def to_fixed(x: int | float, f: int) -> str:
@@ -392,7 +418,7 @@ GLOBALS["Number"] = native(_number_ctor, "Number", 1, construct=_number_construc
 def _this_number(this: Any, name: str) -> int | float:
     """thisNumberValue (21.1.3.7.1)."""
     if type(this) is int or type(this) is float:
-        return this  # type: ignore[no-any-return]
+        return this
     raise type_error(f"Number.prototype.{name} requires that 'this' be a Number")
 
 

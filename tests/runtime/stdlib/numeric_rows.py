@@ -275,3 +275,9 @@ for m in _METHODS + ["setHours", "setTime", "setYear"]:
 for m in ["getTime", "toISOString", "setHours", "toString", "valueOf", "getYear", "toJSON"]:
     for this in [1, "ab", [1, 2], None, U]:
         add("date", f"proto:Date.{m}", this)
+
+# integral doubles above 2**53 print their shortest digits padded with zeros
+for x in [2.0**60, 2.0**63, -(2.0**57), 1e20 + 65536, 123456789012345680000.0, 2.0**53 + 2, 4.35e20]:
+    add("number", "proto:Number.toString", x)
+    add("number", "proto:Number.toString", x, 10)
+    add("json_stringify", "static:JSON.stringify", [x])
