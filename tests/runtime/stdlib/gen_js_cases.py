@@ -20,7 +20,7 @@ import sys
 
 HERE = pathlib.Path(__file__).parent / "cases"
 NODE_EVAL = pathlib.Path("/work/shared/oracle/node_eval.js")
-OWN_TABLES = ("array", "array_sort", "array_fuzz", "object", "collections", "errors", "symbol")
+OWN_TABLES = ("array", "array_sort", "array_fuzz", "object", "object_fuzz", "collections", "errors", "symbol")
 
 
 def read_source(path: pathlib.Path) -> list[dict]:
