@@ -119,6 +119,14 @@ _LG = (6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e
 _TWO54 = 1.80143985094819840000e16
 
 
+def _log_tiny_f(f: float, k: int, dk: float) -> float:
+    """log(2**k * (1 + f)) for |f| < 2**-20."""
+    if f == 0.0:
+        return 0.0 if k == 0 else dk * _LN2_HI[0] + dk * _LN2_LO[0]
+    r = f * f * (0.5 - 0.33333333333333333 * f)
+    return f - r if k == 0 else dk * _LN2_HI[0] - ((r - dk * _LN2_LO[0]) - f)
+
+
 def log(x: float) -> float:
     """Natural logarithm (fdlibm e_log.c)."""
     hx = _hi(x)
@@ -142,10 +150,7 @@ def log(x: float) -> float:
     f = x - 1.0
     dk = float(k)
     if (0x000FFFFF & (2 + hx)) < 3:
-        if f == 0.0:
-            return 0.0 if k == 0 else dk * _LN2_HI[0] + dk * _LN2_LO[0]
-        r = f * f * (0.5 - 0.33333333333333333 * f)
-        return f - r if k == 0 else dk * _LN2_HI[0] - ((r - dk * _LN2_LO[0]) - f)
+        return _log_tiny_f(f, k, dk)
     s = f / (2.0 + f)
     z = s * s
     i = hx - 0x6147A
@@ -311,6 +316,26 @@ def _exp2_tail(p_h: float, p_l: float, s: float) -> float:
     return s * z
 
 
+def _log2_near_one(ax: float, ix: int, iy: int, hy: int, s: float) -> tuple[float, float] | float:
+    """|y| > 2**31: over/underflow unless |x| is within 2**-20 of 1, where log2(x) is a
+    short series; the final answer, or log2(x) as t1 + t2."""
+    if iy > 0x43F00000:
+        if ix <= 0x3FEFFFFF:
+            return math.inf if hy < 0 else 0.0
+        if ix >= 0x3FF00000:
+            return math.inf if hy > 0 else 0.0
+    if ix < 0x3FEFFFFF:
+        return s * math.inf if hy < 0 else s * 0.0
+    if ix > 0x3FF00000:
+        return s * math.inf if hy > 0 else s * 0.0
+    t = ax - 1.0
+    w = (t * t) * (0.5 - t * (0.3333333333333333333333 - t * 0.25))
+    u = _IVLN2_H * t
+    v = t * _IVLN2_L - w * _IVLN2
+    t1 = _zero_lo(u + v)
+    return t1, v - (t1 - u)
+
+
 def pow_(x: float, y: float) -> float:
     """x ** y (fdlibm e_pow.c). JS's own special cases (NaN exponent, 1 ** Infinity) are
     the caller's."""
@@ -330,21 +355,10 @@ def pow_(x: float, y: float) -> float:
     s = -1.0 if (n | (yisint - 1)) == 0 else 1.0
     ax = abs(x)
     if iy > 0x41E00000:
-        if iy > 0x43F00000:
-            if ix <= 0x3FEFFFFF:
-                return math.inf if hy < 0 else 0.0
-            if ix >= 0x3FF00000:
-                return math.inf if hy > 0 else 0.0
-        if ix < 0x3FEFFFFF:
-            return s * math.inf if hy < 0 else s * 0.0
-        if ix > 0x3FF00000:
-            return s * math.inf if hy > 0 else s * 0.0
-        t = ax - 1.0
-        w = (t * t) * (0.5 - t * (0.3333333333333333333333 - t * 0.25))
-        u = _IVLN2_H * t
-        v = t * _IVLN2_L - w * _IVLN2
-        t1 = _zero_lo(u + v)
-        t2 = v - (t1 - u)
+        split = _log2_near_one(ax, ix, iy, hy, s)
+        if type(split) is float:
+            return split
+        t1, t2 = split  # type: ignore[misc]
     else:
         t1, t2 = _log2_split(ax, ix)
     y1 = _zero_lo(y)
