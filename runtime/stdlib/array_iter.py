@@ -28,14 +28,23 @@ def _setup(this: Any, name: str, fn: Any) -> tuple[Any, list[Any], int]:
     return this, o, len(o)
 
 
+def _present(o: list[Any], recv: Any, n: int) -> Iterator[tuple[int, Any]]:
+    """(k, element) for k < n while HasProperty(O, k) holds, read live.
+
+    For a real array the list iterator does exactly the spec's per-step ``k < len`` check
+    and reads the current element; ``range(n)`` stops at the snapshotted length."""
+    if o is recv:
+        return zip(range(n), o)
+    return ((k, o[k]) for k in range(n) if k < len(o) and o[k] is not MISSING)
+
+
 @method(ARRAY_PROTO, "forEach", 1)
 def array_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.forEach (23.1.3.15)."""
     recv, o, n = _setup(this, "forEach", fn)
     call = fn.call
-    for k in range(n):
-        if k < len(o) and (v := o[k]) is not MISSING:
-            call(this_arg, v, k, recv)
+    for k, v in _present(o, recv, n):
+        call(this_arg, v, k, recv)
     return UNDEFINED
 
 
@@ -44,10 +53,14 @@ def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any
     """Array.prototype.map (23.1.3.21); skipped indices stay undefined (no holes)."""
     recv, o, n = _setup(this, "map", fn)
     call = fn.call
+    if o is recv:
+        out = [call(this_arg, v, k, recv) for k, v in zip(range(n), o)]
+        if len(out) < n:  # the array shrank: the rest were never visited
+            out.extend([UNDEFINED] * (n - len(out)))
+        return out
     out = [UNDEFINED] * n
-    for k in range(n):
-        if k < len(o) and (v := o[k]) is not MISSING:
-            out[k] = call(this_arg, v, k, recv)
+    for k, v in _present(o, recv, n):
+        out[k] = call(this_arg, v, k, recv)
     return out
 
 
@@ -56,11 +69,11 @@ def array_filter(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: 
     """Array.prototype.filter (23.1.3.8)."""
     recv, o, n = _setup(this, "filter", fn)
     call = fn.call
-    out = []
-    for k in range(n):
-        if k < len(o) and (v := o[k]) is not MISSING and to_boolean(call(this_arg, v, k, recv)):
-            out.append(v)
-    return out
+    return [v for k, v in _present(o, recv, n) if _truthy(call(this_arg, v, k, recv))]
+
+
+def _truthy(r: Any) -> bool:
+    return r is True or (r is not False and to_boolean(r))
 
 
 @method(ARRAY_PROTO, "some", 1)
@@ -68,8 +81,8 @@ def array_some(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: An
     """Array.prototype.some (23.1.3.29)."""
     recv, o, n = _setup(this, "some", fn)
     call = fn.call
-    for k in range(n):
-        if k < len(o) and (v := o[k]) is not MISSING and to_boolean(call(this_arg, v, k, recv)):
+    for k, v in _present(o, recv, n):
+        if _truthy(call(this_arg, v, k, recv)):
             return True
     return False
 
@@ -79,8 +92,8 @@ def array_every(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: A
     """Array.prototype.every (23.1.3.6)."""
     recv, o, n = _setup(this, "every", fn)
     call = fn.call
-    for k in range(n):
-        if k < len(o) and (v := o[k]) is not MISSING and not to_boolean(call(this_arg, v, k, recv)):
+    for k, v in _present(o, recv, n):
+        if not _truthy(call(this_arg, v, k, recv)):
             return False
     return True
 
