@@ -43,7 +43,7 @@ def serve(listen: str, data_dir: Path, config_path: Path | None, kubeconfig_out:
     try:
         uvicorn.run(app, host=prep.host, port=prep.port, ssl_certfile=str(prep.cert),
                     ssl_keyfile=str(prep.key), log_level="warning", access_log=False,
-                    timeout_graceful_shutdown=2)
+                    timeout_graceful_shutdown=1)
     finally:
         prep.store.close()
     sys.exit(0)

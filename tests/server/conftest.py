@@ -68,16 +68,18 @@ class PgServer:
     port: int
     base: Path
 
-    def url(self, db: str) -> str:
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{db}"
+    def url(self, schema: str) -> str:
+        return (f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+                f"?options=-csearch_path%3D{schema}")
 
     def new_database(self) -> str:
+        """A fresh, empty namespace for one test: a schema (cheap), not a database."""
         import psycopg
 
         name = "t_" + uuid.uuid4().hex[:12]
         with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
                              autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE SCHEMA "{name}"')
         return self.url(name)
 
 
