@@ -138,20 +138,22 @@ def array_find_last_index(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFI
 def _reduce(this: Any, name: str, fn: Any, args: tuple[Any, ...], reverse: bool) -> Any:
     """The shared loop of reduce/reduceRight (23.1.3.24-25)."""
     recv, o, n = _setup(this, name, fn)
-    ks = iter(range(n - 1, -1, -1) if reverse else range(n))
+    if reverse:
+        pairs: Iterator[tuple[int, Any]] = (
+            (k, o[k]) for k in range(n - 1, -1, -1) if k < len(o) and o[k] is not MISSING
+        )
+    else:
+        pairs = _present(o, recv, n)
     if args:
         acc = args[0]
     else:
-        for k in ks:
-            if k < len(o) and (v := o[k]) is not MISSING:
-                acc = v
-                break
-        else:
+        first = next(pairs, None)
+        if first is None:
             raise type_error("Reduce of empty array with no initial value")
+        acc = first[1]
     call = fn.call
-    for k in ks:
-        if k < len(o) and (v := o[k]) is not MISSING:
-            acc = call(UNDEFINED, acc, v, k, recv)
+    for k, v in pairs:
+        acc = call(UNDEFINED, acc, v, k, recv)
     return acc
 
 
