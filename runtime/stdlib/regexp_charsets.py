@@ -141,3 +141,31 @@ def class_text(ranges: list[tuple[int, int]], extra: str = "", negate: bool = Fa
     if not body and not extra:
         return "[\\x00-\\U0010ffff]" if negate else "(?!)"
     return "[" + ("^" if negate else "") + body + extra + "]"
+
+
+#: \\p{...} names V8 accepts alone or as a General_Category value (case-sensitive)
+GENERAL_CATEGORIES = frozenset(
+    "Cased_Letter LC Close_Punctuation Pe Connector_Punctuation Pc Control Cc cntrl Currency_Symbol "
+    "Sc Dash_Punctuation Pd Decimal_Number Nd digit Enclosing_Mark Me Final_Punctuation Pf Format "
+    "Cf Initial_Punctuation Pi Letter L Letter_Number Nl Line_Separator Zl Lowercase_Letter Ll Mark "
+    "M Combining_Mark Math_Symbol Sm Modifier_Letter Lm Modifier_Symbol Sk Nonspacing_Mark Mn "
+    "Number N Open_Punctuation Ps Other C Other_Letter Lo Other_Number No Other_Punctuation Po "
+    "Other_Symbol So Paragraph_Separator Zp Private_Use Co Punctuation P punct Separator Z "
+    "Space_Separator Zs Spacing_Mark Mc Surrogate Cs Symbol S Titlecase_Letter Lt Unassigned Cn "
+    "Uppercase_Letter Lu".split()
+)
+#: binary Unicode properties of ECMA-262 table 69 (and their aliases)
+BINARY_PROPERTIES = frozenset(
+    "ASCII ASCII_Hex_Digit AHex Alphabetic Alpha Any Assigned Bidi_Control Bidi_C Bidi_Mirrored "
+    "Bidi_M Case_Ignorable CI Cased Changes_When_Casefolded CWCF Changes_When_Casemapped CWCM "
+    "Changes_When_Lowercased CWL Changes_When_NFKC_Casefolded CWKCF Changes_When_Titlecased CWT "
+    "Changes_When_Uppercased CWU Dash Default_Ignorable_Code_Point DI Deprecated Dep Diacritic Dia "
+    "Emoji Emoji_Component EComp Emoji_Modifier EMod Emoji_Modifier_Base EBase Emoji_Presentation "
+    "EPres Extended_Pictographic ExtPict Extender Ext Grapheme_Base Gr_Base Grapheme_Extend Gr_Ext "
+    "Hex_Digit Hex IDS_Binary_Operator IDSB IDS_Trinary_Operator IDST ID_Continue IDC ID_Start IDS "
+    "Ideographic Ideo Join_Control Join_C Logical_Order_Exception LOE Lowercase Lower Math "
+    "Noncharacter_Code_Point NChar Pattern_Syntax Pat_Syn Pattern_White_Space Pat_WS Quotation_Mark "
+    "QMark Radical Regional_Indicator RI Sentence_Terminal STerm Soft_Dotted SD "
+    "Terminal_Punctuation Term Unified_Ideograph UIdeo Uppercase Upper Variation_Selector VS "
+    "White_Space space XID_Continue XIDC XID_Start XIDS".split()
+)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from ..strings import to_units
 from .regexp_charsets import (
+    BINARY_PROPERTIES,
+    GENERAL_CATEGORIES,
     MAX_CP,
     CLASS_ESCAPES,
     CONTROL_ESCAPES,
@@ -463,8 +465,17 @@ class _Parser:
             raise self.error("Invalid property name")
         body = self.src[self.pos : end]
         self.pos = end + 1
-        if not body or not all(ch.isascii() and (ch.isalnum() or ch in "_=") for ch in body):
+        name, _, value = body.partition("=")
+        if value:
+            valid = (name in ("General_Category", "gc") and value in GENERAL_CATEGORIES) or (
+                name in ("Script", "sc", "Script_Extensions", "scx") and value[:1].isupper() and value.isascii()
+            )
+        else:
+            valid = name in GENERAL_CATEGORIES or name in BINARY_PROPERTIES
+        if not valid or not all(ch.isalnum() or ch == "_" for ch in name + value):
             raise self.error("Invalid property name")
+        # the regex package reads these aliases as other properties
+        body = {"IDC": "ID_Continue", "VS": "Variation_Selector"}.get(body, body)
         text = f"\\{kind}{{{body}}}"
         try:
             import regex  # type: ignore[import-untyped]
