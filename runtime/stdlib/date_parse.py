@@ -249,9 +249,14 @@ class _Zone:
         return self.hour is not None and self.minute is None and _is_minute(n)
 
     def offset_seconds(self) -> float:
+        """V8 computes the offset in wrapping unsigned 32-bit arithmetic and rejects a result
+        above Smi::kMaxValue (returned here as +Infinity)."""
         if self.sign is None:
             return math.nan  # local time (UTC here)
-        return self.sign * ((self.hour or 0) * 3600 + (self.minute or 0) * 60)
+        total = ((self.hour or 0) * 3600 + (self.minute or 0) * 60) & 0xFFFFFFFF
+        if total > 0x7FFFFFFF:  # above Smi::kMaxValue: the string is rejected
+            return math.inf
+        return float(self.sign * total)
 
 
 def _millis(tok: Tok) -> int:
@@ -400,8 +405,7 @@ def _legacy_number(sc: _Scanner, tok: Tok, day: _Day, time: _Time, tz: _Zone) ->
                 return False
             if sc.peek().kind == "sym" and sc.peek().value == ".":
                 sc.next()
-    elif sc.peek().kind == "sym" and sc.peek().value == "." and time.expecting(n):
-        sc.next()
+    elif sc.skip(".") and time.expecting(n):  # the '.' is consumed either way, as in V8
         time.add(n)
         if sc.peek().kind != "num":
             return False
@@ -462,7 +466,7 @@ def _legacy(sc: _Scanner, tok: Tok, day: _Day, time: _Time, tz: _Zone) -> bool:
 
 
 def _legacy_word(sc: _Scanner, tok: Tok, day: _Day, time: _Time, tz: _Zone, has_number: bool) -> bool | None:
-    """A keyword token; returns the new has_read_number, or None when the string is bad."""
+    """A keyword token; returns has_read_number (unchanged), or None when the string is bad."""
     if tok.kwtype == "ampm" and not time.empty():
         time.hour_offset = int(tok.value)
     elif tok.kwtype == "month":
@@ -473,7 +477,7 @@ def _legacy_word(sc: _Scanner, tok: Tok, day: _Day, time: _Time, tz: _Zone, has_
     else:
         if has_number or sc.peek().kind == "num":
             return None
-    return False
+    return has_number
 
 
 def parse_date(s: str) -> float:
@@ -491,6 +495,8 @@ def parse_date(s: str) -> float:
         return math.nan
     date = make_date(make_day(*ymd), make_time(*hms))
     offset = tz.offset_seconds()
+    if offset == math.inf:
+        return math.nan
     if offset != offset:
         if not abs(date) <= MAX_TIME + 864_000_000:
             return math.nan
