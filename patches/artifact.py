@@ -48,7 +48,7 @@ class EmittedFunction:
     """One expression's generated module (parsed) and the top-level name of its entry.
 
     With ``wrapper`` set, the entry is the compiler's raw ``_main(_realm, value, context,
-    valueExists)`` and the artifact binds ``wrapper(entry, names, mutates_inputs, source)``
+    valueExists)`` and the artifact binds ``wrapper(entry, names, copy_mask, source)``
     (imported from ``wrapper_module``) to get a patch function; without it, the entry already
     is one.
     """
@@ -56,7 +56,7 @@ class EmittedFunction:
     module: ast.Module
     entry: str
     names: Mapping[str, str] = attrs.field(factory=dict)
-    mutates_inputs: bool = False
+    copy_mask: int = 0
     wrapper: str | None = None
     wrapper_module: str | None = None
 
@@ -155,14 +155,14 @@ class _Collector:
         return entry
 
     def _wrap(self, emitted: EmittedFunction, entry: str, prefix: str, source: str) -> str:
-        """``_xN = wrapper(_xN_main, {names}, mutates_inputs, source)``: a ready patch function."""
+        """``_xN = wrapper(_xN_main, {names}, copy_mask, source)``: a ready patch function."""
         assert emitted.wrapper is not None and emitted.wrapper_module is not None
         self.add_import(emitted.wrapper_module, emitted.wrapper)
         names = dict(sorted(emitted.names.items()))
         call = ast.Call(ast.Name(emitted.wrapper, ast.Load()), [
             ast.Name(entry, ast.Load()),
             ast.Dict([ast.Constant(k) for k in names], [ast.Constant(v) for v in names.values()]),
-            ast.Constant(bool(emitted.mutates_inputs)),
+            ast.Constant(int(emitted.copy_mask)),
             ast.Constant(source),
         ], [])
         self.body.append(_assign(prefix, call))

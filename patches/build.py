@@ -184,8 +184,16 @@ def _module_source(source: str) -> EmittedFunction:
         aliases = [ast.alias(name=name) for name in used]
         module = ast.Module(body=[ast.ImportFrom("syncpatch.runtime.abi", aliases, 0), *module.body],
                             type_ignores=[])
-    return EmittedFunction(module, "_main", dict(generated.names), bool(generated.mutates_inputs),
+    return EmittedFunction(module, "_main", dict(generated.names), _copy_mask(generated),
                            "patch_function", _wrapper_module())
+
+
+def _copy_mask(generated: Any) -> int:
+    """Which inputs the script could mutate (bit 1 value, bit 2 context): those get copied."""
+    mask = getattr(generated, "copy_mask", None)
+    if mask is not None:
+        return int(mask)
+    return 3 if generated.mutates_inputs else 0
 
 
 def _abi_version() -> Any:

@@ -84,15 +84,20 @@ def _translate(exc: BaseException, names: Mapping[str, str]) -> EvaluationError:
 
 class _ArtifactExpression:
     """An artifact's ``_main`` made a patch function: fresh realm per call, JS/Python value
-    conversion at the boundary and public errors, exactly as the in-process ``Expression``."""
+    conversion at the boundary and public errors, as the in-process ``syncpatch.Expression``.
+
+    ``copy_mask``: bit 1 copies ``value``, bit 2 ``context`` into JS values before the call
+    (only scripts that could mutate their inputs pay for it). The realm calls below use the
+    runtime's public realm API and tolerate both its older and newer shapes; the wrapper moves
+    into the runtime ABI (``patch_function``) as soon as the core offers it there.
+    """
 
     __slots__ = ("_main", "_names", "_copy", "source")
 
-    def __init__(self, main: Callable[..., Any], names: Mapping[str, str], mutates_inputs: bool,
-                 source: str) -> None:
+    def __init__(self, main: Callable[..., Any], names: Mapping[str, str], copy_mask: int, source: str) -> None:
         self._main = main
         self._names = names
-        self._copy = mutates_inputs
+        self._copy = int(copy_mask)
         self.source = source
 
     def __repr__(self) -> str:
@@ -103,13 +108,14 @@ class _ArtifactExpression:
         from syncpatch.runtime import realm as realm_mod
         from syncpatch.runtime.interop import scalar_to_js, to_js, to_python
 
-        realm = realm_mod.Realm(budgets or realm_mod.DEFAULT_BUDGETS)
-        if self._copy:
-            value, context = to_js(value), to_js(context)
+        if self._copy & 1:
+            value = to_js(value)
         elif type(value) is float or type(value) is tuple or (type(value) is str and not value.isascii()):
             value = scalar_to_js(value)
-        realm.extra["context"] = context
-        local = realm_mod._local
+        if self._copy & 2:
+            context = to_js(context)
+        realm = _acquire(realm_mod, budgets or realm_mod.DEFAULT_BUDGETS, context)
+        local = realm_mod.local_state() if hasattr(realm_mod, "local_state") else realm_mod._local
         previous = getattr(local, "realm", None)
         local.realm = realm
         try:
@@ -121,9 +127,22 @@ class _ArtifactExpression:
             raise _translate(exc, self._names) from None
         finally:
             local.realm = previous
+            if hasattr(realm, "release"):
+                realm.release()
 
 
-def patch_function(main: Callable[..., Any], names: Mapping[str, str], mutates_inputs: bool,
+def _acquire(realm_mod: Any, budgets: Any, context: Any) -> Any:
+    """A realm for one evaluation, holding the call's ``context`` (virtualToHostDNS reads it)."""
+    realm = realm_mod.acquire(budgets) if hasattr(realm_mod, "acquire") else realm_mod.Realm(budgets)
+    realm.extra["context"] = context
+    try:
+        realm.context = context
+    except AttributeError:  # an older realm without the slot keeps it in ``extra`` only
+        pass
+    return realm
+
+
+def patch_function(main: Callable[..., Any], names: Mapping[str, str], copy_mask: int | bool,
                    source: str = "") -> Callable[..., Any]:
     """Wrap generated ``_main(_realm, value, context, valueExists)`` as a patch function.
 
@@ -132,7 +151,7 @@ def patch_function(main: Callable[..., Any], names: Mapping[str, str], mutates_i
     """
     if sys.getrecursionlimit() < 8000:
         sys.setrecursionlimit(8000)  # as syncpatch.expression: deep JS recursion needs room
-    return _ArtifactExpression(main, names, mutates_inputs, source)
+    return _ArtifactExpression(main, names, 3 if copy_mask is True else int(copy_mask), source)
 
 
 class ArtifactError(ImportError):
