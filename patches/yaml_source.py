@@ -187,12 +187,14 @@ def _literal(text: str, start: int, end: int, value: str) -> tuple[list[str], li
     for piece in value.split("\n")[: value.count("\n") + 1]:
         line_end = text.find("\n", line_start)
         line_end = len(text) if line_end < 0 else line_end
+        if line_end > line_start and text[line_end - 1] == "\r":
+            line_end -= 1  # CRLF files: the content ends before the carriage return
         column = line_end - len(piece) if text[line_start:line_end].endswith(piece) else line_start
         chars.extend(piece)
         offsets.extend(range(column, column + len(piece)))
         chars.append("\n")
         offsets.append(line_end)
-        line_start = line_end + 1
+        line_start = text.find("\n", line_end) + 1 or len(text)
     return chars[: len(value)], offsets[: len(value)]
 
 

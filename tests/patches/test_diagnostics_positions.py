@@ -99,3 +99,11 @@ def test_yaml_syntax_error_has_position():
 
 def test_data_matches_pyyaml(doc):
     assert doc.data == yaml.safe_load(DOC)
+
+
+def test_crlf_files_map_the_same():
+    crlf = load_yaml(DOC.replace("\n", "\r\n"), "cfg.yaml")
+    lf = load_yaml(DOC, "cfg.yaml")
+    for index, pos in ((0, (2, 9)), (1, (2, 8)), (3, (2, 3)), (4, (1, 9)), (5, (2, 1))):
+        path = (*P, index, "expression")
+        assert crlf.scalar_position(path, *pos) == lf.scalar_position(path, *pos), index
