@@ -296,3 +296,15 @@ for a, b in [("a10", "a9"), ("a01", "a1"), ("2", "10"), ("x2y10", "x2y9"), ("1.5
 P("collation", "localeCompare", "a", U)
 P("collation", "localeCompare", "undefined", U)
 P("collation", "localeCompare", "null", None)
+
+# --- property escapes and case folding (added after the first round) ------------------------
+for prop in ("L", "Letter", "Latin", "letter", "sc=Latin", "Script=Greek", "scx=Grek", "sc=Foo", "gc=L",
+             "General_Category=Letter", "Lu=Lu", "IsLatin", "InBasicLatin", "Word", "Alnum", "L&", "RGI_Emoji",
+             "sc=latin", "IDC", "VS", "punct", "digit", "space", "Any", "ASCII_Hex_Digit"):
+    C("\\p{" + prop + "}", "u")
+for src, flags, subject in [("\\p{IDC}+", "u", "a1_"), ("\\p{VS}", "u", "\ufe0f"), ("\\p{punct}+", "u", "a!?"),
+                            ("\\p{Lu}", "iu", "a"), ("[^\\p{Lu}]", "iu", "a"), ("\\W", "iu", "\u0130"),
+                            ("\\w", "iu", "\u212a"), ("[\\w]", "iu", "\u017f"), ("[^\\W]", "iu", "\u017f"), ("\\u1e9e", "iu", "\u00df"),
+                            ("\\u1e9e", "i", "\u00df"), ("\\u0130", "iu", "i"), ("\\u0130", "i", "i"), ("i", "i", "\u0131"),
+                            ("[a-z]+", "iu", "\u212aS\u017f"), ("[^a-z]", "i", "\u212a"), ("(?:)", "iu", ""), ("\ua7cb", "i", "\u0264")]:
+    X(src, flags, subject)
