@@ -425,6 +425,8 @@ class _Diagnose:
                 self.pos += 1
                 if self.pos >= len(src) or src[self.pos] not in _HEX:
                     self.fail("ILLEGAL", "Bad Unicode escape")
+        elif c > "\xff":
+            self.fail("ILLEGAL")  # V8 reports characters outside Latin-1 as unexpected tokens
         elif c not in '"\\/bfnrt':
             self.fail("ILLEGAL", "Bad escaped character")
         self.pos += 1
