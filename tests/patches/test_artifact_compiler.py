@@ -134,3 +134,14 @@ def test_artifact_imports_only_the_runtime_and_its_loader(artifact):
     # only the runtime itself (the blocked-import test above proves it)
     assert all(m.startswith("syncpatch.runtime.") or m == "syncpatch.loader" for m in modules), modules
     assert "syncpatch.runtime.abi" in modules
+
+
+def test_generated_code_runs_without_python_builtins(artifact):
+    """Parity with the in-process exit's ``{"__builtins__": {}}`` sandbox."""
+    from syncpatch.loader import _module
+
+    path, _ = artifact
+    module = _module(path)
+    generated = [getattr(module, n) for n in dir(module) if n.startswith("_x") and n.endswith("_main")]
+    assert generated
+    assert all(fn.__builtins__ == {} for fn in generated)
