@@ -98,6 +98,8 @@ def field_errors(
             message, at_key = _message(detail)
             if detail["type"] == "extra_forbidden" and model is not None:
                 message += _suggestion(model, detail["loc"])
+            if loc and loc[-1] == "[key]":  # pydantic's marker for a bad mapping key
+                loc, message, at_key = loc[:-1], f"key {loc[-2]!r}: {message}", True
             out.append(_located(doc, loc, message, at_key))
     return out
 

@@ -52,7 +52,7 @@ class Document:
         """Position of `path`, or of its nearest ancestor present in the source."""
         probe = tuple(path)
         while True:
-            mark = self.marks.get(probe)
+            mark = self.marks.get(probe) or self.marks.get(tuple(map(str, probe)))
             if mark is not None:
                 exact = probe == tuple(path)
                 if mark.key is not None and (at_key or not exact):

@@ -115,7 +115,7 @@ def validate(file: str) -> None:
         raise SystemExit(1)
     kinds = {r.kind for r in results}
     what = "Config object" if kinds == {"object"} else "platform config"
-    Console(highlight=False).print(Text.assemble(("✓ ", "green"), f"{source}: valid {what}"))
+    Console(highlight=False, soft_wrap=True).print(Text.assemble(("✓ ", "green"), f"{source}: valid {what}"))
 
 
 @config.command("show", context_settings=_CONTEXT)

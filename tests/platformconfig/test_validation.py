@@ -321,3 +321,9 @@ def test_config_invalid_pickles() -> None:
         effective_config("audit: {enabled: true}")
     copy = pickle.loads(pickle.dumps(info.value))
     assert copy.errors == info.value.errors
+
+
+def test_non_string_map_keys_are_located(errors_of: Errors) -> None:
+    [error] = errors_of("auth:\n  customHttpHeaders:\n    X-Ok: fine\n    1: x\n")
+    assert (error.line, error.column) == (4, 5)
+    assert error.message == "key 1: expected a string, got number 1"
