@@ -31,11 +31,19 @@ class GeneratedCode:
     """The result of code generation: the Python module AST and the name side table."""
 
     def __init__(self, module: ast.Module, names: dict[str, str], free_globals: dict[str, Span],
-                 mutates_inputs: bool) -> None:
+                 mutates_inputs: bool, used_inputs: frozenset[str] = frozenset()) -> None:
         self.module = module
         self.names = names
         self.free_globals = free_globals
         self.mutates_inputs = mutates_inputs
+        self.used_inputs = used_inputs
+
+    @property
+    def copy_mask(self) -> int:
+        """Which inputs the caller must deep-copy: 1 = value, 2 = context (0: none)."""
+        if not self.mutates_inputs:
+            return 0
+        return (1 if "value" in self.used_inputs else 0) | (2 if "context" in self.used_inputs else 0)
 
 
 class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
@@ -47,6 +55,7 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         self.counter = 0
         self.names: dict[str, str] = {}
         self.free_globals: dict[str, Span] = {}
+        self.used_inputs: set[str] = set()
         self.pre: list[ast.stmt] = []
         self.breakables: list[str] = []
         self.labels: dict[str, int] = {}
@@ -162,4 +171,4 @@ def generate(program: A.Program, source: str, origin: str) -> GeneratedCode:
     module = gen.program(program)
     from .checks import mutates_inputs
 
-    return GeneratedCode(module, gen.names, gen.free_globals, mutates_inputs(program))
+    return GeneratedCode(module, gen.names, gen.free_globals, mutates_inputs(program), frozenset(gen.used_inputs))

@@ -28,7 +28,7 @@ __all__ = ["CompiledProgram", "compile_program", "bind_main", "generate_module",
 class CompiledProgram:
     """A compiled script: the code object of the module defining ``_main``, and its facts."""
 
-    __slots__ = ("source", "origin", "code", "names", "free_globals", "mutates_inputs", "module")
+    __slots__ = ("source", "origin", "code", "names", "free_globals", "mutates_inputs", "copy_mask", "module")
 
     def __init__(self, source: str, origin: str, code: CodeType, generated: GeneratedCode) -> None:
         self.source = source
@@ -37,6 +37,7 @@ class CompiledProgram:
         self.names = generated.names
         self.free_globals = generated.free_globals
         self.mutates_inputs = generated.mutates_inputs
+        self.copy_mask = generated.copy_mask
         self.module = generated.module
 
 

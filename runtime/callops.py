@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from . import convert, members
 from .convert import to_property_key, to_string
 from .ops import add, inc, dec
-from .realm import current_realm
+from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
 from .strings import concat
 from .values import UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
@@ -24,6 +24,8 @@ __all__ = [
 ]
 
 get_member = members.get_member
+_STRING_PROTO = reg.STRING_PROTO
+_ARRAY_PROTO = reg.ARRAY_PROTO
 iterate = members.js_iterate
 
 
@@ -46,7 +48,20 @@ def call_this(fn: Any, this: Any, text: str, *args: Any) -> Any:
 
 
 def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
-    """``obj.key(...args)``: the method call form, ``this`` = obj."""
+    """``obj.key(...args)``: the method call form, ``this`` = obj.
+
+    Fast path: strings and arrays read their prototype table directly while no realm
+    shadows a built-in (``PATCHED_REALMS``); everything else goes through ``get_member``."""
+    if not PATCHED_REALMS[0]:
+        t = type(obj)
+        if t is str:
+            fn = _STRING_PROTO.get(key)
+            if fn is not None:
+                return fn.call(obj, *args)
+        elif t is list:
+            fn = _ARRAY_PROTO.get(key)
+            if fn is not None:
+                return fn.call(obj, *args)
     fn = get_member(obj, key)
     if type(fn) is JSFunction:
         return fn.call(obj, *args)
@@ -105,8 +120,7 @@ def object_spread(*parts: Any) -> dict[str, Any]:
         elif part is None or part is UNDEFINED:
             continue
         elif type(part) is dict:
-            for k in convert.ordered_keys(part):
-                out[k] = part[k]
+            out.update(part)  # integer-like keys are ordered when read, so order is kept
         elif members._is_object(part) or type(part) is str:
             for k in members.own_keys(part):
                 out[k] = get_member(part, k)

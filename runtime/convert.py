@@ -46,6 +46,7 @@ __all__ = [
     "same_value_zero",
     "is_array_index",
     "ordered_keys",
+    "has_index_keys",
     "is_callable",
     "set_to_primitive_hook",
     "js_trim",
@@ -408,12 +409,20 @@ def is_array_index(key: str) -> bool:
     )
 
 
+def has_index_keys(d: dict[str, Any]) -> bool:
+    """Might ``d`` hold an integer-like key (one that JS enumerates first)?"""
+    for k in d:
+        if type(k) is str and k and "0" <= k[0] <= "9":
+            return True
+    return False
+
+
 def ordered_keys(d: dict[str, Any]) -> list[str]:
     """OrdinaryOwnPropertyKeys (10.1.11.1) for string keys: integer-like keys first in
     ascending numeric order, then the rest in insertion order."""
+    if not has_index_keys(d):
+        return list(d)
     keys = list(d)
-    if not any(k[:1].isdigit() for k in keys if type(k) is str):
-        return keys
     ints = [k for k in keys if type(k) is str and is_array_index(k)]
     if not ints:
         return keys

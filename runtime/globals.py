@@ -25,7 +25,7 @@ def _virtual_to_host_dns(this: Any, dns_name: Any = UNDEFINED, *_: Any) -> Any:
         from .names import virtual_to_host_dns
     except ImportError:  # pragma: no cover - until the patch runtime lands
         raise reference_error("virtualToHostDNS is not defined") from None
-    context = current_realm().extra.get("context")
+    context = current_realm().context
     vcluster = context.get("vcluster") if type(context) is dict else None
     if type(vcluster) is not dict:
         vcluster = {}
@@ -68,7 +68,7 @@ _fill_global_object()
 
 def bind_context(context: Any) -> None:
     """Record the call's ``context`` for built-ins that need it (virtualToHostDNS)."""
-    current_realm().extra["context"] = context
+    current_realm().context = context
 
 
 def _script_globals() -> dict[str, Any] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .convert import is_array_index, normalize_number, ordered_keys
+from .convert import has_index_keys, normalize_number, ordered_keys
 from .strings import from_units
 from .values import UNDEFINED, JSErrorObject, JSObject, LimitExceeded
 
@@ -87,16 +87,23 @@ def to_python(v: Any, depth: int = 0) -> Any:
 
 
 def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:
+    if type(v) is dict and not has_index_keys(v):
+        out: dict[str, Any] | None = None
+        for k, x in v.items():
+            t = type(x)
+            if t is str or t is int or t is bool or x is None or x is UNDEFINED:
+                if out is not None:
+                    out[k] = x
+                continue
+            y = to_python(x, depth + 1)
+            if out is None and y is not x:
+                out = {}
+                for kk, xx in v.items():
+                    if kk == k:
+                        break
+                    out[kk] = xx
+            if out is not None:
+                out[k] = y
+        return v if out is None else out
     keys = [k for k in ordered_keys(v) if type(k) is str]
-    reorder = type(v) is not dict or len(keys) != len(v) or any(
-        k[:1].isdigit() and is_array_index(k) for k in keys
-    )
-    out: dict[str, Any] | None = {} if reorder else None
-    for i, k in enumerate(keys):
-        x = v[k]
-        y = to_python(x, depth + 1)
-        if out is None and y is not x:
-            out = {kk: v[kk] for kk in keys[:i]}
-        if out is not None:
-            out[k] = y
-    return v if out is None else out
+    return {k: to_python(v[k], depth + 1) for k in keys}

@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 from . import convert
 from .convert import is_array_index, ordered_keys, to_property_key
-from .realm import current_realm
+from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
 from .strings import js_len, to_units, from_units
 from .values import (
@@ -71,7 +71,7 @@ class BuiltinProto:
 
     def lookup(self, key: Any) -> Any:
         """[[Get]] on this prototype alone (overlay first, then the table, then constructor)."""
-        overlay = current_realm().overlay
+        overlay = current_realm().overlay if PATCHED_REALMS[0] else None
         if overlay is not None:
             v = overlay.get((id(self), key), MISSING)
             if v is not MISSING:
@@ -111,6 +111,7 @@ def _overlay() -> dict[Any, Any]:
     realm = current_realm()
     if realm.overlay is None:
         realm.overlay = {}
+        realm.patched()
     return realm.overlay
 
 
@@ -188,12 +189,16 @@ def set_prototype(obj: Any, proto: Any) -> None:
         obj.proto = proto
         return
     if type(obj) is dict:
-        current_realm().extra.setdefault("protos", {})[id(obj)] = (obj, proto)
+        realm = current_realm()
+        realm.patched()
+        realm.extra.setdefault("protos", {})[id(obj)] = (obj, proto)
         return
     # other kinds: silently ignored (primitives, arrays, functions keep theirs)
 
 
 def _dict_proto(obj: dict[str, Any]) -> Any:
+    if not PATCHED_REALMS[0]:
+        return OBJECT_PROTOTYPE
     protos = current_realm().extra.get("protos")
     if protos:
         entry = protos.get(id(obj))
@@ -226,7 +231,7 @@ def _get_own(obj: Any, key: Any) -> Any:
     """An own property of ``obj`` or MISSING (no prototype walk)."""
     t = type(obj)
     if t is dict or t is JSObject or t is BuiltinNamespace:
-        if t is BuiltinNamespace:
+        if t is BuiltinNamespace and PATCHED_REALMS[0]:
             overlay = current_realm().overlay
             if overlay is not None:
                 v = overlay.get((id(obj), key), MISSING)
@@ -278,7 +283,7 @@ def _str_own(obj: str, key: Any) -> Any:
 
 
 def _function_own(fn: JSFunction, key: Any) -> Any:
-    if fn.builtin:
+    if fn.builtin and PATCHED_REALMS[0]:
         overlay = current_realm().overlay
         if overlay is not None:
             v = overlay.get((id(fn), key), MISSING)

@@ -76,8 +76,10 @@ def _fast_to_primitive(obj: Any, hint: str) -> Any:
 
 
 def _plain_protos() -> bool:
-    from .realm import current_realm
+    from .realm import PATCHED_REALMS, current_realm
 
+    if not PATCHED_REALMS[0]:
+        return True
     realm = current_realm()
     return realm.overlay is None and not realm.extra.get("protos")
 

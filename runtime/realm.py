@@ -16,7 +16,7 @@ from typing import Any
 
 from .values import LimitExceeded
 
-__all__ = ["Budgets", "DEFAULT_BUDGETS", "Realm", "current_realm", "activate"]
+__all__ = ["Budgets", "DEFAULT_BUDGETS", "Realm", "current_realm", "activate", "acquire", "local_state", "PATCHED_REALMS"]
 
 
 class Budgets:
@@ -59,16 +59,54 @@ DEFAULT_BUDGETS = Budgets()
 class Realm:
     """The state of one evaluation (see module docstring)."""
 
-    __slots__ = ("budgets", "steps_left", "depth", "deadline", "allocated", "overlay", "extra")
+    __slots__ = ("budgets", "steps_left", "depth", "deadline", "allocated", "overlay", "extra", "context", "busy")
 
     def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.budgets = budgets
         self.steps_left = budgets.steps
         self.depth = 0
-        self.deadline = time.monotonic() + budgets.wall_time
+        self.deadline = 0.0  # set at the first wall-time check (keeps the per-call cost low)
         self.allocated = 0
         self.overlay: dict[Any, Any] | None = None  # writes to shared built-ins, made lazily
         self.extra: dict[str, Any] = {}  # per-evaluation scratch for runtime modules
+        self.context: Any = None  # the call's ``context`` (for virtualToHostDNS)
+        self.busy = False
+
+    def reset(self, budgets: Budgets) -> None:
+        """Make this realm fresh for another evaluation (cheaper than a new one)."""
+        self.budgets = budgets
+        self.steps_left = budgets.steps
+        self.depth = 0
+        self.deadline = 0.0
+        self.allocated = 0
+        if self.overlay is not None or "protos" in self.extra:
+            self.unpatch()
+        if self.extra:
+            self.extra = {}
+
+    def patched(self) -> None:
+        """Note that this realm now shadows shared built-ins (see ``PATCHED_REALMS``)."""
+        if not self.busy_patched():
+            PATCHED_REALMS[0] += 1
+            self.extra["patched"] = True
+
+    def busy_patched(self) -> bool:
+        return bool(self.extra.get("patched"))
+
+    def unpatch(self) -> None:
+        """Drop the overlay and prototype records at the end of an evaluation."""
+        if self.extra.get("patched"):
+            PATCHED_REALMS[0] -= 1
+            del self.extra["patched"]
+        self.overlay = None
+        self.extra.pop("protos", None)
+
+    def release(self) -> None:
+        """The evaluation is over: forget its context and any patches of built-ins."""
+        self.busy = False
+        self.context = None
+        if self.overlay is not None or "patched" in self.extra:
+            self.unpatch()
 
     # budgets ------------------------------------------------------------------------------
 
@@ -79,8 +117,8 @@ class Realm:
             raise LimitExceeded(
                 f"step budget exhausted ({self.budgets.steps} steps)", budget="steps", js_name="LimitExceeded"
             )
-        if self.steps_left & 0x3FF == 0 and time.monotonic() > self.deadline:
-            self.out_of_time()
+        if self.steps_left & 0x3FF == 0:
+            self.check_time()
 
     def enter(self) -> None:
         """A JS function call starts: charge a step and check the call depth."""
@@ -101,7 +139,11 @@ class Realm:
         )
 
     def check_time(self) -> None:
-        if time.monotonic() > self.deadline:
+        """Raise when the wall-time budget is spent; the clock starts at the first check."""
+        now = time.monotonic()
+        if self.deadline == 0.0:
+            self.deadline = now + self.budgets.wall_time
+        elif now > self.deadline:
             self.out_of_time()
 
     def check_string(self, length: int) -> None:
@@ -129,16 +171,49 @@ class Realm:
             )
 
 
-_local = threading.local()
 _FALLBACK_BUDGETS = Budgets()
+
+
+class _ThreadState(threading.local):
+    """Per-thread: the current realm (None outside evaluations) and a reusable spare."""
+
+    def __init__(self) -> None:
+        self.spare: Realm = Realm(_FALLBACK_BUDGETS)
+        self.realm: Realm | None = self.spare  # the spare is current between evaluations
+
+
+_local = _ThreadState()
+
+#: how many realms hold writes to shared built-ins (an overlay) or dict prototypes; while
+#: zero, member dispatch reads the built-in tables directly (the fast path)
+PATCHED_REALMS = [0]
+
+
+def acquire(budgets: Budgets) -> Realm:
+    """A fresh realm for one evaluation on this thread (set ``busy = False`` when done).
+
+    The thread's spare realm is reset and reused when it is not in use, so the per-call cost
+    is a few attribute writes rather than an allocation.
+    """
+    realm = _local.spare
+    if realm.busy:
+        realm = Realm(budgets)
+    else:
+        realm.reset(budgets)
+    realm.busy = True
+    return realm
+
+
+def local_state() -> Any:
+    """This thread's state: ``.realm`` (current or None) and ``.spare`` (reusable)."""
+    return _local
 
 
 def current_realm() -> Realm:
     """The realm of the evaluation running on this thread (a fresh one outside any)."""
-    realm: Realm | None = getattr(_local, "realm", None)
+    realm = _local.realm
     if realm is None:
-        realm = Realm(_FALLBACK_BUDGETS)
-        _local.realm = realm
+        realm = _local.realm = Realm(_FALLBACK_BUDGETS)
     return realm
 
 
@@ -152,7 +227,7 @@ class activate:
         self.previous: Realm | None = None
 
     def __enter__(self) -> Realm:
-        self.previous = getattr(_local, "realm", None)
+        self.previous = _local.realm
         _local.realm = self.realm
         return self.realm
 

@@ -15,10 +15,10 @@ from typing import Any, Callable
 
 from syncpatch.compiler import bind_main, compile_program
 from syncpatch.grammar.errors import CompileError
-from syncpatch.runtime import realm as _realm_mod
 from syncpatch.runtime.convert import to_string
 from syncpatch.runtime.interop import scalar_to_js, to_js, to_python
 from syncpatch.runtime.realm import DEFAULT_BUDGETS, Budgets, Realm
+from syncpatch.runtime.realm import _local as _LOCAL
 from syncpatch.runtime.values import UNDEFINED, JSErrorObject, JSThrow
 from syncpatch.runtime.values import LimitExceeded as _RuntimeLimit
 
@@ -84,7 +84,7 @@ def _translate(exc: BaseException, names: dict[str, str]) -> EvaluationError:
 class Expression:
     """A compiled patch expression (see module docstring)."""
 
-    __slots__ = ("source", "origin", "budgets", "free_globals", "_main", "_names", "_copy")
+    __slots__ = ("source", "origin", "budgets", "free_globals", "_main", "_names", "_copy", "_steps")
 
     def __init__(self, source: str, origin: str, budgets: Budgets | None) -> None:
         program = compile_program(source, origin)
@@ -94,37 +94,78 @@ class Expression:
         self.free_globals = tuple(program.free_globals)
         self._main: Callable[..., Any] = bind_main(program.code)
         self._names = program.names
-        self._copy = program.mutates_inputs
+        self._copy = program.copy_mask
+        self._steps = self.budgets.steps
 
     def __repr__(self) -> str:
         return f"Expression({self.source!r})"
 
     def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
                  budgets: Budgets | None = None) -> Any:
-        realm = Realm(budgets or self.budgets)
         if self._copy:
-            value = to_js(value)
-            context = to_js(context)
+            if self._copy & 1:
+                value = to_js(value)
+            if self._copy & 2:
+                context = to_js(context)
         else:
             t = type(value)
             if t is float or t is tuple or (t is str and not value.isascii()):
                 value = scalar_to_js(value)
-        realm.extra["context"] = context
-        local = _realm_mod._local
-        previous = getattr(local, "realm", None)
+        if value_exists is not True and value_exists is not False:
+            value_exists = bool(value_exists)
+        local = _LOCAL
+        realm = local.spare
+        if budgets is not None or realm.busy or local.realm is not realm:
+            return self._isolated_call(value, context, value_exists, budgets or self.budgets)
+        # The thread's spare realm is current between evaluations: refresh what a call uses.
+        realm.budgets = self.budgets
+        realm.steps_left = self._steps
+        realm.deadline = 0.0
+        realm.context = context
+        realm.busy = True
+        try:
+            result = self._main(realm, value, context, value_exists)
+        except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
+            _end(realm)
+            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                raise
+            raise _translate(exc, self._names) from None
+        realm.busy = False
+        if realm.extra or realm.overlay is not None:
+            _end(realm)
+        t = type(result)
+        if t is str or t is int or t is bool:
+            return result
+        return to_python(result)
+
+    def _isolated_call(self, value: Any, context: Any, value_exists: bool, budgets: Budgets) -> Any:
+        """A call with its own realm: custom budgets, or nested inside another evaluation."""
+        local = _LOCAL
+        previous = local.realm
+        realm = Realm(budgets)
+        realm.busy = True
+        realm.context = context
         local.realm = realm
         try:
-            result = self._main(realm, value, context, bool(value_exists))
-            t = type(result)
-            if t is str or t is int or t is bool:
-                return result
+            result = self._main(realm, value, context, value_exists)
             return to_python(result)
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
                 raise
             raise _translate(exc, self._names) from None
         finally:
+            _end(realm)
             local.realm = previous
+
+
+def _end(realm: Realm) -> None:
+    """An evaluation is over: drop its context and anything it wrote to shared built-ins."""
+    realm.busy = False
+    realm.context = None
+    realm.depth = 0
+    if realm.extra or realm.overlay is not None:
+        realm.unpatch()
+        realm.extra = {}
 
 
 def compile_expression(source: str, *, origin: str = "<expression>", budgets: Budgets | None = None) -> Expression:
