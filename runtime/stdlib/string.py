@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from typing import Any
+from typing import Any, cast
 
 from ..convert import (
     JS_WHITESPACE,
@@ -24,9 +24,10 @@ from ..convert import (
 )
 from ..realm import current_realm
 from ..strings import from_units, has_astral, to_units
-from ..values import MISSING, UNDEFINED, JSSymbol, range_error, type_error
+from ..values import MISSING, UNDEFINED, JSIterator, JSSymbol, range_error, type_error
 from .registry import GLOBALS, STRING_PROTO, method, native
 from .string_case import js_lower, js_upper
+from .symbol import SYMBOL_ITERATOR
 
 __all__ = ["this_string", "units_of", "is_regexp", "string_ctor", "StringObject"]
 
@@ -475,6 +476,13 @@ GLOBALS["String"] = native(
         "raw": native(string_raw, "raw", 1),
     },
 )
+
+def string_iterator(this: Any, *_: Any) -> JSIterator:
+    """String.prototype[Symbol.iterator] (22.1.3.36): code points (lone surrogates alone)."""
+    return JSIterator(iter(this_string(this, "[Symbol.iterator]")), "String Iterator")
+
+
+cast("dict[Any, Any]", STRING_PROTO)[SYMBOL_ITERATOR] = native(string_iterator, "[Symbol.iterator]", 0)
 
 from . import string_regex as _string_regex  # noqa: E402,F401  (registers match/replace/...)
 from . import string_html as _string_html  # noqa: E402,F401  (registers anchor/bold/...)

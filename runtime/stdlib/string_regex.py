@@ -8,13 +8,13 @@ with one ``from_units`` pass, which re-joins any surrogate halves that meet.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from ..convert import to_length, to_string, to_uint32
 from ..realm import current_realm
 from ..strings import from_units
 from ..values import UNDEFINED, JSFunction, JSIterator, type_error
-from .registry import STRING_PROTO, method
+from .registry import STRING_PROTO, method, native
 from .regexp import (
     JSRegExp,
     Subject,
@@ -27,6 +27,7 @@ from .regexp import (
     search_raw,
 )
 from .string import this_string, units_of
+from .symbol import WELL_KNOWN
 
 __all__ = ["get_substitution"]
 
@@ -321,3 +322,20 @@ def string_split(this: Any, separator: Any = UNDEFINED, limit: Any = UNDEFINED, 
     if su is not s:
         parts = [from_units(p) for p in parts]
     return parts
+
+
+# --- RegExp.prototype[Symbol.match/matchAll/replace/search/split] (22.2.6) --------------------
+
+def _symbol_method(name: str, string_method: Any) -> Any:
+    def regexp_symbol_method(this: Any, string: Any = UNDEFINED, *args: Any) -> Any:
+        if not isinstance(this, JSRegExp):
+            raise type_error(f"Method RegExp.prototype[Symbol.{name}] called on incompatible receiver")
+        return string_method(to_string(string), this, *args)
+
+    regexp_symbol_method.__doc__ = f"RegExp.prototype[Symbol.{name}] (22.2.6)."
+    return native(regexp_symbol_method, f"[Symbol.{name}]", 2 if name in ("replace", "split") else 1)
+
+
+for _name, _fn in (("match", string_match), ("matchAll", string_match_all), ("replace", string_replace),
+                   ("search", string_search), ("split", string_split)):
+    cast("dict[Any, Any]", JSRegExp.JS_PROTO)[WELL_KNOWN[_name]] = _symbol_method(_name, _fn)
