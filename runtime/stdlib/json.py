@@ -17,7 +17,7 @@ import math
 import re
 from typing import Any
 
-from ..convert import normalize_number, to_integer_or_infinity, to_string
+from ..convert import normalize_number, ordered_keys, to_integer_or_infinity, to_string
 from ..members import call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
 from ..strings import from_units, to_units
@@ -83,9 +83,12 @@ def _key_text(key: Any) -> str:
 
 
 class _Stringifier:
-    """The state of one JSON.stringify call (25.5.2.1 JSON Serialization Record)."""
+    """The state of one JSON.stringify call (25.5.2.1 JSON Serialization Record).
 
-    __slots__ = ("replacer", "keys", "gap", "stack", "path", "realm", "limit")
+    ``plain`` is true when no script changed a prototype in this realm: then a dict or list
+    can only have a ``toJSON`` of its own, which lets the common case skip member lookups."""
+
+    __slots__ = ("replacer", "keys", "gap", "stack", "path", "realm", "limit", "plain")
 
     def __init__(self, replacer: Any, keys: list[str] | None, gap: str) -> None:
         self.replacer = replacer
@@ -95,15 +98,28 @@ class _Stringifier:
         self.path: list[tuple[Any, Any]] = []  # (key that led here, object)
         self.realm = current_realm()
         self.limit = max(self.realm.budgets.call_depth, 100)
+        self.plain = self.realm.overlay is None and not self.realm.extra.get("protos")
 
     def prop(self, value: Any, key: Any, holder: Any) -> str | None:
         """SerializeJSONProperty (25.5.2.2); ``key`` is an int for array elements."""
+        t = type(value)
+        if self.replacer is None:
+            if t is str:
+                return quote(value)
+            if t is int:
+                return str(value)
+            if self.plain and (t is list or (t is dict and "toJSON" not in value)):
+                return self.container(value, key)
         if _is_object(value):
             to_json = get_member(value, "toJSON")
             if type(to_json) is JSFunction:
                 value = to_json.call(value, str(key) if type(key) is int else key)
         if self.replacer is not None:
             value = call_function(self.replacer, holder, str(key) if type(key) is int else key, value)
+        return self.primitive(value, key)
+
+    def primitive(self, value: Any, key: Any) -> str | None:
+        """The type dispatch of SerializeJSONProperty steps 4-12."""
         t = type(value)
         if t is str:
             return quote(value)
@@ -118,16 +134,6 @@ class _Stringifier:
         if value is UNDEFINED or t is JSFunction or t is JSSymbol:
             return None
         return self.container(value, key)
-
-    def enter(self, value: Any, key: Any) -> None:
-        ident = id(value)
-        if ident in self.stack:
-            raise type_error(self.circular_message(self.stack.index(ident), key))
-        if len(self.stack) >= self.limit:
-            raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
-        self.realm.charge(1)
-        self.stack.append(ident)
-        self.path.append((key, value))
 
     def circular_message(self, start: int, last_key: Any) -> str:
         """V8's CircularStructureMessageBuilder: 2 lines after the start, '...', the last one."""
@@ -148,24 +154,45 @@ class _Stringifier:
         return "\n".join(lines)
 
     def container(self, value: Any, key: Any) -> str:
-        self.enter(value, key)
+        """Serialize an object or array, detecting cycles (V8's message) and deep nesting."""
+        stack = self.stack
+        ident = id(value)
+        if ident in stack:
+            raise type_error(self.circular_message(stack.index(ident), key))
+        if len(stack) >= self.limit:
+            raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
+        self.realm.charge(1)
+        stack.append(ident)
+        self.path.append((key, value))
         try:
             return self.array(value) if type(value) is list else self.object(value)
         finally:
-            self.stack.pop()
+            stack.pop()
             self.path.pop()
 
     def object(self, value: Any) -> str:
         """SerializeJSONObject (25.5.2.5)."""
-        keys = self.keys if self.keys is not None else own_keys(value)
         plain = type(value) is dict or type(value) is JSObject
+        if self.keys is not None:
+            keys = self.keys
+        elif plain:
+            keys = [k for k in ordered_keys(value) if type(k) is str]
+        else:
+            keys = own_keys(value)
         parts = []
         colon = ": " if self.gap else ":"
+        fast = self.replacer is None
         for k in keys:
             v = value.get(k, MISSING) if plain else MISSING
             if v is MISSING:
                 v = get_member(value, k)
-            s = self.prop(v, k, value)
+            tv = type(v)
+            if fast and tv is str:
+                s: str | None = quote(v)
+            elif fast and tv is int:
+                s = str(v)
+            else:
+                s = self.prop(v, k, value)
             if s is not None:
                 parts.append(quote(k) + colon + s)
         return self.wrap(parts, "{", "}")
