@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from . import errors as E
 from .audit import AuditLog
@@ -133,11 +133,11 @@ def admin_token(auth: Authenticator, data_dir: Path, kubeconfig: Path) -> str:
         with os.fdopen(fd, "w") as fh:
             fh.write(password + "\n")
         return token
-    token = _existing_token(kubeconfig)
-    if token:
+    existing = _existing_token(kubeconfig)
+    if existing:
         try:
-            if auth.authenticate(token).is_admin:
-                return token
+            if auth.authenticate(existing).is_admin:
+                return existing
         except E.ApiError:
             pass
     return auth.issue("admin", "bootstrap", None)[0]
@@ -148,7 +148,7 @@ def seed_platform(store: Store, clock: Clock, raw: str | None) -> None:
     service = ConfigService(store, clock)
     current = store.get(PLATFORM_NAME)
     ctx = WriteCtx(manager=SERVE_MANAGER)
-    body = {"apiVersion": "management.platform.sh/v1", "kind": "Config",
+    body: dict[str, Any] = {"apiVersion": "management.platform.sh/v1", "kind": "Config",
             "metadata": {"name": PLATFORM_NAME}, "spec": {"raw": raw or ""}}
     if current is None:
         service.create(body, ctx)

@@ -10,7 +10,7 @@ import json
 import math
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -23,10 +23,10 @@ JSON_TYPES = {"application/json", "", "*/*", MERGE, JSON_PATCH, STRATEGIC}
 YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", APPLY}
 
 
-class _NoAliasLoader(yaml.SafeLoader):
+class _NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc]
     """YAML without anchors/aliases: no billion-laughs expansion through the server."""
 
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+    def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.events.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(None, None, "YAML aliases are not accepted",

@@ -8,19 +8,20 @@ missing or incomplete, small fallbacks keep the server usable; they are marked a
 from __future__ import annotations
 
 import copy
+import importlib
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
+_pc: Any
 try:  # pragma: no cover - depends on the other stage having landed
-    from syncpatch import platformconfig as _pc
-
+    _pc = importlib.import_module("syncpatch.platformconfig")
     _HAVE_MODEL = all(
         hasattr(_pc, n)
         for n in ("effective_config", "status_to_dict", "mask_secrets", "ConfigInvalid")
     )
 except ImportError:  # pragma: no cover
-    _pc = None  # type: ignore[assignment]
+    _pc = None
     _HAVE_MODEL = False
 
 MASK = getattr(_pc, "MASK", "********") if _pc is not None else "********"
@@ -84,7 +85,8 @@ def mask_object(obj: dict[str, Any]) -> dict[str, Any]:
     """A copy of a Config object with every secret replaced by MASK."""
     if _HAVE_MODEL:
         return dict(_pc.mask_secrets(copy.deepcopy(obj)))
-    return _fallback_mask(copy.deepcopy(obj))
+    masked: dict[str, Any] = _fallback_mask(copy.deepcopy(obj))
+    return masked
 
 
 def _fallback_mask(node: Any) -> Any:

@@ -145,4 +145,5 @@ def apply_patch(target: dict[str, Any] | None, applied: dict[str, Any]) -> dict[
     computed; managedFields records the Apply manager."""
     if not isinstance(applied, dict):
         raise E.BadRequest("an apply patch must be an object")
-    return merge_patch(target or {}, applied)
+    out: dict[str, Any] = merge_patch(target or {}, applied)
+    return out

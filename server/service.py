@@ -228,7 +228,7 @@ class ConfigService:
                                    "Forbidden: may only be shortened, and only while deleting",
                                    "FieldValueForbidden"))
             else:
-                meta["deletionTimestamp"] = min(odts, self.clock.stamp(grace))
+                meta["deletionTimestamp"] = min(str(odts), self.clock.stamp(grace))
                 ograce = grace
         self._set_opt(meta, "deletionGracePeriodSeconds", ograce)
         if odts:
