@@ -1,5 +1,5 @@
 """Regenerate cases/textlib_direct.json (see textlib_direct.py) and the expression tables
-cases/{string,regexp,textlib_misc}.json (run by js_cases.py) by asking node.
+cases/{string,regexp,textlib_misc,textlib_more}.json (run by js_cases.py) by asking node.
 
     python tests/runtime/stdlib/gen_textlib_direct.py
 
@@ -78,7 +78,7 @@ def expression_tables() -> None:
     splits node's output on newlines only (U+2028 may appear in results)."""
     from gen_js_cases import read_source
 
-    for name in ("string", "regexp", "textlib_misc"):
+    for name in ("string", "regexp", "textlib_misc", "textlib_more"):
         src = HERE / "cases" / f"{name}.txt"
         cases = read_source(src)
         lines = "".join(json.dumps({"id": i, **c}) + "\n" for i, c in enumerate(cases))
