@@ -13,7 +13,7 @@ import time as _time
 from typing import Any, Callable
 
 from ..convert import to_primitive, to_string
-from ..members import get_member
+from ..members import get_member, get_prototype
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .date_parse import MS_PER_DAY, make_date, make_day, make_time, parse_date, time_clip
 from .number import to_number
@@ -372,5 +372,7 @@ DATE = native(_date_call, "Date", 7, construct=_date_construct, props={
     "now": native(_date_now, "now", 0),
     "parse": native(_date_parse, "parse", 1),
     "UTC": native(_date_utc, "UTC", 7),
+    # the core makes a class's prototype object lazily, from its first instance
+    "prototype": get_prototype(JSDate(0.0)),
 })
 GLOBALS["Date"] = DATE
