@@ -227,6 +227,11 @@ class Lexer:
         after_dot = self.prev is not None and self.prev.type in ("DOT", "QDOT")
         if not after_dot and word in REFUSED and not self._key_follows(end) and self._refused_here(word, end):
             raise LexError(REFUSED[word], start, end)
+        if word in ("get", "set") and self.prev is not None and self.prev.type in ("LBRACE", "COMMA") \
+                and re.match(r"\s*(?:[\w$\[\"']|[^\x00-\x7f])", self.text[end:]) \
+                and not re.match(r"\s*(?:[:,}(=])", self.text[end:]):
+            raise LexError(f"'{word}' accessors in object literals are not supported: use a plain property "
+                           "or a method", start, end)
         if word == "function" and not after_dot and self.text[end:].lstrip().startswith("*"):
             raise LexError("generator functions are not supported: 'function*' is not allowed in patch expressions",
                            start, end)

@@ -83,7 +83,23 @@ def to_python(v: Any, depth: int = 0) -> Any:
         return v if out is None else out
     if t is dict or t is JSObject or t is JSErrorObject:
         return _dict_to_python(v, depth)
-    return v
+    return _special_to_python(v, depth)
+
+
+def _special_to_python(v: Any, depth: int) -> Any:
+    """Other JS objects (prototypes, Map, RegExp...) become a dict of their own enumerable
+    properties; functions and symbols are returned as they are (opaque)."""
+    from .values import JSFunction, JSSymbol
+
+    if type(v) is JSFunction or type(v) is JSSymbol or isinstance(v, dict):
+        return v
+    from . import members
+
+    try:
+        keys = members.own_keys(v)
+    except Exception:  # noqa: BLE001 - not an object we know how to enumerate
+        return v
+    return {k: to_python(members.get_member(v, k), depth + 1) for k in keys}
 
 
 def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:

@@ -19,7 +19,8 @@ from syncpatch.runtime.convert import to_string
 from syncpatch.runtime.interop import scalar_to_js, to_js, to_python
 from syncpatch.runtime.realm import DEFAULT_BUDGETS, Budgets, Realm
 from syncpatch.runtime.realm import _local as _LOCAL
-from syncpatch.runtime.values import UNDEFINED, JSErrorObject, JSThrow
+from syncpatch.runtime.members import get_member
+from syncpatch.runtime.values import UNDEFINED, JSErrorObject, JSFunction, JSThrow
 from syncpatch.runtime.values import LimitExceeded as _RuntimeLimit
 
 __all__ = ["compile_expression", "Expression", "EvaluationError", "LimitExceeded", "CompileError", "Budgets",
@@ -54,13 +55,19 @@ class LimitExceeded(EvaluationError):
 
 
 def _from_throw(value: Any) -> EvaluationError:
+    """A thrown JS value -> EvaluationError; ``js_name`` is the error's constructor name, as
+    the oracle reports it (``Object`` for ``throw {a: 1}``, ``Error`` for primitives)."""
     if isinstance(value, JSErrorObject):
         return EvaluationError(value.error_name or "Error", str(value.message), value)
+    name = "Error"
     try:
+        if isinstance(value, (dict, list)) or not (value is None or isinstance(value, (str, int, float))):
+            ctor = get_member(value, "constructor")
+            name = getattr(ctor, "name", "") or "Error" if isinstance(ctor, JSFunction) else "Error"
         text = to_string(value) if not isinstance(value, (dict, list)) else "an object"
     except Exception:  # noqa: BLE001 - a value whose ToString throws
         text = "a value"
-    return EvaluationError("Error", f"Uncaught {text}", value)
+    return EvaluationError(name, f"Uncaught {text}", value)
 
 
 def _translate(exc: BaseException, names: dict[str, str]) -> EvaluationError:
