@@ -8,14 +8,17 @@ accents and ligatures it agreed with node on every pair. The collator loads lazi
 key table takes ~0.1 s) and sort keys are cached.
 
 Options: ``sensitivity`` ("base": primary level only, "accent": primary+secondary,
-"case"/"variant": all levels) and ``numeric`` (digit runs compare by value) are honoured;
-the locale argument is otherwise ignored (the root order is used for every locale).
+"case": primary plus ICU's case level, "variant": all levels), ``numeric`` (digit runs
+compare by value), ``ignorePunctuation`` and ``caseFirst: "upper"`` are honoured (each
+checked against node on the same sample); the locale argument is ignored (the root order
+is used for every locale).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from typing import Any
 
 from ..convert import to_boolean, to_string
@@ -69,18 +72,54 @@ def _option(options: Any, name: str) -> Any:
     return UNDEFINED if getter is None else getter(name)
 
 
-def locale_compare(a: str, b: str, sensitivity: str = "variant", numeric: bool = False) -> int:
-    """-1, 0 or 1 as an ICU root collator with the given strength would answer."""
+def _strip_variable(s: str) -> str:
+    """ignorePunctuation (alternate=shifted, maxVariable=punct): spaces and punctuation
+    are ignorable at every level compared."""
+    return "".join(c for c in s if unicodedata.category(c)[0] not in "PZ" and c not in "\t\n\v\f\r")
+
+
+_UPPER_TERTIARY = frozenset((0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0E, 0x11, 0x12, 0x1D))
+
+
+def _case_signature(s: str) -> tuple[int, ...]:
+    """The case level (ICU colCaseLevel): one bit per collation element with a primary
+    weight, upper (from its tertiary weight) after lower."""
+    import unicodedata as ud
+
+    ces = _get_collator().collation_elements(ud.normalize("NFD", s))
+    return tuple(1 if ce[2] in _UPPER_TERTIARY else 0 for ce in ces if ce[0])
+
+
+def _swap_case(s: str) -> str:
+    """caseFirst "upper": swap simple case pairs only (so the tertiary order flips)."""
+    out = []
+    for c in s:
+        w = c.swapcase()
+        out.append(w if len(w) == 1 and w.swapcase() == c else c)
+    return "".join(out)
+
+
+def locale_compare(
+    a: str, b: str, sensitivity: str = "variant", numeric: bool = False, ignore_punctuation: bool = False,
+    upper_first: bool = False,
+) -> int:
+    """-1, 0 or 1 as an ICU root collator with the given options would answer."""
     if a == b:
         return 0
+    if ignore_punctuation:
+        a, b = _strip_variable(a), _strip_variable(b)
     if numeric:
         a, b = _numeric(a), _numeric(b)
-    if sensitivity == "base":
+    if sensitivity in ("base", "case"):
         a, b = a.translate(_QUOTES), b.translate(_QUOTES)
+    if upper_first:
+        a, b = _swap_case(a), _swap_case(b)
     ka, kb = collation_key(a), collation_key(b)
-    depth = {"base": 1, "accent": 2}.get(sensitivity)
+    depth = {"base": 1, "accent": 2, "case": 1}.get(sensitivity)
     if depth is not None:
         ka, kb = _levels(ka, depth), _levels(kb, depth)
+        if sensitivity == "case" and ka == kb:
+            ka, kb = _case_signature(a), _case_signature(b)  # type: ignore[assignment]
     return (ka > kb) - (ka < kb)
 
 
@@ -97,4 +136,8 @@ def string_locale_compare(this: Any, that: Any = UNDEFINED, locales: Any = UNDEF
             sensitivity = to_string(sens)
         num = _option(options, "numeric")
         numeric = num is not UNDEFINED and to_boolean(num)
+        ip = _option(options, "ignorePunctuation")
+        ignore_punctuation = ip is not UNDEFINED and to_boolean(ip)
+        upper_first = _option(options, "caseFirst") == "upper"
+        return locale_compare(s, t, sensitivity, numeric, ignore_punctuation, upper_first)
     return locale_compare(s, t, sensitivity, numeric)

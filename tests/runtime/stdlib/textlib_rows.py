@@ -308,3 +308,8 @@ for src, flags, subject in [("\\p{IDC}+", "u", "a1_"), ("\\p{VS}", "u", "\ufe0f"
                             ("\\u1e9e", "i", "\u00df"), ("\\u0130", "iu", "i"), ("\\u0130", "i", "i"), ("i", "i", "\u0131"),
                             ("[a-z]+", "iu", "\u212aS\u017f"), ("[^a-z]", "i", "\u212a"), ("(?:)", "iu", ""), ("\ua7cb", "i", "\u0264")]:
     X(src, flags, subject)
+for a, b in [("a", "á"), ("a", "A"), ("ss", "ß"), ("fi", "\ufb01"), ("Ì", "I"), ("résumé", "RESUME"), ("a-b", "ab"), ("a b", "ab"),
+             ("a.b", "a,b"), ("A", "a"), ("ı", "i")]:
+    P("collation", "localeCompare", a, b, U, {"sensitivity": "case"})
+    P("collation", "localeCompare", a, b, U, {"ignorePunctuation": True})
+    P("collation", "localeCompare", a, b, U, {"caseFirst": "upper"})
