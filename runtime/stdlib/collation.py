@@ -119,7 +119,7 @@ def locale_compare(
     if depth is not None:
         ka, kb = _levels(ka, depth), _levels(kb, depth)
         if sensitivity == "case" and ka == kb:
-            ka, kb = _case_signature(a), _case_signature(b)  # type: ignore[assignment]
+            ka, kb = _case_signature(a), _case_signature(b)
     return (ka > kb) - (ka < kb)
 
 
