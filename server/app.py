@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -90,6 +91,10 @@ def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Ha
                 response = await fn(request, st, principal, info)
             except E.ApiError as err:
                 response = status_response(err)
+            except OperationalError:
+                log.warning("store unavailable serving %s %s", request.method, request.url.path)
+                response = status_response(E.ServiceUnavailable(
+                    "the store is unavailable; try again", retry_after=1))
             except Exception:  # noqa: BLE001 - the one place unexpected errors become a Status
                 log.exception("internal error serving %s %s", request.method, request.url.path)
                 response = status_response(E.InternalError("an internal error occurred; see the server log"))
@@ -331,6 +336,9 @@ async def item(request: Request, st: State, p: Principal | None, info: RequestIn
     info.verb = verb
     _authorize(p, verb, st)
     reveal = _reveal(request, p)
+    if verb == "get" and bool_param(request, "watch"):
+        info.verb = "watch"
+        return await _watch(request, st, p, name)
     if verb == "get":
         obj = await run_in_threadpool(st.service.get, name)
         return _render(request, st, [obj], None, reveal, single=True)

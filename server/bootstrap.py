@@ -144,7 +144,19 @@ def admin_token(auth: Authenticator, data_dir: Path, kubeconfig: Path) -> str:
 
 
 def seed_platform(store: Store, clock: Clock, raw: str | None) -> None:
-    """Keep the `platform` Config in step with the server's config file."""
+    """Keep the `platform` Config in step with the server's config file.
+
+    Replicas starting together may race on it; a lost race is simply retried."""
+    for attempt in range(3):
+        try:
+            _seed_once(store, clock, raw)
+            return
+        except (E.AlreadyExists, E.Conflict):
+            if attempt == 2:
+                raise
+
+
+def _seed_once(store: Store, clock: Clock, raw: str | None) -> None:
     service = ConfigService(store, clock)
     current = store.get(PLATFORM_NAME)
     ctx = WriteCtx(manager=SERVE_MANAGER)

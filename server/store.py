@@ -158,6 +158,17 @@ class Store:
         self._init_schema()
 
     def _init_schema(self) -> None:
+        """Create tables and counters; replicas starting together may race, so retry."""
+        for attempt in range(5):
+            try:
+                self._create_schema()
+                return
+            except sa.exc.DBAPIError:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    def _create_schema(self) -> None:
         with self.engine.connect().execution_options(sp_write=True) as conn:
             with conn.begin():
                 metadata.create_all(conn, checkfirst=True)

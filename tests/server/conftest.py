@@ -72,6 +72,16 @@ class PgServer:
         return (f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
                 f"?options=-csearch_path%3D{schema}")
 
+    def create_database(self) -> str:
+        """A real database (slower than a schema); returns its name."""
+        import psycopg
+
+        name = "d_" + uuid.uuid4().hex[:12]
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return name
+
     def new_database(self) -> str:
         """A fresh, empty namespace for one test: a schema (cheap), not a database."""
         import psycopg

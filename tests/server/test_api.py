@@ -189,3 +189,24 @@ def test_strict_field_validation(sqlite_api: Api) -> None:
 def test_unknown_paths_are_404_status(sqlite_api: Api) -> None:
     assert_status(sqlite_api.req("GET", "/apis/other.group/v1/things"), 404, "NotFound")
     assert_status(sqlite_api.req("POST", f"{BASE}/x"), 405, "MethodNotAllowed")
+
+
+def test_watch_single_object_path(sqlite_api: Api) -> None:
+    rv = sqlite_api.create("a").json()["metadata"]["resourceVersion"]
+    sqlite_api.create("b")
+    sqlite_api.req("DELETE", f"{BASE}/a")
+    r = sqlite_api.req("GET", f"{BASE}/a?watch=true&timeoutSeconds=1&resourceVersion={rv}")
+    events = [json.loads(line) for line in r.text.splitlines()]
+    assert [(e["type"], e["object"]["metadata"]["name"]) for e in events] == [("DELETED", "a")]
+
+
+def test_store_outage_is_503_status(sqlite_api: Api, monkeypatch: Any) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    def broken(*_a: Any, **_k: Any) -> Any:
+        raise OperationalError("SELECT", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(sqlite_api.state.store, "get", broken)
+    r = sqlite_api.get("x")
+    assert_status(r, 503, "ServiceUnavailable")
+    assert r.headers["retry-after"] == "1"

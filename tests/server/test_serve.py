@@ -93,3 +93,34 @@ def test_authenticate_version_endpoint_process(serve, tmp_path: Path) -> None:
     with srv.client() as c:
         assert c.get("/version").status_code == 401
     assert "v1.32" in srv.kubectl("version").stdout
+
+
+@pytest.mark.postgres
+def test_effective_config_database_selects_postgresql(serve, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    import psycopg
+
+    pg = request.getfixturevalue("pg_server")
+    db = pg.create_database()
+    cfg = tmp_path / "platform.yaml"
+    cfg.write_text(f"database:\n  enabled: true\n  dataSource: postgres://postgres:unused@127.0.0.1:{pg.port}/{db}\n")
+    srv: ServerProc = serve("--config", str(cfg))
+    assert not (srv.data / "store.db").exists()
+    with psycopg.connect(f"host=127.0.0.1 port={pg.port} user=postgres dbname={db}") as conn:
+        names = [r[0] for r in conn.execute("SELECT name FROM sp_configs")]
+    assert names == ["platform"]
+    with srv.client(srv.token()) as c:  # the served object hides the database password
+        obj = c.get("/apis/management.platform.sh/v1/configs/platform").json()
+    assert "unused" not in obj["spec"]["raw"] and "unused" not in str(obj["status"])
+
+
+def test_store_url_choice(tmp_path: Path) -> None:
+    from syncpatch.server.bootstrap import ServeError, ServeOptions, store_url
+
+    opts = ServeOptions(data_dir=tmp_path)
+    assert store_url(opts, {}) == f"sqlite+pysqlite:///{tmp_path / 'store.db'}"
+    pg = {"database": {"enabled": True, "dataSource": "postgres://u:p@h:5432/db"}}
+    assert store_url(opts, pg) == "postgres://u:p@h:5432/db"
+    assert store_url(opts, {"database": {"enabled": False, "dataSource": "postgres://u:p@h:5432/db"}}).startswith("sqlite")
+    assert store_url(ServeOptions(data_dir=tmp_path, store_url="postgresql://x"), pg) == "postgresql://x"
+    with pytest.raises(ServeError):
+        store_url(opts, {"database": {"enabled": True, "dataSource": "mysql://u:p@h:3306/db"}})
