@@ -282,7 +282,8 @@ def _radix_value(digits: str, radix: int) -> int | float:
             return normalize_number(float(int(digits, radix)))
         except OverflowError:
             return math.inf
-    return normalize_number(_generic_radix(digits, radix))
+    # V8 skips leading zeros first, which shifts where its 32-bit chunks start
+    return normalize_number(_generic_radix(digits.lstrip("0"), radix))
 
 
 def parse_int(string: Any, radix: Any = UNDEFINED) -> int | float:

@@ -76,3 +76,20 @@ def test_formatting_and_math_agree_with_node(xs: list[float]) -> None:
     per = len(CALLS) + len(MATH_FNS)
     for i, x in enumerate(xs):
         assert _mine(x) == theirs[i * per : (i + 1) * per], f"x = {x!r}"
+
+
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+PARSE_RUNNER = "const xs = JSON.parse(require('fs').readFileSync(0, 'utf8'));" \
+    "process.stdout.write(JSON.stringify(xs.map(([s, r]) => String(parseInt(s, r)))));"
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.text(alphabet=DIGITS + " -+x.", max_size=50), st.integers(0, 37)), min_size=60, max_size=60))
+def test_parse_int_agrees_with_node(cases: list[tuple[str, int]]) -> None:
+    from syncpatch.runtime.stdlib.number import number_to_string, parse_int
+
+    proc = subprocess.run(["node", "-e", PARSE_RUNNER], input=json.dumps(cases), capture_output=True, text=True,
+                          check=True)
+    theirs = json.loads(proc.stdout)
+    for (s, radix), want in zip(cases, theirs):
+        assert number_to_string(parse_int(s, radix)) == want, (s, radix)
