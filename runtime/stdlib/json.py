@@ -208,15 +208,18 @@ class _Stringifier:
         return self.wrap(parts, "[", "]")
 
     def wrap(self, parts: list[str], open_: str, close: str) -> str:
+        """Join the members of one object/array; the result is checked against the string
+        budget before it is built (shared sub-objects can make the output exponential)."""
         if not parts:
             return open_ + close
+        depth = len(self.stack)
+        sep = len(self.gap) * depth + 2 if self.gap else 1
+        self.realm.check_string(sum(map(len, parts)) + sep * len(parts) + 2)
         if not self.gap:
             return open_ + ",".join(parts) + close
-        indent = "\n" + self.gap * len(self.stack)
-        stepback = "\n" + self.gap * (len(self.stack) - 1)
-        text = open_ + indent + ("," + indent).join(parts) + stepback + close
-        self.realm.check_string(len(text))
-        return text
+        indent = "\n" + self.gap * depth
+        stepback = "\n" + self.gap * (depth - 1)
+        return open_ + indent + ("," + indent).join(parts) + stepback + close
 
 
 def _property_list(replacer: list[Any]) -> list[str]:

@@ -120,3 +120,13 @@ def test_parse_canonicalizes_escaped_surrogate_pairs():
     assert json_parse('"\\ud83d\\ude00"') == "\U0001F600"
     assert json_parse('"\\ud83d\ude00"') == "\U0001F600"
     assert json_parse('"\\ud800"') == "\ud800"
+
+
+def test_shared_subtrees_cannot_blow_up_the_output():
+    big = "x" * 1000
+    level = [big, big]
+    for _ in range(20):
+        level = [level, level]
+    with activate(Realm(Budgets(string_length=100_000))):
+        with pytest.raises(LimitExceeded):
+            json_stringify(level)
