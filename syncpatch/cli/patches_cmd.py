@@ -90,7 +90,8 @@ def compile_patches(configs: tuple[Path, ...], output: Path | None, fmt: str, st
     \b
     Load the artifact in a syncer with:
       plans = syncpatch.load_plans("plans.py")
-      plans.plan("toHost", "endpoints").to_host(obj, plans.context("my-vc", "team-a"))
+      ctx = plans.context("my-vc", "team-a", virtual_object=obj)
+      host_obj = plans.plan("toHost", "endpoints").to_host(obj, ctx)
     """
     from syncpatch.patches.build import build
     from syncpatch.patches.diagnostics import has_failures
