@@ -15,7 +15,7 @@ from __future__ import annotations
 import json as _pyjson
 import math
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 from ..convert import normalize_number, ordered_keys, to_integer_or_infinity, to_string
 from ..members import call_function, delete_member, get_member, own_keys, set_member
@@ -313,6 +313,10 @@ _SPECIAL_SOURCES = ("[object Object]", "undefined", "Infinity", "NaN")
 _LITERALS = {"TRUE": "true", "FALSE": "false", "NULL": "null"}
 _HEX = set("0123456789abcdefABCDEF")
 _CONTEXT = 10
+_WHITESPACE = re.compile("[ \t\n\r]*")
+# a valid JSON number not followed by a digit (a leading zero must stand alone)
+_NUMBER = re.compile("-?(?:0(?![0-9])|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![.eE0-9])")
+_STRING_STOP = re.compile('["\\\\\x00-\x1f]')
 
 
 class _Diagnose:
@@ -321,6 +325,7 @@ class _Diagnose:
     def __init__(self, units: str) -> None:
         self.src = units
         self.pos = 0
+        self.realm = current_realm()
 
     def token(self) -> str:
         if self.pos >= len(self.src):
@@ -328,11 +333,12 @@ class _Diagnose:
         return _TOKENS.get(self.src[self.pos], "ILLEGAL")
 
     def peek(self) -> str:
-        while self.pos < len(self.src) and self.src[self.pos] in " \t\n\r":
-            self.pos += 1
+        src = self.src
+        if self.pos < len(src) and src[self.pos] in " \t\n\r":
+            self.pos = _WHITESPACE.match(src, self.pos).end()  # type: ignore[union-attr]
         return self.token()
 
-    def fail(self, token: str, message: str | None = None) -> None:
+    def fail(self, token: str, message: str | None = None) -> NoReturn:
         pos = self.pos
         if message is not None:
             where = "" if message.endswith("after JSON") else " in JSON"
@@ -369,6 +375,7 @@ class _Diagnose:
             self.fail(self.token(), "Unexpected non-whitespace character after JSON")
 
     def value(self) -> None:
+        self.realm.charge(1)
         token = self.peek()
         if token == "STRING":
             self.string()
@@ -431,19 +438,19 @@ class _Diagnose:
         src, n = self.src, len(self.src)
         self.pos += 1
         while True:
-            if self.pos >= n:
+            m = _STRING_STOP.search(src, self.pos)
+            if m is None:
+                self.pos = n
                 self.fail("EOS", "Unterminated string")
+            self.pos = m.start()
             c = src[self.pos]
             if c == '"':
                 self.pos += 1
                 return
             if c < " ":
                 self.fail("ILLEGAL", "Bad control character in string literal")
-            if c == "\\":
-                self.pos += 1
-                self.escape()
-                continue
             self.pos += 1
+            self.escape()
 
     def escape(self) -> None:
         src = self.src
@@ -468,6 +475,14 @@ class _Diagnose:
         return self.pos - start
 
     def number(self) -> None:
+        m = _NUMBER.match(self.src, self.pos)
+        if m is not None:
+            self.pos = m.end()
+            return
+        self._bad_number()
+
+    def _bad_number(self) -> None:
+        """Walk an invalid number to the point where V8 reports it."""
         src, n = self.src, len(self.src)
         if src[self.pos] == "-":
             self.pos += 1

@@ -271,6 +271,8 @@ def _generic_radix(digits: str, radix: int) -> float:
             multiplier = m
             i += 1
         result = result * multiplier + part
+        if result == math.inf:
+            break  # stays infinite
     return result
 
 
@@ -284,6 +286,21 @@ def _radix_value(digits: str, radix: int) -> int | float:
             return math.inf
     # V8 skips leading zeros first, which shifts where its 32-bit chunks start
     return normalize_number(_generic_radix(digits.lstrip("0"), radix))
+
+
+_RADIX_DIGITS: dict[int, re.Pattern[str]] = {}
+
+
+def _radix_digits(radix: int) -> re.Pattern[str]:
+    """The longest prefix of radix-``radix`` digits (ASCII only), as a compiled regex."""
+    pattern = _RADIX_DIGITS.get(radix)
+    if pattern is None:
+        chars = "0-" + str(min(radix, 10) - 1)
+        if radix > 10:
+            last = chr(ord("a") + radix - 11)
+            chars += f"a-{last}A-{last.upper()}"
+        pattern = _RADIX_DIGITS[radix] = re.compile(f"[{chars}]+")
+    return pattern
 
 
 def parse_int(string: Any, radix: Any = UNDEFINED) -> int | float:
@@ -303,12 +320,10 @@ def parse_int(string: Any, radix: Any = UNDEFINED) -> int | float:
         r = 10
     if strip_prefix and s[:2] in ("0x", "0X"):
         s, r = s[2:], 16
-    end = 0
-    while end < len(s) and _DIGIT_VALUE.get(s[end], 99) < r:
-        end += 1
-    if end == 0:
+    m = _radix_digits(r).match(s)
+    if not m:
         return math.nan
-    value = _radix_value(s[:end], r)
+    value = _radix_value(m.group(), r)
     if value == 0:
         return -0.0 if sign < 0 else 0
     return -value if sign < 0 else value
