@@ -97,7 +97,7 @@ class _Stringifier:
         self.stack: list[int] = []
         self.path: list[tuple[Any, Any]] = []  # (key that led here, object)
         self.realm = current_realm()
-        self.limit = max(self.realm.budgets.call_depth, 100)
+        self.limit = max(self.realm.budgets.call_depth * 5, 100)  # nesting levels (V8: stack-bound)
         self.plain = self.realm.overlay is None and not self.realm.extra.get("protos")
 
     def prop(self, value: Any, key: Any, holder: Any) -> str | None:
