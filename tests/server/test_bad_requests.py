@@ -177,3 +177,12 @@ def test_hostile_unknown_field_names_in_warnings(sqlite_api: Api) -> None:
     assert r.status_code == 201
     assert "injected" not in r.headers
     assert r.headers["warning"].startswith('299 - "unknown field')
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(label=st.text(max_size=30), field=st.text(max_size=30), limit=st.text(max_size=4),
+       cont=st.text(max_size=12))
+def test_fuzzed_list_queries_never_500(sqlite_api: Api, label: str, field: str, limit: str, cont: str) -> None:
+    params = {"labelSelector": label, "fieldSelector": field, "limit": limit, "continue": cont}
+    r = sqlite_api.req("GET", BASE, params=params)
+    assert r.status_code in (200, 400), r.text
