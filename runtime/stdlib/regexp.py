@@ -23,6 +23,7 @@ Interfaces other parts of the engine use:
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any, Iterator
 
 import regex  # type: ignore[import-untyped]
@@ -47,6 +48,8 @@ __all__ = [
     "search_raw",
     "group_span",
     "global_matches",
+    "run_pattern",
+    "SAFE_LENGTH",
 ]
 
 _FLAG_ORDER = "dgimsuvy"
@@ -60,6 +63,7 @@ _FLAG_PROPS = {
     "unicodeSets": "v",
     "sticky": "y",
 }
+_CANONICAL_FLAGS = frozenset(("", "g", "i", "gi", "m", "gm", "im", "gim", "u", "gu", "iu", "giu", "s", "y", "gy"))
 _cache: dict[tuple[str, str], tuple[Any, Translation]] = {}
 _CACHE_MAX = 512
 
@@ -91,10 +95,22 @@ def _compile(source: str, flags: str) -> tuple[Any, Translation]:
     except regex.error as exc:
         raise PatternError(f"Invalid regular expression: /{source}/{flags}: {exc}") from None
     tr.gnum = [0] + [compiled.groupindex[f"g{i}"] for i in range(1, tr.ncaps + 1)]
+    if tr.safe and not tr.enclosing:
+        tr.fast = _fast_compile(tr.pattern)
     if len(_cache) >= _CACHE_MAX:
         _cache.clear()
     _cache[key] = (compiled, tr)
     return compiled, tr
+
+
+def _fast_compile(pattern: str) -> Any:
+    """The stdlib ``re`` compiles most bounded patterns too and calls into them several times
+    faster than ``regex`` (no timeout is needed for them on short subjects); None when it
+    cannot (variable-width lookbehind, ``\\p{...}``)."""
+    try:
+        return re.compile(pattern)
+    except (re.error, OverflowError):
+        return None
 
 
 def validate_pattern(source: str, flags: str) -> str | None:
@@ -116,7 +132,7 @@ class JSRegExp:
     def __init__(self, source: str, flags: str) -> None:
         self.compiled, self.tr = _compile(source, flags)
         self.source = source
-        self.flags = "".join(f for f in _FLAG_ORDER if f in flags)
+        self.flags = flags if flags in _CANONICAL_FLAGS else "".join(f for f in _FLAG_ORDER if f in flags)
         self.last_index: Any = 0
         self.props: dict[str, Any] | None = None
 
@@ -277,7 +293,15 @@ class Subject:
         return t if self.text is self.s else from_units(t)
 
 
-def _run(compiled: Any, text: str, pos: int, sticky: bool) -> Any:
+#: subjects up to this length skip the timeout for patterns whose backtracking is bounded
+SAFE_LENGTH = 64
+
+
+def run_pattern(compiled: Any, text: str, pos: int, sticky: bool, tr: Translation) -> Any:
+    """One search (or anchored match) from ``pos``, under the regex budget when needed."""
+    if tr.safe and len(text) <= SAFE_LENGTH:
+        fast: Any = tr.fast or compiled
+        return fast.match(text, pos) if sticky else fast.search(text, pos)
     timeout = current_realm().budgets.regex_timeout
     try:
         if sticky:
@@ -291,7 +315,7 @@ def _run(compiled: Any, text: str, pos: int, sticky: bool) -> Any:
 
 def search_raw(rx: JSRegExp, subj: Subject, work_pos: int, sticky: bool) -> Any:
     """Run the pattern from a work index; the regex Match or None. No lastIndex effects."""
-    return _run(rx.compiled, subj.text, work_pos, sticky)
+    return run_pattern(rx.compiled, subj.text, work_pos, sticky, rx.tr)
 
 
 def exec_raw(rx: JSRegExp, subj: Subject) -> Any:
@@ -305,7 +329,7 @@ def exec_raw(rx: JSRegExp, subj: Subject) -> Any:
             return None
     else:
         last = 0
-    m = _run(rx.compiled, subj.text, subj.to_work(last), sticky)
+    m = run_pattern(rx.compiled, subj.text, subj.to_work(last), sticky, rx.tr)
     if m is None:
         if glob or sticky:
             rx.last_index = 0
@@ -381,10 +405,23 @@ def global_matches(rx: JSRegExp, subj: Subject) -> list[Any]:
     text = subj.text
     n = len(text)
     sticky = "y" in rx.flags
-    timeout = current_realm().budgets.regex_timeout
     realm = current_realm()
     found: list[Any] = []
     pos = 0
+    if rx.tr.safe and n <= SAFE_LENGTH:
+        fast: Any = rx.tr.fast or compiled
+        run = fast.match if sticky else fast.search
+        while pos <= n:
+            m = run(text, pos)
+            if m is None:
+                break
+            realm.charge(1)
+            found.append(m)
+            end = m.end()
+            pos = end + 1 if end == m.start() else end
+        rx.last_index = 0
+        return found
+    timeout = realm.budgets.regex_timeout
     try:
         while pos <= n:
             m = compiled.match(text, pos, timeout=timeout) if sticky else compiled.search(text, pos, timeout=timeout)
@@ -453,12 +490,24 @@ def regexp_create(pattern: Any, flags: Any) -> JSRegExp:
         raise syntax_error(str(exc)) from None
 
 
+_new_regexp = object.__new__
+
+
 def make_regexp(source: str, flags: str) -> JSRegExp:
     """A fresh RegExp object for the literal ``/source/flags`` (validated at compile time)."""
-    try:
-        return JSRegExp(source, flags)
-    except PatternError as exc:
-        raise syntax_error(str(exc)) from None
+    hit = _cache.get((source, flags))
+    if hit is None or flags not in _CANONICAL_FLAGS:
+        try:
+            return JSRegExp(source, flags)
+        except PatternError as exc:
+            raise syntax_error(str(exc)) from None
+    rx: JSRegExp = _new_regexp(JSRegExp)
+    rx.compiled, rx.tr = hit
+    rx.source = source
+    rx.flags = flags
+    rx.last_index = 0
+    rx.props = None
+    return rx
 
 
 def _this_regexp(this: Any, name: str) -> JSRegExp:

@@ -50,8 +50,20 @@ CLASS_ESCAPES = {
     "S": complement(SPACE),
 }
 WORD_CLASS = "[0-9A-Z_a-z]"
-WORD_BOUNDARY = f"(?:(?<={WORD_CLASS})(?!{WORD_CLASS})|(?<!{WORD_CLASS})(?={WORD_CLASS}))"
-NOT_WORD_BOUNDARY = f"(?:(?<={WORD_CLASS})(?={WORD_CLASS})|(?<!{WORD_CLASS})(?!{WORD_CLASS}))"
+#: under u+i, WordCharacters also holds U+017F and U+212A (22.2.2.9.3)
+UWORD_CLASS = "[0-9A-Z_a-z\\u017f\\u212a]"
+
+
+def boundary(word_class: str, negate: bool) -> str:
+    """``\\b`` (or ``\\B``) for a word-character class."""
+    w = word_class
+    if negate:
+        return f"(?:(?<={w})(?={w})|(?<!{w})(?!{w}))"
+    return f"(?:(?<={w})(?!{w})|(?<!{w})(?={w}))"
+
+
+WORD_BOUNDARY = boundary(WORD_CLASS, False)
+NOT_WORD_BOUNDARY = boundary(WORD_CLASS, True)
 LT_CLASS = "[\\n\\r\\u2028\\u2029]"
 CONTROL_ESCAPES = {"t": 9, "n": 10, "v": 11, "f": 12, "r": 13}
 

@@ -18,6 +18,8 @@ message text.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..strings import to_units
 from .regexp_charsets import (
     BINARY_PROPERTIES,
@@ -29,6 +31,8 @@ from .regexp_charsets import (
     NOT_WORD_BOUNDARY,
     WORD,
     WORD_BOUNDARY,
+    UWORD_CLASS,
+    boundary,
     case_close,
     class_text,
     complement,
@@ -51,7 +55,7 @@ class PatternError(Exception):
 class Translation:
     """A translated pattern: regex-package source, capture count, and group names."""
 
-    __slots__ = ("pattern", "ncaps", "names", "enclosing", "gnum")
+    __slots__ = ("pattern", "ncaps", "names", "enclosing", "gnum", "safe", "fast")
 
     def __init__(
         self, pattern: str, ncaps: int, names: dict[str, int], enclosing: dict[int, list[tuple[str, int]]]
@@ -63,6 +67,12 @@ class Translation:
         self.enclosing = enclosing
         #: JS group -> the regex package's group number (filled in once compiled)
         self.gnum: list[int] = []
+        #: backtracking is at most cubic in the subject (no nested or alternated repetition,
+        #: at most two variable quantifiers, no backreferences): short subjects need no
+        #: timeout, which costs the regex package several microseconds per call
+        self.safe = False
+        #: the same pattern compiled by the stdlib ``re`` (only for safe patterns), or None
+        self.fast: Any = None
 
 
 def _is_id_start(c: str) -> bool:
@@ -117,6 +127,9 @@ class _Parser:
         self.has_named = bool(self.all_names)
         self.ncaps = 0
         self.term_caps = 0
+        self.term_events = 0
+        self.events = 0  # variable quantifiers and alternatives seen
+        self.risky = False
         self.open_groups: set[int] = set()
         self.nwraps = 0
         self.enclosing: dict[int, list[tuple[str, int]]] = {}
@@ -141,11 +154,14 @@ class _Parser:
         out = self.disjunction()
         if self.pos < len(self.src):
             raise self.error("Unmatched ')'" if self.peek() == ")" else "Unexpected character")
-        return Translation(out, self.ncaps, self.names, self.enclosing)
+        tr = Translation(out, self.ncaps, self.names, self.enclosing)
+        tr.safe = not self.risky and self.events <= 2
+        return tr
 
     def disjunction(self) -> str:
         alts = [self.alternative()]
         while self.eat("|"):
+            self.events += 1
             alts.append(self.alternative())
         return "|".join(alts)
 
@@ -157,6 +173,7 @@ class _Parser:
 
     def term(self) -> str:
         self.term_caps = self.ncaps
+        self.term_events = self.events
         c = self.peek()
         if c == "^":
             self.pos += 1
@@ -166,7 +183,10 @@ class _Parser:
             return f"(?=\\Z|{LT_CLASS})" if self.multiline else "\\Z"
         if c == "\\" and self.peek(1) in ("b", "B"):
             self.pos += 2
-            return WORD_BOUNDARY if self.src[self.pos - 1] == "b" else NOT_WORD_BOUNDARY
+            negate = self.src[self.pos - 1] == "B"
+            if self.fold and self.u:
+                return boundary(UWORD_CLASS, negate)
+            return NOT_WORD_BOUNDARY if negate else WORD_BOUNDARY
         if self.src.startswith(("(?<=", "(?<!"), self.pos):
             kind = self.peek(3)
             self.pos += 4
@@ -177,7 +197,7 @@ class _Parser:
             atom = f"(?{kind}{self.group_body()})"
             if self.u:
                 return atom  # lookaheads are not quantifiable in u mode (checked by quantifier())
-            return self.quantified("(?:" + atom + ")", self.term_caps)
+            return self.quantified("(?:" + atom + ")", self.term_caps, self.term_events)
         if c in "*+?":
             raise self.error("Nothing to repeat")
         if c == "{":
@@ -185,10 +205,10 @@ class _Parser:
                 raise self.error("Nothing to repeat")
             if self.u:
                 raise self.error("Lone quantifier brackets")
-        before = self.ncaps
-        return self.quantified(self.atom(), before)
+        before, events = self.ncaps, self.events
+        return self.quantified(self.atom(), before, events)
 
-    def quantified(self, atom: str, caps_before: int) -> str:
+    def quantified(self, atom: str, caps_before: int, events_before: int = 0) -> str:
         """Atom plus quantifier. When the atom holds captures, it is wrapped in a named
         group whose per-iteration spans let the matcher apply JS's rule that captures are
         reset at each iteration (and that an empty iteration past the minimum is dropped)."""
@@ -209,6 +229,10 @@ class _Parser:
             q += "?"
         if self.peek() in ("*", "+", "?") or (self.peek() == "{" and self.braced_quantifier(peek_only=True)):
             raise self.error("Nothing to repeat")
+        if lo != hi:
+            if self.events > events_before:
+                self.risky = True  # a quantifier over a quantifier or an alternation
+            self.events += 1
         if self.ncaps > caps_before and not (lo == 1 and hi == 1):
             self.nwraps += 1
             wrapper = f"w{self.nwraps}"
@@ -373,6 +397,7 @@ class _Parser:
         group referenced from inside itself never has)."""
         if n in self.open_groups:
             return "(?:)"
+        self.risky = True
         ref = f"(?P=g{n})"
         if self.fold:
             ref = f"(?i:{ref})"

@@ -12,7 +12,7 @@ from typing import Any, Iterator, cast
 
 from ..convert import to_length, to_string, to_uint32
 from ..realm import current_realm
-from ..strings import from_units
+from ..strings import from_units, has_astral
 from ..values import UNDEFINED, JSFunction, JSIterator, type_error
 from .registry import STRING_PROTO, method, native
 from .regexp import (
@@ -21,6 +21,8 @@ from .regexp import (
     build_match,
     exec_raw,
     group_span,
+    run_pattern,
+    SAFE_LENGTH,
     global_matches,
     regexp_create,
     regexp_exec,
@@ -154,6 +156,29 @@ def _replacement(rx: JSRegExp, subj: Subject, m: Any, su: str, position: int, re
     return get_substitution(matched, su, position, captures, res.groups, replace)
 
 
+def _plain_replace(rx: JSRegExp, s: str, template: str) -> str | None:
+    """The common cases of @@replace, without match objects: a template with no ``$`` on a
+    BMP subject, non-sticky; None when the general algorithm is needed."""
+    flags = rx.flags
+    if "y" in flags:
+        return None
+    if "g" not in flags:
+        m = run_pattern(rx.compiled, s, 0, False, rx.tr)
+        if m is None:
+            return s
+        out = s[: m.start()] + template + s[m.end() :]
+    else:
+        fast: Any = rx.tr.fast
+        if fast is None or len(s) > SAFE_LENGTH or not rx.tr.safe:
+            return None
+        rx.last_index = 0
+        # re.sub treats empty matches as JS does (an empty match right after a match counts)
+        out = fast.sub(template if "\\" not in template else (lambda _m: template), s)
+    if len(out) > 1 << 20:
+        current_realm().check_string(len(out))
+    return out if out.isascii() else from_units(out)
+
+
 def _string_replace(s: str, search: Any, replace_value: Any, all_: bool) -> str:
     """String.prototype.replace/replaceAll with a string pattern (22.1.3.19, 22.1.3.20)."""
     needle = units_of(to_string(search))
@@ -188,7 +213,20 @@ def _string_replace(s: str, search: Any, replace_value: Any, all_: bool) -> str:
 @method(STRING_PROTO, "replace", 2)
 def string_replace(this: Any, search: Any = UNDEFINED, replace_value: Any = UNDEFINED, *_: Any) -> str:
     """String.prototype.replace (22.1.3.19)."""
-    s = this_string(this, "replace")
+    s = this if type(this) is str else this_string(this, "replace")
+    if type(search) is JSRegExp:
+        if type(replace_value) is str and "$" not in replace_value and (s.isascii() or not has_astral(s)):
+            tr = search.tr
+            if tr.safe and len(s) <= SAFE_LENGTH and tr.fast is not None and search.flags == "":
+                m = tr.fast.search(s)  # the commonest shape: /^prefix-/ on a short value
+                if m is None:
+                    return s
+                out = s[: m.start()] + replace_value + s[m.end() :]
+                return out if out.isascii() else from_units(out)
+            done = _plain_replace(search, s, replace_value)
+            if done is not None:
+                return done
+        return _regexp_replace(search, s, replace_value)
     if isinstance(search, JSRegExp):
         return _regexp_replace(search, s, replace_value)
     return _string_replace(s, search, replace_value, False)
