@@ -252,9 +252,9 @@ def _write_ctx(request: Request, p: Principal | None) -> WriteCtx:
 
 def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteCtx, code: int,
              reveal: bool) -> Response:
-    if ctx.dry_run:
-        obj["metadata"].pop("resourceVersion", None)
-    elif st.notifier:
+    if ctx.dry_run and code == 201:
+        obj["metadata"].pop("resourceVersion", None)  # a dry-run create has no version yet
+    elif st.notifier and not ctx.dry_run:
         st.notifier.notify()
     shown = present(obj, reveal)
     request.state.audit_objects = (request.state.audit_objects[0], shown)

@@ -68,6 +68,10 @@ class ConfigService:
             ctx.warnings += [f'unknown field "{u}"' for u in paths]
         O.drop_unknown(unknown)
         obj.pop("status", None)
+        meta = obj["metadata"]
+        for key in ("labels", "annotations", "finalizers", "ownerReferences"):
+            if meta.get(key) in ({}, []):
+                del meta[key]  # empty maps and lists are omitted, as Go's omitempty does
         return obj
 
     def _status(self, obj: dict[str, Any]) -> None:
@@ -198,8 +202,10 @@ class ConfigService:
         if meta.get("deletionTimestamp") and not meta.get("finalizers"):
             tx.delete(new)
             self._collect(tx, {meta["uid"]})
-            return new
-        tx.put(new, "MODIFIED")
+        else:
+            tx.put(new, "MODIFIED")
+        if ctx.dry_run:  # nothing is persisted, so the version does not move
+            meta["resourceVersion"] = ometa["resourceVersion"]
         return new
 
     def _immutable_causes(self, meta: dict[str, Any], ometa: dict[str, Any]) -> list[dict[str, str]]:

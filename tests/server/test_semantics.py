@@ -311,3 +311,13 @@ def test_duplicate_name_is_409_already_exists(api: Api) -> None:
     api.create("a")
     body = assert_status(api.create("a"), 409, "AlreadyExists")
     assert body["details"] == {"name": "a", "group": "management.platform.sh", "kind": "configs"}
+
+
+def test_dry_run_update_keeps_version_and_empty_maps_are_omitted(api: Api) -> None:
+    obj = api.create("a").json()
+    patch = {"metadata": {"annotations": {"gone": None}}, "spec": {"raw": "platformHost: d\n"}}
+    r = api.req("PATCH", f"{BASE}/a?dryRun=All", json=patch, headers={"Content-Type": "application/merge-patch+json"})
+    assert r.status_code == 200
+    assert meta(r)["resourceVersion"] == obj["metadata"]["resourceVersion"]
+    assert "annotations" not in meta(r) and meta(r)["generation"] == 2
+    assert api.get("a").json()["metadata"]["generation"] == 1
