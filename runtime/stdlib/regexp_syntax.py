@@ -428,13 +428,7 @@ class _Parser:
                 raise self.error("Invalid class escape" if in_class else "Invalid decimal escape")
             return self.legacy_octal()
         if c == "c":
-            nxt = self.peek(1)
-            if nxt.isascii() and nxt.isalpha() or (in_class and not self.u and (nxt.isdigit() or nxt == "_") and nxt.isascii()):
-                self.pos += 2
-                return ord(nxt) % 32
-            if self.u:
-                raise self.error("Invalid unicode escape")
-            return ord("\\")  # Annex B: the backslash stands for itself; "c" follows
+            return self.control_escape(in_class)
         if c == "x":
             h = self.src[self.pos + 1 : self.pos + 3]
             if len(h) == 2 and all(ch in "0123456789abcdefABCDEF" for ch in h):
@@ -458,6 +452,16 @@ class _Parser:
         if not self.u and c == "k" and self.has_named and not in_class:
             raise self.error("Invalid named reference")
         return ord(c)
+
+    def control_escape(self, in_class: bool) -> int:
+        """``\\cX``; Annex B: also digits and ``_`` in classes, else a literal backslash."""
+        nxt = self.peek(1)
+        if nxt.isascii() and (nxt.isalpha() or (in_class and not self.u and (nxt.isdigit() or nxt == "_"))):
+            self.pos += 2
+            return ord(nxt) % 32
+        if self.u:
+            raise self.error("Invalid unicode escape")
+        return ord("\\")  # the backslash stands for itself; "c" is read next
 
     def unicode_escape_body(self, force_u: bool = False) -> int | None:
         """After ``\\u``: ``XXXX`` (a surrogate pair of escapes joins under u) or ``{X...}``."""

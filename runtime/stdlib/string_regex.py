@@ -77,19 +77,23 @@ def get_substitution(matched: str, su: str, position: int, captures: list[Any], 
         elif _is_digit(nxt):
             i = _dollar_digits(template, i, captures, m, out)
         elif nxt == "<" and groups is not UNDEFINED:
-            end = template.find(">", i + 2)
-            if end < 0:
-                out.append("$<")
-                i += 2
-                continue
-            value = groups.get(template[i + 2 : end], UNDEFINED)
-            if value is not UNDEFINED:
-                out.append(to_string(value))
-            i = end + 1
+            i = _dollar_name(template, i, groups, out)
         else:
             out.append("$")
             i += 1
     return "".join(out)
+
+
+def _dollar_name(template: str, i: int, groups: Any, out: list[str]) -> int:
+    """``$<name>`` at template[i] (named groups exist); returns the next index."""
+    end = template.find(">", i + 2)
+    if end < 0:
+        out.append("$<")
+        return i + 2
+    value = groups.get(template[i + 2 : end], UNDEFINED)
+    if value is not UNDEFINED:
+        out.append(to_string(value))
+    return end + 1
 
 
 def _dollar_digits(template: str, i: int, captures: list[Any], m: int, out: list[str]) -> int:
