@@ -247,6 +247,13 @@ class ExprGen:
             arg = arg.expression
         if isinstance(arg, A.MemberExpression) and not arg.optional:
             return P.call("delm", self.expr(arg.object), self.member_key(arg))
+        if isinstance(arg, A.Identifier):
+            # sloppy mode (13.5.1.2): bindings cannot be deleted; NaN/Infinity/undefined are
+            # non-configurable; other globals are left in place (the sandbox keeps them).
+            b = self.scope.lookup(arg.name)
+            if b is None:
+                return P.call("global_delete", P.const(arg.name))
+            return P.const(b.kind == "global-arg")
         return P.subscript(P.tuple_(self.expr(arg), P.const(True)), P.const(1))
 
     def member_key(self, node: A.MemberExpression) -> ast.expr:

@@ -67,8 +67,23 @@ class FuncGen:
         return self.function_object(fname, name, node, kind)
 
     def function_object(self, fname: str, name: str, node: Any, kind: str) -> ast.expr:
+        keywords = [ast.keyword(arg="kind", value=P.const(kind))]
+        text = self.source_text(node.span)
+        if text is not None:
+            keywords.append(ast.keyword(arg="source", value=P.const(text)))
         return ast.Call(func=P.name("JSFunction"), args=[P.name(fname), P.const(name), P.const(_length(node.params))],
-                        keywords=[ast.keyword(arg="kind", value=P.const(kind))])
+                        keywords=keywords)
+
+    def source_text(self, span: Any) -> str | None:
+        """The JS source of a span (Function.prototype.toString shows it, 20.2.3.5)."""
+        lines = self.source.split("\n")
+        if not (1 <= span.line <= span.end_line <= len(lines)):
+            return None
+        if span.line == span.end_line:
+            return lines[span.line - 1][span.column - 1:span.end_column - 1]
+        parts = [lines[span.line - 1][span.column - 1:], *lines[span.line:span.end_line - 1],
+                 lines[span.end_line - 1][:span.end_column - 1]]
+        return "\n".join(parts)
 
     def function_def(self, node: Any, fname: str, is_arrow: bool) -> ast.FunctionDef:
         this_name = self.frame.this_name if is_arrow else self.fresh("_this")

@@ -133,7 +133,7 @@ def _cover_expression(cover: _Cover) -> Any:
             raise _Fail("Unexpected token '...'", item.span)
     if cover.trailing:
         raise _Fail("Unexpected token ')'", Span(cover.span.end_line, max(1, cover.span.end_column - 1)))
-    items = [_deep_check(i) for i in cover.items]
+    items = [_deep_check(_check_expression(i)) for i in cover.items]
     inner = items[0] if len(items) == 1 else A.SequenceExpression(expressions=tuple(items), span=cover.span)
     if _has_optional(inner):
         return A.ChainExpression(expression=inner, span=cover.span)
@@ -317,7 +317,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         ident = A.Identifier(name=str(c[0]), span=_join(c[0]))
         value: Any = ident
         if len(c) > 1:
-            value = A.AssignmentPattern(left=ident, right=c[1], span=_join(*c))
+            value = A.AssignmentPattern(left=ident, right=_check_expression(c[1]), span=_join(*c))
         return A.Property(key=ident, value=value, computed=False, shorthand=True, method=False, span=_join(*c))
 
     def pattern_prop_rest(self, c: list[Any]) -> A.RestElement:
@@ -466,8 +466,6 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     def unary(self, c: list[Any]) -> A.UnaryExpression:
         op, arg = c
         arg = _check_expression(arg)
-        if str(op) == "delete" and isinstance(arg, A.Identifier):
-            raise _Fail("Delete of an unqualified identifier in strict mode.", _join(op, arg))
         return A.UnaryExpression(operator=str(op), argument=arg, span=_join(op, arg))
 
     def unary_not(self, c: list[Any]) -> A.UnaryExpression:

@@ -85,6 +85,7 @@ global_get = _globals.global_get
 GLOBAL_THIS = _globals.GLOBAL_OBJECT
 global_set = _globals.global_set
 global_typeof = _globals.global_typeof
+global_delete = _globals.global_delete
 
 
 def const_assign(name: str) -> Any:
@@ -115,7 +116,7 @@ NAMES: tuple[str, ...] = (
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",
     "strict_ne", "typeof", "instanceof", "in_op", "truthy", "inc", "dec", "to_numeric", "to_string",
-    "GLOBAL_THIS", "global_get", "global_set", "global_typeof", "const_assign", "destructure_error", "throw",
+    "GLOBAL_THIS", "global_get", "global_set", "global_typeof", "global_delete", "const_assign", "destructure_error", "throw",
     "arguments_object", "reference_error",
 )
 

@@ -43,6 +43,8 @@ def call(fn: Any, text: str, *args: Any) -> Any:
 def call_this(fn: Any, this: Any, text: str, *args: Any) -> Any:
     """A call whose callee and ``this`` were computed separately (optional calls)."""
     if type(fn) is JSFunction:
+        if type(this) is members.BuiltinProto:
+            this = members.builtin_this(this, fn)
         return fn.call(this, *args)
     raise not_callable(text)
 
@@ -64,6 +66,8 @@ def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
                 return fn.call(obj, *args)
     fn = get_member(obj, key)
     if type(fn) is JSFunction:
+        if type(obj) is members.BuiltinProto:
+            obj = members.builtin_this(obj, fn)
         return fn.call(obj, *args)
     raise not_callable(text)
 

@@ -137,6 +137,8 @@ def _default_to_primitive(obj: Any, hint: str) -> Any:
             return obj.error_name
         return f"{obj.error_name}: {obj.message}" if obj.error_name else obj.message
     if type(obj) is JSFunction:
+        if obj.source is not None:
+            return obj.source
         return f"function {obj.name}() {{ [native code] }}"
     return "[object Object]"
 

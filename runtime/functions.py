@@ -23,6 +23,8 @@ def _eval_error(*_: Any) -> Any:
 
 
 FUNCTION_CTOR = native(_eval_error, "Function", 1, construct=_eval_error)
+#: Function.prototype is itself a function that accepts anything and returns undefined (20.2.3)
+FUNCTION_PROTOTYPE_VALUE = native(lambda this, *_: UNDEFINED, "", 0)
 GLOBALS["Function"] = FUNCTION_CTOR
 GLOBALS["eval"] = native(_eval_error, "eval", 1)
 
@@ -77,6 +79,9 @@ def function_bind(this: Any, this_arg: Any = UNDEFINED, *bound: Any) -> JSFuncti
 
 @method(FUNCTION_PROTO, "toString", 0)
 def function_to_string(this: Any, *_: Any) -> str:
-    """Function.prototype.toString (20.2.3.5): source text is not kept, so native form."""
+    """Function.prototype.toString (20.2.3.5): the source text of compiled functions, the
+    NativeFunction form for built-ins and bound functions."""
     fn = _require_callable(this, "toString")
+    if fn.source is not None:
+        return fn.source
     return f"function {fn.name}() {{ [native code] }}"

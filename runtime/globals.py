@@ -16,7 +16,7 @@ from .realm import current_realm
 from .stdlib.registry import GLOBALS, BuiltinNamespace, native
 from .values import MISSING, UNDEFINED, JSFunction, reference_error, type_error
 
-__all__ = ["global_get", "global_set", "global_typeof", "global_exists", "GLOBAL_OBJECT", "bind_context"]
+__all__ = ["global_get", "global_set", "global_typeof", "global_exists", "global_delete", "GLOBAL_OBJECT", "bind_context"]
 
 
 def _virtual_to_host_dns(this: Any, dns_name: Any = UNDEFINED, *_: Any) -> Any:
@@ -80,6 +80,8 @@ def global_get(name: str) -> Any:
     own = _script_globals()
     if own is not None:
         v = own.get(name, MISSING)
+        if v is _DELETED:
+            raise reference_error(f"{name} is not defined")
         if v is not MISSING:
             return v
     v = GLOBALS.get(name, MISSING)
@@ -97,7 +99,25 @@ def global_get(name: str) -> Any:
 
 def global_exists(name: str) -> bool:
     own = _script_globals()
-    return bool(own and name in own) or name in GLOBALS
+    if own and name in own:
+        return own[name] is not _DELETED
+    return name in GLOBALS
+
+
+_DELETED: Any = object()
+
+
+def global_delete(name: str) -> bool:
+    """``delete name`` of a global (sloppy mode): built-ins are configurable, so the name goes
+    away for the rest of this evaluation (never for other evaluations)."""
+    if name in ("NaN", "Infinity", "undefined"):
+        return False
+    realm = current_realm()
+    own = realm.extra.get("globals")
+    if own is None:
+        own = realm.extra["globals"] = {}
+    own[name] = _DELETED
+    return True
 
 
 def global_typeof(name: str) -> str:

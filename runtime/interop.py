@@ -91,10 +91,14 @@ def _special_to_python(v: Any, depth: int) -> Any:
     properties; functions and symbols are returned as they are (opaque)."""
     from .values import JSFunction, JSSymbol
 
+    if isinstance(v, list):  # array exotic objects with extra properties (match results)
+        return [to_python(x, depth + 1) for x in v]
     if type(v) is JSFunction or type(v) is JSSymbol or isinstance(v, dict):
         return v
     from . import members
 
+    if type(v) is members.BuiltinProto and v.tag == "Array":
+        return []
     try:
         keys = members.own_keys(v)
     except Exception:  # noqa: BLE001 - not an object we know how to enumerate

@@ -93,6 +93,10 @@ class BuiltinProto:
         return [k[1] for k in overlay if k[0] == id(self) and type(k[1]) is str]
 
 
+#: the primitive a wrapper prototype stands for (String.prototype is a String object for "",
+#: 22.1.3; Number.prototype for 0, 21.1.3; Boolean.prototype for false, 20.3.3)
+WRAPPER_VALUES: dict[str, Any] = {"String": "", "Number": 0, "Boolean": False, "Array": None}
+
 OBJECT_PROTOTYPE = BuiltinProto("Object", reg.OBJECT_PROTO, None)
 PROTOTYPES: dict[str, BuiltinProto] = {"Object": OBJECT_PROTOTYPE}
 for _tag, _table in (
@@ -352,11 +356,15 @@ def get_member(obj: Any, key: Any) -> Any:
         v = _list_own(obj, key)
         if v is not MISSING:
             return v
+        if key == "__proto__":
+            return PROTOTYPES["Array"]
         return _from_proto(PROTOTYPES["Array"], _norm_key(key), obj)
     if t is str:
         v = _str_own(obj, key)
         if v is not MISSING:
             return v
+        if key == "__proto__":
+            return PROTOTYPES["String"]
         return _from_proto(PROTOTYPES["String"], _norm_key(key), obj)
     if obj is UNDEFINED or obj is None:
         raise type_error(f"Cannot read properties of {'undefined' if obj is UNDEFINED else 'null'} "
@@ -493,6 +501,8 @@ def delete_member(obj: Any, key: Any) -> bool:
     if t is BuiltinNamespace or (t is JSFunction and obj.builtin):
         _overlay()[(id(obj), key)] = _DELETED
         return True
+    if t is str:
+        return _str_own(obj, key) is MISSING
     if t is JSFunction and obj.props:
         obj.props.pop(key, None)
     return True
@@ -604,10 +614,25 @@ def _callee_text(fn: Any) -> str:
     return convert.to_string(fn) if type(fn) is not JSSymbol else repr(fn)
 
 
+def builtin_this(obj: Any, fn: JSFunction) -> Any:
+    """``this`` for a built-in method called on a wrapper prototype: its primitive value."""
+    if type(obj) is BuiltinProto and fn.builtin and obj.table.get(fn.name) is fn:
+        v = WRAPPER_VALUES.get(obj.tag)
+        if v is not None:
+            return v
+        if obj.tag == "Function":
+            from .functions import FUNCTION_PROTOTYPE_VALUE
+
+            return FUNCTION_PROTOTYPE_VALUE
+    return obj
+
+
 def call_method(obj: Any, key: Any, *args: Any) -> Any:
     """``obj[key](...args)`` with ``this`` = obj."""
     fn = get_member(obj, key)
     if type(fn) is JSFunction:
+        if type(obj) is BuiltinProto:
+            obj = builtin_this(obj, fn)
         return fn.call(obj, *args)
     raise type_error(f"{_callee_text(obj)}.{convert.to_string(key)} is not a function")
 

@@ -72,6 +72,14 @@ def _fast_to_primitive(obj: Any, hint: str) -> Any:
         return convert._array_join(obj)
     if t is JSErrorObject and "toString" not in obj and _plain_protos():
         return convert._default_to_primitive(obj, hint)
+    if t is members.BuiltinProto and _plain_protos():
+        if obj.tag in members.WRAPPER_VALUES:
+            v = members.WRAPPER_VALUES[obj.tag]
+            return "" if v is None else v
+        if obj.tag == "Function":
+            return "function () { [native code] }"
+        if obj.tag == "RegExp":
+            return "/(?:)/"
     return js_to_primitive(obj, hint)
 
 

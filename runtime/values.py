@@ -102,7 +102,7 @@ class JSFunction:
     through the realm (see ``realm.py``), never into ``props`` directly.
     """
 
-    __slots__ = ("call", "name", "length", "props", "construct", "kind", "builtin")
+    __slots__ = ("call", "name", "length", "props", "construct", "kind", "builtin", "source")
 
     def __init__(
         self,
@@ -114,6 +114,7 @@ class JSFunction:
         kind: str = "native",
         props: dict[str, Any] | None = None,
         builtin: bool = False,
+        source: str | None = None,
     ) -> None:
         self.call = call
         self.name = name
@@ -122,6 +123,7 @@ class JSFunction:
         self.kind = kind  # "native", "arrow", "function", "bound"
         self.props = props
         self.builtin = builtin
+        self.source = source  # the JS source text of a compiled function (for toString)
 
     def __repr__(self) -> str:
         return f"[Function: {self.name or '(anonymous)'}]"
