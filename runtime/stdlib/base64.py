@@ -50,10 +50,10 @@ def _forgiving_decode(s: str) -> bytes:
             data = data[:-2]
         elif data.endswith("="):
             data = data[:-1]
-    if len(data) % 4 == 1:
-        raise _invalid("The string to be decoded is not correctly encoded.")
     if not all(c in _B64_CHARS for c in data):
         raise _invalid("Invalid character")
+    if len(data) % 4 == 1:
+        raise _invalid("The string to be decoded is not correctly encoded.")
     rem = len(data) % 4
     padded = data + ("=" * (4 - rem) if rem else "")
     try:

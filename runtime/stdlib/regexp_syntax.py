@@ -190,13 +190,13 @@ class _Parser:
         if self.src.startswith(("(?<=", "(?<!"), self.pos):
             kind = self.peek(3)
             self.pos += 4
-            return f"(?<{kind}{self.group_body()})"
+            return self.unquantifiable(f"(?<{kind}{self.group_body()})")
         if c == "(" and self.peek(1) == "?" and self.peek(2) in ("=", "!"):
             kind = self.peek(2)
             self.pos += 3
             atom = f"(?{kind}{self.group_body()})"
             if self.u:
-                return atom  # lookaheads are not quantifiable in u mode (checked by quantifier())
+                return self.unquantifiable(atom)
             return self.quantified("(?:" + atom + ")", self.term_caps, self.term_events)
         if c in "*+?":
             raise self.error("Nothing to repeat")
@@ -207,6 +207,12 @@ class _Parser:
                 raise self.error("Lone quantifier brackets")
         before, events = self.ncaps, self.events
         return self.quantified(self.atom(), before, events)
+
+    def unquantifiable(self, atom: str) -> str:
+        """A lookbehind (or a lookahead under u) may not take a quantifier (V8's message)."""
+        if self.peek() in ("*", "+", "?") or (self.peek() == "{" and self.braced_quantifier(peek_only=True)):
+            raise self.error("Invalid quantifier")
+        return atom
 
     def quantified(self, atom: str, caps_before: int, events_before: int = 0) -> str:
         """Atom plus quantifier. When the atom holds captures, it is wrapped in a named
@@ -460,7 +466,7 @@ class _Parser:
             self.pos += 2
             return ord(nxt) % 32
         if self.u:
-            raise self.error("Invalid unicode escape")
+            raise self.error("Invalid Unicode escape")
         return ord("\\")  # the backslash stands for itself; "c" is read next
 
     def unicode_escape_body(self, force_u: bool = False) -> int | None:

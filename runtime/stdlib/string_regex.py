@@ -243,7 +243,7 @@ def string_replace_all(this: Any, search: Any = UNDEFINED, replace_value: Any = 
         raise type_error("String.prototype.replaceAll called on null or undefined")
     if isinstance(search, JSRegExp):
         if "g" not in search.flags:
-            raise type_error("replaceAll must be called with a global RegExp")
+            raise type_error("String.prototype.replaceAll called with a non-global RegExp argument")
         return _regexp_replace(search, this_string(this, "replaceAll"), replace_value)
     return _string_replace(this_string(this, "replaceAll"), search, replace_value, True)
 

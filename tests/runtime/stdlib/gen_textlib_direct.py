@@ -53,7 +53,10 @@ BODIES = {
 def request(i: int, row: dict) -> dict:
     if row["op"] == "literal":
         return {"id": i, "expr": row["m"], "value": None, "context": {}, "compile_only": True}
-    expr = "(() => { " + PRELUDE + " " + BODIES[row["op"]] + " })()"
+    body = BODIES[row["op"]]
+    if row.get("msg"):  # the error's name and message (V8's text), or null
+        body = "try { (() => { " + body + " })(); return null } catch (e) { return [e.name, e.message] }"
+    expr = "(() => { " + PRELUDE + " " + body + " })()"
     return {"id": i, "expr": expr, "value": row, "context": {}}
 
 

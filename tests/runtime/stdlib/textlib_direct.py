@@ -9,6 +9,7 @@ canonical results. Row fields:
   ``global`` (globalThis[m]), ``exec``/``test`` (new RegExp(...re)[op](this) with
   ``lastIndex`` = ``li``; the result is ``[result, lastIndex]``), ``ctor`` (the accessors
   of new RegExp(...args)), ``literal`` (is ``/m/`` a valid literal? node: compile only);
+- ``msg``: when true, the row's result is ``[error name, message]`` (V8's text) or null;
 - ``args`` items may be ``{"$re": [source, flags]}`` (a RegExp) or ``{"$fn": name}`` (one
   of the replacer functions in ``FUNCTIONS``).
 
@@ -146,8 +147,11 @@ def run_row(row: dict[str, Any]) -> None:
     try:
         with activate(Realm()):  # a fresh realm per row, as each evaluation gets
             got = canon(normal(evaluate(row)))
+        if row.get("msg"):
+            got = None
     except JSThrow as exc:
-        got = {"$error": exc.value.error_name}
+        err = exc.value
+        got = [err.error_name, err.message] if row.get("msg") else {"$error": err.error_name}
     want = expected(row["expect"])
     if row["op"] == "literal":
         want = want != {"$compile_error": True}

@@ -314,3 +314,23 @@ for a, b in [("a", "á"), ("a", "A"), ("ss", "ß"), ("fi", "\ufb01"), ("Ì", "I"
     P("collation", "localeCompare", a, b, U, {"ignorePunctuation": True})
     if b != "\ufb01":  # ICU flips case bits of compatibility weights differently (deviation)
         P("collation", "localeCompare", a, b, U, {"caseFirst": "upper"})
+
+
+# --- error messages (V8's text) ---------------------------------------------------------------
+for pat, flags in [("(", ""), ("a)", ""), ("[", ""), ("a**", ""), ("*", ""), ("+a", ""), ("?", ""), ("a{2,1}", ""),
+                   ("(?<a>x)(?<a>y)", ""), ("\\k<z>(?<a>x)", ""), ("(?<1a>x)", ""), ("\\u{110000}", "u"), ("\\c", "u"),
+                   ("\\a", "u"), ("]", "u"), ("{", "u"), ("a{1", "u"), ("[\\d-z]", "u"), ("[z-a]", ""), ("\\1", "u"),
+                   ("(a)\\2", "u"), ("\\01", "u"), ("(?=a)*", "u"), ("(?<=a)*", ""), ("(?", ""), ("(?x)", ""),
+                   ("\\p{Nope}", "u"), ("\\p{L", "u"), ("\\", ""), ("\\k<a>", "u"), ("\\k<a", ""), ("(?<a>.)\\k", ""),
+                   ("\\xZ", "u"), ("\\u12", "u"), ("\\8", "u"), ("{1}", ""), ("x{2}{3}", ""), ("a", "gg"), ("a", "x"),
+                   ("(?<a", ""), ("(?<>a)", "")]:
+    ROWS.append({"fam": "regexp", "op": "ctor", "args": [pat, flags], "msg": True})
+for m, this, args in [("repeat", "a", [-1]), ("repeat", "a", [INF]), ("normalize", "a", ["x"]), ("matchAll", "a", [re("a")]),
+                      ("replaceAll", "a", [re("a"), "b"]), ("trim", None, []), ("startsWith", "a", [re("a")]),
+                      ("includes", "a", [re("a")]), ("toString", 1, []), ("localeCompare", U, ["a"])]:
+    ROWS.append({"fam": "string", "op": "proto", "m": m, "this": this, "args": args, "msg": True})
+for m, args in [("fromCodePoint", [-1]), ("fromCodePoint", [1.5]), ("fromCodePoint", [INF]), ("raw", [U])]:
+    ROWS.append({"fam": "string", "op": "static", "m": m, "args": args, "msg": True})
+for m, args in [("decodeURIComponent", ["%"]), ("encodeURIComponent", ["\ud800"]), ("decodeURI", ["%E0%A4%A"]),
+                ("atob", ["!"]), ("atob", ["a"]), ("atob", ["ab=c"]), ("atob", []), ("btoa", [])]:
+    ROWS.append({"fam": "uri" if "URI" in m else "base64", "op": "global", "m": m, "args": args, "msg": True})
