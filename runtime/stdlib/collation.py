@@ -24,7 +24,7 @@ from typing import Any
 from ..convert import to_boolean, to_string
 from ..values import UNDEFINED
 from .registry import STRING_PROTO, method
-from .string import this_string
+from .string import requested_locales, this_string
 
 __all__ = ["collation_key", "locale_compare"]
 
@@ -128,6 +128,7 @@ def string_locale_compare(this: Any, that: Any = UNDEFINED, locales: Any = UNDEF
     """String.prototype.localeCompare (22.1.3.12, ECMA-402 19.1.1)."""
     s = this_string(this, "localeCompare")
     t = to_string(that)
+    requested_locales(locales)  # validated (V8's errors), then the root order is used
     sensitivity = "variant"
     numeric = False
     if options is not UNDEFINED and options is not None:

@@ -11,6 +11,7 @@ The regex-based methods (match, matchAll, replace, replaceAll, search, split) li
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from typing import Any, cast
 
@@ -55,6 +56,9 @@ def _canon(u: str) -> str:
 
 def is_regexp(v: Any) -> bool:
     """IsRegExp (7.2.8) for our value model: only RegExp objects qualify."""
+    t = type(v)
+    if t is str or t is int or t is float or t is bool or v is None or v is UNDEFINED:
+        return False  # primitives: no import on the hot path (startsWith, includes, ...)
     from .regexp import JSRegExp
 
     return isinstance(v, JSRegExp)
@@ -297,13 +301,36 @@ def string_to_upper_case(this: Any, *_: Any) -> str:
     return js_upper(this_string(this, "toUpperCase"))
 
 
-def _locale_lang(locales: Any) -> str:
+_LANGUAGE_TAG = re.compile(
+    r"(?:[a-z]{2,3}|[a-z]{5,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*"
+    r"(?:-[0-9a-wyz](?:-[a-z0-9]{2,8})+)*(?:-x(?:-[a-z0-9]{1,8})+)?",
+    re.IGNORECASE,
+)
+
+
+def requested_locales(locales: Any) -> list[str]:
+    """CanonicalizeLocaleList (ECMA-402 9.2.1), structurally: the language tags asked for,
+    with V8's errors for malformed ones. Only the language subtag is used afterwards."""
     if locales is UNDEFINED:
-        return ""
-    first = locales[0] if type(locales) is list and locales else locales
-    if type(first) is not str:
-        return ""
-    return first.split("-")[0].lower()
+        return []
+    if locales is None:
+        raise type_error("Cannot convert undefined or null to object")
+    items = [locales] if type(locales) is str else locales if isinstance(locales, list) else []
+    tags = []
+    for tag in items:
+        if type(tag) is not str:
+            raise type_error("Language ID should be string or object.")
+        if not _LANGUAGE_TAG.fullmatch(tag):
+            if re.fullmatch(_LANGUAGE_TAG.pattern + r"(?:-[a-z0-9])?-?", tag, re.IGNORECASE):
+                raise range_error(f"Invalid language tag: {tag.lower()}")
+            raise range_error("Incorrect locale information provided")
+        tags.append(tag)
+    return tags
+
+
+def _locale_lang(locales: Any) -> str:
+    tags = requested_locales(locales)
+    return tags[0].split("-")[0].lower() if tags else ""
 
 
 @method(STRING_PROTO, "toLocaleLowerCase", 0)

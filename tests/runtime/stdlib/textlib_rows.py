@@ -334,3 +334,10 @@ for m, args in [("fromCodePoint", [-1]), ("fromCodePoint", [1.5]), ("fromCodePoi
 for m, args in [("decodeURIComponent", ["%"]), ("encodeURIComponent", ["\ud800"]), ("decodeURI", ["%E0%A4%A"]),
                 ("atob", ["!"]), ("atob", ["a"]), ("atob", ["ab=c"]), ("atob", []), ("btoa", [])]:
     ROWS.append({"fam": "uri" if "URI" in m else "base64", "op": "global", "m": m, "args": args, "msg": True})
+for loc in ("tr", "en-US", "xx", "x", "en_US", "en-", "", "toolonglanguage", "de-DE-u-co-phonebk", "i-klingon", "zh-Hant-TW",
+            "123", "en-US-", "abcd", "abcde", "en--US", "EN", "en-a", "en-x-private", "x-private", [], ["tr", "en"], [1], [None],
+            None, 5, {}, ["az"], "tr-TR", "TR"):
+    ROWS.append({"fam": "string", "op": "proto", "m": "toLocaleUpperCase", "this": "iı", "args": [loc], "msg": True})
+    P("string", "toLocaleUpperCase", "iı", loc)
+    P("string", "toLocaleLowerCase", "Iİ", loc)
+    ROWS.append({"fam": "collation", "op": "proto", "m": "localeCompare", "this": "a", "args": ["b", loc], "msg": True})
