@@ -30,62 +30,9 @@ if sys.getrecursionlimit() < 8000:
     sys.setrecursionlimit(8000)
 
 
-class EvaluationError(Exception):
-    """A JS exception thrown at run time: ``js_name`` (TypeError, ...) and the JS message."""
-
-    def __init__(self, js_name: str, message: str, js_value: Any = None) -> None:
-        super().__init__(f"{js_name}: {message}" if message else js_name)
-        self.js_name = js_name
-        self.message = message
-        self.js_value = js_value
-
-    def __reduce__(self) -> Any:
-        return (type(self), (self.js_name, self.message))
-
-
-class LimitExceeded(EvaluationError):
-    """A budget ran out (steps, call depth, string/array size, allocation, wall time)."""
-
-    def __init__(self, js_name: str, message: str, budget: str = "") -> None:
-        super().__init__(js_name, message)
-        self.budget = budget
-
-    def __reduce__(self) -> Any:
-        return (type(self), (self.js_name, self.message, self.budget))
-
-
-def _from_throw(value: Any) -> EvaluationError:
-    """A thrown JS value -> EvaluationError; ``js_name`` is the error's constructor name, as
-    the oracle reports it (``Object`` for ``throw {a: 1}``, ``Error`` for primitives)."""
-    if isinstance(value, JSErrorObject):
-        return EvaluationError(value.error_name or "Error", str(value.message), value)
-    name = "Error"
-    try:
-        if isinstance(value, (dict, list)) or not (value is None or isinstance(value, (str, int, float))):
-            ctor = get_member(value, "constructor")
-            name = getattr(ctor, "name", "") or "Error" if isinstance(ctor, JSFunction) else "Error"
-        text = to_string(value) if not isinstance(value, (dict, list)) else "an object"
-    except Exception:  # noqa: BLE001 - a value whose ToString throws
-        text = "a value"
-    return EvaluationError(name, f"Uncaught {text}", value)
-
-
-def _translate(exc: BaseException, names: dict[str, str]) -> EvaluationError:
-    """Any exception escaping generated code -> the public error types."""
-    if isinstance(exc, JSThrow):
-        return _from_throw(exc.value)
-    if isinstance(exc, _RuntimeLimit):
-        return LimitExceeded(exc.js_name, exc.message, exc.budget)
-    if isinstance(exc, RecursionError):
-        return LimitExceeded("RangeError", "Maximum call stack size exceeded", "call_depth")
-    if isinstance(exc, MemoryError):
-        return LimitExceeded("RangeError", "out of memory", "allocation")
-    if isinstance(exc, NameError):
-        found = re.search(r"'(_v\d+)'", str(exc))
-        js = names.get(getattr(exc, "name", None) or (found.group(1) if found else ""), None)
-        if js is not None:
-            return EvaluationError("ReferenceError", f"Cannot access '{js}' before initialization")
-    return EvaluationError("InternalError", "internal error while evaluating the expression")
+from syncpatch.runtime.errors import EvaluationError, LimitExceeded  # noqa: E402 - public, re-exported
+from syncpatch.runtime.errors import translate_exception as _translate  # noqa: E402
+from syncpatch.runtime.errors import _from_throw  # noqa: E402,F401 - used by the artifact conformance test
 
 
 class Expression:
@@ -140,6 +87,44 @@ class Expression:
         realm.busy = False
         if realm.extra or realm.overlay is not None:
             _end(realm)
+        t = type(result)
+        if t is str or t is int or t is bool:
+            return result
+        return to_python(result)
+
+    def _invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
+        """Internal fast entry for plan application: runs in the thread's current realm,
+        which the caller made current and busy for the whole application (one realm per
+        application instead of one per match). Per-call state (budgets, clock, context) is
+        refreshed and built-in patches are dropped after each call, so matches stay apart;
+        conversions and errors are those of ``__call__``."""
+        if self._copy:
+            if self._copy & 1:
+                value = to_js(value)
+            if self._copy & 2:
+                context = to_js(context)
+        else:
+            t = type(value)
+            if t is float or t is tuple or (t is str and not value.isascii()):
+                value = scalar_to_js(value)
+        realm = _LOCAL.realm
+        realm.budgets = self.budgets
+        realm.steps_left = self._steps
+        realm.deadline = 0.0
+        realm.context = context
+        try:
+            result = self._main(realm, value, context, value_exists)
+        except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
+            realm.depth = 0
+            if realm.extra or realm.overlay is not None:
+                realm.unpatch()
+                realm.extra = {}
+            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                raise
+            raise _translate(exc, self._names) from None
+        if realm.extra or realm.overlay is not None:
+            realm.unpatch()
+            realm.extra = {}
         t = type(result)
         if t is str or t is int or t is bool:
             return result

@@ -33,53 +33,9 @@ __all__ = [
 SUPPORTED_FORMAT = 1
 
 
-class EvaluationError(Exception):
-    """A JS exception thrown by an artifact's expression: ``js_name`` and the JS message.
-
-    Mirrors ``syncpatch.EvaluationError`` (which lives beside the compiler and so cannot be
-    imported here); inside a plan both surface as the same ``PatchError``.
-    """
-
-    def __init__(self, js_name: str, message: str, js_value: Any = None) -> None:
-        super().__init__(f"{js_name}: {message}" if message else js_name)
-        self.js_name = js_name
-        self.message = message
-        self.js_value = js_value
-
-
-class LimitExceeded(EvaluationError):
-    """A budget ran out while an artifact's expression ran."""
-
-    def __init__(self, js_name: str, message: str, budget: str = "") -> None:
-        super().__init__(js_name, message)
-        self.budget = budget
-
-
-def _translate(exc: BaseException, names: Mapping[str, str]) -> EvaluationError:
-    """Exceptions escaping generated code -> public errors, as ``syncpatch.expression`` does."""
-    from syncpatch.runtime.convert import to_string
-    from syncpatch.runtime.values import JSErrorObject, JSThrow
-    from syncpatch.runtime.values import LimitExceeded as RuntimeLimit
-
-    if isinstance(exc, JSThrow):
-        value = exc.value
-        if isinstance(value, JSErrorObject):
-            return EvaluationError(value.error_name or "Error", str(value.message), value)
-        try:
-            text = to_string(value) if not isinstance(value, (dict, list)) else "an object"
-        except Exception:  # noqa: BLE001 - a value whose ToString throws
-            text = "a value"
-        return EvaluationError("Error", f"Uncaught {text}", value)
-    if isinstance(exc, RuntimeLimit):
-        return LimitExceeded(exc.js_name, exc.message, exc.budget)
-    if isinstance(exc, RecursionError):
-        return LimitExceeded("RangeError", "Maximum call stack size exceeded", "call_depth")
-    if isinstance(exc, MemoryError):
-        return LimitExceeded("RangeError", "out of memory", "allocation")
-    js = names.get(getattr(exc, "name", "") or "") if isinstance(exc, NameError) else None
-    if js is not None:
-        return EvaluationError("ReferenceError", f"Cannot access '{js}' before initialization")
-    return EvaluationError("InternalError", "internal error while evaluating the expression")
+# One set of public error classes for in-process expressions and artifacts alike.
+from syncpatch.runtime.errors import EvaluationError, LimitExceeded  # noqa: E402
+from syncpatch.runtime.errors import translate_exception as _translate  # noqa: E402
 
 
 class _ArtifactExpression:
