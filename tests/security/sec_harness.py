@@ -37,7 +37,7 @@ SMALL = Budgets(steps=50_000, call_depth=60, string_length=50_000, array_length=
 LEAK = re.compile(
     r"Traceback|NoneType|\bdict\b|\btuple\b|\bbuiltins?\b|object at 0x|<class|<module|<function|"
     r"/work/|site-packages|\.py\b|syncpatch\.|\bJSFunction\b|\bJSObject\b|\bBuiltinProto\b|"
-    r"\bBuiltinNamespace\b|\bJSThrow\b|\b_v\d+\b|\b_t\d+\b|\b_realm\b|AttributeError|KeyError|IndexError|"
+    r"\bBuiltinNamespace\b|\bJSThrow\b|\b_v\d+\b|\b_t\d+\b|AttributeError|KeyError|IndexError|"
     r"RecursionError|MemoryError|ZeroDivisionError|OverflowError|ValueError|UnicodeError|"
     r"UnicodeEncodeError|StopIteration|\bline \d+, in\b"
 )
@@ -104,8 +104,8 @@ class Case:
     note: str = ""
 
 
-def canon(v: Any) -> Any:
-    """The oracle's canonical form: undefined / NaN / infinities / -0 tagged."""
+def canon(v: Any, _path: frozenset[int] = frozenset()) -> Any:
+    """The oracle's canonical form: undefined / NaN / infinities / -0 tagged (cycles too)."""
     if v is UNDEFINED:
         return {"$undefined": True}
     if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
@@ -118,11 +118,14 @@ def canon(v: Any) -> Any:
         if v == 0 and math.copysign(1.0, v) < 0:
             return {"$number": "-0"}
         return v
-    if isinstance(v, list):
-        return [canon(x) for x in v]
-    if isinstance(v, dict):
-        return {k: canon(x) for k, x in v.items()}
-    return {"$opaque": type(v).__name__}
+    if isinstance(v, (list, dict)):
+        if id(v) in _path:
+            return {"$cycle": True}
+        path = _path | {id(v)}
+        if isinstance(v, list):
+            return [canon(x, path) for x in v]
+        return {k: canon(x, path) for k, x in v.items()}
+    return {"$opaque": "function" if callable(v) else "object"}
 
 
 def same(a: Any, b: Any) -> bool:

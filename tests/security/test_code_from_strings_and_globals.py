@@ -1,0 +1,135 @@
+"""Vectors: ``constructor.constructor`` chains, ``Function``/``eval`` reachability, and the
+global object (``globalThis``, ``this``, ``process``, ``require``, ``import()``).
+
+Patch expressions are compiled ahead of time: a direct ``eval``/``Function`` is a compile
+error, and the ``Function`` constructor reached at run time (``x.constructor.constructor``)
+throws ``EvalError`` (as V8 does with code generation from strings disallowed). Nothing of
+the host (process, modules, timers, network) exists as a global.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from sec_harness import UNDEFINED, C, Case, E, R, check, params  # noqa: E402
+
+DISALLOWED = "syncpatch refuses code generation from strings (V8 with --disallow-code-generation-from-strings)"
+V = {"a": 1}
+
+CASES: list[Case] = [
+    # compile-time refusals
+    Case("eval-direct", "eval('1 + 1')", C),
+    Case("eval-indirect", "(0, eval)('1 + 1')", C),
+    Case("eval-as-value", "const e = eval; e('1')", C),
+    Case("function-call", "Function('return 1')()", C),
+    Case("function-new", "new Function('return this')()", C),
+    Case("import-call", "import('fs')", C),
+    Case("import-meta", "import.meta", C),
+    Case("import-statement", "import fs from 'fs'; 1", C),
+    Case("export-statement", "export const x = 1", C),
+    Case("this-top-level", "this", C),
+    Case("this-top-level-member", "this.process", C),
+    Case("with-statement", "with (Math) { max(1, 2) }", C),
+    Case("class-declaration", "class A { constructor() { this.x = 1 } } new A()", C),
+    Case("generator", "function* g() { yield 1 } [...g()]", C),
+    Case("async-arrow", "(async () => 1)()", C),
+    Case("await-top", "await 1", C),
+    # run-time Function constructor through prototype chains: EvalError, never code
+    Case("ctor-ctor-object", "({}).constructor.constructor('return 1')()", E("EvalError"), node=False,
+         note=DISALLOWED),
+    Case("ctor-ctor-string", "'abc'.constructor.constructor('return process')()", E("EvalError"), node=False,
+         note=DISALLOWED),
+    Case("ctor-ctor-array", "[].constructor.constructor('return globalThis')()", E("EvalError"), node=False,
+         note=DISALLOWED),
+    Case("ctor-ctor-arrow", "(x => x).constructor('return 1')()", E("EvalError"), node=False, note=DISALLOWED),
+    Case("ctor-ctor-builtin", "Math.max.constructor('return 1')()", E("EvalError"), node=False, note=DISALLOWED),
+    Case("ctor-ctor-new", "new ([].map.constructor)('return 1')", E("EvalError"), node=False, note=DISALLOWED),
+    Case("ctor-ctor-value", "value.constructor.constructor('return 1')()", E("EvalError"), value=V, node=False,
+         note=DISALLOWED),
+    Case("ctor-ctor-proto", "Object.getPrototypeOf(x => x).constructor('return 1')()", E("EvalError"),
+         node=False, note=DISALLOWED),
+    Case("ctor-ctor-apply", "const F = (() => 1).constructor; F.apply(null, ['return 1'])()", E("EvalError"),
+         node=False, note=DISALLOWED),
+    Case("ctor-ctor-call", "const F = (() => 1).constructor; F.call(null, 'return 1')()", E("EvalError"),
+         node=False, note=DISALLOWED),
+    Case("ctor-ctor-no-args", "typeof ({}).constructor.constructor()", E("EvalError"), node=False,
+         note=DISALLOWED),
+    Case("ctor-ctor-caught", "let r; try { ({}).constructor.constructor('return 1')() } catch (e) "
+         "{ r = e.name } r", R("EvalError"), node=False, note=DISALLOWED),
+    Case("ctor-is-function", "({}).constructor.constructor === (x => x).constructor", R(True)),
+    Case("ctor-name", "[].constructor.constructor.name", R("Function")),
+    Case("global-eval-lookup", "typeof globalThis.eval", R("function")),
+    Case("global-eval-call", "globalThis.eval('1 + 1')", E("EvalError"), node=False, note=DISALLOWED),
+    Case("global-eval-alias", "const e = globalThis.eval; e('value')", E("EvalError"), value=V, node=False,
+         note=DISALLOWED),
+    Case("global-eval-computed", "globalThis['ev' + 'al']('process')", E("EvalError"), node=False,
+         note=DISALLOWED),
+    Case("sloppy-this-eval", "(function () { return this })().eval('1')", E("EvalError"), node=False,
+         note=DISALLOWED),
+    Case("global-function-lookup", "typeof globalThis['Fun' + 'ction']", R("function")),
+    Case("global-function-call", "globalThis['Fun' + 'ction']('return 1')()", E("EvalError"), node=False,
+         note=DISALLOWED),
+    Case("settimeout-string", "setTimeout('1', 0)", E("ReferenceError")),
+    # the host's globals do not exist
+    Case("process", "process", E("ReferenceError")),
+    Case("process-env", "process.env.HOME", E("ReferenceError")),
+    Case("require", "require('fs')", E("ReferenceError")),
+    Case("require-child", "require('child_process').execSync('id')", E("ReferenceError")),
+    Case("module", "module.exports", E("ReferenceError")),
+    Case("exports", "exports", E("ReferenceError")),
+    Case("dirname", "__dirname", E("ReferenceError")),
+    Case("filename", "__filename", E("ReferenceError")),
+    Case("global", "global", E("ReferenceError")),
+    Case("window", "window", E("ReferenceError")),
+    Case("self", "self", E("ReferenceError")),
+    Case("deno", "Deno", E("ReferenceError")),
+    Case("bun", "Bun", E("ReferenceError")),
+    Case("fetch", "fetch('http://169.254.169.254/')", E("ReferenceError")),
+    Case("xhr", "new XMLHttpRequest()", E("ReferenceError")),
+    Case("buffer", "Buffer.from('x')", E("ReferenceError")),
+    Case("settimeout", "setTimeout(() => 1, 0)", E("ReferenceError")),
+    Case("setinterval", "setInterval(() => 1, 0)", E("ReferenceError")),
+    Case("queuemicrotask", "queueMicrotask(() => 1)", E("ReferenceError")),
+    Case("python-open", "open('/etc/passwd')", E("ReferenceError")),
+    Case("python-import", "__import__('os')", E("ReferenceError")),
+    Case("python-builtins", "__builtins__", E("ReferenceError")),
+    Case("python-exec", "exec('1')", E("ReferenceError")),
+    Case("python-getattr", "getattr(value, '__class__')", E("ReferenceError"), value=V),
+    Case("python-globals", "globals()", E("ReferenceError")),
+    Case("python-vars", "vars()", E("ReferenceError")),
+    Case("python-realm-name", "_realm", E("ReferenceError")),
+    Case("python-abi-name", "get_member", E("ReferenceError")),
+    Case("typeof-host-names", "[typeof process, typeof require, typeof module, typeof global, typeof window, "
+         "typeof fetch, typeof setTimeout, typeof Buffer, typeof __import__, typeof open]",
+         R(["undefined"] * 10)),
+    Case("globalthis-process", "globalThis.process", R(UNDEFINED)),
+    Case("globalthis-require", "typeof globalThis.require", R("undefined")),
+    Case("globalthis-keys", "Object.keys(globalThis)", R([])),
+    Case("globalthis-typeof", "typeof globalThis", R("object")),
+    Case("globalthis-self-ref", "globalThis.globalThis === globalThis", R(True)),
+    Case("globalthis-value-not-leaking-host", "Object.getOwnPropertyNames(globalThis).filter(k => "
+         "/^(process|require|module|exports|__.*|open|exec|import|Deno|Buffer)$/.test(k))", R([])),
+    Case("sloppy-this-global", "(function () { return typeof this })()", R("object")),
+    Case("sloppy-this-process", "(function () { return this.process })()", R(UNDEFINED)),
+    Case("sloppy-this-require", "(function () { return typeof this.require })()", R("undefined")),
+    Case("strict-this", "(function () { 'use strict'; return this })()", R(UNDEFINED),
+         bug="a 'use strict' function called plainly gets the global object as this (V8: undefined)"),
+    Case("arrow-this-in-function", "(function () { return (() => typeof this)() })()", R("object")),
+    Case("call-this-null", "(function () { return typeof this }).call(null)", R("object")),
+    Case("method-this", "({f() { return this.a }, a: 7}).f()", R(7)),
+    Case("global-assign", "globalThis.foo = 1; foo", R(1),
+         bug="a property written on globalThis is not visible as a global variable (ReferenceError)"),
+    Case("arguments-callee", "(function f() { return typeof arguments.callee })()", R("function"),
+         bug="arguments.callee is undefined in a sloppy function (V8: the function)"),
+    Case("arguments-caller", "(function f() { return typeof f.caller })()", R("undefined"), node=False,
+         note="sloppy V8 exposes f.caller (null here); syncpatch has no caller property at all"),
+]
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_code_from_strings_and_globals(case: Case) -> None:
+    check(case)
