@@ -273,6 +273,7 @@ async def _body(request: Request) -> Any:
 
 @endpoint()
 async def collection(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    """POST creates; GET lists, or watches with `watch=true`."""
     info.resource = "configs"
     if request.method == "POST":
         info.verb = "create"
@@ -302,6 +303,7 @@ async def _list(request: Request, st: State, p: Principal | None) -> Response:
 
 
 async def _watch(request: Request, st: State, p: Principal | None, name: str | None) -> Response:
+    """A chunked stream of watch events, rendered as objects or one-row Tables."""
     reveal = _reveal(request, p)
     labels = label_matcher(request.query_params.get("labelSelector"))
     fields = field_matcher(request.query_params.get("fieldSelector"))
@@ -328,6 +330,7 @@ async def _watch(request: Request, st: State, p: Principal | None, name: str | N
 
 @endpoint()
 async def item(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    """GET (or watch), PUT, PATCH and DELETE of one Config."""
     name = request.path_params["name"]
     info.resource, info.name = "configs", name
     verb = {"GET": "get", "PUT": "update", "PATCH": "patch", "DELETE": "delete"}.get(request.method)
@@ -357,6 +360,7 @@ async def item(request: Request, st: State, p: Principal | None, info: RequestIn
 
 
 async def _delete(request: Request, st: State, name: str, ctx: WriteCtx, reveal: bool) -> Response:
+    """DeleteOptions come from the body (kubectl) or the query (curl); both are honoured."""
     raw = await read_body(request)
     opts: Any = decode(raw, media_type(request) or "application/json") if raw.strip() else {}
     if not isinstance(opts, dict):

@@ -38,6 +38,8 @@ class RequestInfo:
 
 
 def _matches(rule: dict[str, Any], req: RequestInfo) -> bool:
+    """Kubernetes policy-rule matching: every list set on the rule must match; Configs are
+    cluster-scoped, so only `""` in `namespaces` matches them."""
     def within(key: str, value: Any) -> bool:
         allowed = rule.get(key) or []
         return not allowed or value in allowed

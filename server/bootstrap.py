@@ -170,6 +170,7 @@ def _seed_once(store: Store, clock: Clock, raw: str | None) -> None:
 
 
 def prepare(opts: ServeOptions, clock: Clock | None = None) -> Prepared:
+    """Everything `serve` needs before uvicorn starts; raises ServeError with a message."""
     host, port = parse_listen(opts.listen)
     raw, status = load_platform(opts.config_path)
     try:

@@ -140,6 +140,7 @@ def _map_causes(meta: dict[str, Any], key: str) -> list[dict[str, str]]:
 
 
 def _owner_causes(refs: Any) -> list[dict[str, str]]:
+    """Owner references need apiVersion, kind, name and uid; at most one controller."""
     if refs is None:
         return []
     if not isinstance(refs, list):

@@ -26,22 +26,32 @@ def _s(desc: str, typ: str = "string", **extra: Any) -> dict[str, Any]:
     return {"type": typ, "description": desc, **extra}
 
 
-def _meta_schemas() -> dict[str, dict[str, Any]]:
-    str_map = {"type": "object", "additionalProperties": {"type": "string", "default": ""}}
-    owner = {"type": "object", "required": ["apiVersion", "kind", "name", "uid"],
-             "description": "An owner of this object; it is garbage collected when all owners are deleted.",
-             "properties": {"apiVersion": _s("API version of the referent."),
-                            "kind": _s("Kind of the referent."), "name": _s("Name of the referent."),
-                            "uid": _s("UID of the referent."),
-                            "controller": _s("If true, this reference points to the managing controller; at most one.", "boolean"),
-                            "blockOwnerDeletion": _s("If true, the owner cannot be deleted before this object; needs delete permission on the owner.", "boolean")}}
-    managed = {"type": "object", "description": "Which manager wrote which fields.",
-               "properties": {"manager": _s("Identifier of the managing workflow."),
-                              "operation": _s("Apply or Update."), "apiVersion": _s("group/version of the field set."),
-                              "time": _ref(f"{META}.Time"), "fieldsType": _s("Always FieldsV1."),
-                              "fieldsV1": {"type": "object", "description": "Field set in FieldsV1 format."},
-                              "subresource": _s("Subresource of the write, empty for the main resource.")}}
-    meta_props = {
+_STR_MAP = {"type": "object", "additionalProperties": {"type": "string", "default": ""}}
+
+
+def _owner_schema() -> dict[str, Any]:
+    return {"type": "object", "required": ["apiVersion", "kind", "name", "uid"],
+            "description": "An owner of this object; it is garbage collected when all owners are deleted.",
+            "properties": {
+                "apiVersion": _s("API version of the referent."), "kind": _s("Kind of the referent."),
+                "name": _s("Name of the referent."), "uid": _s("UID of the referent."),
+                "controller": _s("If true, this reference points to the managing controller; at most one.", "boolean"),
+                "blockOwnerDeletion": _s("If true, the owner cannot be deleted before this object; "
+                                         "needs delete permission on the owner.", "boolean")}}
+
+
+def _managed_schema() -> dict[str, Any]:
+    return {"type": "object", "description": "Which manager wrote which fields.",
+            "properties": {
+                "manager": _s("Identifier of the managing workflow."), "operation": _s("Apply or Update."),
+                "apiVersion": _s("group/version of the field set."), "time": _ref(f"{META}.Time"),
+                "fieldsType": _s("Always FieldsV1."),
+                "fieldsV1": {"type": "object", "description": "Field set in FieldsV1 format."},
+                "subresource": _s("Subresource of the write, empty for the main resource.")}}
+
+
+def _object_meta_properties() -> dict[str, Any]:
+    return {
         "name": _s("Unique name; required on create unless generateName is used. Immutable."),
         "generateName": _s("Prefix for a server-generated name (truncated to 58 characters)."),
         "namespace": _s("Unused: Configs are cluster-scoped."),
@@ -49,9 +59,10 @@ def _meta_schemas() -> dict[str, dict[str, Any]]:
         "resourceVersion": _s("Opaque version for change detection and optimistic concurrency."),
         "generation": _s("Desired-state generation; grows when the spec changes.", "integer", format="int64"),
         "creationTimestamp": _ref(f"{META}.Time"), "deletionTimestamp": _ref(f"{META}.Time"),
-        "deletionGracePeriodSeconds": _s("Seconds allowed before removal; may only be shortened.", "integer", format="int64"),
-        "labels": {**str_map, "description": "Labels for selection."},
-        "annotations": {**str_map, "description": "Unstructured metadata."},
+        "deletionGracePeriodSeconds": _s("Seconds allowed before removal; may only be shortened.",
+                                         "integer", format="int64"),
+        "labels": {**_STR_MAP, "description": "Labels for selection."},
+        "annotations": {**_STR_MAP, "description": "Unstructured metadata."},
         "ownerReferences": {"type": "array", "items": _ref(f"{META}.OwnerReference"),
                             "description": "Owners of this object; at most one controller.",
                             "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["uid"]},
@@ -62,12 +73,16 @@ def _meta_schemas() -> dict[str, dict[str, Any]]:
                           "description": "Which workflow manages which fields."},
         "selfLink": _s("Deprecated; not populated."),
     }
+
+
+def _meta_schemas() -> dict[str, dict[str, Any]]:
+    """Kubernetes meta/v1 schemas, used when the model does not bring its own."""
     return {
         f"{META}.Time": {"type": "string", "format": "date-time", "description": "RFC 3339 time, UTC."},
-        f"{META}.OwnerReference": owner,
-        f"{META}.ManagedFieldsEntry": managed,
+        f"{META}.OwnerReference": _owner_schema(),
+        f"{META}.ManagedFieldsEntry": _managed_schema(),
         f"{META}.ObjectMeta": {"type": "object", "description": "Standard object metadata.",
-                               "properties": meta_props},
+                               "properties": _object_meta_properties()},
         f"{META}.ListMeta": {"type": "object", "description": "List metadata.",
                              "properties": {"resourceVersion": _s("Store version of the list."),
                                             "continue": _s("Token for the next page."),
@@ -89,6 +104,7 @@ def _rehome_defs(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict
 
 
 def _config_schemas() -> dict[str, dict[str, Any]]:
+    """Config schemas from the pydantic model (its OpenAPI form when it has one)."""
     from_model = openapi_schemas(PREFIX + ".")
     if from_model and f"{PREFIX}.Config" in from_model:
         from_model[f"{PREFIX}.Config"]["x-kubernetes-group-version-kind"] = GVK
@@ -150,6 +166,8 @@ def _op(action: str, desc: str, body: bool, content: list[str] | None = None,
 
 
 def _paths() -> dict[str, Any]:
+    """Operations with the GVK extension and the write parameters (fieldValidation
+    especially, which kubectl looks for on PATCH before it sends `fieldValidation=Strict`)."""
     base = f"/apis/{GROUP_VERSION}/configs"
     list_params = [_param("labelSelector", "Label selector."), _param("fieldSelector", "Only metadata.name."),
                    _param("limit", "Page size.", "integer"), _param("continue", "Continue token."),

@@ -94,6 +94,8 @@ def _remove(doc: Any, parts: list[str]) -> tuple[Any, Any]:
 
 
 def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
+    """One RFC 6902 operation; `replace` is remove-then-add, `move` refuses moving a value
+    into its own child (RFC 6902 section 4.4)."""
     kind = op.get("op")
     parts = _pointer(op.get("path"))
     if kind in ("add", "replace", "test") and "value" not in op:

@@ -31,6 +31,7 @@ def _split(selector: str) -> list[str]:
 
 
 def _requirement(text: str) -> Callable[[dict[str, str]], bool]:
+    """One requirement of a label selector, as a predicate over a label map."""
     m = _EQ.match(text)
     if m:
         key, op, value = m.groups()

@@ -90,6 +90,7 @@ class ConfigService:
 
     def _create(self, tx: Tx, obj: dict[str, Any], ctx: WriteCtx, op: str,
                 applied: dict[str, Any]) -> dict[str, Any]:
+        """Validate, compute status, pick the name, stamp server fields, store."""
         meta = obj["metadata"]
         causes = self._create_meta_causes(meta)
         causes = causes or O.block_owner_causes(obj, None, ctx.can_delete)
@@ -107,6 +108,8 @@ class ConfigService:
         return obj
 
     def _create_meta_causes(self, meta: dict[str, Any]) -> list[dict[str, str]]:
+        """Creation-only rules; server-owned fields a client sent are dropped, as the
+        apiserver does, except deletion fields, which are refused."""
         out: list[dict[str, str]] = []
         if meta.get("resourceVersion"):
             out.append(E.cause("metadata.resourceVersion",
@@ -125,6 +128,7 @@ class ConfigService:
 
     # ---- update / patch -------------------------------------------------------------
     def replace(self, name: str, body: Any, ctx: WriteCtx) -> dict[str, Any]:
+        """PUT: the whole object, with a resourceVersion (optimistic concurrency)."""
         new = self.incoming(body, ctx)
         if new["metadata"].get("name") not in (None, name):
             raise E.BadRequest(f"the name of the object ({new['metadata']['name']}) does not "
@@ -142,6 +146,8 @@ class ConfigService:
         return self.store.write(fn, dry_run=ctx.dry_run)
 
     def patch(self, name: str, ptype: str, doc: Any, ctx: WriteCtx, force: bool = False) -> dict[str, Any]:
+        """Merge, JSON or apply patch; apply creates a missing object. The patched result
+        goes through the same rules as a PUT (without requiring a resourceVersion)."""
         if ptype == APPLY and not ctx.manager:
             raise E.BadRequest("fieldManager is required for apply patches")
 
@@ -178,6 +184,8 @@ class ConfigService:
 
     def _update(self, tx: Tx, old: dict[str, Any], new: dict[str, Any], ctx: WriteCtx,
                 op: str, applied: dict[str, Any]) -> dict[str, Any]:
+        """The update rules shared by PUT and PATCH; removes the object when the last
+        finalizer goes while deletion is pending."""
         meta, ometa = new["metadata"], old["metadata"]
         name = ometa["name"]
         rv = meta.get("resourceVersion")
@@ -253,6 +261,7 @@ class ConfigService:
 
     # ---- delete ---------------------------------------------------------------------
     def delete(self, name: str, opts: dict[str, Any], ctx: WriteCtx) -> dict[str, Any]:
+        """Immediate without finalizers (dependents are collected), graceful with them."""
         grace = opts.get("gracePeriodSeconds")
         if grace is not None and (not isinstance(grace, int) or grace < 0):
             raise E.BadRequest("gracePeriodSeconds must be a non-negative integer")

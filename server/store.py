@@ -73,6 +73,8 @@ def normalize_url(url: str) -> str:
 
 
 def _sqlite_engine(url: str) -> Engine:
+    """WAL with synchronous=FULL (an acknowledged write survives SIGKILL and power loss);
+    writers open with BEGIN IMMEDIATE so they queue instead of failing to upgrade a lock."""
     engine = sa.create_engine(url, pool_size=8, max_overflow=16)
 
     @sa.event.listens_for(engine, "connect")

@@ -36,6 +36,7 @@ def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
 
 
 def _make_ca() -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
+    """A self-signed P-256 CA that may sign only leaf certificates (path length 0)."""
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "syncpatch-ca")])
     now = dt.datetime.now(dt.timezone.utc)
@@ -71,6 +72,7 @@ def _san_entries(hosts: list[str]) -> list[x509.GeneralName]:
 def _make_serving(
     ca_key: ec.EllipticCurvePrivateKey, ca_cert: x509.Certificate, hosts: list[str]
 ) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
+    """A server-auth leaf for the given hosts (kubectl checks the SAN, not the CN)."""
     key = ec.generate_private_key(ec.SECP256R1())
     now = dt.datetime.now(dt.timezone.utc)
     cert = (
