@@ -54,13 +54,22 @@ def _causes_from(exc: Any, prefix: str) -> list[dict[str, str]]:
 
 def effective_status(raw: str) -> dict[str, Any]:
     """Parse a raw platform config into the `status` dict (raises RawInvalid)."""
+    return effective_status_with_warnings(raw)[0]
+
+
+def effective_status_with_warnings(raw: str) -> tuple[dict[str, Any], list[str]]:
+    """The status dict plus deprecation warnings (shown by kubectl as `Warning:` lines)."""
     if _HAVE_MODEL:
+        parse = getattr(_pc, "effective_config_with_warnings", None)
         try:
-            status = _pc.effective_config(raw, source="spec.raw")
+            if parse is not None:
+                status, warnings = parse(raw, source="spec.raw")
+            else:
+                status, warnings = _pc.effective_config(raw, source="spec.raw"), []
         except _pc.ConfigInvalid as exc:
             raise RawInvalid(_causes_from(exc, "spec.raw")) from None
-        return dict(_pc.status_to_dict(status))
-    return _fallback_status(raw)
+        return dict(_pc.status_to_dict(status)), [f"spec.raw: {w}" for w in warnings]
+    return _fallback_status(raw), []
 
 
 def _fallback_status(raw: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import errors as E
 from .fieldsets import fieldset, merge_managed
-from .model_adapter import RawInvalid, effective_status, validate_object
+from .model_adapter import RawInvalid, effective_status_with_warnings, validate_object
 from .store import Tx
 
 API_VERSION = "management.platform.sh/v1"
@@ -182,8 +182,9 @@ def metadata_causes(meta: dict[str, Any]) -> list[dict[str, str]]:
     return out
 
 
-def compute_status(obj: dict[str, Any]) -> None:
-    """Parse spec.raw with the effective-config function; the result becomes status."""
+def compute_status(obj: dict[str, Any]) -> list[str]:
+    """Parse spec.raw with the effective-config function; the result becomes status.
+    Returns deprecation warnings."""
     spec = obj.get("spec")
     if spec is None:
         spec = obj["spec"] = {"raw": ""}
@@ -194,10 +195,11 @@ def compute_status(obj: dict[str, Any]) -> None:
         raise E.invalid(obj["metadata"].get("name"),
                         [E.cause("spec.raw", "must be a string", "FieldValueTypeInvalid")])
     try:
-        obj["status"] = effective_status(raw)
+        obj["status"], warnings = effective_status_with_warnings(raw)
         validate_object({k: v for k, v in obj.items() if k != "status"})
     except RawInvalid as exc:
         raise E.invalid(obj["metadata"].get("name"), exc.causes) from None
+    return warnings
 
 
 def block_owner_causes(new: dict[str, Any], old: dict[str, Any] | None,

@@ -74,8 +74,8 @@ class ConfigService:
                 del meta[key]  # empty maps and lists are omitted, as Go's omitempty does
         return obj
 
-    def _status(self, obj: dict[str, Any]) -> None:
-        O.compute_status(obj)
+    def _status(self, obj: dict[str, Any], ctx: WriteCtx) -> None:
+        ctx.warnings += O.compute_status(obj)
         if _contains_mask(obj["status"]):
             raise E.invalid(obj["metadata"].get("name"), [E.cause(
                 "spec.raw", f'Invalid value: contains the mask placeholder "{MASK}"; read the '
@@ -96,7 +96,7 @@ class ConfigService:
         causes = causes or O.block_owner_causes(obj, None, ctx.can_delete)
         if causes:
             raise E.invalid(meta.get("name") or meta.get("generateName"), causes)
-        self._status(obj)
+        self._status(obj, ctx)
         if not meta.get("name"):
             meta["name"] = O.generate_name(tx, meta["generateName"], self.clock)
         elif tx.exists(meta["name"]):
@@ -197,7 +197,7 @@ class ConfigService:
         causes = causes or O.block_owner_causes(new, old, ctx.can_delete)
         if causes:
             raise E.invalid(name, causes)
-        self._status(new)
+        self._status(new, ctx)
         meta["generation"] = int(ometa.get("generation", 1)) + (1 if O.spec_differs(new, old) else 0)
         for key in ("namespace", "selfLink"):
             meta.pop(key, None)

@@ -210,3 +210,20 @@ def test_store_outage_is_503_status(sqlite_api: Api, monkeypatch: Any) -> None:
     r = sqlite_api.get("x")
     assert_status(r, 503, "ServiceUnavailable")
     assert r.headers["retry-after"] == "1"
+
+
+def test_deprecated_raw_fields_warn(sqlite_api: Api) -> None:
+    r = sqlite_api.create("dep", "workspaceSubDomain: ws.example.com\n")
+    assert r.status_code == 201
+    assert "workspaceSubDomain" in r.headers.get("warning", "")
+
+
+def test_watch_bookmarks(sqlite_api: Api, monkeypatch: Any) -> None:
+    from syncpatch.server import watch
+
+    monkeypatch.setattr(watch, "BOOKMARK_SECONDS", 0.1)
+    rv = sqlite_api.create("a").json()["metadata"]["resourceVersion"]
+    events = watch_lines(sqlite_api, f"resourceVersion={rv}&allowWatchBookmarks=true")
+    marks = [e for e in events if e["type"] == "BOOKMARK"]
+    assert marks and marks[0]["object"]["metadata"]["resourceVersion"] == rv
+    assert all(e["type"] == "BOOKMARK" for e in events)
