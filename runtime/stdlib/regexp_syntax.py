@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..strings import to_units
+from .regexp_vclass import parse_v_class, property_set
 from .regexp_charsets import (
     BINARY_PROPERTIES,
     GENERAL_CATEGORIES,
@@ -116,6 +117,8 @@ class _Parser:
 
     def __init__(self, src: str, flags: str) -> None:
         self.u = "u" in flags or "v" in flags
+        self.v = "v" in flags
+        self.last_was_range = False  # v-mode class parsing: was the last operand a range?
         self.src = src if self.u else to_units(src)
         self.dotall = "s" in flags
         # ignoreCase is done here, not by the regex package: literals and classes are
@@ -282,7 +285,7 @@ class _Parser:
         if c == "(":
             return self.group()
         if c == "[":
-            return self.char_class()
+            return parse_v_class(self) if self.v else self.char_class()
         if c == "\\":
             return self.atom_escape()
         if c in ("]", "}") and self.u:
@@ -379,6 +382,8 @@ class _Parser:
         if c in CLASS_ESCAPES:
             self.pos += 1
             return class_text(self.class_escape(c))
+        if c in "pP" and self.v:
+            return class_text(property_set(self, self.property_escape()))
         if c in "pP" and self.u:
             prop = "[" + self.property_escape() + "]"
             return "(?i:" + prop + ")" if self.fold else prop
