@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..strings import to_units
-from .regexp_vclass import parse_v_class, property_set
+from .regexp_vclass import parse_v_class, property_ranges, property_set
 from .regexp_charsets import (
     BINARY_PROPERTIES,
     GENERAL_CATEGORIES,
@@ -385,8 +385,10 @@ class _Parser:
         if c in "pP" and self.v:
             return class_text(property_set(self, self.property_escape()))
         if c in "pP" and self.u:
-            prop = "[" + self.property_escape() + "]"
-            return "(?i:" + prop + ")" if self.fold else prop
+            text = self.property_escape()
+            if self.fold:  # u+i: the property's set (complemented for \P), then closed
+                return class_text(case_close(property_ranges(text), True))
+            return "[" + text + "]"
         cp = self.character_escape(in_class=False)
         return self.literal(cp)
 
@@ -587,7 +589,8 @@ class _Parser:
             self.pos += 1
             return self.class_escape(c)
         if c in "pP" and self.u:
-            return self.property_escape()
+            text = self.property_escape()
+            return property_ranges(text) if self.fold else text
         if c in "89" and not self.u:
             self.pos += 1
             return ord(c)

@@ -16,7 +16,7 @@ from .regexp_charsets import CLASS_ESCAPES, MAX_CP, case_close, class_text, comp
 if TYPE_CHECKING:  # pragma: no cover
     from .regexp_syntax import _Parser
 
-__all__ = ["parse_v_class"]
+__all__ = ["parse_v_class", "property_set", "property_ranges"]
 
 Ranges = list[tuple[int, int]]
 _SYNTAX = "()[]{}/-\\|"
@@ -151,6 +151,12 @@ def _operand(p: "_Parser", allow_range: bool) -> VSet | None:
         p.last_was_range = True
         return _fold(p, VSet([(lo, hi)]))
     return _fold(p, VSet([(lo, lo)]))
+
+
+def property_ranges(text: str) -> Ranges:
+    r"""The code points of ``\p{...}`` (or of its complement for ``\P{...}``)."""
+    ranges = _property_ranges("\\p" + text[2:])
+    return complement(ranges) if text.startswith("\\P") else ranges
 
 
 def property_set(p: "_Parser", text: str) -> Ranges:

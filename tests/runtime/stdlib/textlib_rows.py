@@ -303,7 +303,7 @@ for prop in ("L", "Letter", "Latin", "letter", "sc=Latin", "Script=Greek", "scx=
              "sc=latin", "IDC", "VS", "punct", "digit", "space", "Any", "ASCII_Hex_Digit"):
     C("\\p{" + prop + "}", "u")
 for src, flags, subject in [("\\p{IDC}+", "u", "a1_"), ("\\p{VS}", "u", "\ufe0f"), ("\\p{punct}+", "u", "a!?"),
-                            ("\\p{Lu}", "iu", "a"), ("[^\\p{Lu}]", "iu", "a"), ("\\W", "iu", "\u0130"),
+                            ("\\p{Lu}", "iu", "a"), ("[^\\p{Lu}]", "iu", "a"), ("\\P{Lu}", "iu", "A"), ("\\P{Ll}", "iu", "a"), ("\\W", "iu", "\u0130"),
                             ("\\w", "iu", "\u212a"), ("[\\w]", "iu", "\u017f"), ("[^\\W]", "iu", "\u017f"), ("\\u1e9e", "iu", "\u00df"),
                             ("\\u1e9e", "i", "\u00df"), ("\\u0130", "iu", "i"), ("\\u0130", "i", "i"), ("i", "i", "\u0131"),
                             ("[a-z]+", "iu", "\u212aS\u017f"), ("[^a-z]", "i", "\u212a"), ("(?:)", "iu", ""), ("\ua7cb", "i", "\u0264")]:
