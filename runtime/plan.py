@@ -25,7 +25,10 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 import attrs
 
 from .paths import Segment, parse_path
-from .plan_walkers import Walker, build_walker, run_walker
+from .plan_walkers import Walker, build_walker, positional, run_walker
+from .realm import DEFAULT_BUDGETS, Realm, local_state
+
+_LOCAL = local_state()
 
 if TYPE_CHECKING:
     from .names import NameTranslator
@@ -198,8 +201,18 @@ def _base_context(context: Any, obj: Any, direction: Direction) -> dict[str, Any
 _Step = tuple[Any, "Walker | None", "PatchFunction | None"]
 
 
+def _walker_call(fn: PatchFunction) -> PatchFunction:
+    """The positional ``(value, ctx, value_exists)`` form walkers call: a compiled expression's
+    ``_invoke`` (runs in the application's realm, copies only what its script can mutate), or
+    ``positional(fn)`` for any other patch function."""
+    invoke = getattr(type(fn), "_invoke", None)
+    if invoke is not None and callable(invoke):
+        return fn._invoke  # type: ignore[no-any-return,attr-defined]
+    return positional(fn)
+
+
 def _steps(entries: tuple[PlanEntry, ...], keyword: Keyword) -> tuple[_Step, ...]:
-    """Per direction: (entry, walker, static function). Expression entries without a function
+    """Per direction: (entry, walker, walker call). Expression entries without a function
     for the direction are dropped; other entries resolve their function per application."""
     steps: list[_Step] = []
     for entry in entries:
@@ -207,7 +220,7 @@ def _steps(entries: tuple[PlanEntry, ...], keyword: Keyword) -> tuple[_Step, ...
         if isinstance(entry, ExpressionPatch):
             fn = entry.expression if keyword == "expression" else entry.reverse_expression
             if fn is not None:
-                steps.append((entry, walker, fn))
+                steps.append((entry, walker, _walker_call(fn)))
         else:
             steps.append((entry, walker, None))
     return tuple(steps)
@@ -276,22 +289,41 @@ class PatchPlan:
         owned: dict[int, Any] = {}
         env: ApplyEnv | None = None
         root = obj
-        # ctx["path"] is set right before every patch-function call, the only place that can
-        # raise, so on failure it names the concrete path that failed.
-        for entry, walker, fn in steps:
-            try:
-                if fn is None:
-                    if env is None:
-                        env = ApplyEnv(direction, ctx, obj, translator, self.concat_kinds)
-                    fn = entry.function_for(self.keywords[direction], env)
+        # One realm for the whole application (compiled expressions refresh its per-call
+        # state): the thread's spare one, or a fresh one when nested inside an evaluation.
+        local = _LOCAL
+        previous = local.realm
+        realm = local.spare
+        if realm.busy:
+            realm = Realm(DEFAULT_BUDGETS)
+        realm.busy = True
+        local.realm = realm
+        try:
+            # ctx["path"] is set right before every patch-function call, the only place that
+            # can raise, so on failure it names the concrete path that failed.
+            for entry, walker, fn in steps:
+                try:
                     if fn is None:
-                        continue
-                if walker is not None and isinstance(root, (dict, list)):
-                    root = walker(root, "", fn, ctx, owned)
-                elif walker is None:
-                    root = run_walker(None, root, fn, ctx, owned)
-            except Exception as exc:
-                raise _wrap(exc, entry, str(ctx.get("path", "")), direction) from exc
+                        if env is None:
+                            env = ApplyEnv(direction, ctx, obj, translator, self.concat_kinds)
+                        fn = entry.function_for(self.keywords[direction], env)
+                        if fn is None:
+                            continue
+                        fn = _walker_call(fn)
+                    if walker is not None and isinstance(root, (dict, list)):
+                        root = walker(root, "", fn, ctx, owned)
+                    elif walker is None:
+                        root = run_walker(None, root, fn, ctx, owned)
+                except Exception as exc:
+                    raise _wrap(exc, entry, str(ctx.get("path", "")), direction) from exc
+        finally:
+            realm.busy = False
+            realm.context = None
+            realm.depth = 0
+            if realm.extra or realm.overlay is not None:
+                realm.unpatch()
+                realm.extra = {}
+            local.realm = previous
         return root, (tuple(env.imports) if env is not None else ())
 
     @property

@@ -25,7 +25,7 @@ try:
 except ImportError:  # pragma: no cover - the value model ships with the compiler
     _UNDEFINED = object()
 
-__all__ = ["Walker", "build_walker", "run_walker", "DELETE"]
+__all__ = ["Walker", "build_walker", "run_walker", "positional", "DELETE"]
 
 PatchFunction = Callable[..., Any]
 DELETE = _DELETE = object()
@@ -33,7 +33,8 @@ DELETE = _DELETE = object()
 
 
 def _clone(value: Any) -> Any:
-    """Deep-copy JSON containers, so a patch function cannot mutate the input through ``value``."""
+    """Deep-copy JSON containers, so a patch function cannot mutate the input through ``value``
+    (used by ``positional``; compiled expressions copy only what a script can mutate)."""
     if type(value) is dict:
         return {k: _clone(v) for k, v in value.items()}
     if type(value) is list:
@@ -42,6 +43,21 @@ def _clone(value: Any) -> Any:
 
 
 Walker = Callable[[Any, str, PatchFunction, dict[str, Any], dict[int, Any]], Any]
+"""Walkers call ``fn(value, ctx, value_exists)`` positionally with the input's own value (no
+copy): the plan passes either a compiled expression's ``_invoke`` (which copies what its
+script could mutate) or ``positional(fn)`` for any other patch function."""
+
+
+def positional(fn: PatchFunction) -> PatchFunction:
+    """Adapt ``fn(value, context, *, value_exists)`` to the walkers' positional call, giving
+    it a deep copy of container values (an arbitrary function may mutate its input)."""
+
+    def call(value: Any, ctx: dict[str, Any], value_exists: bool) -> Any:
+        if type(value) is dict or type(value) is list:
+            value = _clone(value)
+        return fn(value, ctx, value_exists=value_exists)
+
+    return call
 
 
 _INDEX_TEXT = tuple(str(i) for i in range(1024))
@@ -80,9 +96,7 @@ def _plain(value: Any) -> Any:
 def _call(fn: PatchFunction, value: Any, ctx: dict[str, Any], path: str) -> Any:
     """Run one patch function; ``_DELETE`` for a null/undefined result."""
     ctx["path"] = path
-    if type(value) is dict or type(value) is list:
-        value = _clone(value)
-    result = fn(value, ctx, value_exists=True)
+    result = fn(value, ctx, True)
     if result is None or result is _UNDEFINED:
         return _DELETE
     return _plain(result) if isinstance(result, (dict, list)) else result
@@ -92,7 +106,7 @@ def _create(node: Any, name: str, path: str, fn: PatchFunction, ctx: dict[str, A
             owned: dict[int, Any]) -> Any:
     """A terminal ``["key"]`` that is missing: run with ``value_exists=False``, create on a value."""
     ctx["path"] = path
-    result = fn(None, ctx, value_exists=False)
+    result = fn(None, ctx, False)
     if result is None or result is _UNDEFINED:
         return node
     target = _writable(node, owned)
@@ -112,7 +126,7 @@ def _key_terminal(name: str, bracket: bool) -> Walker:
         if old is _DELETE:
             return _create(node, name, prefix + text, fn, ctx, owned) if bracket else node
         ctx["path"] = prefix + text
-        new = fn(_clone(old) if type(old) is dict or type(old) is list else old, ctx, value_exists=True)
+        new = fn(old, ctx, True)
         if new is None or new is _UNDEFINED:
             target = _writable(node, owned)
             del target[name]
@@ -279,6 +293,8 @@ def _wildcard_key_terminal(name: str, bracket: bool) -> Walker:
     general = _key_terminal(name, bracket)
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if type(node) is list:
+            return on_list(node, prefix, fn, ctx, owned)
         if isinstance(node, list):
             items: Any = enumerate(node)
             is_list = True
@@ -292,8 +308,7 @@ def _wildcard_key_terminal(name: str, bracket: bool) -> Walker:
             old = item.get(name, _DELETE) if type(item) is dict else _DELETE
             if old is not _DELETE:
                 ctx["path"] = prefix + _step_text(key, is_list) + text
-                value = _clone(old) if type(old) is dict or type(old) is list else old
-                new_item = _set_key(item, name, old, fn(value, ctx, value_exists=True), owned)
+                new_item = _set_key(item, name, old, fn(old, ctx, True), owned)
             elif isinstance(item, (dict, list)):
                 new_item = general(item, prefix + _step_text(key, is_list), fn, ctx, owned)
             else:
@@ -302,6 +317,38 @@ def _wildcard_key_terminal(name: str, bracket: bool) -> Walker:
                 if target is node:
                     target = _writable(node, owned)
                 target[key] = new_item
+        return target
+
+    def on_list(node: list[Any], prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        """The loop above for a list, with ``_set_key`` written out (the per-match hot path)."""
+        target = node
+        for key, item in enumerate(node):
+            if type(item) is dict and (old := item.get(name, _DELETE)) is not _DELETE:
+                ctx["path"] = prefix + (_INDEX_STEP[key] if key < 1024 else f"{key}.") + text
+                new = fn(old, ctx, True)
+                if new is old:
+                    continue
+                if new is None or new is _UNDEFINED:
+                    new_item = _writable(item, owned)
+                    del new_item[name]
+                else:
+                    if type(new) is not str and isinstance(new, (dict, list)):
+                        new = _plain(new)
+                    if id(item) in owned:
+                        item[name] = new
+                        continue
+                    new_item = item.copy()
+                    owned[id(new_item)] = new_item
+                    new_item[name] = new
+            elif isinstance(item, (dict, list)):
+                new_item = general(item, prefix + (_INDEX_STEP[key] if key < 1024 else f"{key}."), fn, ctx, owned)
+                if new_item is item:
+                    continue
+            else:
+                continue
+            if target is node:
+                target = _writable(node, owned)
+            target[key] = new_item
         return target
 
     return walk
