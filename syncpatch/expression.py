@@ -130,44 +130,6 @@ class Expression:
             return result
         return to_python(result)
 
-    def _invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
-        """Internal fast entry for plan application: runs in the thread's current realm,
-        which the caller made current and busy for the whole application (one realm per
-        application instead of one per match). Per-call state (budgets, clock, context) is
-        refreshed and built-in patches are dropped after each call, so matches stay apart;
-        conversions and errors are those of ``__call__``."""
-        if self._copy:
-            if self._copy & 1:
-                value = to_js(value)
-            if self._copy & 2:
-                context = to_js(context)
-        else:
-            t = type(value)
-            if t is float or t is tuple or (t is str and not value.isascii()):
-                value = scalar_to_js(value)
-        realm = _LOCAL.realm
-        realm.budgets = self.budgets
-        realm.steps_left = self._steps
-        realm.deadline = 0.0
-        realm.context = context
-        try:
-            result = self._main(realm, value, context, value_exists)
-        except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
-            realm.depth = 0
-            if realm.extra or realm.overlay is not None:
-                realm.unpatch()
-                realm.extra = {}
-            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
-                raise
-            raise _translate(exc, self._names) from None
-        if realm.extra or realm.overlay is not None:
-            realm.unpatch()
-            realm.extra = {}
-        t = type(result)
-        if t is str or t is int or t is bool:
-            return result
-        return to_python(result)
-
     def _isolated_call(self, value: Any, context: Any, value_exists: bool, budgets: Budgets) -> Any:
         """A call with its own realm: custom budgets, or nested inside another evaluation."""
         local = _LOCAL
