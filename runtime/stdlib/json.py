@@ -88,7 +88,7 @@ class _Stringifier:
     ``plain`` is true when no script changed a prototype in this realm: then a dict or list
     can only have a ``toJSON`` of its own, which lets the common case skip member lookups."""
 
-    __slots__ = ("replacer", "keys", "gap", "stack", "path", "realm", "limit", "plain")
+    __slots__ = ("replacer", "keys", "gap", "stack", "path", "realm", "limit", "plain", "fast")
 
     def __init__(self, replacer: Any, keys: list[str] | None, gap: str) -> None:
         self.replacer = replacer
@@ -99,6 +99,7 @@ class _Stringifier:
         self.realm = current_realm()
         self.limit = max(self.realm.budgets.call_depth * 5, 100)  # nesting levels (V8: stack-bound)
         self.plain = self.realm.overlay is None and not self.realm.extra.get("protos")
+        self.fast = self.plain and replacer is None and keys is None and not gap
 
     def prop(self, value: Any, key: Any, holder: Any) -> str | None:
         """SerializeJSONProperty (25.5.2.2); ``key`` is an int for array elements."""
@@ -109,7 +110,7 @@ class _Stringifier:
             if t is int:
                 return str(value)
             if self.plain and (t is list or (t is dict and "toJSON" not in value)):
-                return self.container(value, key)
+                return self.plain_data(value, key) if self.fast else self.container(value, key)
         if _is_object(value):
             to_json = get_member(value, "toJSON")
             if type(to_json) is JSFunction:
@@ -169,6 +170,53 @@ class _Stringifier:
         finally:
             stack.pop()
             self.path.pop()
+
+    def plain_data(self, value: Any, key: Any) -> str:
+        """``container`` for the common call (no replacer, no gap, untouched prototypes) on a
+        list or a dict without ``toJSON``: the same output, with scalars inlined."""
+        stack = self.stack
+        ident = id(value)
+        if ident in stack:
+            raise type_error(self.circular_message(stack.index(ident), key))
+        if len(stack) >= self.limit:
+            raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
+        self.realm.charge(1)
+        stack.append(ident)
+        self.path.append((key, value))
+        parts: list[str] = []
+        if type(value) is list:
+            for i, v in enumerate(value):
+                t = type(v)
+                if t is str:
+                    parts.append(quote(v))
+                elif t is int:
+                    parts.append(str(v))
+                elif t is list or (t is dict and "toJSON" not in v):
+                    parts.append(self.plain_data(v, i))
+                else:
+                    s = self.prop(v, i, value)
+                    parts.append("null" if s is None else s)
+            text = self.wrap(parts, "[", "]")
+        else:
+            for k in ordered_keys(value):
+                if type(k) is not str:
+                    continue  # symbol-keyed properties are never serialized
+                v = value[k]
+                t = type(v)
+                if t is str:
+                    parts.append(quote(k) + ":" + quote(v))
+                elif t is int:
+                    parts.append(quote(k) + ":" + str(v))
+                elif t is list or (t is dict and "toJSON" not in v):
+                    parts.append(quote(k) + ":" + self.plain_data(v, k))
+                else:
+                    s = self.prop(v, k, value)
+                    if s is not None:
+                        parts.append(quote(k) + ":" + s)
+            text = self.wrap(parts, "{", "}")
+        stack.pop()
+        self.path.pop()
+        return text
 
     def object(self, value: Any) -> str:
         """SerializeJSONObject (25.5.2.5)."""
