@@ -8,6 +8,10 @@ SyntaxError message and position (positions count UTF-16 code units, as V8's do)
 ``stringify`` follows SerializeJSONProperty (25.5.2.2): ``toJSON``, replacer function or
 property list, gap, V8's well-formed string quoting (lone surrogates as ``\\udXXX``), and
 V8's multi-line "Converting circular structure to JSON" TypeError.
+
+Deviation: V8's nesting limit is its native stack; here ``stringify`` nests at most
+5 x the realm's call-depth budget (2000 levels by default) and then throws V8's RangeError
+("Maximum call stack size exceeded") as a ``LimitExceeded``.
 """
 
 from __future__ import annotations
