@@ -16,9 +16,9 @@ from ..convert import ordered_keys, typeof
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, JSSymbol, type_error
 from .array_support import describe, members, require_callable
 from .registry import GLOBALS, method, native
-from .symbol import SYMBOL_ITERATOR
+from .symbol import SYMBOL_ITERATOR, is_registered
 
-__all__ = ["JSMap", "JSSet", "map_key"]
+__all__ = ["JSMap", "JSSet", "JSWeakMap", "JSWeakSet", "map_key"]
 
 _NAN_KEY = ("nan",)
 _NULL_KEY = ("null",)
@@ -278,17 +278,20 @@ def map_construct(iterable: Any = UNDEFINED, *_: Any) -> JSMap:
     source = _iterable_source(iterable)
     if source is None:
         return m
-    get = members().get_member
     for entry in source:
-        if isinstance(entry, list):
-            k = entry[0] if entry else UNDEFINED
-            v = entry[1] if len(entry) > 1 else UNDEFINED
-        elif type(entry) in (str, int, float, bool) or entry is None or entry is UNDEFINED or type(entry) is JSSymbol:
-            raise type_error(f"Iterator value {describe(entry)} is not an entry object")
-        else:
-            k, v = get(entry, "0"), get(entry, "1")
+        k, v = _entry(entry)
         m.store.put(k, v)
     return m
+
+
+def _entry(entry: Any) -> tuple[Any, Any]:
+    """Key and value of one constructor entry (AddEntriesFromIterable 24.1.1.2)."""
+    if isinstance(entry, list):
+        return (entry[0] if entry else UNDEFINED), (entry[1] if len(entry) > 1 else UNDEFINED)
+    if type(entry) in (str, int, float, bool) or entry is None or entry is UNDEFINED or type(entry) is JSSymbol:
+        raise type_error(f"Iterator value {describe(entry)} is not an entry object")
+    get = members().get_member
+    return get(entry, "0"), get(entry, "1")
 
 
 def _requires_new(name: str) -> Any:
@@ -384,6 +387,121 @@ def set_construct(iterable: Any = UNDEFINED, *_: Any) -> JSSet:
     return s
 
 
+# --- WeakMap / WeakSet ------------------------------------------------------------------------
+# Entries hold their keys strongly: an evaluation is short-lived, and collection is not
+# observable from a script (no size, no iteration).
+
+
+class JSWeakMap(_Collection):
+    """A JS WeakMap object (24.3): object and non-registered symbol keys only."""
+
+    JS_CLASS = "WeakMap"
+    JS_PROTO: dict[str, JSFunction] = {}
+    __slots__ = ()
+
+    def js_get_own(self, key: Any) -> Any:
+        return self.props.get(key, MISSING) if self.props is not None else MISSING
+
+    def js_set_own(self, key: Any, value: Any) -> bool:
+        if self.props is None:
+            self.props = {}
+        self.props[key] = value
+        return True
+
+
+class JSWeakSet(JSWeakMap):
+    """A JS WeakSet object (24.4)."""
+
+    JS_CLASS = "WeakSet"
+    JS_PROTO: dict[str, JSFunction] = {}
+    __slots__ = ()
+
+
+def _weak_key_ok(v: Any) -> bool:
+    """CanBeHeldWeakly (9.13): objects and symbols not from Symbol.for."""
+    if type(v) is JSSymbol:
+        return not is_registered(v)
+    return not (v is None or v is UNDEFINED or type(v) in (str, int, float, bool))
+
+
+_WM = JSWeakMap.JS_PROTO
+_WS = JSWeakSet.JS_PROTO
+
+
+@method(_WM, "get", 1)
+def weakmap_get(this: Any, key: Any = UNDEFINED, *_: Any) -> Any:
+    """WeakMap.prototype.get (24.3.3.3)."""
+    store = _receiver(this, JSWeakMap, "get").store
+    v = store.get(key) if _weak_key_ok(key) else MISSING
+    return UNDEFINED if v is MISSING else v
+
+
+@method(_WM, "set", 2)
+def weakmap_set(this: Any, key: Any = UNDEFINED, value: Any = UNDEFINED, *_: Any) -> Any:
+    """WeakMap.prototype.set (24.3.3.5)."""
+    store = _receiver(this, JSWeakMap, "set").store
+    if not _weak_key_ok(key):
+        raise type_error("Invalid value used as weak map key")
+    store.put(key, value)
+    return this
+
+
+@method(_WM, "has", 1)
+def weakmap_has(this: Any, key: Any = UNDEFINED, *_: Any) -> bool:
+    """WeakMap.prototype.has (24.3.3.4)."""
+    store = _receiver(this, JSWeakMap, "has").store
+    return _weak_key_ok(key) and store.get(key) is not MISSING
+
+
+@method(_WM, "delete", 1)
+def weakmap_delete(this: Any, key: Any = UNDEFINED, *_: Any) -> bool:
+    """WeakMap.prototype.delete (24.3.3.2)."""
+    store = _receiver(this, JSWeakMap, "delete").store
+    return _weak_key_ok(key) and store.remove(key)
+
+
+@method(_WS, "add", 1)
+def weakset_add(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
+    """WeakSet.prototype.add (24.4.3.1)."""
+    store = _receiver(this, JSWeakSet, "add").store
+    if not _weak_key_ok(value):
+        raise type_error("Invalid value used in weak set")
+    store.put(value, value)
+    return this
+
+
+@method(_WS, "has", 1)
+def weakset_has(this: Any, value: Any = UNDEFINED, *_: Any) -> bool:
+    """WeakSet.prototype.has (24.4.3.4)."""
+    store = _receiver(this, JSWeakSet, "has").store
+    return _weak_key_ok(value) and store.get(value) is not MISSING
+
+
+@method(_WS, "delete", 1)
+def weakset_delete(this: Any, value: Any = UNDEFINED, *_: Any) -> bool:
+    """WeakSet.prototype.delete (24.4.3.3)."""
+    store = _receiver(this, JSWeakSet, "delete").store
+    return _weak_key_ok(value) and store.remove(value)
+
+
+def weakmap_construct(iterable: Any = UNDEFINED, *_: Any) -> JSWeakMap:
+    """WeakMap ( [ iterable ] ) (24.3.1.1) under ``new``."""
+    w = JSWeakMap()
+    source = _iterable_source(iterable)
+    for entry in source or ():
+        k, v = _entry(entry)
+        weakmap_set(w, k, v)
+    return w
+
+
+def weakset_construct(iterable: Any = UNDEFINED, *_: Any) -> JSWeakSet:
+    """WeakSet ( [ iterable ] ) (24.4.1.1) under ``new``."""
+    w = JSWeakSet()
+    for v in _iterable_source(iterable) or ():
+        weakset_add(w, v)
+    return w
+
+
 class _ClassStatics(dict):  # type: ignore[type-arg]
     """Own properties of the Map/Set constructors. ``prototype`` is the core's prototype
     object for the class, fetched on first read: the core builds class prototypes lazily
@@ -403,4 +521,10 @@ class _ClassStatics(dict):  # type: ignore[type-arg]
 
 GLOBALS["Map"] = native(_requires_new("Map"), "Map", 0, construct=map_construct, props=_ClassStatics(JSMap))
 GLOBALS["Set"] = native(_requires_new("Set"), "Set", 0, construct=set_construct, props=_ClassStatics(JSSet))
+GLOBALS["WeakMap"] = native(
+    _requires_new("WeakMap"), "WeakMap", 0, construct=weakmap_construct, props=_ClassStatics(JSWeakMap)
+)
+GLOBALS["WeakSet"] = native(
+    _requires_new("WeakSet"), "WeakSet", 0, construct=weakset_construct, props=_ClassStatics(JSWeakSet)
+)
 GROUP_BY = native(map_group_by, "groupBy", 2)  # ES2024; node 20 (the oracle) lacks it

@@ -14,7 +14,7 @@ from ..realm import current_realm
 from ..values import UNDEFINED, JSSymbol, type_error
 from .registry import GLOBALS, SYMBOL_PROTO, method, native
 
-__all__ = ["WELL_KNOWN", "SYMBOL_ITERATOR", "SYMBOL_TO_PRIMITIVE", "SYMBOL_TO_STRING_TAG", "symbol_descriptive_string"]
+__all__ = ["WELL_KNOWN", "SYMBOL_ITERATOR", "SYMBOL_TO_PRIMITIVE", "SYMBOL_TO_STRING_TAG", "symbol_descriptive_string", "is_registered"]
 
 WELL_KNOWN: dict[str, JSSymbol] = {
     name: JSSymbol(f"Symbol.{name}")
@@ -59,9 +59,14 @@ def symbol_key_for(this: Any, sym: Any = UNDEFINED, *_: Any) -> Any:
         from .array_support import describe
 
         raise type_error(f"{describe(sym)} is not a symbol")
+    return sym.description if is_registered(sym) else UNDEFINED
+
+
+def is_registered(sym: JSSymbol) -> bool:
+    """True for a symbol from ``Symbol.for`` (those cannot be weak collection keys)."""
     registry = current_realm().extra.get("symbol.registry") or {}
     d = sym.description
-    return d if type(d) is str and registry.get(d) is sym else UNDEFINED
+    return type(d) is str and registry.get(d) is sym
 
 
 def _this_symbol(this: Any, name: str) -> JSSymbol:
