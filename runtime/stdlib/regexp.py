@@ -26,8 +26,6 @@ import bisect
 import re
 from typing import Any, Iterator
 
-import regex  # type: ignore[import-untyped]
-
 from ..convert import is_array_index, to_length, to_string
 from ..realm import current_realm
 from ..strings import from_units, has_astral, js_len, to_units
@@ -89,6 +87,8 @@ def _compile(source: str, flags: str) -> tuple[Any, Translation]:
         tr = translate(source, flags)
     except PatternError as exc:
         raise PatternError(f"Invalid regular expression: /{source}/{flags}: {exc}") from None
+    import regex  # type: ignore[import-untyped]  # lazy: ~40 ms of start-up, only on a cache miss
+
     rflags = regex.V0  # ignoreCase, multiline and dotAll are spelled out by the translator
     try:
         compiled = regex.compile(tr.pattern, rflags)
@@ -471,8 +471,24 @@ def _escape_source(src: str) -> str:
 _LT_ESC = {"\n": "\\n", "\r": "\\r", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
+_created: dict[tuple[str, str], str] = {}  # (pattern string, flags) -> escaped source
+
+
 def regexp_create(pattern: Any, flags: Any) -> JSRegExp:
     """RegExpCreate (22.2.3.2) from JS values: SyntaxError at run time on a bad pattern."""
+    if type(pattern) is str and type(flags) is str:
+        src = _created.get((pattern, flags))
+        if src is not None:  # seen before (regex literals come this way too): valid, cached
+            return make_regexp(src, flags)
+        rx = _regexp_create(pattern, flags)
+        if len(_created) >= _CACHE_MAX:
+            _created.clear()
+        _created[(pattern, flags)] = rx.source
+        return rx
+    return _regexp_create(pattern, flags)
+
+
+def _regexp_create(pattern: Any, flags: Any) -> JSRegExp:
     if isinstance(pattern, JSRegExp):
         src = pattern.source
         fl = pattern.flags if flags is UNDEFINED else to_string(flags)
