@@ -16,6 +16,7 @@ from typing import Any, Callable
 from ..convert import normalize_number, to_uint32
 from ..values import UNDEFINED
 from . import fdlibm as _f
+from . import fdlibm_hyp as _h
 from . import fdlibm_trig as _t
 from .number import to_number
 from .registry import GLOBALS, BuiltinNamespace, native
@@ -223,14 +224,14 @@ def _random(this: Any, *_: Any) -> float:
 
 _UNARY = {
     "acos": (_t.acos, "Math.acos ( x ) (21.3.2.2)."),
-    "acosh": (_f.acosh, "Math.acosh ( x ) (21.3.2.3)."),
+    "acosh": (_h.acosh, "Math.acosh ( x ) (21.3.2.3)."),
     "asin": (_t.asin, "Math.asin ( x ) (21.3.2.4)."),
-    "asinh": (_f.asinh, "Math.asinh ( x ) (21.3.2.5)."),
+    "asinh": (_h.asinh, "Math.asinh ( x ) (21.3.2.5)."),
     "atan": (_t.atan, "Math.atan ( x ) (21.3.2.6)."),
-    "atanh": (_f.atanh, "Math.atanh ( x ) (21.3.2.7)."),
+    "atanh": (_h.atanh, "Math.atanh ( x ) (21.3.2.7)."),
     "cbrt": (_t.cbrt, "Math.cbrt ( x ) (21.3.2.9)."),
     "cos": (_t.cos, "Math.cos ( x ) (21.3.2.12)."),
-    "cosh": (_f.cosh, "Math.cosh ( x ) (21.3.2.13)."),
+    "cosh": (_h.cosh, "Math.cosh ( x ) (21.3.2.13)."),
     "exp": (_f.exp, "Math.exp ( x ) (21.3.2.14)."),
     "expm1": (_f.expm1, "Math.expm1 ( x ) (21.3.2.15)."),
     "log": (_f.log, "Math.log ( x ) (21.3.2.20)."),
@@ -238,10 +239,10 @@ _UNARY = {
     "log10": (_f.log10, "Math.log10 ( x ) (21.3.2.22)."),
     "log2": (_f.log2, "Math.log2 ( x ) (21.3.2.23)."),
     "sin": (_t.sin, "Math.sin ( x ) (21.3.2.30)."),
-    "sinh": (_f.sinh, "Math.sinh ( x ) (21.3.2.31)."),
+    "sinh": (_h.sinh, "Math.sinh ( x ) (21.3.2.31)."),
     "sqrt": (_sqrt, "Math.sqrt ( x ) (21.3.2.32)."),
     "tan": (_t.tan, "Math.tan ( x ) (21.3.2.33)."),
-    "tanh": (_f.tanh, "Math.tanh ( x ) (21.3.2.34)."),
+    "tanh": (_h.tanh, "Math.tanh ( x ) (21.3.2.34)."),
 }
 
 _FUNCTIONS: dict[str, tuple[Callable[..., Any], int]] = {
