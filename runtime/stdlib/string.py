@@ -292,12 +292,16 @@ STRING_PROTO["trimRight"] = native(string_trim_end, "trimEnd", 0)
 def string_to_lower_case(this: Any, *_: Any) -> str:
     """String.prototype.toLowerCase (22.1.3.28): full Unicode mappings incl. SpecialCasing
     and Final_Sigma, as V8 (ICU) does (see string_case.py)."""
+    if type(this) is str and this.isascii():
+        return this.lower()
     return js_lower(this_string(this, "toLowerCase"))
 
 
 @method(STRING_PROTO, "toUpperCase", 0)
 def string_to_upper_case(this: Any, *_: Any) -> str:
     """String.prototype.toUpperCase (22.1.3.30)."""
+    if type(this) is str and this.isascii():
+        return this.upper()
     return js_upper(this_string(this, "toUpperCase"))
 
 
