@@ -6,7 +6,8 @@ the double (``as_integer_ratio``) with ties rounded up in magnitude, as the spec
 
 Deviations (documented): ``new Number(x)`` returns the primitive number (there are no
 wrapper objects); ``toLocaleString`` ignores its locale/options arguments and always
-formats like ``en-US`` (grouping commas, at most 3 fraction digits, half-expand rounding).
+formats like ``en-US`` (grouping commas, at most 3 fraction digits, half-expand rounding);
+of its options only the digit options and ``useGrouping`` are honoured.
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ from ..convert import (
     JS_WHITESPACE,
     MAX_SAFE_INTEGER,
     normalize_number,
+    to_boolean,
     to_int32,
     to_integer_or_infinity,
     to_primitive,
     to_string,
 )
 from ..convert import to_number as _core_to_number
+from ..members import get_member
 from ..values import UNDEFINED, range_error, type_error
 from .registry import GLOBALS, NUMBER_PROTO, method, native
 
@@ -506,27 +509,63 @@ def _group(int_digits: str) -> str:
     return ",".join(parts)
 
 
-def locale_format(x: int | float) -> str:
-    """en-US formatting: shortest digits, half-expand to 3 fraction digits, grouped."""
+def locale_format(x: int | float, min_fd: int = 0, max_fd: int = 3, min_int: int = 1, grouping: bool = True) -> str:
+    """en-US formatting as ICU does it: the shortest digits rounded half-expand to
+    ``max_fd`` fraction digits, trailing zeros kept down to ``min_fd``, grouped."""
     if x != x:
         return "NaN"
     sign = "-" if x < 0 or (x == 0 and math.copysign(1.0, x) < 0) else ""
     if not _finite(x):
         return sign + "\u221e"
-    if x == 0:
-        return sign + "0"
-    digits, e = _shortest_digits(x)
-    scaled = int(digits) * 10 ** max(0, e - len(digits) + 4)  # value * 10**3 before rounding
-    drop = len(digits) - (e + 4)
-    if drop > 0:
-        q, r = divmod(int(digits), 10**drop)
-        scaled = q + (1 if 2 * r >= 10**drop else 0)
-    text = str(scaled).rjust(4, "0")
-    int_part, frac = text[:-3], text[-3:].rstrip("0")
-    return sign + _group(int_part) + ("." + frac if frac else "")
+    scaled = 0
+    if x != 0:
+        digits, e = _shortest_digits(x)
+        shift = e - len(digits) + 1 + max_fd  # |x| * 10**max_fd = int(digits) * 10**shift
+        if shift >= 0:
+            scaled = int(digits) * 10**shift
+        else:
+            scaled = _div_half_up(int(digits), 10**-shift)
+    text = str(scaled).rjust(max_fd + 1, "0")
+    int_part, frac = (text[:-max_fd], text[-max_fd:]) if max_fd else (text, "")
+    frac = frac.rstrip("0").ljust(min_fd, "0")
+    int_part = int_part.rjust(min_int, "0")
+    return sign + (_group(int_part) if grouping else int_part) + ("." + frac if frac else "")
+
+
+def _digit_option(options: Any, name: str, low: int, high: int) -> int | None:
+    """GetNumberOption (ECMA-402 9.2.12): undefined, or an integer in [low, high]."""
+    value = get_member(options, name)
+    if value is UNDEFINED:
+        return None
+    n = to_number(value)
+    if n != n or not low <= n <= high:
+        raise range_error(f"{name} value is out of range.")
+    return int(math.floor(n))
+
+
+def _locale_options(options: Any) -> tuple[int, int, int, bool]:
+    """The digit and grouping options of Intl.NumberFormat that en-US output depends on."""
+    if options is UNDEFINED:
+        return 0, 3, 1, True
+    if options is None:
+        raise type_error("Cannot convert undefined or null to object")
+    min_int = _digit_option(options, "minimumIntegerDigits", 1, 21) or 1
+    min_fd = _digit_option(options, "minimumFractionDigits", 0, 20)
+    max_fd = _digit_option(options, "maximumFractionDigits", 0, 20)
+    if min_fd is None:
+        min_fd = 0 if max_fd is None else min(0, max_fd)
+    if max_fd is None:
+        max_fd = max(3, min_fd)
+    elif min_fd > max_fd:
+        raise range_error("maximumFractionDigits value is out of range.")
+    grouping = get_member(options, "useGrouping")
+    return min_fd, max_fd, min_int, grouping is UNDEFINED or to_boolean(grouping)
 
 
 @method(NUMBER_PROTO, "toLocaleString", 0)
-def number_to_locale_string(this: Any, *_: Any) -> str:
-    """Number.prototype.toLocaleString ( ) (21.1.3.4); en-US style regardless of locale."""
-    return locale_format(_this_number(this, "toLocaleString"))
+def number_to_locale_string(this: Any, locales: Any = UNDEFINED, options: Any = UNDEFINED, *_: Any) -> str:
+    """Number.prototype.toLocaleString ( [ locales [ , options ] ] ) (21.1.3.4, ECMA-402 16.4.1):
+    always en-US; the digit options (minimum/maximumFractionDigits, minimumIntegerDigits)
+    and useGrouping are honoured, other options ignored (documented)."""
+    x = _this_number(this, "toLocaleString")
+    return locale_format(x, *_locale_options(options))
