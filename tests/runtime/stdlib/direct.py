@@ -48,3 +48,13 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
     return a is b if a is UNDEFINED or b is UNDEFINED else a == b
+
+
+@pytest.fixture(autouse=True)
+def fresh_realm():
+    """Run each direct call in a fresh realm: outside an evaluation ``current_realm()`` is a
+    thread-wide fallback whose wall-time deadline expires a few seconds into the session."""
+    from syncpatch.runtime.realm import Realm, activate
+
+    with activate(Realm()):
+        yield

@@ -6,7 +6,7 @@ from syncpatch.runtime.stdlib.registry import GLOBALS
 from syncpatch.runtime.realm import Budgets, Realm, activate
 from syncpatch.runtime.values import LimitExceeded
 
-from .direct import NAN, U, fn, proto, same, static, throws
+from .direct import fresh_realm, NAN, U, fn, proto, same, static, throws  # noqa: F401 (fixture)
 
 CASES = [
     ("at", [1, 2, 3], (-1,), 3),

@@ -6,7 +6,7 @@ from syncpatch.runtime import members
 from syncpatch.runtime.stdlib.collections import JSMap, JSSet
 from syncpatch.runtime.stdlib.registry import GLOBALS
 
-from .direct import NAN, U, fn, same, throws
+from .direct import fresh_realm, NAN, U, fn, same, throws  # noqa: F401 (fixture)
 
 Map = GLOBALS["Map"]
 Set = GLOBALS["Set"]

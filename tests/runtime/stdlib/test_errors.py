@@ -7,7 +7,7 @@ from syncpatch.runtime.stdlib.errors import ERROR_NAMES, error_is_instance
 from syncpatch.runtime.stdlib.registry import ERROR_PROTO, GLOBALS
 from syncpatch.runtime.values import JSErrorObject
 
-from .direct import U, throws
+from .direct import fresh_realm, U, throws  # noqa: F401 (fixture)
 
 
 @pytest.mark.parametrize("name", ERROR_NAMES[:-1])

@@ -5,7 +5,7 @@ import pytest
 from syncpatch.runtime.stdlib.registry import GLOBALS, OBJECT_PROTO
 from syncpatch.runtime.values import JSErrorObject, JSObject
 
-from .direct import NAN, U, proto, same, static, throws
+from .direct import fresh_realm, NAN, U, proto, same, static, throws  # noqa: F401 (fixture)
 
 CASES = [
     ("keys", ({"b": 1, "2": 2, "a": 3, "1": 4},), ["1", "2", "b", "a"]),

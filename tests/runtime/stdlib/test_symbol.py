@@ -4,7 +4,7 @@ from syncpatch.runtime.stdlib.registry import GLOBALS, SYMBOL_PROTO
 from syncpatch.runtime.stdlib.symbol import SYMBOL_ITERATOR, WELL_KNOWN
 from syncpatch.runtime.values import JSSymbol
 
-from .direct import U, throws
+from .direct import fresh_realm, U, throws  # noqa: F401 (fixture)
 
 Symbol = GLOBALS["Symbol"]
 
