@@ -137,6 +137,8 @@ def string_concat(this: Any, *args: Any) -> str:
 
 
 def _search_arg(v: Any, name: str) -> str:
+    if type(v) is str:
+        return v
     if is_regexp(v):
         raise type_error(f"First argument to String.prototype.{name} must not be a regular expression")
     return to_string(v)
@@ -182,6 +184,8 @@ def string_last_index_of(this: Any, search: Any = UNDEFINED, position: Any = UND
 @method(STRING_PROTO, "startsWith", 1)
 def string_starts_with(this: Any, search: Any = UNDEFINED, position: Any = UNDEFINED, *_: Any) -> bool:
     """String.prototype.startsWith (22.1.3.23)."""
+    if type(this) is str and type(search) is str and position is UNDEFINED and this.isascii():
+        return this.startswith(search)
     u = units_of(this_string(this, "startsWith"))
     needle = units_of(_search_arg(search, "startsWith"))
     start = _clamp(position, len(u), 0)
@@ -193,6 +197,8 @@ def string_starts_with(this: Any, search: Any = UNDEFINED, position: Any = UNDEF
 @method(STRING_PROTO, "slice", 2)
 def string_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> str:
     """String.prototype.slice (22.1.3.22)."""
+    if type(this) is str and type(start) is int and end is UNDEFINED and this.isascii():
+        return this[start:] if start >= 0 or -start <= len(this) else this
     u = units_of(this_string(this, "slice"))
     a = _relative(start, len(u), 0)
     b = _relative(end, len(u), len(u))
