@@ -1,0 +1,122 @@
+"""The process never crashes: deep nesting and deep recursion, run in a child process.
+
+``crash_child.py`` runs each row and prints its outcome; a segfault, abort or OOM kill would
+kill only the child (the address space is capped at 4 GiB). Every row must end in a public
+outcome: a compile error, a JS result or error, or ``LimitExceeded`` — never an escaped
+``RecursionError``/``MemoryError``/internal ``LimitExceeded``, never a dead process. The
+recursion-heavy rows run again on a worker thread, whose stack is the usual place for a
+C-level overflow.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHILD = Path(__file__).parent / "crash_child.py"
+sys.path.insert(0, str(Path(__file__).parent))
+import crash_child  # noqa: E402
+
+#: row -> the allowed outcome kinds (and budget for limits)
+SRC_OK = {"compile", "result", "error"}  # a too-deep source may be refused at compile time
+EXPECT: dict[str, tuple[set[str], str | None]] = {
+    **{row: (SRC_OK, None) for row in crash_child.ROWS if row.startswith("src-")},
+    "run-deep-result-object": ({"limit"}, None),
+    "run-deep-result-array": ({"limit"}, None),
+    "run-json-parse-deep": ({"limit"}, "call_depth"),
+    "run-json-stringify-deep": ({"limit"}, "call_depth"),
+    "run-string-of-deep-array": ({"limit"}, "call_depth"),
+    "run-flat-deep": ({"limit"}, "call_depth"),
+    "run-recursion-default": ({"limit"}, "call_depth"),
+    "run-recursion-huge-budget": ({"limit"}, "call_depth"),
+    "run-tostring-recursion-huge-budget": ({"limit"}, "call_depth"),
+    "input-deep-value-read": ({"limit"}, "call_depth"),
+    "input-deep-value-returned": ({"limit"}, None),
+    "input-deep-value-mutated": ({"limit"}, None),
+    "input-deep-list-mutated": ({"limit"}, None),
+}
+
+DEEP_SOURCE_BUG = "RecursionError escapes compile_expression for a deeply nested source (expected CompileError)"
+BUGS = {
+    "src-nested-arrays": DEEP_SOURCE_BUG,
+    "src-not-chain": DEEP_SOURCE_BUG,
+    "src-arrow-chain": DEEP_SOURCE_BUG,
+    "src-nested-blocks": DEEP_SOURCE_BUG,
+    "src-nested-templates": DEEP_SOURCE_BUG,
+    "src-nested-ifs": DEEP_SOURCE_BUG,
+    "src-nested-iife": DEEP_SOURCE_BUG,
+    "src-long-sum": DEEP_SOURCE_BUG,
+    "run-deep-result-object": "a deeply nested result escapes as RecursionError (to_python runs outside the "
+                              "error translation in Expression.__call__)",
+    "run-deep-result-array": "a deeply nested result escapes as the runtime's internal LimitExceeded "
+                             "('result nested too deeply'), not syncpatch.LimitExceeded",
+    "input-deep-value-returned": "a deeply nested caller value returned as is escapes as RecursionError",
+    "input-deep-value-mutated": "a deeply nested caller value escapes as RecursionError from the input copy "
+                                "(to_js runs before the try in Expression.__call__)",
+    "input-deep-list-mutated": "a deeply nested caller value escapes as RecursionError from the input copy",
+}
+THREAD_ROWS = ["src-nested-parens", "run-json-parse-deep", "run-recursion-huge-budget",
+               "run-tostring-recursion-huge-budget", "input-deep-value-read", "run-string-of-deep-array"]
+THREAD_BUGS: dict[str, str] = {}
+
+
+def _limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
+def _run_child(rows: list[str], thread: bool) -> dict[str, Any]:
+    args = [sys.executable, str(CHILD), ",".join(rows)] + (["--thread"] if thread else [])
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=240, preexec_fn=_limit)
+    out = {}
+    for line in proc.stdout.splitlines():
+        row = json.loads(line)
+        out[row["id"]] = row
+    out["__returncode__"] = proc.returncode
+    out["__stderr__"] = proc.stderr[-2000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def main_thread_results() -> dict[str, Any]:
+    return _run_child(list(crash_child.ROWS), thread=False)
+
+
+@pytest.fixture(scope="module")
+def worker_thread_results() -> dict[str, Any]:
+    return _run_child(THREAD_ROWS, thread=True)
+
+
+def _assert_row(results: dict[str, Any], row: str) -> None:
+    assert results["__returncode__"] == 0, f"child died ({results['__returncode__']}): {results['__stderr__']}"
+    got = results.get(row)
+    assert got is not None, f"no outcome for {row}: the child stopped early"
+    kinds, budget = EXPECT[row]
+    assert got["kind"] in kinds, f"{row}: {got}"
+    if budget is not None:
+        assert got["budget"] == budget, f"{row}: {got}"
+
+
+def _params(rows: list[str], bugs: dict[str, str]) -> list[Any]:
+    return [pytest.param(r, id=r, marks=[pytest.mark.xfail(strict=True, reason=f"bug: {bugs[r]}")] if r in bugs
+                         else []) for r in rows]
+
+
+def test_child_process_survives(main_thread_results: dict[str, Any]) -> None:
+    assert main_thread_results["__returncode__"] == 0, main_thread_results["__stderr__"]
+    assert set(crash_child.ROWS) <= set(main_thread_results)
+
+
+@pytest.mark.parametrize("row", _params(list(crash_child.ROWS), BUGS))
+def test_deep_row_on_main_thread(main_thread_results: dict[str, Any], row: str) -> None:
+    _assert_row(main_thread_results, row)
+
+
+@pytest.mark.parametrize("row", _params(THREAD_ROWS, THREAD_BUGS))
+def test_deep_row_on_worker_thread(worker_thread_results: dict[str, Any], row: str) -> None:
+    _assert_row(worker_thread_results, row)
