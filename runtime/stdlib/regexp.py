@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from ..convert import is_array_index, to_length, to_string
 from ..realm import current_realm
@@ -555,9 +555,15 @@ def regexp_proto_test(this: Any, string: Any = UNDEFINED, *_: Any) -> bool:
 
 
 def regexp_proto_to_string(this: Any, *_: Any) -> str:
-    """RegExp.prototype.toString (22.2.6.17)."""
-    rx = _this_regexp(this, "toString")
-    return f"/{rx.source or '(?:)'}/{rx.flags}"
+    """RegExp.prototype.toString (22.2.6.17): generic over ``source`` and ``flags``."""
+    if isinstance(this, JSRegExp):
+        return f"/{this.source or '(?:)'}/{this.flags}"
+    t = type(this)
+    if t is str or t is int or t is float or t is bool or this is None or this is UNDEFINED:
+        raise type_error("RegExp.prototype.toString requires that 'this' be an Object")
+    from ..members import get_member
+
+    return f"/{to_string(get_member(this, 'source'))}/{to_string(get_member(this, 'flags'))}"
 
 
 def regexp_ctor(this: Any, pattern: Any = UNDEFINED, flags: Any = UNDEFINED, *_: Any) -> JSRegExp:
@@ -578,7 +584,15 @@ def _register() -> None:
     proto["exec"] = native(regexp_proto_exec, "exec", 1)
     proto["test"] = native(regexp_proto_test, "test", 1)
     proto["toString"] = native(regexp_proto_to_string, "toString", 0)
-    GLOBALS["RegExp"] = native(regexp_ctor, "RegExp", 2, construct=regexp_construct)
+    # the accessors read on RegExp.prototype itself (22.2.6.4 flags, 22.2.6.13 source)
+    values = cast("dict[str, Any]", proto)
+    values["source"] = "(?:)"
+    values["flags"] = ""
+    from ..members import get_prototype  # complete by now: the stdlib loads after it
+
+    # the core makes a class's prototype object lazily, from its first instance
+    props = {"prototype": get_prototype(JSRegExp("", ""))}
+    GLOBALS["RegExp"] = native(regexp_ctor, "RegExp", 2, construct=regexp_construct, props=props)
 
 
 _register()
