@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import os
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -195,7 +194,3 @@ def prepare(opts: ServeOptions, clock: Clock | None = None) -> Prepared:
         raise ServeError(f"cannot store the platform Config: {exc.message}") from None
     audit = AuditLog(status.get("audit") or {})
     return Prepared(host, port, cert, key, kubeconfig, store, status, auth, audit, settings)
-
-
-def random_port_token() -> str:
-    return secrets.token_hex(4)

@@ -10,7 +10,6 @@ import copy
 import datetime as dt
 import random
 import re
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -52,10 +51,6 @@ class Clock:
     def stamp(self, offset_seconds: int = 0) -> str:
         t = self.now() + dt.timedelta(seconds=offset_seconds)
         return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_time(value: str) -> dt.datetime:
-    return dt.datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=dt.timezone.utc)
 
 
 Unknown = tuple[str, dict[str, Any], str]
@@ -244,9 +239,3 @@ def touch_managed(obj: dict[str, Any], old: dict[str, Any] | None, manager: str,
     obj["metadata"]["managedFields"] = merge_managed(
         entries, manager, operation, API_VERSION, clock.stamp(), fieldset(applied))
 
-
-__all__ = [
-    "API_VERSION", "KIND", "Clock", "uuid", "check_type", "unknown_fields", "drop_unknown",
-    "metadata_causes", "compute_status", "block_owner_causes", "spec_differs",
-    "generate_name", "touch_managed", "name_causes", "parse_time",
-]

@@ -7,7 +7,6 @@ import json
 import signal
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -93,6 +93,10 @@ def test_create_list_json_and_selectors(server: ServerProc) -> None:
     assert [i["metadata"]["name"] for i in selected["items"]] == ["created"]
     by_field = kc(server, "get", RES, "--field-selector", "metadata.name=created", "-o", "name").stdout
     assert by_field.split() == [f"{RES}/created"]
+    _, paged = table_rows(kc(server, "get", RES, "--chunk-size=1", "-v=6").stdout)
+    assert sorted(r[0] for r in paged) == sorted(names)
+    log = kc(server, "get", RES, "--chunk-size=1", "-o", "name", "-v=6").stderr
+    assert "continue=" in log
 
 
 def test_apply_creates_then_configures(server: ServerProc, tmp_path: Path) -> None:
