@@ -591,7 +591,7 @@ def _register() -> None:
     from ..members import get_prototype  # complete by now: the stdlib loads after it
 
     # the core makes a class's prototype object lazily, from its first instance
-    props = {"prototype": get_prototype(JSRegExp("", ""))}
+    props = {"prototype": get_prototype(object.__new__(JSRegExp))}
     GLOBALS["RegExp"] = native(regexp_ctor, "RegExp", 2, construct=regexp_construct, props=props)
 
 
