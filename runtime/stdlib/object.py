@@ -13,7 +13,7 @@ from typing import Any
 
 from ..convert import same_value, to_property_key
 from ..realm import current_realm
-from ..values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
+from ..values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
 from .array_support import describe, members, require_callable
 from .object_proto import (
     get_own,
@@ -202,11 +202,9 @@ def object_get_own_property_symbols(this: Any, o: Any = UNDEFINED, *_: Any) -> l
 
 def _descriptor(o: Any, key: Any) -> dict[str, Any] | Any:
     """FromPropertyDescriptor of the own property ``key`` (20.1.2.8), or undefined."""
-    v = get_own(o, key)
-    if type(o).__name__ == "JSErrorObject" and key == "message" and not has_own(o, key):
-        v = MISSING
-    if v is MISSING:
+    if not has_own(o, key):
         return UNDEFINED
+    v = get_own(o, key)
     frozen = bool(members().is_frozen(o))
     t = type(o)
     hidden = key in hidden_keys(o)
