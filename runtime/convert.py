@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
 from typing import Any, Callable
 
 from .values import (
@@ -62,7 +61,8 @@ JS_WHITESPACE = (
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 
-_DECIMAL_LITERAL = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\Z")
+# [0-9], not \d: \d also matches non-ASCII digits, which JS rejects (Number('١') is NaN).
+_DECIMAL_LITERAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\Z")
 _RADIX_LITERAL = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
 
 
@@ -217,6 +217,19 @@ to_numeric = to_number  # no BigInt: ToNumeric is ToNumber
 
 # --- ToString ---------------------------------------------------------------------------------
 
+_DECIMAL: Any = None
+
+
+def _decimal() -> Any:
+    """``decimal.Decimal``, imported on first use (decimal costs ~10 ms at start-up)."""
+    global _DECIMAL
+    if _DECIMAL is None:
+        from decimal import Decimal
+
+        _DECIMAL = Decimal
+    return _DECIMAL
+
+
 def number_to_string(x: int | float) -> str:
     """Number::toString(10) (6.1.6.1.20): shortest round-trip digits, JS layout rules."""
     if type(x) is int:
@@ -231,10 +244,10 @@ def number_to_string(x: int | float) -> str:
         return "-Infinity"
     if x == 0:
         return "0"
-    if x.is_integer() and abs(x) < 1e21:
+    if x.is_integer() and abs(x) <= _TWO_53:  # beyond 2**53: shortest digits padded with zeros
         return str(int(x))
     sign = "-" if x < 0 else ""
-    _, digit_tuple, exp = Decimal(repr(abs(x))).as_tuple()
+    _, digit_tuple, exp = _decimal()(repr(abs(x))).as_tuple()
     digits = "".join(map(str, digit_tuple)).rstrip("0") or "0"
     n = len(digit_tuple) + int(exp)  # position of the decimal point
     k = len(digits)
@@ -257,7 +270,7 @@ def to_string(v: Any) -> str:
     if t is str:
         return v  # type: ignore[no-any-return]
     if t is int:
-        if -(10**21) < v < 10**21:
+        if -_TWO_53 <= v <= _TWO_53:
             return str(v)
         return number_to_string(v)
     if t is float:

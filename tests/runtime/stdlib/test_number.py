@@ -54,8 +54,6 @@ def test_string_to_number_is_ascii_only():
     assert N.to_number(" 0x10 ") == 16
 
 
-@pytest.mark.xfail(reason="convert.number_to_string prints integral doubles above 2**53 exactly; "
-                          "the core should use stdlib.number.number_to_string's digits", strict=False)
 def test_core_to_string_of_large_integral_doubles():
     from syncpatch.runtime.convert import to_string
 
@@ -63,7 +61,6 @@ def test_core_to_string_of_large_integral_doubles():
     assert to_string(2.0**60) == "1152921504606847000"
 
 
-@pytest.mark.xfail(reason="convert.string_to_number accepts Unicode digits (its regex uses \\d)", strict=False)
 def test_core_string_to_number_is_ascii_only():
     from syncpatch.runtime.convert import to_number
 
