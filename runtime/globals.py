@@ -40,11 +40,10 @@ def _virtual_to_host_dns(this: Any, dns_name: Any = UNDEFINED, *_: Any) -> Any:
 
 
 def _names_available() -> bool:
-    try:
-        from .names import virtual_to_host_dns  # noqa: F401
-    except ImportError:  # pragma: no cover
-        return False
-    return True
+    """Whether ``names.py`` ships (checked without importing it: it pulls in attrs)."""
+    from importlib.util import find_spec
+
+    return find_spec(f"{__package__}.names") is not None
 
 
 if _names_available():
