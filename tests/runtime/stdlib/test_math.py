@@ -58,7 +58,6 @@ def test_js_pow_is_shared_with_the_operator():
     assert js_pow(10, -5) == 9.999999999999999e-06
 
 
-@pytest.mark.xfail(reason="the core's ops.power must call stdlib.math.js_pow (V8's fdlibm pow)", strict=False)
 def test_exponent_operator_matches_v8():
     syncpatch = pytest.importorskip("syncpatch")
     compile_expression = getattr(syncpatch, "compile_expression", None)
