@@ -346,7 +346,7 @@ def group_span(tr: Translation, m: Any, i: int) -> tuple[int, int]:
     enclosing = tr.enclosing.get(i)
     if enclosing is None:
         return m.span(tr.gnum[i])  # type: ignore[no-any-return]
-    lo, hi = m.span()
+    lo, hi = 0, len(m.string)  # not m.span(): lookarounds capture outside the match
     dropped = -1
     for wrapper, minimum in enclosing:
         iters = [sp for sp in m.spans(wrapper) if lo <= sp[0] and sp[1] <= hi]

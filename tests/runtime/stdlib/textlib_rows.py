@@ -392,3 +392,17 @@ for src, flags, subject in [
     ('[\\P{Lu}]', 'vi', 'É'),
 ]:
     X(src, flags, subject)
+
+# --- lookbehind (matched right to left, as V8 does) ------------------------------------------
+for src, flags, subject in [
+    ('(?<=(\\d+)(\\d+))$', '', '1053'),
+    ('(?<=(\\d+?)(\\d+))$', '', '1053'),
+    ('(?<=\\1(a))b', '', 'aab'),
+    ('(?<=(a)\\1)b', '', 'aab'),
+    ('(?<=([ab])+)c', '', 'abc'),
+    ('(?<!a(b))c', '', 'abc'),
+    ('(?<=^|,)\\w+', 'g', 'a,bc,d'),
+    ('(?<=a|bc)d', '', 'bcd'),
+    ('(?<=(?:a|b)+)c', '', 'babc'),
+]:
+    X(src, flags, subject)
