@@ -13,10 +13,55 @@ from typing import Any
 from syncpatch.grammar import ast as A
 
 from . import pyast as P
-from .expressions import BINARY_FUNCS
+from .expressions import _NO_VALUE, BINARY_FUNCS, _literal_value
 from .texts import callee_text
 
 __all__ = ["CallGen"]
+
+
+def _plain_text(v: Any) -> bool:
+    """A string literal without surrogate code units: matching it against a string gives the
+    same answer on code points (Python) as on UTF-16 code units (JS)."""
+    return type(v) is str and not any("\ud800" <= c <= "\udfff" for c in v)
+
+
+def _utf16_length(s: str) -> int:
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def _argument_value(node: Any) -> Any:
+    """A constant argument's JS value (``"lit".length`` included), or _NO_VALUE."""
+    if (isinstance(node, A.MemberExpression) and not node.computed and not node.optional
+            and isinstance(node.object, A.Literal) and type(node.object.value) is str
+            and getattr(node.property, "value", None) == "length"):
+        return _utf16_length(node.object.value)
+    return _literal_value(node)
+
+
+def _string_method(t: str, method: str, args: list[Any]) -> tuple[ast.expr, bool] | None:
+    """Inline Python for ``t.method(*args)`` on a string receiver with literal arguments, and
+    whether it needs an ASCII receiver (where code points and UTF-16 units index alike); None
+    when no exact inline form exists. Only used while no realm patches built-ins."""
+    recv = P.name(t)
+    n = len(args)
+    if method in ("startsWith", "endsWith", "includes") and n == 1 and _plain_text(args[0]):
+        if method == "includes":
+            return ast.Compare(left=P.const(args[0]), ops=[ast.In()], comparators=[recv]), False
+        py = "startswith" if method == "startsWith" else "endswith"
+        return P.call(P.attr(recv, py), P.const(args[0])), False
+    if method == "slice" and 1 <= n <= 2 and all(type(a) is int for a in args):
+        upper = P.const(args[1]) if n == 2 else None
+        return ast.Subscript(value=recv, slice=ast.Slice(lower=P.const(args[0]), upper=upper, step=None),
+                             ctx=ast.Load()), True
+    if method in ("toUpperCase", "toLowerCase") and n == 0:
+        return P.call(P.attr(recv, "upper" if method == "toUpperCase" else "lower")), True
+    if method == "trim" and n == 0:
+        return P.call(P.attr(recv, "strip"), P.const(" \t\n\v\f\r")), True
+    if method == "indexOf" and n == 1 and _plain_text(args[0]):
+        return P.call(P.attr(recv, "find"), P.const(args[0])), True
+    if method == "replace" and n == 2 and _plain_text(args[0]) and _plain_text(args[1]) and "$" not in args[1]:
+        return P.call(P.attr(recv, "replace"), P.const(args[0]), P.const(args[1]), P.const(1)), True
+    return None
 
 
 def _nullish(e: ast.expr, t: str) -> ast.expr:
@@ -46,6 +91,9 @@ class CallGen:
 
     def get_expr(self, obj: ast.expr, link: A.MemberExpression) -> ast.expr:
         key = self.member_key(link)
+        if (isinstance(obj, ast.Constant) and type(obj.value) is str and isinstance(key, ast.Constant)
+                and key.value == "length"):
+            return P.const(_utf16_length(obj.value))  # a string's own, unchangeable length
         if not link.computed:
             t = self.tmp()
             return P.ifexp(
@@ -63,7 +111,7 @@ class CallGen:
             if isinstance(link, A.MemberExpression):
                 nxt = links[i + 1] if i + 1 < len(links) else None
                 if isinstance(nxt, A.CallExpression) and nxt.callee is link and not nxt.optional:
-                    acc = P.call("invoke", acc, self.member_key(link), P.const(callee_text(link)), *self.args(nxt.arguments))
+                    acc = self.method_call(acc, link, nxt)
                     this = None
                     i += 2
                     continue
@@ -86,6 +134,26 @@ class CallGen:
             this = None
             i += 1
         return acc
+
+    def method_call(self, obj: ast.expr, link: A.MemberExpression, call: A.CallExpression) -> ast.expr:
+        """``obj.key(...args)`` as ``invoke``; known String methods with literal arguments are
+        inlined for string receivers while no realm patches built-ins (``PATCHED[0] == 0``)."""
+        key = self.member_key(link)
+        text = P.const(callee_text(link))
+        if isinstance(key, ast.Constant) and type(key.value) is str:
+            values = [_argument_value(a) for a in call.arguments]
+            if all(v is not _NO_VALUE for v in values):
+                t = self.tmp()
+                fast = _string_method(t, key.value, values)
+                if fast is not None:
+                    inline, ascii_only = fast
+                    tests: list[ast.expr] = [P.type_is(P.walrus(t, obj), "str")]
+                    if ascii_only:
+                        tests.append(P.call(P.attr(P.name(t), "isascii")))
+                    tests.append(P.not_(P.subscript(P.name("PATCHED"), P.const(0))))
+                    slow = P.call("invoke", P.name(t), key, text, *self.args(call.arguments))
+                    return P.ifexp(P.and_(*tests), inline, slow)
+        return P.call("invoke", obj, key, text, *self.args(call.arguments))
 
     def call_with(self, callee: Any, args: list[ast.expr], _: Any) -> ast.expr:
         """Call ``callee`` (a JS expression) with already-compiled arguments."""

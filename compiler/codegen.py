@@ -56,6 +56,7 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         self.names: dict[str, str] = {}
         self.free_globals: dict[str, Span] = {}
         self.used_inputs: set[str] = set()
+        self.uses_names = False
         self.pre: list[ast.stmt] = []
         self.breakables: list[str] = []
         self.labels: dict[str, int] = {}
@@ -128,8 +129,12 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         ]
         used = {n.id for n in ast.walk(ast.Module(body=body, type_ignores=[])) if isinstance(n, ast.Name)}
         prologue = [s for s in prologue if s.targets[0].id in used]  # type: ignore[attr-defined]
-        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg="_realm"), *params], vararg=None, kwonlyargs=[],
-                             kw_defaults=[], kwarg=None, defaults=[])
+        kwonly, kwdefaults = [], []
+        if self.uses_names:  # the side table, for ReferenceErrors caught by JS code
+            kwonly = [ast.arg(arg="_names")]
+            kwdefaults = [ast.Dict(keys=[P.const(k) for k in self.names], values=[P.const(v) for v in self.names.values()])]
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg="_realm"), *params], vararg=None, kwonlyargs=kwonly,
+                             kw_defaults=kwdefaults, kwarg=None, defaults=[])
         main = ast.FunctionDef(name="_main", args=args, body=[*prologue, *body], decorator_list=[], returns=None)
         main.lineno, main.col_offset = 1, 0
         module = ast.Module(body=[main], type_ignores=[])

@@ -331,7 +331,13 @@ class StmtGen:
                 body = self.block(s.handler.body.body)
             finally:
                 self.scope = saved
-            handlers.append(ast.ExceptHandler(type=P.name("JSThrow"), name=exc, body=[*bind, *body] or [ast.Pass()]))
+            # A TDZ read surfaces as a Python NameError: JS code can catch it as a ReferenceError.
+            self.uses_names = True
+            value = self.fresh("_e")
+            caught = P.assign(value, P.call("caught_value", P.name(exc), P.name("_names")))
+            bind = [caught, *_rebind(bind, exc, value)]
+            handlers.append(ast.ExceptHandler(type=P.tuple_(P.name("JSThrow"), P.name("NAME_ERROR")), name=exc,
+                                              body=[*bind, *body] or [ast.Pass()]))
         saved_completion = self.completion
         self.completion = False
         try:
@@ -368,6 +374,16 @@ class StmtGen:
             self.scope = saved
         out.append(ast.While(test=P.const(True), body=[*body, ast.Break()], orelse=[]))
         return out
+
+
+def _rebind(stmts: list[ast.stmt], exc: str, value: str) -> list[ast.stmt]:
+    """Point the catch-parameter binding at the caught JS value instead of ``exc.value``."""
+    for node in stmts:
+        for sub in ast.walk(node):
+            for field, child in ast.iter_fields(sub):
+                if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name) and child.value.id == exc:
+                    setattr(sub, field, P.name(value))
+    return stmts
 
 
 def _names(p: Any) -> list[A.Identifier]:

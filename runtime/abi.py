@@ -6,13 +6,14 @@ one requires bumping ``ABI_VERSION``, and artifacts built for another version ar
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from . import callops, convert, globals as _globals, members, ops
 from .functions import arguments_object
-from .realm import Realm
+from .realm import PATCHED_REALMS, Realm
 from .stdlib.registry import GLOBALS
-from .values import UNDEFINED, JSFunction, JSThrow, reference_error, type_error
+from .values import UNDEFINED, JSFunction, JSThrow, make_error, reference_error, type_error
 
 ABI_VERSION = 1
 
@@ -25,7 +26,9 @@ DICT = dict
 LIST = list
 LEN = len
 NEXT = next
+NAME_ERROR = NameError
 INF = math.inf
+PATCHED = PATCHED_REALMS  # [n]: realms shadowing built-ins; inlined String methods need n == 0
 
 get = members.get_member
 delm = members.delete_member
@@ -104,12 +107,20 @@ def throw(value: Any) -> Any:
     raise JSThrow(value)
 
 
-def not_iterable_check(value: Any) -> Any:
-    return value
+def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
+    """The JS value a ``catch`` receives: the thrown value, or for a read of an uninitialised
+    ``let``/``const`` (a Python NameError on ``_vN``) the ReferenceError V8 throws (9.1.1.1.6)."""
+    if type(exc) is JSThrow:
+        return exc.value
+    found = re.search(r"'(_v\d+)'", str(exc))
+    js = names.get(found.group(1)) if found else None
+    if js is None:
+        raise exc
+    return make_error("ReferenceError", f"Cannot access '{js}' before initialization")
 
 
 NAMES: tuple[str, ...] = (
-    "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT",
+    "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
     "get", "delm", "setm", "invoke", "invoke_opt", "call", "call_this", "construct", "spread",
     "iterate", "object_spread", "set_literal_proto", "template", "tagged_strings", "forin_keys",
     "update_member", "compound_member", "new_regexp", "property_key", "rest_object", "rest_array",
