@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from typing import Any, cast
 
 from ..convert import (
@@ -28,6 +27,7 @@ from ..strings import from_units, has_astral, to_units
 from ..values import MISSING, UNDEFINED, JSIterator, JSSymbol, range_error, type_error
 from .registry import GLOBALS, STRING_PROTO, method, native
 from .string_case import js_lower, js_upper
+from .string_normalize import js_normalize
 from .symbol import SYMBOL_ITERATOR
 
 __all__ = ["this_string", "units_of", "is_regexp", "string_ctor", "StringObject"]
@@ -371,9 +371,7 @@ def string_normalize(this: Any, form: Any = UNDEFINED, *_: Any) -> str:
     f = "NFC" if form is UNDEFINED else to_string(form)
     if f not in _FORMS:
         raise range_error("The normalization form should be one of NFC, NFD, NFKC, NFKD.")
-    if s.isascii():
-        return s
-    return unicodedata.normalize(f, s)  # type: ignore[arg-type]
+    return js_normalize(s, f)
 
 
 def _lone_surrogates(s: str) -> bool:

@@ -406,3 +406,8 @@ for src, flags, subject in [
     ('(?<=(?:a|b)+)c', '', 'babc'),
 ]:
     X(src, flags, subject)
+
+# --- normalization of characters newer than Python's Unicode data ----------------------------
+for s in ("\ua7f1", "\U000105c9", "\U000105d2\u0307", "\U00011383x", "\U0001611e\U0001611e", "a\U00016121\u0301"):
+    for f in ("NFC", "NFD", "NFKC", "NFKD"):
+        P("string", "normalize", s, f)
