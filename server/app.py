@@ -353,9 +353,9 @@ async def item(request: Request, st: State, p: Principal | None, info: RequestIn
         obj = await run_in_threadpool(st.service.replace, name, body, ctx)
         return _written(request, st, obj, ctx, 200, reveal)
     ptype = media_type(request)
-    force = bool_param(request, "force")
+    ctx.force = bool_param(request, "force")
     created = ptype == APPLY and (await run_in_threadpool(st.store.get, name)) is None
-    obj = await run_in_threadpool(st.service.patch, name, ptype, body, ctx, force)
+    obj = await run_in_threadpool(st.service.patch, name, ptype, body, ctx)
     return _written(request, st, obj, ctx, 201 if created else 200, reveal)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import errors as E
-from .fieldsets import fieldset, merge_managed
+from .fieldsets import leaf_paths, record
 from .model_adapter import RawInvalid, effective_status_with_warnings, validate_object
 from .store import Tx
 
@@ -233,9 +233,20 @@ def generate_name(tx: Tx, prefix: str, clock: Clock) -> str:
 
 
 def touch_managed(obj: dict[str, Any], old: dict[str, Any] | None, manager: str,
-                  operation: str, applied: dict[str, Any], clock: Clock) -> None:
-    """Record who wrote which fields (managedFields), keyed by manager and operation."""
+                  operation: str, applied: dict[str, Any], clock: Clock, force: bool = False) -> None:
+    """Record who owns which fields (managedFields); an apply may raise 409 Conflict."""
     entries = copy.deepcopy((old or {}).get("metadata", {}).get("managedFields") or [])
-    obj["metadata"]["managedFields"] = merge_managed(
-        entries, manager, operation, API_VERSION, clock.stamp(), fieldset(applied))
+    paths = leaf_paths(applied) if operation == "Apply" else set()
+    stamp = {"apiVersion": API_VERSION, "time": clock.stamp()}
+    obj["metadata"]["managedFields"] = record(entries, old, obj, manager, operation, paths,
+                                              force, stamp)
 
+
+def same_object(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Equal apart from managedFields timestamps: such a write changes nothing."""
+    def strip(o: dict[str, Any]) -> dict[str, Any]:
+        meta = dict(o.get("metadata") or {})
+        meta["managedFields"] = [{k: v for k, v in e.items() if k != "time"}
+                                 for e in meta.get("managedFields") or [] if isinstance(e, dict)]
+        return {**o, "metadata": meta}
+    return strip(a) == strip(b)

@@ -20,6 +20,7 @@ from . import errors as E
 from . import objects as O
 from .model_adapter import MASK
 from .patching import APPLY, JSON_PATCH, MERGE, apply_patch, json_patch, merge_patch
+from .fieldsets import apply_removals, leaf_paths
 from .store import Store, Tx
 
 
@@ -31,6 +32,7 @@ class WriteCtx:
     is_admin: bool = True
     dry_run: bool = False
     field_validation: str = "Warn"
+    force: bool = False
     warnings: list[str] = field(default_factory=list)
 
     def can_delete(self, ref: dict[str, Any]) -> bool:
@@ -145,7 +147,7 @@ class ConfigService:
             return self._update(tx, old, new, ctx, "Update", new)
         return self.store.write(fn, dry_run=ctx.dry_run)
 
-    def patch(self, name: str, ptype: str, doc: Any, ctx: WriteCtx, force: bool = False) -> dict[str, Any]:
+    def patch(self, name: str, ptype: str, doc: Any, ctx: WriteCtx) -> dict[str, Any]:
         """Merge, JSON or apply patch; apply creates a missing object. The patched result
         goes through the same rules as a PUT (without requiring a resourceVersion)."""
         if ptype == APPLY and not ctx.manager:
@@ -162,6 +164,9 @@ class ConfigService:
             if old is None:
                 raise E.not_found(name)
             new = self._patched(old, ptype, doc)
+            if ptype == APPLY:
+                apply_removals(new, old["metadata"].get("managedFields") or [], ctx.manager,
+                               leaf_paths(doc))
             new = self.incoming(new, ctx)
             if new["metadata"].get("name") != name:
                 raise E.invalid(name, [E.cause("metadata.name", "Invalid value: field is immutable")])
@@ -201,11 +206,10 @@ class ConfigService:
         meta["generation"] = int(ometa.get("generation", 1)) + (1 if O.spec_differs(new, old) else 0)
         for key in ("namespace", "selfLink"):
             meta.pop(key, None)
-        meta["managedFields"] = ometa.get("managedFields", [])
         meta["resourceVersion"] = ometa["resourceVersion"]
-        if new == old:
+        O.touch_managed(new, old, ctx.manager, op, applied, self.clock, ctx.force)
+        if O.same_object(new, old):
             return old  # no-op writes do not bump resourceVersion, as in Kubernetes
-        O.touch_managed(new, old, ctx.manager, op, applied, self.clock)
         meta["resourceVersion"] = str(tx.next_rv())
         if meta.get("deletionTimestamp") and not meta.get("finalizers"):
             tx.delete(new)

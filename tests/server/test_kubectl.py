@@ -108,8 +108,15 @@ def test_apply_creates_then_configures(server: ServerProc, tmp_path: Path) -> No
     obj = json.loads(kc(server, "get", RES, "applied", "-o", "json").stdout)
     assert obj["status"]["platformHost"] == "two.example.com"
     assert obj["metadata"]["generation"] == 2
+    path.write_text(manifest("applied", "three.example.com"))
+    conflict = kc(server, "apply", "--server-side", "-f", str(path), ok=False)
+    assert conflict.returncode == 1
+    assert 'conflict with "kubectl-client-side-apply"' in conflict.stderr and ".spec.raw" in conflict.stderr
     ss = kc(server, "apply", "--server-side", "--force-conflicts", "-f", str(path)).stdout
     assert "serverside-applied" in ss
+    obj = json.loads(kc(server, "get", RES, "applied", "-o", "json", "--show-managed-fields").stdout)
+    managers = {(e["manager"], e["operation"]) for e in obj["metadata"]["managedFields"]}
+    assert ("kubectl", "Apply") in managers and obj["status"]["platformHost"] == "three.example.com"
 
 
 def test_patch_and_label(server: ServerProc) -> None:

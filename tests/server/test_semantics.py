@@ -266,21 +266,64 @@ def test_delete_preconditions(api: Api) -> None:
     assert api.get("a").status_code == 200
 
 
+APPLY = {"Content-Type": "application/apply-patch+yaml"}
+
+
+def applied_yaml(name: str, raw: str, labels: dict[str, str] | None = None) -> str:
+    import yaml
+
+    return yaml.safe_dump({"apiVersion": "management.platform.sh/v1", "kind": "Config",
+                           "metadata": {"name": name, **({"labels": labels} if labels else {})},
+                           "spec": {"raw": raw}})
+
+
+def owners(resp: Any) -> dict[tuple[str, str], Any]:
+    return {(e["manager"], e["operation"]): e["fieldsV1"] for e in meta(resp)["managedFields"]}
+
+
 def test_managed_fields_record_manager_and_operation(api: Api) -> None:
     api.req("POST", f"{BASE}?fieldManager=alice", json=config("a", labels={"x": "1"}))
-    patch = {"metadata": {"labels": {"y": "2"}}}
-    api.req("PATCH", f"{BASE}/a?fieldManager=bob", json=patch,
+    r = api.req("PATCH", f"{BASE}/a?fieldManager=bob", json={"metadata": {"labels": {"y": "2"}}},
+                headers={"Content-Type": "application/merge-patch+json"})
+    fields = owners(r)
+    assert set(fields) == {("alice", "Update"), ("bob", "Update")}
+    assert fields[("alice", "Update")] == {"f:metadata": {"f:labels": {"f:x": {}}}, "f:spec": {"f:raw": {}}}
+    assert fields[("bob", "Update")] == {"f:metadata": {"f:labels": {"f:y": {}}}}
+    assert all(e["apiVersion"] == "management.platform.sh/v1" and e["fieldsType"] == "FieldsV1"
+               and e["time"].endswith("Z") for e in meta(r)["managedFields"])
+    # an update takes ownership of what it changes
+    r = api.req("PATCH", f"{BASE}/a?fieldManager=bob", json={"metadata": {"labels": {"x": "9"}}},
+                headers={"Content-Type": "application/merge-patch+json"})
+    assert owners(r)[("alice", "Update")] == {"f:spec": {"f:raw": {}}}
+
+
+def test_apply_conflicts_unless_forced(api: Api) -> None:
+    api.req("POST", f"{BASE}?fieldManager=alice", json=config("a", "platformHost: a\n"))
+    body = applied_yaml("a", "platformHost: b\n")
+    r = api.req("PATCH", f"{BASE}/a?fieldManager=carol", content=body, headers=APPLY)
+    err = assert_status(r, 409, "Conflict")
+    assert err["details"]["causes"] == [{"reason": "FieldManagerConflict", "field": ".spec.raw",
+                                         "message": 'conflict with "alice" using management.platform.sh/v1'}]
+    assert "Apply failed with 1 conflict" in err["message"]
+    same = api.req("PATCH", f"{BASE}/a?fieldManager=carol", content=applied_yaml("a", "platformHost: a\n"),
+                   headers=APPLY)
+    assert same.status_code == 200  # the same value: shared ownership, no conflict
+    assert ("carol", "Apply") in owners(same) and ("alice", "Update") in owners(same)
+    forced = api.req("PATCH", f"{BASE}/a?fieldManager=carol&force=true", content=body, headers=APPLY)
+    assert forced.status_code == 200 and forced.json()["status"]["platformHost"] == "b"
+    assert ("alice", "Update") not in owners(forced)
+    assert owners(forced)[("carol", "Apply")] == {"f:spec": {"f:raw": {}}}
+
+
+def test_apply_removes_fields_it_no_longer_applies(api: Api) -> None:
+    first = applied_yaml("a", "", {"keep": "1", "drop": "2"})
+    assert api.req("PATCH", f"{BASE}/a?fieldManager=ci", content=first, headers=APPLY).status_code == 201
+    api.req("PATCH", f"{BASE}/a?fieldManager=ops", json={"metadata": {"labels": {"other": "3"}}},
             headers={"Content-Type": "application/merge-patch+json"})
-    applied = "apiVersion: management.platform.sh/v1\nkind: Config\nmetadata:\n  name: a\nspec:\n  raw: 'platformHost: h'\n"
-    r = api.req("PATCH", f"{BASE}/a?fieldManager=carol", content=applied,
-                headers={"Content-Type": "application/apply-patch+yaml"})
+    r = api.req("PATCH", f"{BASE}/a?fieldManager=ci", content=applied_yaml("a", "", {"keep": "1"}), headers=APPLY)
     assert r.status_code == 200, r.text
-    entries = {(e["manager"], e["operation"]): e for e in meta(r)["managedFields"]}
-    assert set(entries) == {("alice", "Update"), ("bob", "Update"), ("carol", "Apply")}
-    assert entries[("alice", "Update")]["fieldsV1"]["f:metadata"]["f:labels"]["f:x"] == {}
-    assert "f:y" in entries[("bob", "Update")]["fieldsV1"]["f:metadata"]["f:labels"]
-    assert entries[("carol", "Apply")]["fieldsType"] == "FieldsV1"
-    assert r.json()["status"]["platformHost"] == "h"
+    assert meta(r)["labels"] == {"keep": "1", "other": "3"}
+    assert owners(r)[("ci", "Apply")]["f:metadata"] == {"f:labels": {"f:keep": {}}}
 
 
 def test_server_side_apply_creates(api: Api) -> None:
