@@ -13,6 +13,7 @@ from typing import Any
 from syncpatch.grammar import ast as A
 
 from . import pyast as P
+from .base import GenBase
 from .expressions import _NO_VALUE, BINARY_FUNCS, _literal_value
 from .texts import callee_text
 
@@ -68,7 +69,7 @@ def _nullish(e: ast.expr, t: str) -> ast.expr:
     return P.or_(P.is_(P.walrus(t, e), P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
 
 
-class CallGen:
+class CallGen(GenBase):
     """Mixin: chains, calls, new, assignment."""
 
     def args(self, nodes: tuple[Any, ...]) -> list[ast.expr]:
@@ -195,6 +196,7 @@ class CallGen:
             o, k = self.tmp(), self.tmp()
             current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, self.member_key(left))))
             store = P.call("setm", P.name(o), P.name(k), self.expr(node.right))
+        keep: ast.expr
         if node.operator == "??=":
             keep = P.not_(P.or_(P.is_(current, P.const(None)), P.is_(P.name(t), P.name("UNDEFINED"))))
         elif node.operator == "||=":

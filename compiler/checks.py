@@ -105,7 +105,7 @@ def mutates_inputs(program: A.Program) -> bool:
                     if callee.computed and not (isinstance(callee.property, A.Literal)
                                                 and callee.property.value not in _MUTATORS):
                         return True
-                    if not callee.computed and callee.property.value in _MUTATORS:  # type: ignore[union-attr]
+                    if not callee.computed and callee.property.value in _MUTATORS:
                         return True
             case A.MemberExpression():
                 if isinstance(node.property, A.Literal) and node.property.value in _MUTATORS:

@@ -129,7 +129,8 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         ]
         used = {n.id for n in ast.walk(ast.Module(body=body, type_ignores=[])) if isinstance(n, ast.Name)}
         prologue = [s for s in prologue if s.targets[0].id in used]  # type: ignore[attr-defined]
-        kwonly, kwdefaults = [], []
+        kwonly: list[ast.arg] = []
+        kwdefaults: list[ast.expr | None] = []
         if self.uses_names:  # the side table, for ReferenceErrors caught by JS code
             kwonly = [ast.arg(arg="_names")]
             kwdefaults = [ast.Dict(keys=[P.const(k) for k in self.names], values=[P.const(v) for v in self.names.values()])]
@@ -158,7 +159,7 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
 def _fix_ranges(module: ast.Module) -> None:
     """Python wants start <= end on every node; JS spans of synthesized nodes may not be."""
     for node in ast.walk(module):
-        if not hasattr(node, "lineno"):
+        if not isinstance(node, (ast.expr, ast.stmt, ast.arg, ast.excepthandler, ast.keyword)):
             continue
         end = (getattr(node, "end_lineno", None) or node.lineno, getattr(node, "end_col_offset", None) or 0)
         if end < (node.lineno, node.col_offset):

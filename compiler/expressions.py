@@ -15,6 +15,7 @@ from syncpatch.grammar import ast as A
 from syncpatch.runtime import ops as _ops
 
 from . import pyast as P
+from .base import GenBase
 from .texts import callee_text, static_type
 
 __all__ = ["ExprGen", "BINARY_FUNCS"]
@@ -57,7 +58,7 @@ def _literal_value(node: Any) -> Any:
             return _NO_VALUE
 
 
-class ExprGen:
+class ExprGen(GenBase):
     """Mixin: expression compilation; the host class provides scope, temps and functions."""
 
     def expr(self, node: Any) -> ast.expr:  # noqa: C901 - one dispatch over the node union
@@ -258,7 +259,7 @@ class ExprGen:
 
     def member_key(self, node: A.MemberExpression) -> ast.expr:
         if not node.computed:
-            return P.const(node.property.value)  # type: ignore[union-attr]
+            return P.const(node.property.value)
         prop = node.property
         if isinstance(prop, A.Literal) and type(prop.value) is str:
             return P.const(prop.value)
@@ -330,7 +331,7 @@ class ExprGen:
 def _number_key(v: Any) -> str:
     from syncpatch.runtime.convert import to_string
 
-    return to_string(v)
+    return str(to_string(v))
 
 
 def _ends_high(s: Any) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 from syncpatch.grammar import ast as A
 
 from . import pyast as P
+from .base import GenBase
 from .scope import FunctionFrame, Scope
 
 __all__ = ["FuncGen"]
@@ -45,7 +46,7 @@ def _length(params: tuple[Any, ...]) -> int:
     return n
 
 
-class FuncGen:
+class FuncGen(GenBase):
     """Mixin: function values, hoisted declarations and destructuring."""
 
     def function_value(self, node: Any, name: str, method: bool = False) -> ast.expr:
@@ -80,13 +81,13 @@ class FuncGen:
         if not (1 <= span.line <= span.end_line <= len(lines)):
             return None
         if span.line == span.end_line:
-            return lines[span.line - 1][span.column - 1:span.end_column - 1]
+            return str(lines[span.line - 1][span.column - 1:span.end_column - 1])
         parts = [lines[span.line - 1][span.column - 1:], *lines[span.line:span.end_line - 1],
                  lines[span.end_line - 1][:span.end_column - 1]]
         return "\n".join(parts)
 
     def function_def(self, node: Any, fname: str, is_arrow: bool) -> ast.FunctionDef:
-        this_name = self.frame.this_name if is_arrow else self.fresh("_this")
+        this_name = (self.frame.this_name or "_this0") if is_arrow else self.fresh("_this")
         frame = FunctionFrame(parent=self.frame, this_name=this_name, is_arrow=is_arrow,
                               start=(node.body.span.line, node.body.span.column))
         if not is_arrow and _uses_arguments(node.body):

@@ -14,6 +14,7 @@ from typing import Any
 from syncpatch.grammar import ast as A
 
 from . import pyast as P
+from .base import GenBase
 from .scope import Scope, function_decls, lexical_decls, var_names
 
 __all__ = ["StmtGen"]
@@ -22,7 +23,7 @@ _BREAKABLE = (A.ForStatement, A.ForInStatement, A.ForOfStatement, A.WhileStateme
               A.SwitchStatement)
 
 
-class StmtGen:
+class StmtGen(GenBase):
     """Mixin: statements, blocks, hoisting, loops, try, switch."""
 
     def statements(self, body: tuple[Any, ...]) -> list[ast.stmt]:
@@ -70,9 +71,9 @@ class StmtGen:
                 return [*self.reset_completion(), ast.While(test=P.const(True), body=[*test, *body], orelse=[])]
             case A.DoWhileStatement():
                 body = self.loop_body(s.body)
-                test = ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[])
+                until = ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[])
                 flag = self.fresh("_first")
-                head = ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))], orelse=[test])
+                head = ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))], orelse=[until])
                 loop = ast.While(test=P.const(True), body=[head, *body], orelse=[])
                 return [*self.reset_completion(), P.assign(flag, P.const(True)), loop]
             case A.BreakStatement():
@@ -166,11 +167,11 @@ class StmtGen:
                 raise self.fail(f"Identifier '{ident.name}' has already been declared", ident)
             scope.bindings[ident.name] = self.new_binding(ident.name, kind, ident)
         for fn in function_decls(body):
-            b = scope.bindings.get(fn.id.name)
-            if b is None or b.kind not in ("var", "function", "param"):
-                if b is not None and b.kind in ("let", "const"):
+            found = scope.bindings.get(fn.id.name)
+            if found is None or found.kind not in ("var", "function", "param"):
+                if found is not None and found.kind in ("let", "const"):
                     raise self.fail(f"Identifier '{fn.id.name}' has already been declared", fn.id)
-                b = scope.bindings[fn.id.name] = self.new_binding(fn.id.name, "function")
+                scope.bindings[fn.id.name] = self.new_binding(fn.id.name, "function")
         for fn in function_decls(body):
             b = scope.bindings[fn.id.name]
             saved = self.pre

@@ -19,9 +19,9 @@ def callee_text(node: Any) -> str:
     """How V8 names a callee in "... is not a function" (its source form, abbreviated)."""
     match node:
         case A.Identifier():
-            return node.name
+            return str(node.name)
         case A.MemberExpression(computed=False):
-            return f"{callee_text(node.object)}.{node.property.value}"  # type: ignore[union-attr]
+            return f"{callee_text(node.object)}.{node.property.value}"
         case A.MemberExpression():
             prop = node.property
             inner = repr(prop.value).replace("'", '"') if isinstance(prop, A.Literal) else "..."
@@ -33,7 +33,7 @@ def callee_text(node: Any) -> str:
         case A.ChainExpression():
             return callee_text(node.expression)
         case A.Literal():
-            return node.raw
+            return str(node.raw)
         case _:
             return "(intermediate value)"
 

@@ -28,16 +28,15 @@ __all__ = [
     "ObjectPattern", "ArrayPattern", "AssignmentPattern", "RestElement", "dump",
 ]
 
-_node = attrs.frozen(kw_only=True)
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Identifier:
     name: str
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Literal:
     """A number, string, boolean or null literal (``value`` is already the JS value)."""
     value: object
@@ -45,14 +44,14 @@ class Literal:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class RegExpLiteral:
     pattern: str
     flags: str
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class TemplateLiteral:
     """``quasis`` are the cooked strings (None when invalid, allowed only in tagged templates)."""
     quasis: tuple[str | None, ...]
@@ -61,31 +60,31 @@ class TemplateLiteral:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class TaggedTemplateExpression:
     tag: "Expression"
     quasi: TemplateLiteral
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ThisExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class SpreadElement:
     argument: "Expression"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ArrayExpression:
     elements: tuple["Expression | SpreadElement | None", ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Property:
     """An object literal member or an object pattern member (``value`` is then a pattern)."""
     key: "Expression"
@@ -96,13 +95,13 @@ class Property:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ObjectExpression:
     properties: tuple["Property | SpreadElement", ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class FunctionExpression:
     id: Identifier | None
     params: tuple["Pattern", ...]
@@ -110,7 +109,7 @@ class FunctionExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ArrowFunctionExpression:
     params: tuple["Pattern", ...]
     body: "BlockStatement | Expression"
@@ -118,14 +117,14 @@ class ArrowFunctionExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class UnaryExpression:
     operator: str
     argument: "Expression"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class UpdateExpression:
     operator: str
     prefix: bool
@@ -133,7 +132,7 @@ class UpdateExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class BinaryExpression:
     operator: str
     left: "Expression"
@@ -141,7 +140,7 @@ class BinaryExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class LogicalExpression:
     operator: str
     left: "Expression"
@@ -149,7 +148,7 @@ class LogicalExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class AssignmentExpression:
     operator: str
     left: "Pattern | Expression"
@@ -157,7 +156,7 @@ class AssignmentExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ConditionalExpression:
     test: "Expression"
     consequent: "Expression"
@@ -165,7 +164,7 @@ class ConditionalExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class CallExpression:
     callee: "Expression"
     arguments: tuple["Expression | SpreadElement", ...]
@@ -173,14 +172,14 @@ class CallExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class NewExpression:
     callee: "Expression"
     arguments: tuple["Expression | SpreadElement", ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class MemberExpression:
     object: "Expression"
     property: "Expression"
@@ -189,39 +188,39 @@ class MemberExpression:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ChainExpression:
     """The end of an optional chain: ``a?.b.c`` short-circuits up to here."""
     expression: "Expression"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class SequenceExpression:
     expressions: tuple["Expression", ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ObjectPattern:
     properties: tuple["Property | RestElement", ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ArrayPattern:
     elements: tuple["Pattern | None", ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class AssignmentPattern:
     left: "Pattern"
     right: "Expression"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class RestElement:
     argument: "Pattern"
     span: Span
@@ -229,38 +228,38 @@ class RestElement:
 
 # --- statements ---------------------------------------------------------------------------------
 
-@_node
+@attrs.frozen(kw_only=True)
 class ExpressionStatement:
     expression: "Expression"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class BlockStatement:
     body: tuple["Statement", ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class EmptyStatement:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class VariableDeclarator:
     id: "Pattern"
     init: "Expression | None"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class VariableDeclaration:
     kind: str
     declarations: tuple[VariableDeclarator, ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class IfStatement:
     test: "Expression"
     consequent: "Statement"
@@ -268,7 +267,7 @@ class IfStatement:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ForStatement:
     init: "VariableDeclaration | Expression | None"
     test: "Expression | None"
@@ -277,7 +276,7 @@ class ForStatement:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ForInStatement:
     left: "VariableDeclaration | Pattern | Expression"
     right: "Expression"
@@ -285,7 +284,7 @@ class ForInStatement:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ForOfStatement:
     left: "VariableDeclaration | Pattern | Expression"
     right: "Expression"
@@ -293,52 +292,52 @@ class ForOfStatement:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class WhileStatement:
     test: "Expression"
     body: "Statement"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class DoWhileStatement:
     body: "Statement"
     test: "Expression"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class BreakStatement:
     label: Identifier | None
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ContinueStatement:
     label: Identifier | None
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ReturnStatement:
     argument: "Expression | None"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class ThrowStatement:
     argument: "Expression"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class CatchClause:
     param: "Pattern | None"
     body: BlockStatement
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class TryStatement:
     block: BlockStatement
     handler: CatchClause | None
@@ -346,28 +345,28 @@ class TryStatement:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class SwitchCase:
     test: "Expression | None"
     consequent: tuple["Statement", ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class SwitchStatement:
     discriminant: "Expression"
     cases: tuple[SwitchCase, ...]
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class LabeledStatement:
     label: Identifier
     body: "Statement"
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class FunctionDeclaration:
     id: Identifier
     params: tuple["Pattern", ...]
@@ -375,7 +374,7 @@ class FunctionDeclaration:
     span: Span
 
 
-@_node
+@attrs.frozen(kw_only=True)
 class Program:
     body: tuple["Statement", ...]
     span: Span
@@ -408,7 +407,7 @@ def dump(node: object, indent: int = 0) -> str:
         return "[\n" + "".join(f"{pad}  {dump(x, indent + 1)}\n" for x in node) + f"{pad}]"
     if not attrs.has(type(node)):
         return repr(node)
-    fields = [f for f in attrs.fields(type(node)) if f.name != "span"]
+    fields = [f for f in attrs.fields(type(node)) if f.name != "span"]  # type: ignore[arg-type]
     span = getattr(node, "span")
     head = f"{type(node).__name__} @{span!r}"
     if not fields:

@@ -167,9 +167,9 @@ _BINARY_LOGICAL = {"&&", "||", "??"}
 class _Builder(Transformer):  # type: ignore[type-arg]
     """One method per grammar rule/alias; children are AST nodes or tokens."""
 
-    def _call_userfunc(self, tree: Tree, new_children: Any = None) -> Any:
+    def _call_userfunc(self, tree: Tree[Any], new_children: Any = None) -> Any:
         """Build the node, then give it the rule's full source span (keywords included)."""
-        result = super()._call_userfunc(tree, new_children)
+        result = super()._call_userfunc(tree, new_children)  # type: ignore[no-untyped-call]
         meta = tree.meta
         if meta.empty:
             return result
@@ -667,7 +667,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return _check_expression(_nodes(c)[0]), True
 
 
-def build_ast(tree: Tree, source: str = "", origin: str = "<expression>") -> A.Program:
+def build_ast(tree: Tree[Any], source: str = "", origin: str = "<expression>") -> A.Program:
     """Turn a Lark parse tree into the typed AST; shape errors become CompileErrors."""
     builder = _Builder()
     try:

@@ -87,12 +87,13 @@ def _semicolon(tok: Token, after: Token | None = None) -> Token:
                  end_line=at.end_line, end_column=at.end_column, end_pos=at.end_pos)
 
 
-def parse_tree(source: str, origin: str = "<expression>") -> Tree:
+def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
     """Parse a script into Lark's tree; every failure is a CompileError."""
     lark, punct, keywords, patterns = grammar_parser()
     lexer = Lexer(source, punct, keywords)
     ip = lark.parse_interactive(None)
-    choices = lambda: set(ip.choices())  # noqa: E731
+    def choices() -> set[str]:
+        return set(ip.choices())
     prev_type = ""
     try:
         while True:
@@ -100,11 +101,11 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree:
             nl = lexer.newline_before
             if nl and prev_type == "THROW":
                 raise CompileError("Illegal newline after throw", _span_of(tok), source, origin)
-            if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in ip.choices():
+            if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in choices():
                 ip.feed_token(_semicolon(tok, lexer.before))
             if tok.type == "$END":
                 _finish(ip, tok, lexer.prev, source, origin, patterns)
-                return ip.result if hasattr(ip, "result") else ip.resume_parse()  # pragma: no cover
+                raise AssertionError("unreachable: _finish raises")  # pragma: no cover
             _feed(ip, tok, nl, source, origin, patterns, lexer.before)
             prev_type = tok.type
     except _Done as done:
@@ -117,7 +118,7 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree:
 
 
 class _Done(Exception):
-    def __init__(self, tree: Tree) -> None:
+    def __init__(self, tree: Tree[Any]) -> None:
         self.tree = tree
 
 

@@ -1,0 +1,109 @@
+"""The state and services every code generation mixin shares (declared once for the type
+checker; ``codegen.Codegen`` provides them)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from syncpatch.grammar import ast as A
+from syncpatch.grammar.errors import CompileError, Span
+
+from .scope import Binding, FunctionFrame, Scope
+
+__all__ = ["GenBase"]
+
+
+class GenBase:
+    """Attributes and cross-mixin methods of the code generator (see ``codegen.Codegen``)."""
+
+    source: str
+    origin: str
+    names: dict[str, str]
+    free_globals: dict[str, Span]
+    used_inputs: set[str]
+    uses_names: bool
+    pre: list[ast.stmt]
+    breakables: list[str]
+    labels: dict[str, int]
+    label_flags: dict[str, str]
+    open_jumps: set[str]
+    block_labels: set[str]
+    completion: bool
+    frame: FunctionFrame
+    scope: Scope
+
+    def fresh(self, prefix: str) -> str:
+        raise NotImplementedError
+
+    def tmp(self) -> str:
+        raise NotImplementedError
+
+    def new_binding(self, name: str, kind: str, node: Any = None) -> Binding:
+        raise NotImplementedError
+
+    def mark_write(self, b: Binding) -> None:
+        raise NotImplementedError
+
+    def note_capture(self, b: Binding) -> None:
+        raise NotImplementedError
+
+    def fail(self, message: str, node: Any) -> CompileError:
+        raise NotImplementedError
+
+    def is_script_global(self, name: str) -> bool:
+        raise NotImplementedError
+
+    def this_expr(self, node: A.ThisExpression) -> ast.expr:
+        raise NotImplementedError
+
+    def expr(self, node: Any) -> ast.expr:
+        raise NotImplementedError
+
+    def test(self, node: Any) -> ast.expr:
+        raise NotImplementedError
+
+    def load_ident(self, node: A.Identifier) -> ast.expr:
+        raise NotImplementedError
+
+    def store_ident(self, node: A.Identifier, value: ast.expr) -> ast.expr:
+        raise NotImplementedError
+
+    def member_key(self, node: A.MemberExpression) -> ast.expr:
+        raise NotImplementedError
+
+    def literal_key(self, p: A.Property) -> ast.expr:
+        raise NotImplementedError
+
+    def chain(self, node: Any) -> ast.expr:
+        raise NotImplementedError
+
+    def call_with(self, callee: Any, args: list[ast.expr], _: Any) -> ast.expr:
+        raise NotImplementedError
+
+    def new(self, node: A.NewExpression) -> ast.expr:
+        raise NotImplementedError
+
+    def assignment(self, node: A.AssignmentExpression) -> ast.expr:
+        raise NotImplementedError
+
+    def named_value(self, node: Any, name: str) -> ast.expr:
+        raise NotImplementedError
+
+    def destructure_expr(self, pattern: Any, right: Any) -> ast.expr:
+        raise NotImplementedError
+
+    def function_value(self, node: Any, name: str, method: bool = False) -> ast.expr:
+        raise NotImplementedError
+
+    def bind_pattern(self, pattern: Any, value: ast.expr, mode: str) -> list[ast.stmt]:
+        raise NotImplementedError
+
+    def hoist(self, body: tuple[Any, ...], function_level: bool) -> list[ast.stmt]:
+        raise NotImplementedError
+
+    def statements(self, body: tuple[Any, ...]) -> list[ast.stmt]:
+        raise NotImplementedError
+
+    def stmt(self, s: Any) -> list[ast.stmt]:
+        raise NotImplementedError
