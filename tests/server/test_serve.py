@@ -124,3 +124,21 @@ def test_store_url_choice(tmp_path: Path) -> None:
     assert store_url(ServeOptions(data_dir=tmp_path, store_url="postgresql://x"), pg) == "postgresql://x"
     with pytest.raises(ServeError):
         store_url(opts, {"database": {"enabled": True, "dataSource": "mysql://u:p@h:3306/db"}})
+
+
+def test_expired_admin_key_is_reminted_on_restart(serve, tmp_path: Path) -> None:
+    import time
+
+    cfg = tmp_path / "platform.yaml"
+    cfg.write_text("auth:\n  accessKeyMaxTTLSeconds: 2\n")
+    srv: ServerProc = serve("--config", str(cfg))
+    old = srv.token()
+    with srv.client(old) as c:
+        assert c.get("/apis").status_code == 200
+        time.sleep(2.1)
+        assert c.get("/apis").status_code == 401  # capped by accessKeyMaxTTLSeconds
+    srv.kill()
+    again = serve("--config", str(cfg), data=srv.data, port=srv.port)
+    assert again.token() != old
+    with again.client(again.token()) as c:
+        assert c.get("/apis").status_code == 200
