@@ -36,6 +36,23 @@ def _uses_arguments(node: Any) -> bool:
     return False
 
 
+def _calls_nothing(node: Any) -> bool:
+    """A leaf function makes no calls, so it cannot recurse: it only charges its step, with
+    no call-depth accounting. Implicit calls through user
+    ``valueOf``/``toString`` that recurse end in Python's recursion limit, which the
+    facade reports as the same RangeError."""
+    stack: list[Any] = [node.params, node.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (A.CallExpression, A.NewExpression, A.TaggedTemplateExpression)):
+            return False
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif hasattr(n, "__attrs_attrs__"):
+            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span")
+    return True
+
+
 def _length(params: tuple[Any, ...]) -> int:
     """ExpectedArgumentCount (15.1.5): parameters before the first default or rest."""
     n = 0
@@ -104,6 +121,8 @@ class FuncGen(GenBase):
         finally:
             self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps = saved
         stmts: list[ast.stmt] = []
+        if frame.nonlocals:
+            stmts.append(ast.Nonlocal(names=sorted(frame.nonlocals)))
         if frame.uses_this and not is_arrow:
             stmts.append(ast.If(test=P.or_(P.is_(P.name(this_name), P.const(None)),
                                            P.is_(P.name(this_name), P.name("UNDEFINED"))),
@@ -112,12 +131,14 @@ class FuncGen(GenBase):
         if by_value:
             args.kwonlyargs = [ast.arg(arg=n) for n in by_value]
             args.kw_defaults = [P.name(n) for n in by_value]
-        if frame.nonlocals:
-            stmts.append(ast.Nonlocal(names=sorted(frame.nonlocals)))
-        stmts.append(P.expr_stmt(P.call("_enter")))
         inner = [*prologue_pre, *prologue, *body]
-        stmts.append(ast.Try(body=inner or [ast.Pass()], handlers=[], orelse=[],
-                             finalbody=[P.expr_stmt(P.call("_leave"))]))
+        if _calls_nothing(node):
+            stmts.append(P.expr_stmt(P.call("_charge")))
+            stmts.extend(inner)
+        else:
+            stmts.append(P.expr_stmt(P.call("_enter")))
+            stmts.append(ast.Try(body=inner or [ast.Pass()], handlers=[], orelse=[],
+                                 finalbody=[P.expr_stmt(P.call("_leave"))]))
         fn = ast.FunctionDef(name=fname, args=args, body=stmts, decorator_list=[], returns=None)
         fn.lineno, fn.col_offset = node.span.line, node.span.column - 1
         return fn
