@@ -326,11 +326,11 @@ def _wildcard_key_terminal(name: str, bracket: bool) -> Walker:
             if type(item) is dict and (old := item.get(name, _DELETE)) is not _DELETE:
                 ctx["path"] = prefix + (_INDEX_STEP[key] if key < 1024 else f"{key}.") + text
                 new = fn(old, ctx, True)
-                if new is old:
-                    continue
                 if new is None or new is _UNDEFINED:
                     new_item = _writable(item, owned)
                     del new_item[name]
+                elif new is old:
+                    continue
                 else:
                     if type(new) is not str and isinstance(new, (dict, list)):
                         new = _plain(new)
