@@ -15,6 +15,12 @@ from syncpatch.server.store import sqlite_url
 from .conftest import BASE, Api, build_api, config
 from .test_semantics import assert_status
 
+def epoch(stamp: str) -> float:
+    import calendar
+
+    return float(calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")))
+
+
 SECRET_RAW = ("auth:\n  oidc:\n    issuerUrl: https://idp.example.com\n    clientId: abc\n"
               "    clientSecret: hunter2-secret\n")
 
@@ -73,7 +79,7 @@ def test_expired_key_is_401(sqlite_api: Api, monkeypatch: pytest.MonkeyPatch) ->
 def test_max_ttl_caps_every_key(make_api, monkeypatch: pytest.MonkeyPatch) -> None:
     api = make_api("auth:\n  accessKeyMaxTTLSeconds: 100\n")
     r = api.req("POST", "/auth/keys", json={"ttlSeconds": 10_000}).json()
-    expires = time.mktime(time.strptime(r["expiresAt"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    expires = epoch(r["expiresAt"])
     assert expires - time.time() <= 101
     real = time.time
     monkeypatch.setattr(auth_mod.time, "time", lambda: real() + 101)
@@ -109,7 +115,7 @@ def test_password_login_uses_login_ttl(make_api) -> None:
     r = api.req("POST", "/auth/login", None, json={"username": "ann", "password": "pw-123456"})
     assert r.status_code == 200, r.text
     assert r.headers["x-frame-options"] == "DENY"
-    expires = time.mktime(time.strptime(r.json()["expiresAt"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    expires = epoch(r.json()["expiresAt"])
     assert 3590 < expires - time.time() <= 3601
     assert api.req("GET", BASE, r.json()["token"]).status_code == 200
     bad = api.req("POST", "/auth/login", None, json={"username": "ann", "password": "wrong"})
@@ -122,7 +128,7 @@ def test_login_ttl_default_and_cap(make_api) -> None:
     api = make_api("auth:\n  accessKeyMaxTTLSeconds: 600\n")
     api.req("POST", "/auth/users", json={"username": "ann", "password": "pw", "role": "viewer"})
     r = api.req("POST", "/auth/login", None, json={"username": "ann", "password": "pw"}).json()
-    expires = time.mktime(time.strptime(r["expiresAt"], "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    expires = epoch(r["expiresAt"])
     assert expires - time.time() <= 601
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import threading
 import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -152,25 +155,45 @@ def test_explain_uses_model_schema(server: ServerProc) -> None:
     assert "FIELD: clientSecret <string>" in oidc
 
 
-def test_watch_with_timeout(server: ServerProc) -> None:
-    env_args = ["kubectl", "--kubeconfig", str(server.kubeconfig), "get", RES, "--watch", "-o",
-                "jsonpath={.metadata.name}{\"\\n\"}"]
-    import os
+def _read_lines(stream: Any, sink: list[str]) -> None:
+    for line in stream:
+        sink.append(line.strip())
 
+
+def _wait_for(check: Any, timeout: float = 30) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_watch_with_timeout(server: ServerProc) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("KUBE")}
     env["HOME"] = str(server.home)
-    watcher = subprocess.Popen(env_args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    cmd = ["kubectl", "--kubeconfig", str(server.kubeconfig), "get", RES, "--watch",
+           "--request-timeout=60s", "-o", "jsonpath={.metadata.name}{\"\\n\"}"]
+    watcher = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    names: list[str] = []
+    reader = threading.Thread(target=_read_lines, args=(watcher.stdout, names), daemon=True)
+    reader.start()
     try:
-        time.sleep(1.5)
+        assert _wait_for(lambda: "platform" in names), "initial list not printed"
         kc(server, "create", "-f", "-", input=manifest("watched", "w.example.com"))
         kc(server, "delete", RES, "watched")
-        time.sleep(1.5)
+        assert _wait_for(lambda: names.count("watched") >= 2), names  # ADDED, then DELETED
     finally:
         watcher.terminate()
-        out, _ = watcher.communicate(timeout=10)
-    names = out.split()
-    assert "platform" in names  # initial list
-    assert names.count("watched") >= 2  # ADDED and DELETED (or MODIFIED) events
+        watcher.wait(10)
+
+
+def test_watch_ends_at_request_timeout(server: ServerProc) -> None:
+    started = time.monotonic()
+    out = kc(server, "get", RES, "--watch", "--request-timeout=2s")
+    assert 1.5 < time.monotonic() - started < 25
+    header, rows = table_rows(out.stdout)
+    assert header == ["NAME", "PLATFORM-HOST", "AUDIT", "AGE"] and "platform" in [r[0] for r in rows]
 
 
 def test_viewer_is_forbidden_to_write(server: ServerProc, tmp_path: Path) -> None:
