@@ -187,15 +187,17 @@ class ExprGen(GenBase):
         return P.list_(elts)
 
     def object(self, node: A.ObjectExpression) -> ast.expr:
-        segments: list[ast.expr] = []
+        """An object literal as one Python dict display (13.2.5); ``...x`` is ``**x`` when x
+        is a plain dict at run time, else its own enumerable properties (CopyDataProperties)."""
         keys: list[ast.expr | None] = []
         values: list[ast.expr] = []
         proto: ast.expr | None = None
         for p in node.properties:
             if isinstance(p, A.SpreadElement):
-                segments.append(ast.Dict(keys=keys, values=values))
-                segments.append(self.expr(p.argument))
-                keys, values = [], []
+                t = self.tmp()
+                keys.append(None)
+                values.append(P.ifexp(P.type_is(P.walrus(t, self.expr(p.argument)), "dict"), P.name(t),
+                                      P.call("spread_dict", P.name(t))))
                 continue
             if not p.computed and not p.shorthand and not p.method and isinstance(p.key, A.Literal) \
                     and p.key.value == "__proto__":
@@ -208,8 +210,7 @@ class ExprGen(GenBase):
                 values.append(self.function_value(p.value, name, method=p.method))
             else:
                 values.append(self.expr(p.value))
-        last = ast.Dict(keys=keys, values=values)
-        result: ast.expr = last if not segments else P.call("object_spread", *segments, last)
+        result: ast.expr = ast.Dict(keys=keys, values=values)
         if proto is not None:
             result = P.call("set_literal_proto", result, proto)
         return result

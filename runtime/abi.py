@@ -41,6 +41,7 @@ construct = callops.construct
 spread = callops.spread
 iterate = members.js_iterate
 object_spread = callops.object_spread
+spread_dict = callops.spread_dict
 set_literal_proto = callops.set_literal_proto
 template = callops.template
 tagged_strings = callops.tagged_strings
@@ -122,7 +123,7 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 NAMES: tuple[str, ...] = (
     "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
     "get", "delm", "setm", "invoke", "invoke_opt", "call", "call_this", "construct", "spread",
-    "iterate", "object_spread", "set_literal_proto", "template", "tagged_strings", "forin_keys",
+    "iterate", "object_spread", "spread_dict", "set_literal_proto", "template", "tagged_strings", "forin_keys",
     "update_member", "compound_member", "new_regexp", "property_key", "rest_object", "rest_array",
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",

@@ -18,7 +18,7 @@ from .strings import concat
 from .values import UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
 
 __all__ = [
-    "call", "call_this", "invoke", "invoke_opt", "construct", "spread", "object_spread", "template",
+    "call", "call_this", "spread_dict", "invoke", "invoke_opt", "construct", "spread", "object_spread", "template",
     "forin_keys", "update_member", "assign_member", "compound_member", "new_regexp", "property_key",
     "tagged_strings", "not_callable", "set_literal_proto", "rest_object", "rest_array", "iterate",
 ]
@@ -129,6 +129,18 @@ def object_spread(*parts: Any) -> dict[str, Any]:
             for k in members.own_keys(part):
                 out[k] = get_member(part, k)
     return out
+
+
+def spread_dict(part: Any) -> dict[str, Any]:
+    """``{...x}`` for an x that is not a plain dict: its own enumerable properties
+    (CopyDataProperties, 7.3.25); nothing for null/undefined and other primitives but strings."""
+    if part is None or part is UNDEFINED:
+        return {}
+    if isinstance(part, dict) and type(part) is not dict:
+        return {k: part[k] for k in convert.ordered_keys(part) if type(k) is str}
+    if members._is_object(part) or type(part) is str:
+        return {k: get_member(part, k) for k in members.own_keys(part)}
+    return {}
 
 
 def set_literal_proto(obj: dict[str, Any], proto: Any) -> dict[str, Any]:
