@@ -85,12 +85,10 @@ class FuncGen(GenBase):
         return self.function_object(fname, name, node, kind)
 
     def function_object(self, fname: str, name: str, node: Any, kind: str) -> ast.expr:
-        keywords = [ast.keyword(arg="kind", value=P.const(kind))]
-        text = self.source_text(node.span)
-        if text is not None:
-            keywords.append(ast.keyword(arg="source", value=P.const(text)))
-        return ast.Call(func=P.name("JSFunction"), args=[P.name(fname), P.const(name), P.const(_length(node.params))],
-                        keywords=keywords)
+        """``JSFunction(call, name, length, construct, kind, props, builtin, source)``."""
+        args = [P.name(fname), P.const(name), P.const(_length(node.params)), P.const(None), P.const(kind),
+                P.const(None), P.const(False), P.const(self.source_text(node.span))]
+        return ast.Call(func=P.name("JSFunction"), args=args, keywords=[])
 
     def source_text(self, span: Any) -> str | None:
         """The JS source of a span (Function.prototype.toString shows it, 20.2.3.5)."""

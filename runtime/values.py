@@ -109,18 +109,18 @@ class JSFunction:
         call: Callable[..., Any],
         name: str = "",
         length: int = 0,
-        *,
         construct: Callable[..., Any] | None = None,
         kind: str = "native",
         props: dict[str, Any] | None = None,
         builtin: bool = False,
         source: str | None = None,
     ) -> None:
+        # Positional-or-keyword, so generated code can pass everything positionally (cheaper).
         self.call = call
         self.name = name
         self.length = length
         self.construct = construct
-        self.kind = kind  # "native", "arrow", "function", "bound"
+        self.kind = kind  # "native", "arrow", "function", "method", "bound"
         self.props = props
         self.builtin = builtin
         self.source = source  # the JS source text of a compiled function (for toString)
