@@ -132,6 +132,7 @@ class _Parser:
         self.term_caps = 0
         self.term_events = 0
         self.events = 0  # variable quantifiers and alternatives seen
+        self.quants = 0  # variable quantifiers seen
         self.risky = False
         self.open_groups: set[int] = set()
         self.nwraps = 0
@@ -158,7 +159,7 @@ class _Parser:
         if self.pos < len(self.src):
             raise self.error("Unmatched ')'" if self.peek() == ")" else "Unexpected character")
         tr = Translation(out, self.ncaps, self.names, self.enclosing)
-        tr.safe = not self.risky and self.events <= 2
+        tr.safe = not self.risky and self.quants <= 2
         return tr
 
     def disjunction(self) -> str:
@@ -242,6 +243,7 @@ class _Parser:
             if self.events > events_before:
                 self.risky = True  # a quantifier over a quantifier or an alternation
             self.events += 1
+            self.quants += 1
         if self.ncaps > caps_before and not (lo == 1 and hi == 1):
             self.nwraps += 1
             wrapper = f"w{self.nwraps}"
