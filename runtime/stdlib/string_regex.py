@@ -343,6 +343,11 @@ def _regexp_split(rx: JSRegExp, s: str, limit: Any) -> list[Any]:
 @method(STRING_PROTO, "split", 2)
 def string_split(this: Any, separator: Any = UNDEFINED, limit: Any = UNDEFINED, *_: Any) -> list[Any]:
     """String.prototype.split (22.1.3.23)."""
+    if type(this) is str and type(separator) is str and separator and limit is UNDEFINED and this.isascii():
+        parts = this.split(separator)  # the common case: ASCII text, a string separator
+        if len(parts) > 1024:
+            current_realm().check_array(len(parts))
+        return parts
     if isinstance(separator, JSRegExp):
         return _regexp_split(separator, this_string(this, "split"), limit)
     s = this_string(this, "split")
