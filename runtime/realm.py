@@ -114,6 +114,9 @@ class Realm:
         """Charge loop iterations / callback calls / regex work; checks wall time now and then."""
         self.steps_left -= steps
         if self.steps_left < 0:
+            if not self.busy:  # outside any evaluation (direct calls): no step budget applies
+                self.steps_left = self.budgets.steps
+                return
             raise LimitExceeded(
                 f"step budget exhausted ({self.budgets.steps} steps)", budget="steps", js_name="LimitExceeded"
             )
@@ -140,6 +143,8 @@ class Realm:
 
     def check_time(self) -> None:
         """Raise when the wall-time budget is spent; the clock starts at the first check."""
+        if not self.busy:  # outside any evaluation (direct calls): no wall-time budget applies
+            return
         now = time.monotonic()
         if self.deadline == 0.0:
             self.deadline = now + self.budgets.wall_time

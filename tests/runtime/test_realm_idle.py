@@ -1,0 +1,28 @@
+"""Budgets bind evaluations only: between evaluations, direct runtime calls never run out."""
+
+import syncpatch
+from syncpatch.runtime.realm import current_realm
+
+
+def test_no_budget_applies_outside_an_evaluation():
+    tight = syncpatch.Budgets(steps=2_000, wall_time=0.001)
+    expr = syncpatch.compile_expression("let i = 0; while (i < 1000) i++; i", budgets=tight)
+    assert expr(None) == 1000  # leaves the thread's spare realm with a spent budget
+    realm = current_realm()
+    for _ in range(10_000):
+        realm.charge()  # would exhaust 2,000 steps inside an evaluation
+    import time
+
+    time.sleep(0.01)
+    realm.check_time()  # past the 1 ms deadline: still no error outside an evaluation
+
+
+def test_budgets_still_bind_inside_evaluations_after_idle_use():
+    test_no_budget_applies_outside_an_evaluation()
+    expr = syncpatch.compile_expression("while (true) {}", budgets=syncpatch.Budgets(steps=5_000))
+    try:
+        expr(None)
+    except syncpatch.LimitExceeded as exc:
+        assert exc.budget == "steps"
+    else:  # pragma: no cover - the assertion below reports it
+        raise AssertionError("an infinite loop finished")
