@@ -36,18 +36,31 @@ def scalar_to_js(v: Any) -> Any:
 def to_js(v: Any, depth: int = 0) -> Any:
     """A deep copy of caller data in canonical JS form (dict/list rebuilt, scalars kept)."""
     t = type(v)
-    if t is str or t is int or t is bool or v is None or v is UNDEFINED:
-        if t is str and not v.isascii():
-            return from_units(v)
-        return v
-    if depth > _MAX_DEPTH:
-        raise LimitExceeded("input nested too deeply", budget="depth", js_name="RangeError")
-    if t is dict or isinstance(v, dict):
-        return {(k if type(k) is str else _key(k)): to_js(x, depth + 1) for k, x in v.items()}
+    if t is dict:
+        if depth > _MAX_DEPTH:
+            raise LimitExceeded("input nested too deeply", budget="depth", js_name="RangeError")
+        out: dict[str, Any] = {}
+        for k, x in v.items():
+            if type(k) is not str:
+                k = _key(k)
+            tx = type(x)
+            if (tx is str and x.isascii()) or tx is int or tx is bool or x is None:
+                out[k] = x
+            else:
+                out[k] = to_js(x, depth + 1)
+        return out
     if t is list or t is tuple:
-        return [to_js(x, depth + 1) for x in v]
+        if depth > _MAX_DEPTH:
+            raise LimitExceeded("input nested too deeply", budget="depth", js_name="RangeError")
+        return [x if (type(x) is str and x.isascii()) or type(x) is int else to_js(x, depth + 1) for x in v]
+    if t is str:
+        return v if v.isascii() else from_units(v)
+    if t is int or t is bool or v is None or v is UNDEFINED:
+        return v
     if t is float:
         return normalize_number(v)
+    if isinstance(v, dict):
+        return to_js(dict(v), depth)
     return v
 
 
