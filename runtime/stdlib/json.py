@@ -71,7 +71,7 @@ def _is_object(v: Any) -> bool:
 
 def _constructor_name(obj: Any) -> str:
     t = type(obj)
-    if t is list:
+    if isinstance(obj, list):
         return "Array"
     if t is JSErrorObject:
         return str(obj.error_name)
@@ -138,6 +138,8 @@ class _Stringifier:
             return "true" if value else "false"
         if value is UNDEFINED or t is JSFunction or t is JSSymbol:
             return None
+        if getattr(t, "JS_CLASS", None) == "String" and hasattr(value, "value"):
+            return quote(to_string(value))  # a String wrapper serialises as its string (step 4.c)
         return self.container(value, key)
 
     def circular_message(self, start: int, last_key: Any) -> str:
@@ -170,7 +172,8 @@ class _Stringifier:
         stack.append(ident)
         self.path.append((key, value))
         try:
-            return self.array(value) if type(value) is list else self.object(value)
+            # isinstance: list subclasses (a regex match array) are arrays too
+            return self.array(value) if isinstance(value, list) else self.object(value)
         finally:
             stack.pop()
             self.path.pop()
