@@ -9,6 +9,7 @@ Python exceptions never leak their type names or paths.
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from typing import Any, Callable
@@ -38,7 +39,7 @@ from syncpatch.runtime.errors import _from_throw  # noqa: E402,F401 - used by th
 class Expression:
     """A compiled patch expression (see module docstring)."""
 
-    __slots__ = ("source", "origin", "budgets", "free_globals", "_main", "_names", "_copy", "_steps")
+    __slots__ = ("source", "origin", "budgets", "free_globals", "_main", "_names", "_copy", "_steps", "_const")
 
     def __init__(self, source: str, origin: str, budgets: Budgets | None) -> None:
         program = compile_program(source, origin)
@@ -50,6 +51,7 @@ class Expression:
         self._names = program.names
         self._copy = program.copy_mask
         self._steps = self.budgets.steps
+        self._const = _constant_result(program.module)
 
     def __repr__(self) -> str:
         return f"Expression({self.source!r})"
@@ -160,6 +162,37 @@ def _end(realm: Realm) -> None:
         realm.extra = {}
 
 
+_NOT_CONSTANT = object()
+
+
+def _constant_result(module: ast.Module) -> Any:
+    """The result of a script that is one primitive literal (``"fixed-value"``), else
+    ``_NOT_CONSTANT``: such a script reads nothing, charges nothing and cannot throw."""
+    main = module.body[0] if len(module.body) == 1 else None
+    if isinstance(main, ast.FunctionDef) and len(main.body) == 1 and isinstance(main.body[0], ast.Return):
+        value = main.body[0].value
+        if isinstance(value, ast.Constant) and (value.value is None or type(value.value) in (str, int, bool)):
+            return value.value
+    return _NOT_CONSTANT
+
+
+class _ConstantExpression(Expression):
+    """An ``Expression`` whose script is one primitive literal: a call is just the value
+    (no realm, no conversions; the result is the same as the general path's)."""
+
+    __slots__ = ()
+
+    def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
+                 budgets: Budgets | None = None) -> Any:
+        return self._const
+
+    def _invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
+        return self._const
+
+
 def compile_expression(source: str, *, origin: str = "<expression>", budgets: Budgets | None = None) -> Expression:
     """Compile a patch expression (a JS script whose completion value is the result)."""
-    return Expression(source, origin, budgets)
+    expression = Expression(source, origin, budgets)
+    if expression._const is not _NOT_CONSTANT:
+        expression.__class__ = _ConstantExpression
+    return expression
