@@ -267,9 +267,13 @@ class ConfigService:
     def delete(self, name: str, opts: dict[str, Any], ctx: WriteCtx) -> dict[str, Any]:
         """Immediate without finalizers (dependents are collected), graceful with them."""
         grace = opts.get("gracePeriodSeconds")
-        if grace is not None and (not isinstance(grace, int) or grace < 0):
+        if grace is not None and (not isinstance(grace, int) or isinstance(grace, bool) or grace < 0):
             raise E.BadRequest("gracePeriodSeconds must be a non-negative integer")
         pre = opts.get("preconditions") or {}
+        if not isinstance(pre, dict):
+            raise E.BadRequest("preconditions must be an object")
+        if opts.get("propagationPolicy") not in (None, "Orphan", "Background", "Foreground"):
+            raise E.BadRequest(f"unsupported propagationPolicy: {opts['propagationPolicy']!r}")
         orphan = opts.get("propagationPolicy") == "Orphan" or opts.get("orphanDependents") is True
 
         def fn(tx: Tx) -> dict[str, Any]:

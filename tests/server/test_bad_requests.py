@@ -136,6 +136,10 @@ def test_bad_query_parameters_are_400(sqlite_api: Api) -> None:
     sqlite_api.create("a")
     assert_status(sqlite_api.req("DELETE", f"{BASE}/a?gracePeriodSeconds=soon"), 400, "BadRequest")
     assert_status(sqlite_api.req("DELETE", f"{BASE}/a", json=[1]), 400, "BadRequest")
+    for opts in ({"preconditions": 5}, {"propagationPolicy": "Sideways"}, {"gracePeriodSeconds": -1},
+                 {"gracePeriodSeconds": "1"}, {"dryRun": "All"}):
+        assert_status(sqlite_api.req("DELETE", f"{BASE}/a", json=opts), 400, "BadRequest")
+    assert sqlite_api.get("a").status_code == 200
 
 
 json_values = st.recursive(
@@ -149,6 +153,7 @@ object_like = st.fixed_dictionaries({}, optional={
         "name": st.text(alphabet="abc-.XZ9", max_size=12), "generateName": st.text(max_size=8),
         "labels": json_values, "finalizers": json_values, "ownerReferences": json_values,
         "resourceVersion": json_values, "deletionTimestamp": json_values}) | json_values,
+    "preconditions": json_values, "propagationPolicy": json_values, "gracePeriodSeconds": json_values,
     "spec": st.fixed_dictionaries({}, optional={"raw": json_values | st.text(max_size=40)}) | json_values,
     "status": json_values})
 
@@ -186,3 +191,17 @@ def test_fuzzed_list_queries_never_500(sqlite_api: Api, label: str, field: str, 
     params = {"labelSelector": label, "fieldSelector": field, "limit": limit, "continue": cont}
     r = sqlite_api.req("GET", BASE, params=params)
     assert r.status_code in (200, 400), r.text
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=object_like | json_values, verb=st.sampled_from(["PUT", "APPLY", "DELETE"]))
+def test_fuzzed_put_apply_delete_never_500(sqlite_api: Api, body: Any, verb: str) -> None:
+    if sqlite_api.get("fz").status_code == 404:
+        sqlite_api.create("fz")
+    if verb == "APPLY":
+        r = sqlite_api.req("PATCH", f"{BASE}/fz?fieldManager=fuzz", content=json.dumps(body).encode(),
+                           headers={"Content-Type": "application/apply-patch+yaml"})
+    else:
+        r = sqlite_api.req(verb, f"{BASE}/fz", json=body)
+    assert r.status_code in (200, 201, 400, 409, 422), r.text
+    assert r.json()["kind"] in ("Status", "Config")
