@@ -81,6 +81,7 @@ def measure(repeats: int = 3) -> list[dict[str, Any]]:
                 "median_s": statistics.median(times), "max_s": max(times), "outcome": " / ".join(sorted(outcomes)),
                 "overshoot_s": None if limit is None else statistics.median(times) - limit,
                 "ok": outcomes == {f"LimitExceeded({budget})"},
+                "stopped": all(o.startswith("LimitExceeded") for o in outcomes),
             })
     return rows
 
@@ -90,7 +91,7 @@ def table(rows: list[dict[str, Any]]) -> str:
              "|---|---|---|---|---:|---:|---:|---|"]
     for r in rows:
         over = "" if r["overshoot_s"] is None else f"{r['overshoot_s'] * 1000:+.0f} ms"
-        flag = "" if r["ok"] else " **(did not stop it)**"
+        flag = "" if r["ok"] else (" (another budget first)" if r["stopped"] else " **(did not stop it)**")
         script = r["script"] if len(r["script"]) <= 60 else r["script"][:57] + "..."
         lines.append(f"| {r['budget']} | {r['setting']} | {r['value']} | `{script}` | {r['median_s'] * 1000:.1f} ms | "
                      f"{r['max_s'] * 1000:.1f} ms | {over} | {r['outcome']}{flag} |")
