@@ -28,7 +28,6 @@ class GenBase:
     labels: dict[str, int]
     label_flags: dict[str, str]
     open_jumps: set[str]
-    block_labels: set[str]
     completion: bool
     frame: FunctionFrame
     scope: Scope

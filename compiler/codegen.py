@@ -62,7 +62,6 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         self.labels: dict[str, int] = {}
         self.label_flags: dict[str, str] = {}
         self.open_jumps: set[str] = set()
-        self.block_labels: set[str] = set()
         self.completion = False
         self.frame = FunctionFrame(parent=None, this_name=None)
         self.globals_scope = Scope(parent=None, frame=self.frame)

@@ -256,28 +256,27 @@ class StmtGen(GenBase):
         if s.label is not None:
             target = self.labels.get(s.label.name)
             if target is None:
-                if is_break and s.label.name in self.block_labels:
-                    raise self.fail("break out of a labelled block is not supported", s)
                 raise self.fail(f"Undefined label '{s.label.name}'", s.label)
-            if not is_break and self.breakables[target] == "switch":
+            if not is_break and self.breakables[target] != "loop":
                 raise self.fail(f"Illegal continue statement: '{s.label.name}' does not denote an iteration "
                                 "statement", s)
             if target != len(self.breakables) - 1:
                 flag = self.label_flags[s.label.name]
                 self.open_jumps.add(s.label.name)
                 return [P.assign(flag, P.const("break" if is_break else "continue")), ast.Break()]
-        if not self.breakables:
+            return [node]
+        kinds = ("loop", "switch") if is_break else ("loop",)
+        targets = [i for i, k in enumerate(self.breakables) if k in kinds]
+        if not targets:
             raise self.fail("Illegal break statement" if is_break else
                             "Illegal continue statement: no surrounding iteration statement", s)
-        if not is_break and self.breakables[-1] == "switch":
-            loops = [i for i, k in enumerate(self.breakables) if k == "loop"]
-            if not loops:
-                raise self.fail("Illegal continue statement: no surrounding iteration statement", s)
-            label = f"#{loops[-1]}"
-            self.labels.setdefault(label, loops[-1])
+        if targets[-1] != len(self.breakables) - 1:
+            # the innermost construct is a switch or labelled block: leave it through a flag
+            label = f"#{targets[-1]}"
+            self.labels.setdefault(label, targets[-1])
             flag = self.label_flags.setdefault(label, self.fresh("_jump"))
             self.open_jumps.add(label)
-            return [P.assign(flag, P.const("continue")), ast.Break()]
+            return [P.assign(flag, P.const("break" if is_break else "continue")), ast.Break()]
         return [node]
 
     def label_checks(self, depth: int) -> list[ast.stmt]:
@@ -310,11 +309,25 @@ class StmtGen(GenBase):
                 self.open_jumps.discard(name)
             used = any(isinstance(n, ast.Name) and n.id == flag for st in out for n in ast.walk(st))
             return [P.assign(flag, P.const(None)), *out] if used else out
-        self.block_labels.add(name)
-        try:
+        if not _breaks_to(body, name):
             return self.stmt(body)
+        # a labelled block left by `break name`: a one-pass loop (14.13.4 LabelledEvaluation)
+        depth = len(self.breakables)
+        self.breakables.append("block")
+        self.labels[name] = depth
+        self.label_flags[name] = flag = self.fresh("_jump")
+        try:
+            inner = self.sub_statement(body)
         finally:
-            self.block_labels.discard(name)
+            self.breakables.pop()
+            self.labels.pop(name, None)
+            self.open_jumps.discard(name)
+        out: list[ast.stmt] = [ast.While(test=P.const(True), body=[*inner, ast.Break()], orelse=[])]
+        out.extend(self.label_checks(depth))
+        implicit = self.label_flags.pop(f"#{depth}", None)
+        used = any(isinstance(n, ast.Name) and n.id == flag for st in out for n in ast.walk(st))
+        return [*([P.assign(flag, P.const(None))] if used else []),
+                *([P.assign(implicit, P.const(None))] if implicit else []), *out]
 
     # -- try / switch --------------------------------------------------------------------------
     def try_statement(self, s: A.TryStatement) -> ast.Try:
@@ -373,8 +386,29 @@ class StmtGen(GenBase):
         finally:
             self.breakables.pop()
             self.scope = saved
+        implicit = self.label_flags.pop(f"#{len(self.breakables)}", None)
+        self.labels.pop(f"#{len(self.breakables)}", None)
+        self.open_jumps.discard(f"#{len(self.breakables)}")
+        if implicit is not None:
+            out.append(P.assign(implicit, P.const(None)))
         out.append(ast.While(test=P.const(True), body=[*body, ast.Break()], orelse=[]))
         return out
+
+
+def _breaks_to(node: Any, label: str) -> bool:
+    """Does ``break label`` occur inside ``node`` (not inside nested functions)?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.BreakStatement) and n.label is not None and n.label.name == label:
+            return True
+        if isinstance(n, (A.FunctionExpression, A.FunctionDeclaration, A.ArrowFunctionExpression)):
+            continue
+        if isinstance(n, tuple):
+            stack.extend(n)
+        elif hasattr(n, "__attrs_attrs__"):
+            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span")
+    return False
 
 
 def _rebind(stmts: list[ast.stmt], exc: str, value: str) -> list[ast.stmt]:
