@@ -133,6 +133,15 @@ NAMES: tuple[str, ...] = (
 )
 
 
+def patch_function(main: Any, names: Any, copy_mask: Any, source: str = "") -> Any:
+    """The artifact hook: wrap a generated ``_main`` as a patch function (``entry.py``).
+
+    Not in ``NAMES``: generated code never calls it; artifact modules import it by name."""
+    from .entry import patch_function as make
+
+    return make(main, names, copy_mask, source)
+
+
 def namespace() -> dict[str, Any]:
     """The globals dict generated code runs in: empty builtins plus exactly ``NAMES``."""
     g: dict[str, Any] = {"__builtins__": {}}

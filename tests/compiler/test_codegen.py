@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import sys
 from typing import Any
 
@@ -145,3 +146,24 @@ def test_js_positions_are_stamped_on_generated_code() -> None:
     tree = generate_module("1;\n\n value.x").module
     lines = {getattr(n, "lineno", None) for n in ast.walk(tree)}
     assert 3 in lines
+
+
+def test_patch_function_wraps_artifact_mains_like_expressions() -> None:
+    """``abi.patch_function`` (the artifact hook) behaves as ``compile_expression``."""
+    import syncpatch
+    from syncpatch.runtime.abi import patch_function
+
+    for source, value in [("value.map(x => x * 2)", [1, 2]), ("value.k = 1; value", {}), ("value.a.b", {})]:
+        program = compile_program(source)
+        fn = patch_function(bind_main(program.code), program.names, program.copy_mask, source)
+        expr = compile_expression(source)
+        try:
+            expected = expr(value, {})
+        except syncpatch.EvaluationError as exc:
+            with pytest.raises(syncpatch.EvaluationError) as info:
+                fn(value, {})
+            assert str(info.value) == str(exc)
+            continue
+        original = copy.deepcopy(value)
+        assert fn(value, {}) == expected
+        assert value == original
