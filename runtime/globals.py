@@ -76,7 +76,8 @@ def _script_globals() -> dict[str, Any] | None:
 
 def global_get(name: str) -> Any:
     """Resolve a free identifier (9.1.1.4.6 GetBindingValue): ReferenceError when absent."""
-    own = _script_globals()
+    realm = current_realm()
+    own = realm.extra.get("globals") if realm.extra else None
     if own is not None:
         v = own.get(name, MISSING)
         if v is _DELETED:
@@ -88,7 +89,7 @@ def global_get(name: str) -> Any:
         if name == "undefined":
             return UNDEFINED
         raise reference_error(f"{name} is not defined")
-    overlay = current_realm().overlay
+    overlay = realm.overlay
     if overlay is not None:
         w = overlay.get((id(GLOBAL_OBJECT), name), MISSING)
         if w is not MISSING:

@@ -21,6 +21,7 @@ __all__ = ["btoa", "atob"]
 
 _B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 _ASCII_WS = "\t\n\f\r "
+_ASCII_WS_SET = frozenset(_ASCII_WS)
 
 
 def _invalid(message: str) -> JSThrow:
@@ -37,20 +38,23 @@ def btoa(this: Any, *args: Any) -> str:
     """btoa(data): base64 of the UTF-8 bytes of ToString(data)."""
     if not args:
         raise type_error("btoa requires 1 argument")
-    data = _utf8(to_string(args[0]))
-    current_realm().check_string(len(data) * 4 // 3 + 4)
+    s = args[0]
+    data = s.encode("ascii") if type(s) is str and s.isascii() else _utf8(to_string(s))
+    realm = current_realm()
+    if len(data) * 4 // 3 + 4 > realm.budgets.string_length:
+        realm.check_string(len(data) * 4 // 3 + 4)
     return _b64.b64encode(data).decode("ascii")
 
 
 def _forgiving_decode(s: str) -> bytes:
     """Forgiving-base64 decode (WHATWG Infra): whitespace dropped, padding optional."""
-    data = s.translate({ord(c): None for c in _ASCII_WS}) if any(c in s for c in _ASCII_WS) else s
+    data = s if _ASCII_WS_SET.isdisjoint(s) else s.translate({ord(c): None for c in _ASCII_WS})
     if len(data) % 4 == 0:
         if data.endswith("=="):
             data = data[:-2]
         elif data.endswith("="):
             data = data[:-1]
-    if not all(c in _B64_CHARS for c in data):
+    if not _B64_CHARS.issuperset(data):
         raise _invalid("Invalid character")
     if len(data) % 4 == 1:
         raise _invalid("The string to be decoded is not correctly encoded.")
