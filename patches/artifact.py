@@ -107,7 +107,9 @@ class _Names(ast.NodeTransformer):
         node.names = [self.mapping.get(n, n) for n in node.names]
         return node
 
-    visit_Nonlocal = visit_Global  # type: ignore[assignment]
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> ast.Nonlocal:
+        node.names = [self.mapping.get(n, n) for n in node.names]
+        return node
 
 
 def _top_level_names(module: ast.Module) -> list[str]:

@@ -158,7 +158,7 @@ def _module_text_exit() -> Callable[[str], Any]:
     """The compiler's artifact exit: source -> generated module (AST) plus its side tables."""
     from syncpatch.compiler import generate_module
 
-    return generate_module  # type: ignore[no-any-return]
+    return generate_module
 
 
 def _wrapper_module() -> str:
@@ -222,8 +222,8 @@ def render(reports: Sequence[ConfigReport], *, emitter: Callable[[str], EmittedF
         sources.update(report.sources)
         configs.append(ArtifactConfig(
             name=report.filename,
-            plans=dict(compiled.plans),
-            enabled=dict(compiled.enabled),
+            plans={key: plan for key, plan in compiled.plans.items()},
+            enabled={key: on for key, on in compiled.enabled.items()},
             vcluster_config=compiled.vcluster_config(),
             warnings=tuple(str(w) for w in compiled.warnings),
         ))

@@ -16,7 +16,8 @@ from pydantic_core import PydanticCustomError
 from syncpatch.runtime.plan import ExpressionPatch, PatchFunction, PatchPlan, PlanEntry
 from syncpatch.runtime.references import LabelsPatch, ReferencePatch, ReferenceSpec
 
-from .models import PatchModel, SyncConfig, SyncResource, TenantConfig, check_duplicate_paths
+from .models import (FromHostSync, PatchModel, SyncConfig, SyncResource, TenantConfig, ToHostSync,
+                     check_duplicate_paths)
 
 __all__ = [
     "ConfigIssue",
@@ -255,13 +256,15 @@ def _camel(name: str) -> str:
 def _resources(sync: SyncConfig) -> Iterator[tuple[Side, str, SyncResource]]:
     """Every configured resource as (side, resource key, model); custom resources are keyed
     ``customResources/<name>``."""
-    for side, section in (("toHost", sync.to_host), ("fromHost", sync.from_host)):
+    sections: tuple[tuple[Side, ToHostSync | FromHostSync], ...] = (
+        ("toHost", sync.to_host), ("fromHost", sync.from_host))
+    for side, section in sections:
         for field in type(section).model_fields:
             value = getattr(section, field)
             if isinstance(value, SyncResource):
-                yield side, _camel(field), value  # type: ignore[misc]
+                yield side, _camel(field), value
         for name, custom in section.custom_resources.items():
-            yield side, f"customResources/{name}", custom  # type: ignore[misc]
+            yield side, f"customResources/{name}", custom
 
 
 def _resource_loc(side: Side, resource: str) -> Loc:

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import attrs
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from syncpatch.runtime.plan import PatchResult
 
-from .compile import CompiledConfig, ConfigError, compile_config
+from .compile import CompiledConfig, ConfigError, Side, compile_config
 
 __all__ = ["EXAMPLES_DIR", "Sample", "SampleRun", "load_samples", "run_sample", "run_demo"]
 
@@ -27,7 +27,7 @@ class Sample:
     """One sample object of one example config, synced in ``direction``."""
 
     config_file: Path
-    side: str
+    side: Side
     resource: str
     object: Any
     object_file: Path
@@ -83,7 +83,7 @@ def run_sample(sample: Sample) -> SampleRun:
     the syncer would (which is what lets reference patches restore tenant names).
     """
     compiled = compile_config(_load_yaml(sample.config_file))
-    plan = compiled.plan(sample.side, sample.resource)  # type: ignore[arg-type]
+    plan = compiled.plan(sample.side, sample.resource)
     name, namespace = sample.vcluster_name, sample.vcluster_namespace
     obj = sample.object
     if sample.direction == "to_host":

@@ -202,6 +202,7 @@ class EnabledResource(SyncResource):
 class AutoResource(SyncResource):
     """Syncers vCluster turns on automatically when the host has the API (``"auto"``)."""
 
+    # Widens the base field's bool on purpose ("auto" is valid only here); pydantic allows it.
     enabled: Union[bool, Literal["auto"]] = "auto"  # type: ignore[assignment]
 
 

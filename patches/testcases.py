@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 Side = Literal["toHost", "fromHost"]
+_SIDES: dict[str, Side] = {"toHost": "toHost", "fromHost": "fromHost"}
 Direction = Literal["to_host", "from_host"]
 PlanSource = Callable[[Path, Side, str], tuple[Any, Mapping[str, Any]]]
 """``(config path, side, resource) -> (plan, base context)``; raises to report a config error."""
@@ -99,8 +100,8 @@ def parse_resource(text: str) -> tuple[Side, str]:
     """``endpoints`` → (toHost, endpoints); ``fromHost.nodes``; ``toHost.customResources/x``."""
     side: Side = "toHost"
     head, dot, rest = text.partition(".")
-    if dot and head in ("toHost", "fromHost"):
-        side, text = head, rest  # type: ignore[assignment]
+    if dot and head in _SIDES:
+        side, text = _SIDES[head], rest
     if text.startswith("customResources."):
         text = "customResources/" + text.split(".", 1)[1]
     return side, text
