@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import attrs
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from .effective import (apply_defaults, deprecation_warnings, effective_config_with_warnings,
                         status_to_dict)

@@ -12,7 +12,7 @@ import copy
 import re
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from .errors import ConfigInvalid
 from .formats import DATA_SOURCE

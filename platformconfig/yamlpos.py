@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from .errors import ConfigInvalid, FieldError
 
@@ -22,7 +22,7 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*\Z")
 
 
-class Loader(yaml.SafeLoader):  # type: ignore[misc]
+class Loader(yaml.SafeLoader):
     """Safe loader that leaves RFC 3339 timestamps as strings."""
 
     yaml_implicit_resolvers = {
@@ -94,7 +94,9 @@ def load_documents(text: str, source: str = "<raw>") -> list[Document]:
     try:
         loader = Loader(text)
         while loader.check_node():
-            docs.append(_document(loader, loader.get_node()))
+            node = loader.get_node()
+            assert node is not None  # check_node() said another document follows
+            docs.append(_document(loader, node))
     except ConfigInvalid as exc:
         raise ConfigInvalid(exc.errors, source) from None
     except RecursionError:
