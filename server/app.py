@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from . import discovery as D
 from . import errors as E
-from . import openapi, table
+from . import openapi, reviews, table
 from .audit import AuditLog, RequestInfo
 from .auth import Authenticator, AuthSettings, Principal
 from .http import bool_param, decode, int_param, json_response, media_type, query_options, read_body, status_response
@@ -433,6 +433,25 @@ async def create_user(request: Request, st: State, p: Principal | None, info: Re
     return json_response({"username": name, "role": role}, 201)
 
 
+@endpoint()
+async def access_review(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    """`kubectl auth can-i`."""
+    assert p is not None
+    raw = await read_body(request, 64 * 1024)
+    if media_type(request) == reviews.PROTOBUF:
+        body: Any = {"spec": reviews.decode_protobuf_review(raw)}
+    else:
+        body = decode(raw, media_type(request))
+    return json_response(reviews.access_review(p, body, st.settings.disable_config_endpoint), 201)
+
+
+@endpoint()
+async def subject_review(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    """`kubectl auth whoami`."""
+    assert p is not None
+    return json_response(reviews.subject_review(p), 201)
+
+
 def _iso(epoch: float | None) -> str | None:
     if epoch is None:
         return None
@@ -454,6 +473,8 @@ def create_app(state: State) -> Starlette:
         Route("/auth/keys", create_key, methods=["POST"]),
         Route("/auth/keys/{key_id}", revoke_key, methods=["DELETE"]),
         Route("/auth/users", create_user, methods=["POST"]),
+        Route("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", access_review, methods=["POST"]),
+        Route("/apis/authentication.k8s.io/v1/selfsubjectreviews", subject_review, methods=["POST"]),
         Route("/{path:path}", not_found, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
     ]
     app = Starlette(routes=routes)

@@ -10,7 +10,7 @@ import json
 import math
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml  # type: ignore[import-untyped,unused-ignore]
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -23,12 +23,12 @@ JSON_TYPES = {"application/json", "", "*/*", MERGE, JSON_PATCH, STRATEGIC}
 YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", APPLY}
 
 
-class _NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc]
+class _NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc,unused-ignore]
     """YAML without anchors/aliases: no billion-laughs expansion through the server."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.events.AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call,unused-ignore]
             raise yaml.composer.ComposerError(None, None, "YAML aliases are not accepted",
                                               event.start_mark)
         return super().compose_node(parent, index)

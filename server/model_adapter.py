@@ -11,7 +11,7 @@ import copy
 import importlib
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml  # type: ignore[import-untyped,unused-ignore]
 
 _pc: Any
 try:  # pragma: no cover - depends on the other stage having landed

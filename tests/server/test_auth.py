@@ -210,3 +210,39 @@ def test_timing_safe_comparison_is_used() -> None:
     import inspect
 
     assert "compare_digest" in inspect.getsource(auth_mod.Authenticator.authenticate)
+
+
+def ssar(api: Api, as_: str, verb: str, resource: str = "configs", group: str = "management.platform.sh") -> bool:
+    body = {"apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
+            "spec": {"resourceAttributes": {"verb": verb, "resource": resource, "group": group}}}
+    r = api.req("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", as_, json=body)
+    assert r.status_code == 201, r.text
+    return bool(r.json()["status"]["allowed"])
+
+
+def test_access_reviews_follow_the_rules(sqlite_api: Api, make_api) -> None:
+    assert ssar(sqlite_api, "admin", "delete") and ssar(sqlite_api, "viewer", "watch")
+    assert not ssar(sqlite_api, "viewer", "create") and not ssar(sqlite_api, "admin", "list", "pods", "")
+    locked = make_api("disableConfigEndpoint: true\n")
+    assert not ssar(locked, "admin", "update") and ssar(locked, "admin", "get")
+    who = sqlite_api.req("POST", "/apis/authentication.k8s.io/v1/selfsubjectreviews", "viewer", json={})
+    assert who.json()["status"]["userInfo"]["username"] == "vera"
+
+
+def _pb(field: int, payload: bytes) -> bytes:
+    assert len(payload) < 128
+    return bytes([field << 3 | 2, len(payload)]) + payload
+
+
+def test_protobuf_access_review_is_decoded(sqlite_api: Api) -> None:
+    attrs = _pb(2, b"create") + _pb(3, b"management.platform.sh") + _pb(5, b"configs")
+    review = _pb(2, _pb(1, attrs))
+    envelope = b"k8s\x00" + _pb(1, _pb(1, b"authorization.k8s.io/v1") + _pb(2, b"SelfSubjectAccessReview")) + _pb(2, review)
+    headers = {"Content-Type": "application/vnd.kubernetes.protobuf"}
+    r = sqlite_api.req("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "viewer",
+                       content=envelope, headers=headers)
+    assert r.json()["spec"]["resourceAttributes"]["verb"] == "create"
+    assert r.json()["status"]["allowed"] is False
+    bad = sqlite_api.req("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", "viewer",
+                         content=b"k8s\x00\x12\xff", headers=headers)
+    assert_status(bad, 400, "BadRequest")

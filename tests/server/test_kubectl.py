@@ -211,6 +211,11 @@ def test_viewer_is_forbidden_to_write(server: ServerProc, tmp_path: Path) -> Non
                             input=manifest("nope", "n"), capture_output=True, text=True,
                             env={"HOME": str(server.home), "PATH": "/usr/bin:/bin:/usr/local/bin"})
     assert result.returncode == 1 and "Forbidden" in result.stderr and 'User "val" cannot create' in result.stderr
+    env = {"HOME": str(server.home), "PATH": "/usr/bin:/bin:/usr/local/bin"}
+    for verb, answer in (("list", "yes"), ("create", "no")):
+        can = subprocess.run(["kubectl", "--kubeconfig", str(viewer_cfg), "auth", "can-i", verb, RES],
+                             capture_output=True, text=True, env=env)
+        assert can.stdout.split()[0] == answer
 
 
 def test_audit_log_written_without_tokens(server: ServerProc) -> None:
