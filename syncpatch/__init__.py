@@ -5,6 +5,22 @@ The public API is a contract; other tools drive syncpatch only through the names
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the lazily exported names, for type checkers (never imported eagerly)
+    from syncpatch.expression import UNDEFINED as UNDEFINED
+    from syncpatch.expression import Budgets as Budgets
+    from syncpatch.expression import CompileError as CompileError
+    from syncpatch.expression import EvaluationError as EvaluationError
+    from syncpatch.expression import Expression as Expression
+    from syncpatch.expression import LimitExceeded as LimitExceeded
+    from syncpatch.expression import compile_expression as compile_expression
+    from syncpatch.loader import load_plans as load_plans
+    from syncpatch.patches import compile_config as compile_config
+    from syncpatch.patches import compile_patches as compile_patches
+    from syncpatch.runtime.plan import PatchError as PatchError
+    from syncpatch.runtime.plan import PatchPlan as PatchPlan
+
 __all__: list[str] = []
 
 # Lazily exported names: name -> (module, attribute). Importing `syncpatch` stays cheap (no

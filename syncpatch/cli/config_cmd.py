@@ -11,7 +11,7 @@ import sys
 from typing import Any, NoReturn
 
 import click
-import yaml  # type: ignore[import-untyped]
+import yaml
 from rich.console import Console
 from rich.text import Text
 
@@ -21,7 +21,7 @@ from syncpatch.platformconfig.files import DEFAULT_NAME, Checked, check_text, to
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
-class _BlockDumper(yaml.SafeDumper):  # type: ignore[misc]
+class _BlockDumper(yaml.SafeDumper):
     """Dumps multi-line strings (`spec.raw`) as literal blocks, as kubectl users expect."""
 
 

@@ -11,7 +11,7 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator, TypeVar
+from typing import Any, Callable, Iterator, ParamSpec, TypeVar
 
 import click
 from rich.console import Console
@@ -20,7 +20,8 @@ from rich.text import Text
 
 __all__ = ["compile_patches", "apply", "test", "schema", "run_demo"]
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 _DIRECTIONS = {"to-host": "to_host", "from-host": "from_host"}
 
@@ -29,11 +30,11 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
-def _guarded(fn: F) -> F:
+def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn unexpected exceptions into one readable line and exit code 1."""
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
@@ -45,7 +46,7 @@ def _guarded(fn: F) -> F:
             _console(True).print(f"internal error: {type(exc).__name__}: {exc}")
             raise SystemExit(1) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def _print_diagnostics(diagnostics: list[Any], sources: dict[str, str], fmt: str, **extra: Any) -> None:
