@@ -31,20 +31,23 @@ _FOLDABLE = {"+", "-", "*", "/", "%", "**", "&", "|", "^", "<<", ">>", ">>>", "<
 _NO_VALUE = object()
 
 
-def _literal_value(node: Any) -> Any:
-    """Constant folding: the JS value of a constant expression, or _NO_VALUE."""
+def _literal_value(node: Any, depth: int = 0) -> Any:
+    """Constant folding: the JS value of a constant expression, or _NO_VALUE. Bounded in
+    depth, so that folding a long operator chain stays linear."""
+    if depth > 24:
+        return _NO_VALUE
     match node:
         case A.Literal():
             return node.value
         case A.UnaryExpression(operator="-" | "+" | "~" | "!"):
-            v = _literal_value(node.argument)
+            v = _literal_value(node.argument, depth + 1)
             if v is _NO_VALUE or not (v is None or type(v) in (int, float, str, bool)):
                 return _NO_VALUE
             fn = {"-": _ops.neg, "+": _ops.pos, "~": _ops.bit_not, "!": lambda x: not _ops.to_boolean(x)}
             return fn[node.operator](v)
         case A.BinaryExpression() if node.operator in _FOLDABLE:
-            left = _literal_value(node.left)
-            right = _literal_value(node.right) if left is not _NO_VALUE else _NO_VALUE
+            left = _literal_value(node.left, depth + 1)
+            right = _literal_value(node.right, depth + 1) if left is not _NO_VALUE else _NO_VALUE
             if right is _NO_VALUE:
                 return _NO_VALUE
             try:

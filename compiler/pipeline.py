@@ -45,9 +45,16 @@ def generate_module(source: str, origin: str = "<expression>") -> GeneratedCode:
     """Parse, check and generate (no Python compile)."""
     if not isinstance(source, str):
         raise CompileError("the expression must be a string", Span(1, 1), "", origin)
-    program = parse(source, origin)
-    check_program(program, source, origin)
-    return generate(program, source, origin)
+    try:
+        program = parse(source, origin)
+        check_program(program, source, origin)
+        return generate(program, source, origin)
+    except RecursionError:
+        raise _too_deep(source, origin) from None
+
+
+def _too_deep(source: str, origin: str) -> CompileError:
+    return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin)
 
 
 def compile_program(source: str, origin: str = "<expression>") -> CompiledProgram:
@@ -55,7 +62,9 @@ def compile_program(source: str, origin: str = "<expression>") -> CompiledProgra
     generated = generate_module(source, origin)
     try:
         code = compile(generated.module, filename=f"<js {origin}>", mode="exec")
-    except (SyntaxError, ValueError, RecursionError) as exc:  # pragma: no cover - a codegen bug
+    except RecursionError:
+        raise _too_deep(source, origin) from None
+    except (SyntaxError, ValueError, MemoryError) as exc:  # pragma: no cover - a codegen bug
         raise CompileError(f"the expression is too complex to compile ({type(exc).__name__})",
                            Span(1, 1), source, origin) from None
     return CompiledProgram(source, origin, code, generated)
@@ -84,7 +93,10 @@ def compile_to_module_source(source: str, *, origin: str = "<expression>", funct
     main = generated.module.body[0]
     assert isinstance(main, ast.FunctionDef)
     main.name = function_name
-    body = ast.unparse(ast.Module(body=[main], type_ignores=[]))
+    try:
+        body = ast.unparse(ast.Module(body=[main], type_ignores=[]))
+    except RecursionError:
+        raise _too_deep(source, origin) from None
     if not header:
         return body + "\n"
     return module_header([source]) + "\n\n" + body + "\n"

@@ -38,8 +38,11 @@ def callee_text(node: Any) -> str:
             return "(intermediate value)"
 
 
-def static_type(node: Any) -> str | None:
-    """"bool", "str", "num" when the expression's JS type is known at compile time."""
+def static_type(node: Any, depth: int = 0) -> str | None:
+    """"bool", "str", "num" when the expression's JS type is known at compile time (looked
+    for at most 24 levels deep, so long ``+`` chains stay linear to compile)."""
+    if depth > 24:
+        return None
     match node:
         case A.Literal():
             v = node.value
@@ -56,7 +59,7 @@ def static_type(node: Any) -> str | None:
             if node.operator in _BOOL_OPS:
                 return "bool"
             if node.operator == "+":
-                if static_type(node.left) == "str" or static_type(node.right) == "str":
+                if static_type(node.left, depth + 1) == "str" or static_type(node.right, depth + 1) == "str":
                     return "str"
                 return None
             return "num"

@@ -678,6 +678,8 @@ def build_ast(tree: Tree[Any], source: str = "", origin: str = "<expression>") -
             raise CompileError(inner.message, inner.span, source, origin) from None
         if isinstance(inner, CompileError):
             raise inner from None
+        if isinstance(inner, RecursionError):
+            raise CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin) from None
         raise CompileError(f"cannot build the syntax tree: {inner}", Span(1, 1), source, origin) from None
     except _Fail as exc:
         raise CompileError(exc.message, exc.span, source, origin) from None

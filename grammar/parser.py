@@ -43,11 +43,32 @@ class _NoLexer(LarkLexer):
         return iter(())
 
 
+def _cache_path(grammar_text: str) -> str | bool:
+    """Where Lark caches the LALR tables (building them takes ~1 s; loading, milliseconds).
+
+    Keyed by the grammar text and the Lark version, in the user's cache directory; when that
+    is not writable, Lark's own temp-dir cache (``True``)."""
+    import hashlib
+    import os
+
+    import lark as lark_module
+
+    key = hashlib.sha256(f"{lark_module.__version__}\0{grammar_text}".encode()).hexdigest()[:16]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "syncpatch")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return True
+    return os.path.join(folder, f"es-grammar-{key}.lark-cache")
+
+
 @functools.lru_cache(maxsize=1)
 def grammar_parser() -> tuple[Lark, dict[str, str], dict[str, str], dict[str, str]]:
     """The Lark parser plus token maps (punctuator -> terminal, keyword -> terminal, words)."""
     text = (Path(__file__).parent / "es.lark").read_text(encoding="utf-8")
-    lark = Lark(text, parser="lalr", lexer=_NoLexer, maybe_placeholders=False, propagate_positions=True)
+    lark = Lark(text, parser="lalr", lexer=_NoLexer, maybe_placeholders=False, propagate_positions=True,
+                cache=_cache_path(text))
     punct: dict[str, str] = {}
     keywords: dict[str, str] = dict(KEYWORD_TYPES)
     patterns: dict[str, str] = {}
