@@ -143,3 +143,19 @@ def test_every_node_has_a_span() -> None:
 
     for node in walk(parse("const f = ({a}, [b] = [1], ...c) => a ? `${b}` : c?.d ?? new X(...c); f(value)")):
         assert node.span.line >= 1 and node.span.column >= 1
+
+
+@pytest.mark.parametrize("source", ["(" * 3000 + "1" + ")" * 3000, "[" * 3000 + "]" * 3000,
+                                    "+".join(["value"] * 4000), "a" + ".b" * 6000])
+def test_deep_nesting_is_a_compile_error_not_a_crash(source: str) -> None:
+    from syncpatch import compile_expression
+
+    with pytest.raises(CompileError, match="nested too deeply"):
+        compile_expression(source)
+
+
+def test_long_flat_chains_compile() -> None:
+    from syncpatch import compile_expression
+
+    assert compile_expression("+".join(["value"] * 500))("a") == "a" * 500
+    assert compile_expression(";".join(["value.n++"] * 500) + "; value.n")({"n": 0}) == 500
