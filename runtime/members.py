@@ -338,11 +338,16 @@ def _error_proto_get(err: JSErrorObject, key: Any) -> Any:
 def get_member(obj: Any, key: Any) -> Any:
     """``obj[key]`` (13.3.2.1): TypeError on null/undefined, V8's message."""
     t = type(obj)
+    kt = type(key)
+    if kt is not str and kt is not int and kt is not JSSymbol:
+        if obj is not None and obj is not UNDEFINED:
+            key = to_property_key(key)  # -0 -> "0", 1.5 -> "1.5", ['a'] -> "a", true -> "true"
+            kt = type(key)
     if t is dict:
         v = obj.get(key, MISSING)
         if v is not MISSING:
             return v
-        if type(key) is int:
+        if kt is int:
             v = obj.get(str(key), MISSING)
             if v is not MISSING:
                 return v
@@ -351,7 +356,7 @@ def get_member(obj: Any, key: Any) -> Any:
             return _dict_proto(obj)
         return _from_proto(_dict_proto(obj), key, obj)
     if t is list:
-        if type(key) is int and 0 <= key < len(obj):
+        if kt is int and 0 <= key < len(obj):
             return obj[key]
         v = _list_own(obj, key)
         if v is not MISSING:
