@@ -74,7 +74,7 @@ def run_scaling(*, repeats: int, target: float, sizes: tuple[int, ...], patch_co
     plan = _compile([{"path": "items[*].name", "expression": '"x-" + value'}])
     by_size = []
     for n in sizes:
-        obj = {"items": [{"name": f"item-{i}", "value": i} for i in range(n)]}
+        obj: dict[str, Any] = {"items": [{"name": f"item-{i}", "value": i} for i in range(n)]}
         t = interleaved_medians({"syncpatch": plan.to_host}, [(obj, w.CONTEXT)], repeats=repeats, target=target)
         by_size.append({"elements": n, "us": t["syncpatch"] * 1e6, "ns_per_element": t["syncpatch"] * 1e9 / n})
     by_patches = []

@@ -41,7 +41,8 @@ def _probe(code: str, env: dict[str, str] | None = None) -> dict[str, Any]:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     if out.returncode != 0:
         raise RuntimeError("syncpatch.runtime.abi does not import: " + out.stderr.strip().splitlines()[-1])
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    probe: dict[str, Any] = json.loads(out.stdout)
+    return probe
 
 
 def run(*, repeats: int) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def _json_result(text: Any) -> Any:
 
 
 def quickjs_engine(source: str) -> Call:
-    import quickjs  # type: ignore[import-not-found]
+    import quickjs
 
     ctx = quickjs.Context()
     ctx.eval(_BASE64_POLYFILL)
@@ -38,7 +38,7 @@ def quickjs_engine(source: str) -> Call:
 
 
 def miniracer_engine(source: str) -> Call:
-    from py_mini_racer import MiniRacer  # type: ignore[import-not-found]
+    from py_mini_racer import MiniRacer
 
     ctx = MiniRacer()
     ctx.eval(_BASE64_POLYFILL)
@@ -47,7 +47,7 @@ def miniracer_engine(source: str) -> Call:
 
 
 def dukpy_engine(source: str) -> Call:
-    import dukpy  # type: ignore[import-not-found]
+    import dukpy
 
     interp = dukpy.JSInterpreter()
     interp.evaljs(_BASE64_POLYFILL)
