@@ -25,6 +25,9 @@ import pytest
 import syncpatch
 from syncpatch import UNDEFINED, Budgets, CompileError, EvaluationError, LimitExceeded, compile_expression
 
+from syncpatch.loader import EvaluationError as _ArtifactError  # noqa: E402
+from syncpatch.loader import LimitExceeded as _ArtifactLimit  # noqa: E402
+
 NODE = shutil.which("node")
 NODE_EVAL = Path("/work/shared/oracle/node_eval.js")
 
@@ -137,11 +140,12 @@ def assert_no_leak(text: str) -> None:
     assert found is None, f"leaks {found.group(0)!r}: {text!r}"
 
 
-def outcome(case: Case) -> tuple[str, Any]:
+def outcome(case: Case, compiler: Any = None) -> tuple[str, Any]:
     """Run a row through the public API: ('result', v) / ('error', name) / ('limit', budget) /
-    ('compile', msg). Anything else escaping is returned as ('escaped', type name)."""
+    ('compile', msg). Anything else escaping is returned as ('escaped', type name).
+    ``compiler(src, budgets)`` replaces ``compile_expression`` (the artifact exit)."""
     try:
-        fn = compile_expression(case.src, budgets=case.budgets)
+        fn = (compiler or (lambda src, budgets: compile_expression(src, budgets=budgets)))(case.src, case.budgets)
     except CompileError as exc:
         assert_no_leak(str(exc).splitlines()[0])
         return ("compile", str(exc))
@@ -150,10 +154,10 @@ def outcome(case: Case) -> tuple[str, Any]:
     value, context = copy.deepcopy(case.value), copy.deepcopy(case.context)
     try:
         result = fn(value, context)
-    except LimitExceeded as exc:
+    except (LimitExceeded, _ArtifactLimit) as exc:
         assert_no_leak(str(exc))
         return ("limit", exc)
-    except EvaluationError as exc:
+    except (EvaluationError, _ArtifactError) as exc:
         assert_no_leak(str(exc))
         return ("error", exc)
     except BaseException as exc:  # noqa: BLE001 - that is the finding
@@ -163,8 +167,8 @@ def outcome(case: Case) -> tuple[str, Any]:
     return ("result", result)
 
 
-def check(case: Case) -> None:
-    kind, got = outcome(case)
+def check(case: Case, compiler: Any = None) -> None:
+    kind, got = outcome(case, compiler)
     exp = case.expect
     assert kind != "escaped", f"{got} escaped from {case.src!r}"
     if isinstance(exp, _Result):

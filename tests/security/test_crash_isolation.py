@@ -42,24 +42,14 @@ EXPECT: dict[str, tuple[set[str], str | None]] = {
     "input-deep-list-mutated": ({"limit"}, None),
 }
 
-DEEP_SOURCE_BUG = "RecursionError escapes compile_expression for a deeply nested source (expected CompileError)"
+ESCAPES = ("escapes from Expression.__call__ as a non-public exception (RecursionError, or the runtime's "
+           "internal LimitExceeded) instead of syncpatch.LimitExceeded")
 BUGS = {
-    "src-nested-arrays": DEEP_SOURCE_BUG,
-    "src-not-chain": DEEP_SOURCE_BUG,
-    "src-arrow-chain": DEEP_SOURCE_BUG,
-    "src-nested-blocks": DEEP_SOURCE_BUG,
-    "src-nested-templates": DEEP_SOURCE_BUG,
-    "src-nested-ifs": DEEP_SOURCE_BUG,
-    "src-nested-iife": DEEP_SOURCE_BUG,
-    "src-long-sum": DEEP_SOURCE_BUG,
-    "run-deep-result-object": "a deeply nested result escapes as RecursionError (to_python runs outside the "
-                              "error translation in Expression.__call__)",
-    "run-deep-result-array": "a deeply nested result escapes as the runtime's internal LimitExceeded "
-                             "('result nested too deeply'), not syncpatch.LimitExceeded",
-    "input-deep-value-returned": "a deeply nested caller value returned as is escapes as RecursionError",
-    "input-deep-value-mutated": "a deeply nested caller value escapes as RecursionError from the input copy "
-                                "(to_js runs before the try in Expression.__call__)",
-    "input-deep-list-mutated": "a deeply nested caller value escapes as RecursionError from the input copy",
+    "run-deep-result-object": f"a 100000-deep result {ESCAPES} (to_python runs outside the error translation)",
+    "run-deep-result-array": f"a 100000-deep result {ESCAPES} (to_python runs outside the error translation)",
+    "input-deep-value-returned": f"a 100000-deep caller value returned as is {ESCAPES}",
+    "input-deep-value-mutated": f"a 100000-deep caller value {ESCAPES} (the input copy, to_js, runs before the try)",
+    "input-deep-list-mutated": f"a 100000-deep caller list {ESCAPES} (the input copy, to_js, runs before the try)",
 }
 THREAD_ROWS = ["src-nested-parens", "run-json-parse-deep", "run-recursion-huge-budget",
                "run-tostring-recursion-huge-budget", "input-deep-value-read", "run-string-of-deep-array"]

@@ -1,0 +1,56 @@
+"""The sandbox holds in the artifact exit too: every hostile row, through the generated source.
+
+``compile-patches`` artifacts run the same generated code, printed as module text and
+wrapped by the artifact's ``patch_function`` (``syncpatch.loader``), a separate code path from
+``syncpatch.Expression``. Each table row (results, JS errors, limits, compile errors, leak
+filter, input deep-compare) runs here through that exit, with the row's budgets per call.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from sec_harness import Case, check  # noqa: E402
+
+HERE = Path(__file__).parent
+TABLES = ["test_python_attributes", "test_code_from_strings_and_globals", "test_prototype_pollution",
+          "test_getters_and_define_property", "test_resource_bombs", "test_input_mutation", "test_leaks"]
+
+
+def artifact_compiler(src: str, budgets: Any) -> Any:
+    from syncpatch.patches import build
+
+    emitted = build._module_source(src)  # the artifact's per-expression exit (CompileError as the closure)
+    namespace: dict[str, Any] = {}
+    text = ast.unparse(ast.fix_missing_locations(emitted.module))
+    exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102 - generated code, as an artifact runs it
+    wrapper = getattr(importlib.import_module(emitted.wrapper_module), emitted.wrapper)
+    mask = getattr(emitted, "copy_mask", None)
+    fn = wrapper(namespace[emitted.entry], emitted.names, True if mask is None else mask, src)
+    return lambda value, context: fn(value, context, budgets=budgets)
+
+
+def _cases() -> list[Any]:
+    out = []
+    for stem in TABLES:
+        spec = importlib.util.spec_from_file_location(f"_artifact_tables_{stem}", HERE / f"{stem}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for case in module.CASES:
+            marks = [pytest.mark.xfail(strict=True, reason=f"bug: {case.bug}")] if case.bug else []
+            out.append(pytest.param(case, id=f"{stem[5:]}::{case.id}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_row_through_artifact_exit(case: Case) -> None:
+    check(case, artifact_compiler)
