@@ -234,7 +234,7 @@ class ExprGen(GenBase):
             return P.not_(self.test(arg))
         if op == "typeof":
             if isinstance(arg, A.Identifier) and self.scope.lookup(arg.name) is None and arg.name not in (
-                    "undefined", "NaN", "Infinity"):
+                    "undefined", "NaN", "Infinity") and not (arg.name == "arguments" and self.frame.arguments_name):
                 return P.call("global_typeof", P.const(arg.name))
             return P.call("typeof", self.expr(arg))
         if op == "void":
