@@ -100,6 +100,8 @@ def construct(ctor: Any, text: str, *args: Any) -> Any:
 def spread(value: Any) -> Any:
     """SpreadElement (13.2.4.1): a list (returned as is when already one)."""
     if type(value) is list:
+        if len(value) > 65536:
+            current_realm().check_array(len(value))
         return value
     items = list(members.js_iterate(value))
     current_realm().check_array(len(items))

@@ -88,7 +88,7 @@ class CompiledFunction:
         t = type(result)
         if t is str or t is int or t is bool:
             return result
-        return to_python(result)
+        return _convert_result(result, self._names)
 
     def _invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
         """Fast entry for plan application, in the realm the caller made current and busy."""
@@ -114,7 +114,7 @@ class CompiledFunction:
         t = type(result)
         if t is str or t is int or t is bool:
             return result
-        return to_python(result)
+        return _convert_result(result, self._names)
 
     def _isolated_call(self, value: Any, context: Any, value_exists: bool, budgets: Budgets) -> Any:
         """A call with its own realm: custom budgets, or nested inside another evaluation."""
@@ -141,3 +141,13 @@ def patch_function(main: Callable[..., Any], names: Mapping[str, str], copy_mask
     if sys.getrecursionlimit() < 8000:
         sys.setrecursionlimit(8000)  # deep JS recursion needs room before the depth budget
     return CompiledFunction(main, names, 3 if copy_mask is True else int(copy_mask), source)
+
+
+def _convert_result(result: Any, names: Any) -> Any:
+    """JS result -> Python value; a result too deep to convert is a public LimitExceeded."""
+    try:
+        return to_python(result)
+    except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
+        if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+            raise
+        raise translate_exception(exc, names) from None

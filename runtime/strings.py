@@ -70,8 +70,22 @@ def js_len(s: str) -> int:
     return len(s) + len(_ASTRAL.findall(s))
 
 
+_BIG = 1 << 20
+
+
+def _check_length(n: int) -> None:
+    from .realm import current_realm
+
+    current_realm().check_string(n)
+
+
 def concat(a: str, b: str) -> str:
-    """``a + b`` keeping canonical form (a trailing high + leading low surrogate join)."""
+    """``a + b`` keeping canonical form (a trailing high + leading low surrogate join).
+
+    Results over a million characters are checked against the string budget first, so a
+    doubling loop stops with LimitExceeded instead of exhausting memory."""
+    if len(a) + len(b) > _BIG:
+        _check_length(len(a) + len(b))
     if a and b and "\ud800" <= a[-1] <= "\udbff" and "\udc00" <= b[0] <= "\udfff":
         return a[:-1] + chr(0x10000 + ((ord(a[-1]) - 0xD800) << 10) + (ord(b[0]) - 0xDC00)) + b[1:]
     return a + b

@@ -75,3 +75,25 @@ def test_the_process_survives_and_evaluations_are_independent() -> None:
 def test_internal_errors_do_not_leak_python_details() -> None:
     err = EvaluationError("InternalError", "internal error while evaluating the expression")
     assert "Traceback" not in str(err) and ".py" not in str(err)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "let s = 'x'; while (true) s += s",
+        "let s = 'x'; while (true) s = `${s}${s}`",
+        "let a = [1]; while (true) a = [...a, ...a]",
+        "let a = [1]; while (true) a.push(...a)",
+    ],
+)
+def test_doubling_bombs_stop_at_the_size_budgets(source: str) -> None:
+    start = time.monotonic()
+    with pytest.raises(LimitExceeded) as info:
+        compile_expression(source)({})
+    assert info.value.js_name == "RangeError"
+    assert time.monotonic() - start < 5
+
+
+def test_deep_results_are_a_limit_not_a_crash() -> None:
+    with pytest.raises(LimitExceeded):
+        compile_expression("let o = {}; for (let i = 0; i < 20000; i++) o = {o}; o")({})
