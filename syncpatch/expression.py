@@ -92,7 +92,7 @@ class Expression:
         t = type(result)
         if t is str or t is int or t is bool:
             return result
-        return to_python(result)
+        return _convert_result(result, self._names)
 
     def _invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
         """Internal fast entry for plan application: runs in the thread's current realm,
@@ -130,7 +130,7 @@ class Expression:
         t = type(result)
         if t is str or t is int or t is bool:
             return result
-        return to_python(result)
+        return _convert_result(result, self._names)
 
     def _isolated_call(self, value: Any, context: Any, value_exists: bool, budgets: Budgets) -> Any:
         """A call with its own realm: custom budgets, or nested inside another evaluation."""
@@ -196,3 +196,13 @@ def compile_expression(source: str, *, origin: str = "<expression>", budgets: Bu
     if expression._const is not _NOT_CONSTANT:
         expression.__class__ = _ConstantExpression
     return expression
+
+
+def _convert_result(result: Any, names: Any) -> Any:
+    """JS result -> Python value; a result too deep to convert is a public LimitExceeded."""
+    try:
+        return to_python(result)
+    except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
+        if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+            raise
+        raise _translate(exc, names) from None
