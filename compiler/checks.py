@@ -50,6 +50,13 @@ def check_program(program: A.Program, source: str, origin: str) -> None:
         if isinstance(node, (A.CallExpression, A.NewExpression)) and isinstance(node.callee, A.Identifier) \
                 and node.callee.name == "Function":
             raise CompileError(_REFUSED_NAMES["Function"], node.callee.span, source, origin)
+        if isinstance(node, A.ObjectExpression):
+            protos = [p for p in node.properties if isinstance(p, A.Property) and not p.computed
+                      and not p.shorthand and not p.method and isinstance(p.key, A.Literal)
+                      and p.key.value == "__proto__"]
+            if len(protos) > 1:  # early error (13.2.5.1): ({__proto__: a, "__proto__": b})
+                raise CompileError("Duplicate __proto__ fields are not allowed in object literals",
+                                   protos[1].span, source, origin)
         if isinstance(node, A.RegExpLiteral):
             error = regex_error(node.pattern, node.flags)
             if error is not None:
