@@ -87,7 +87,7 @@ def _compile(source: str, flags: str) -> tuple[Any, Translation]:
         tr = translate(source, flags)
     except PatternError as exc:
         raise PatternError(f"Invalid regular expression: /{source}/{flags}: {exc}") from None
-    import regex  # type: ignore[import-untyped]  # lazy: ~40 ms of start-up, only on a cache miss
+    import regex  # lazy: ~40 ms of start-up, only on a cache miss
 
     rflags = regex.V0  # ignoreCase, multiline and dotAll are spelled out by the translator
     try:

@@ -522,7 +522,7 @@ class _Parser:
         body = {"IDC": "ID_Continue", "VS": "Variation_Selector"}.get(body, body)
         text = f"\\{kind}{{{body}}}"
         try:
-            import regex  # type: ignore[import-untyped]
+            import regex
 
             regex.compile(text)
         except Exception:

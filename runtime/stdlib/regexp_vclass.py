@@ -44,7 +44,7 @@ def _property_ranges(text: str) -> Ranges:
     """The code points of a ``\\p{...}`` class, enumerated once (about 0.2 s) and cached."""
     hit = _property_cache.get(text)
     if hit is None:
-        import regex  # type: ignore[import-untyped]
+        import regex
 
         global _every
         if _every is None:
