@@ -502,7 +502,7 @@ def weakset_construct(iterable: Any = UNDEFINED, *_: Any) -> JSWeakSet:
     return w
 
 
-class _ClassStatics(dict):  # type: ignore[type-arg]
+class _ClassStatics(dict[str, Any]):
     """Own properties of the Map/Set constructors. ``prototype`` is the core's prototype
     object for the class, fetched on first read: the core builds class prototypes lazily
     and cannot be imported while the stdlib registers."""

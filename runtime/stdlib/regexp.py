@@ -171,7 +171,7 @@ class JSRegExp:
         return f"/{self.source}/{self.flags}"
 
 
-class MatchArray(list):  # type: ignore[type-arg]
+class MatchArray(list[Any]):
     """The array of a successful match with its extra own properties (see module doc).
 
     Besides ``index``/``input``/``groups``/``indices`` its ``js_get_own`` also answers

@@ -56,7 +56,7 @@ def method(table: dict[str, JSFunction], name: str, length: int) -> Callable[[Ca
     return register
 
 
-class BuiltinNamespace(dict):  # type: ignore[type-arg]
+class BuiltinNamespace(dict[str, Any]):
     """A shared built-in namespace object such as ``Math`` or ``JSON``.
 
     Its entries are its properties. It is shared between evaluations, so the core's
