@@ -88,6 +88,8 @@ def _leaf(names: list[str]) -> st.SearchStrategy[str]:
 KNOWN_BUG_MASKS = {
     "object-key": "computed member keys are wrapped in String(): an object/array key ends in InternalError "
                   "(corpus/script-object-key-internal-error.json)",
+    "tdz-write": "a block's let initializer never assigns the name being declared: that write is not a "
+                 "ReferenceError (corpus/script-tdz-write-in-initializer.json)",
     "duplicate-proto": "object literal keys are unique: a duplicate __proto__ compiles, V8 refuses it "
                        "(corpus/script-duplicate-proto.json)",
 }
@@ -194,7 +196,8 @@ def statements(draw: Any, depth: int = 0, masked: bool = True) -> str:
     if kind == "switch":
         return f"switch ({draw(e)}) {{ case 1: {body()} break; case 'a': {n} = 2; default: {body()} }}"
     if kind == "block":
-        return f"{{ let {n} = {draw(e)}; {body()} }}"
+        init = expressions(names=[x for x in NAMES if x != n], max_leaves=4, masked=masked) if masked else e
+        return f"{{ let {n} = {draw(init)}; {body()} }}"
     return f"if ({draw(e)}) throw new TypeError(String({draw(e)}));"
 
 
