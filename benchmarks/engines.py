@@ -20,8 +20,9 @@ _PRELUDE = "var btoa = typeof btoa === 'function' ? btoa : undefined;"
 def syncpatch_engine(source: str) -> Call:
     import syncpatch
 
-    expression = syncpatch.compile_expression(source)
-    return lambda value, context: expression(value, context)
+    # The compiled expression is itself ``call(value, context)``: a syncer calls it directly,
+    # so no adapter layer is timed (the hand-written functions are called directly too).
+    return syncpatch.compile_expression(source)  # type: ignore[no-any-return]
 
 
 def _json_result(text: Any) -> Any:
