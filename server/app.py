@@ -102,7 +102,10 @@ def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Ha
                 for key, value in st.settings.custom_headers:
                     response.headers[key] = value
             req_obj, resp_obj = request.state.audit_objects
-            st.audit.record(info, response.status_code, started, req_obj, resp_obj)
+            try:
+                st.audit.record(info, response.status_code, started, req_obj, resp_obj)
+            except Exception:  # noqa: BLE001 - a full disk must not turn answers into 500s
+                log.exception("cannot write the audit log")
             return response
         return handler
     return deco
@@ -458,6 +461,12 @@ def _iso(epoch: float | None) -> str | None:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(epoch))
 
 
+async def _last_resort(request: Request, exc: Exception) -> Response:
+    """Anything escaping `endpoint()` still answers with a Status, never a traceback."""
+    log.error("unhandled error serving %s %s: %r", request.method, request.url.path, exc)
+    return status_response(E.InternalError("an internal error occurred; see the server log"))
+
+
 def create_app(state: State) -> Starlette:
     """The Starlette application over a prepared State."""
     routes = [
@@ -477,7 +486,7 @@ def create_app(state: State) -> Starlette:
         Route("/apis/authentication.k8s.io/v1/selfsubjectreviews", subject_review, methods=["POST"]),
         Route("/{path:path}", not_found, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={Exception: _last_resort})
     if state.notifier is None:
         state.notifier = Notifier()
     app.state.sp = state

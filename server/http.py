@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped,unused-ignore]
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from . import errors as E
 from .patching import APPLY, JSON_PATCH, MERGE, STRATEGIC
@@ -40,9 +40,11 @@ def json_response(body: Any, code: int = 200, headers: dict[str, str] | None = N
     return Response(data, status_code=code, headers=headers, media_type=media_type)
 
 
-def status_response(err: E.ApiError) -> JSONResponse:
+def status_response(err: E.ApiError) -> Response:
+    """A Status body; ASCII-escaped, so any echoed input (even broken Unicode) encodes."""
     headers = {"Retry-After": str(err.retry_after)} if err.retry_after else None
-    return JSONResponse(err.status(), status_code=err.code, headers=headers)
+    data = json.dumps(err.status(), separators=(",", ":")).encode()
+    return Response(data, status_code=err.code, headers=headers, media_type="application/json")
 
 
 async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
@@ -69,11 +71,24 @@ def _depth(node: Any, level: int = 0) -> int:
         return level
     if isinstance(node, float) and not math.isfinite(node):
         raise E.BadRequest("the request body contains a non-finite number")
+    if isinstance(node, str):
+        _check_text(node)
+        return level
     if isinstance(node, dict):
+        for key in node:
+            _check_text(key if isinstance(key, str) else str(key))
         return max([_depth(v, level + 1) for v in node.values()] or [level])
     if isinstance(node, list):
         return max([_depth(v, level + 1) for v in node] or [level])
     return level
+
+
+def _check_text(text: str) -> None:
+    """Lone surrogates (from YAML or JSON escapes) cannot be stored or sent back."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise E.BadRequest("the request body contains invalid Unicode (a lone surrogate)") from None
 
 
 def media_type(request: Request) -> str:

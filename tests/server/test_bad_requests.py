@@ -205,3 +205,12 @@ def test_fuzzed_put_apply_delete_never_500(sqlite_api: Api, body: Any, verb: str
         r = sqlite_api.req(verb, f"{BASE}/fz", json=body)
     assert r.status_code in (200, 201, 400, 409, 422), r.text
     assert r.json()["kind"] in ("Status", "Config")
+
+
+@pytest.mark.parametrize("body,ctype", [
+    (b'apiVersion: "\\ud800"\nkind: Config\n', "application/yaml"),
+    (b'{"metadata": {"name": "\\udc00"}}', "application/json"),
+    (b'{"\\ud800": 1}', "application/json"),
+])
+def test_lone_surrogates_are_400(sqlite_api: Api, body: bytes, ctype: str) -> None:
+    assert_status(post_raw(sqlite_api, body, ctype), 400, "BadRequest")
