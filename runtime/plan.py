@@ -201,6 +201,23 @@ def _base_context(context: Any, obj: Any, direction: Direction) -> dict[str, Any
 _Step = tuple[Any, "Walker | None", "PatchFunction | None"]
 
 
+def _reads_context(fn: PatchFunction) -> bool:
+    """Whether ``fn`` can observe ``context`` (and so ``context.path``). Only a compiled
+    expression whose generated ``_main`` never loads its ``context`` parameter (nor lets a
+    closure capture it) is known not to; generated code has no eval and no ``locals()``."""
+    if getattr(type(fn), "_invoke", None) is None:
+        return True
+    code = getattr(getattr(fn, "_main", None), "__code__", None)
+    if code is None or code.co_argcount < 3:
+        return True
+    name = code.co_varnames[2]
+    if name in code.co_cellvars:
+        return True
+    import dis
+
+    return any(ins.argval == name for ins in dis.get_instructions(code))
+
+
 def _walker_call(fn: PatchFunction) -> PatchFunction:
     """The positional ``(value, ctx, value_exists)`` form walkers call: a compiled expression's
     ``_invoke`` (runs in the application's realm, copies only what its script can mutate), or
@@ -216,13 +233,12 @@ def _steps(entries: tuple[PlanEntry, ...], keyword: Keyword) -> tuple[_Step, ...
     for the direction are dropped; other entries resolve their function per application."""
     steps: list[_Step] = []
     for entry in entries:
-        walker = build_walker(entry.segments)
         if isinstance(entry, ExpressionPatch):
             fn = entry.expression if keyword == "expression" else entry.reverse_expression
             if fn is not None:
-                steps.append((entry, walker, _walker_call(fn)))
+                steps.append((entry, build_walker(entry.segments, _reads_context(fn)), _walker_call(fn)))
         else:
-            steps.append((entry, walker, None))
+            steps.append((entry, build_walker(entry.segments), None))
     return tuple(steps)
 
 

@@ -286,9 +286,12 @@ def _set_key(item: dict[str, Any], name: str, old: Any, new: Any, owned: dict[in
     return target
 
 
-def _wildcard_key_terminal(name: str, bracket: bool) -> Walker:
+def _wildcard_key_terminal(name: str, bracket: bool, paths: bool = True) -> Walker:
     """``…[*].name``, the most common patch shape, fused into one loop (one call per match
-    fewer); anything unusual (missing keys, lists, non-dict elements) takes the general path."""
+    fewer); anything unusual (missing keys, lists, non-dict elements) takes the general path.
+
+    With ``paths`` false (the patch function never reads ``context``), the list loop does not
+    build ``context.path`` for each match; it is set only when a call fails, for the error."""
     text = _key_text(name)
     general = _key_terminal(name, bracket)
 
@@ -324,8 +327,15 @@ def _wildcard_key_terminal(name: str, bracket: bool) -> Walker:
         target = node
         for key, item in enumerate(node):
             if type(item) is dict and (old := item.get(name, _DELETE)) is not _DELETE:
-                ctx["path"] = prefix + (_INDEX_STEP[key] if key < 1024 else f"{key}.") + text
-                new = fn(old, ctx, True)
+                if paths:
+                    ctx["path"] = prefix + (_INDEX_STEP[key] if key < 1024 else f"{key}.") + text
+                    new = fn(old, ctx, True)
+                else:
+                    try:
+                        new = fn(old, ctx, True)
+                    except Exception:
+                        ctx["path"] = prefix + (_INDEX_STEP[key] if key < 1024 else f"{key}.") + text
+                        raise
                 if new is None or new is _UNDEFINED:
                     new_item = _writable(item, owned)
                     del new_item[name]
@@ -354,8 +364,9 @@ def _wildcard_key_terminal(name: str, bracket: bool) -> Walker:
     return walk
 
 
-def build_walker(segments: tuple[Segment, ...]) -> Walker | None:
-    """Compile a path into its walker chain (``None`` for ``""``, the whole object)."""
+def build_walker(segments: tuple[Segment, ...], paths: bool = True) -> Walker | None:
+    """Compile a path into its walker chain (``None`` for ``""``, the whole object).
+    ``paths=False``: the patch function never reads ``context`` (see ``_wildcard_key_terminal``)."""
     walker: Walker | None = None
     for seg in reversed(segments):
         if isinstance(seg, Key):
@@ -366,7 +377,7 @@ def build_walker(segments: tuple[Segment, ...]) -> Walker | None:
             walker = _wildcard_terminal() if walker is None else _wildcard_step(walker)
     if len(segments) >= 2 and isinstance(segments[-2], Wildcard) and isinstance(segments[-1], Key):
         last = segments[-1]
-        walker = _wildcard_key_terminal(last.name, last.bracket)
+        walker = _wildcard_key_terminal(last.name, last.bracket, paths)
         for seg in reversed(segments[:-2]):
             if isinstance(seg, Key):
                 walker = _key_step(seg.name, walker)

@@ -1,0 +1,80 @@
+"""Plan application fast paths: one realm per application, ``context.path`` built only when
+a patch function can read it, no input clone for compiled expressions."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import syncpatch
+from syncpatch.runtime.plan import PatchError, _reads_context
+
+OBJ = {"items": [{"name": {"x": {"y": 1}}}, {"name": "a"}, {"name": {"x": {"y": 2}}}]}
+
+
+def _plan(expression: str, path: str = "items[*].name") -> object:
+    return syncpatch.compile_patches([{"path": path, "expression": expression}])
+
+
+@pytest.mark.parametrize(
+    ("source", "reads"),
+    [
+        ('"h-" + value', False),
+        ("value.slice(2)", False),
+        ('"fixed"', False),
+        ("context.vcluster.name", True),
+        ("value + context.path", True),
+        ("value.map(x => context.path + x)", True),
+    ],
+)
+def test_reads_context_from_generated_code(source: str, reads: bool) -> None:
+    assert _reads_context(syncpatch.compile_expression(source)) is reads
+
+
+def test_plain_callables_are_assumed_to_read_context() -> None:
+    assert _reads_context(lambda value, context: value) is True
+
+
+def test_failure_names_the_concrete_path_without_per_match_paths() -> None:
+    plan = _plan("value.x.y")
+    with pytest.raises(PatchError) as info:
+        plan.to_host(copy.deepcopy(OBJ))  # type: ignore[attr-defined]
+    assert info.value.concrete_path == "items.1.name"
+    assert info.value.js_name == "TypeError"
+
+
+def test_context_path_is_exact_when_read() -> None:
+    plan = _plan("context.path")
+    out = plan.to_host({"items": [{"name": "a"}, {"name": "b"}]})  # type: ignore[attr-defined]
+    assert out == {"items": [{"name": "items.0.name"}, {"name": "items.1.name"}]}
+
+
+def test_matches_stay_apart_in_a_shared_realm() -> None:
+    # The first match patches a built-in; the next match must not see it.
+    source = 'if (value === "a") { String.prototype.shout = function () { return "!" }; }\ntypeof "".shout'
+    out = _plan(source).to_host({"items": [{"name": "a"}, {"name": "b"}]})  # type: ignore[attr-defined]
+    assert out == {"items": [{"name": "function"}, {"name": "undefined"}]}
+    assert syncpatch.compile_expression('typeof "".shout')("x") == "undefined"
+
+
+def test_mutating_expression_does_not_touch_the_input() -> None:
+    obj = {"items": [{"name": {"k": "v"}}]}
+    before = copy.deepcopy(obj)
+    out = _plan('value.k = "changed"; value').to_host(obj)  # type: ignore[attr-defined]
+    assert obj == before
+    assert out == {"items": [{"name": {"k": "changed"}}]}
+
+
+def test_a_plan_inside_an_evaluation_runs_in_its_own_realm() -> None:
+    # The thread's spare realm is busy: the application takes a fresh one and gives it back.
+    from syncpatch.runtime.realm import local_state
+
+    state = local_state()
+    state.spare.busy = True
+    try:
+        out = _plan('"h-" + value').to_host({"items": [{"name": "a"}]})  # type: ignore[attr-defined]
+    finally:
+        state.spare.busy = False
+    assert out == {"items": [{"name": "h-a"}]}
+    assert state.realm is state.spare
