@@ -30,6 +30,8 @@ ROWS: list[tuple[str, str, dict[str, Any]]] = [
      {"call_depth": 60}),
     ("string_length", "let s = 'ab'; while (true) s = s.concat(s)", {"string_length": 50_000}),
     ("string_length", "'a'.repeat(2 ** 30)", {"string_length": 50_000}),
+    # known bug (tests/security: string-plus-doubling): '+' is not checked, only MemoryError stops it
+    ("string_length", "let s = 'ab'; while (true) s += s", {"string_length": 50_000}),
     ("array_length", "let a = [1]; while (true) a = a.concat(a)", {"array_length": 20_000}),
     ("array_length", "Array(2 ** 32 - 1).fill(0)", {"array_length": 20_000}),
     ("allocation", "const a = []; for (let i = 0; i < 3000; i++) a.push('x'.repeat(100000)); a.length",
@@ -72,8 +74,8 @@ def measure(repeats: int = 3) -> list[dict[str, Any]]:
                 elapsed, outcome = _once(src, budgets)
                 times.append(elapsed)
                 outcomes.add(outcome)
-                if elapsed > 20:
-                    break
+                if elapsed > 2:
+                    break  # one slow run says enough
             limit = {"wall_time": budgets.wall_time, "regex": budgets.regex_timeout}.get(budget)
             rows.append({
                 "budget": budget, "setting": setting, "script": src, "value": getattr(budgets, budget, None)

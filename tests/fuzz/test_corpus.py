@@ -2,7 +2,7 @@
 
 Each file names its ``kind`` (script / path / config) and the ``property`` it broke; rows
 with ``bug`` are open defects of other stages and run as ``xfail(strict=True)``, so the fix
-shows up as XPASS (then delete the ``bug`` line). ``pending-*.json`` files are fresh
+shows up as XPASS (then rename ``bug`` to ``fixed``: the entry stays as a regression test). ``pending-*.json`` files are fresh
 failures written by the fuzzers and not yet triaged; they are not replayed.
 """
 

@@ -29,6 +29,7 @@ EXPECT: dict[str, tuple[set[str], str | None]] = {
     **{row: (SRC_OK, None) for row in crash_child.ROWS if row.startswith("src-")},
     "run-deep-result-object": ({"limit"}, None),
     "run-deep-result-array": ({"limit"}, None),
+    "input-deep-value-returned": ({"limit"}, None),
     "run-json-parse-deep": ({"limit"}, "call_depth"),
     "run-json-stringify-deep": ({"limit"}, "call_depth"),
     "run-string-of-deep-array": ({"limit"}, "call_depth"),
@@ -37,7 +38,6 @@ EXPECT: dict[str, tuple[set[str], str | None]] = {
     "run-recursion-huge-budget": ({"limit"}, "call_depth"),
     "run-tostring-recursion-huge-budget": ({"limit"}, "call_depth"),
     "input-deep-value-read": ({"limit"}, "call_depth"),
-    "input-deep-value-returned": ({"limit"}, None),
     "input-deep-value-mutated": ({"limit"}, None),
     "input-deep-list-mutated": ({"limit"}, None),
 }
@@ -45,9 +45,6 @@ EXPECT: dict[str, tuple[set[str], str | None]] = {
 ESCAPES = ("escapes from Expression.__call__ as a non-public exception (RecursionError, or the runtime's "
            "internal LimitExceeded) instead of syncpatch.LimitExceeded")
 BUGS = {
-    "run-deep-result-object": f"a 100000-deep result {ESCAPES} (to_python runs outside the error translation)",
-    "run-deep-result-array": f"a 100000-deep result {ESCAPES} (to_python runs outside the error translation)",
-    "input-deep-value-returned": f"a 100000-deep caller value returned as is {ESCAPES}",
     "input-deep-value-mutated": f"a 100000-deep caller value {ESCAPES} (the input copy, to_js, runs before the try)",
     "input-deep-list-mutated": f"a 100000-deep caller list {ESCAPES} (the input copy, to_js, runs before the try)",
 }
