@@ -197,8 +197,8 @@ class ConfigService:
         if rv and str(rv) != ometa["resourceVersion"]:
             raise E.conflict(name, "the object has been modified; please apply your changes to "
                              "the latest version and try again")
-        causes = self._immutable_causes(meta, ometa) + self._deletion_causes(meta, ometa)
-        causes += O.metadata_causes(meta)
+        causes = self._immutable_causes(meta, ometa) + O.metadata_causes(meta)
+        causes = causes or self._deletion_causes(meta, ometa)  # needs well-typed metadata
         causes = causes or O.block_owner_causes(new, old, ctx.can_delete)
         if causes:
             raise E.invalid(name, causes)

@@ -214,3 +214,12 @@ def test_fuzzed_put_apply_delete_never_500(sqlite_api: Api, body: Any, verb: str
 ])
 def test_lone_surrogates_are_400(sqlite_api: Api, body: bytes, ctype: str) -> None:
     assert_status(post_raw(sqlite_api, body, ctype), 400, "BadRequest")
+
+
+def test_malformed_finalizers_while_deleting_are_422(sqlite_api: Api) -> None:
+    """Regression (found by fuzzing): non-string finalizers on an object being deleted."""
+    sqlite_api.create("a", finalizers=["example.com/x"])
+    obj = sqlite_api.req("DELETE", f"{BASE}/a").json()
+    for bad in ([{"k": 1}], [[1]], "text"):
+        obj["metadata"]["finalizers"] = bad
+        assert_status(sqlite_api.req("PUT", f"{BASE}/a", json=obj), 422, "Invalid")
