@@ -4,7 +4,15 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: venv demo test test-fast bench lint typecheck clean lock
+# What `mypy --strict` gates in `make test`: the packages that are strict-clean. Add a
+# package here once `make typecheck` reports nothing for it.
+MYPY_CLEAN := patches platformconfig benchmarks \
+	syncpatch/__init__.py syncpatch/__main__.py syncpatch/cli syncpatch/loader.py \
+	syncpatch/pytest_plugin.py syncpatch/demo.py \
+	runtime/stdlib runtime/plan.py runtime/plan_walkers.py runtime/paths.py runtime/names.py \
+	runtime/references.py runtime/errors.py
+
+.PHONY: venv demo test test-fast bench lint typecheck typecheck-ci clean lock
 
 venv: $(STAMP)
 
@@ -19,6 +27,7 @@ demo: venv
 
 test: venv
 	PYTHONPATH=. $(VENV)/bin/lint-imports --no-cache
+	$(MAKE) --no-print-directory typecheck-ci
 	$(PY) -m pytest
 
 test-fast: venv
@@ -28,8 +37,12 @@ bench: venv
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-bench.lock || echo "some optional engines did not install; they will be skipped"
 	$(PY) -m benchmarks
 
+# Everything, for humans (not yet clean: see MYPY_CLEAN for what is gated).
 typecheck: venv
-	$(PY) -m mypy grammar compiler runtime syncpatch
+	$(PY) -m mypy grammar compiler runtime syncpatch patches platformconfig server benchmarks
+
+typecheck-ci: venv
+	$(PY) -m mypy $(MYPY_CLEAN)
 
 lock:
 	$(PY) -m pip freeze --exclude-editable > requirements.lock
