@@ -66,9 +66,8 @@ class CompiledFunction:
         value, context = self._inputs(value, context)
         if value_exists is not True and value_exists is not False:
             value_exists = bool(value_exists)
-        local = _LOCAL
-        realm = local.spare
-        if budgets is not None or realm.busy or local.realm is not realm:
+        realm = _LOCAL.realm  # one thread-local read (each costs ~100 ns): the spare is current when idle
+        if budgets is not None or realm is None or realm.busy or not realm.is_spare:
             return self._isolated_call(value, context, value_exists, budgets or self.budgets)
         realm.budgets = self.budgets
         realm.steps_left = self._steps

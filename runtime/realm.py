@@ -59,7 +59,8 @@ DEFAULT_BUDGETS = Budgets()
 class Realm:
     """The state of one evaluation (see module docstring)."""
 
-    __slots__ = ("budgets", "steps_left", "depth", "deadline", "allocated", "overlay", "extra", "context", "busy")
+    __slots__ = ("budgets", "steps_left", "depth", "deadline", "allocated", "overlay", "extra", "context", "busy",
+                 "is_spare")
 
     def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.budgets = budgets
@@ -71,6 +72,7 @@ class Realm:
         self.extra: dict[str, Any] = {}  # per-evaluation scratch for runtime modules
         self.context: Any = None  # the call's ``context`` (for virtualToHostDNS)
         self.busy = False
+        self.is_spare = False  # True only for a thread's spare (which only that thread makes current)
 
     def reset(self, budgets: Budgets) -> None:
         """Make this realm fresh for another evaluation (cheaper than a new one)."""
@@ -184,6 +186,7 @@ class _ThreadState(threading.local):
 
     def __init__(self) -> None:
         self.spare: Realm = Realm(_FALLBACK_BUDGETS)
+        self.spare.is_spare = True
         self.realm: Realm | None = self.spare  # the spare is current between evaluations
 
 
