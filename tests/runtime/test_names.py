@@ -171,4 +171,25 @@ def test_safe_concat_name_never_exceeds_63_bytes(parts):
     if len(full) <= 63:
         assert got == full
     else:
-        assert len(got) <= 63 and got.endswith(sha_hex(full)[:10]) and ".-" not in got[:-10]
+        assert len(got) <= 63 and got.endswith(sha_hex(full)[:10])
+        assert got == go_replace_all(full.encode()[:52].decode("utf-8", "ignore") + "-" + sha_hex(full)[:10])
+
+
+def go_replace_all(text: str, old: str = ".-", new: str = "-") -> str:
+    """Go's strings.ReplaceAll, written as its left-to-right scan: one pass, no re-scan of
+    what a replacement produced ("..-" becomes ".-", as vCluster's SafeConcatName gives)."""
+    out, i = [], 0
+    while i < len(text):
+        if text.startswith(old, i):
+            out.append(new)
+            i += len(old)
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def test_dot_dot_dash_keeps_one_dot_dash_as_go_does():
+    name = "a" * 50 + "..bbbbbbbbbbbbbbbbbbbb"  # bytes 51-52 are dots, then the cut adds "-"
+    got = safe_concat_name(name)
+    assert got == "a" * 50 + ".-" + sha_hex(name)[:10]
