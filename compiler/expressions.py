@@ -154,6 +154,8 @@ class ExprGen(GenBase):
         if b is None:
             self.free_globals.setdefault(node.name, node.span)
             return P.call("global_set", P.const(node.name), value)
+        if b.tdz and b.frame is self.frame:  # written before its declaration ran (9.1.1.1.5)
+            return P.subscript(P.tuple_(value, P.call("tdz_error", P.const(node.name))), P.const(0))
         if b.kind == "const":
             return P.subscript(P.tuple_(value, P.call("const_assign", P.const(node.name))), P.const(0))
         self.mark_write(b)

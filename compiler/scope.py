@@ -26,6 +26,7 @@ class Binding:
     kind: str  # "var", "let", "const", "param", "function", "catch", "global-arg"
     frame: "FunctionFrame"
     per_iteration: bool = False  # a let/const made afresh by each loop iteration (14.7.4.4)
+    tdz: bool = False  # declared (hoisted) but its declaration has not been compiled yet
     decl_pos: tuple[int, int] = (0, 0)
 
 

@@ -116,19 +116,26 @@ class StmtGen(GenBase):
     def declaration(self, s: A.VariableDeclaration) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for d in s.declarations:
-            if isinstance(d.id, A.Identifier):
-                if d.init is None and s.kind == "var":
-                    continue
-                b = self.scope.lookup(d.id.name)
-                assert b is not None
-                self.mark_write(b)
-                value = self.named_value(d.init, d.id.name) if d.init is not None else P.name("UNDEFINED")
-                out.append(P.assign(b.pyname, value))
-            else:
-                if d.init is None:
-                    raise self.fail("Missing initializer in destructuring declaration", d)
-                out.extend(self.bind_pattern(d.id, self.expr(d.init), s.kind))
+            out.extend(self.declarator(s, d))
+            for ident in _names(d.id):  # initialised from here on (14.3.1.2)
+                b = self.scope.lookup(ident.name)
+                if b is not None:
+                    b.tdz = False
         return out
+
+    def declarator(self, s: A.VariableDeclaration, d: A.VariableDeclarator) -> list[ast.stmt]:
+        """One ``name = init`` or ``pattern = init`` of a declaration (14.3.1.2, 14.3.2.1)."""
+        if not isinstance(d.id, A.Identifier):
+            if d.init is None:
+                raise self.fail("Missing initializer in destructuring declaration", d)
+            return self.bind_pattern(d.id, self.expr(d.init), s.kind)
+        if d.init is None and s.kind == "var":
+            return []
+        b = self.scope.lookup(d.id.name)
+        assert b is not None
+        self.mark_write(b)
+        value = self.named_value(d.init, d.id.name) if d.init is not None else P.name("UNDEFINED")
+        return [P.assign(b.pyname, value)]
 
     def reset_completion(self) -> list[ast.stmt]:
         """A compound statement's completion is undefined unless a statement inside sets it."""
@@ -165,7 +172,8 @@ class StmtGen(GenBase):
             old = scope.bindings.get(ident.name)
             if old is not None and (old.kind in ("let", "const") or old.kind == "var"):
                 raise self.fail(f"Identifier '{ident.name}' has already been declared", ident)
-            scope.bindings[ident.name] = self.new_binding(ident.name, kind, ident)
+            binding = scope.bindings[ident.name] = self.new_binding(ident.name, kind, ident)
+            binding.tdz = True
         for fn in function_decls(body):
             found = scope.bindings.get(fn.id.name)
             if found is None or found.kind not in ("var", "function", "param"):
@@ -241,6 +249,10 @@ class StmtGen(GenBase):
                 finally:
                     self.frame.loop_depth -= 1
                 target = s.left.declarations[0].id
+                for ident in _names(target):
+                    found = self.scope.lookup(ident.name)
+                    if found is not None:
+                        found.tdz = False
                 bind = self.bind_pattern(target, P.name(item), s.left.kind)
             else:
                 bind = self.bind_pattern(s.left, P.name(item), "assign")

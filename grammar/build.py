@@ -623,7 +623,12 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return None
 
     def object_literal(self, c: list[Any]) -> A.ObjectExpression:
-        return A.ObjectExpression(properties=tuple(_nodes(c)), span=_join(*c))
+        props = tuple(_nodes(c))
+        protos = [p for p in props if isinstance(p, A.Property) and not p.computed and not p.shorthand
+                  and not p.method and isinstance(p.key, A.Literal) and p.key.value == "__proto__"]
+        if len(protos) > 1:  # an early error (13.2.5.1), unless the literal is a pattern
+            self._proto_duplicates = getattr(self, "_proto_duplicates", []) + [protos[1].span]
+        return A.ObjectExpression(properties=props, span=_join(*c))
 
     def prop_kv(self, c: list[Any]) -> A.Property:
         (key, computed), value = c[0], c[1]
@@ -683,10 +688,35 @@ def build_ast(tree: Tree[Any], source: str = "", origin: str = "<expression>") -
         raise CompileError(f"cannot build the syntax tree: {inner}", Span(1, 1), source, origin) from None
     except _Fail as exc:
         raise CompileError(exc.message, exc.span, source, origin) from None
+    duplicates = getattr(builder, "_proto_duplicates", None)
+    if duplicates:
+        _check_proto_duplicates(program, duplicates, source, origin)
     errors = getattr(builder, "_template_errors", None)
     if errors:
         _check_templates(program, errors, source, origin)
     return program  # type: ignore[no-any-return]
+
+
+def _check_proto_duplicates(program: A.Program, spans: list[Span], source: str, origin: str) -> None:
+    """Duplicate ``__proto__:`` is an early error in a literal, not in a destructuring pattern."""
+    from_patterns: set[tuple[int, int]] = set()
+
+    def visit(node: Any) -> None:
+        if isinstance(node, A.ObjectPattern):
+            for p in node.properties:
+                if isinstance(p, A.Property) and isinstance(p.key, A.Literal) and p.key.value == "__proto__":
+                    from_patterns.add((p.span.line, p.span.column))
+        if isinstance(node, tuple):
+            for x in node:
+                visit(x)
+        elif hasattr(node, "__attrs_attrs__"):
+            for f in node.__attrs_attrs__:
+                visit(getattr(node, f.name))
+
+    visit(program)
+    for span in spans:
+        if (span.line, span.column) not in from_patterns:
+            raise CompileError("Duplicate __proto__ fields are not allowed in object literals", span, source, origin)
 
 
 def _check_templates(program: A.Program, errors: list[_Fail], source: str, origin: str) -> None:

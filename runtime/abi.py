@@ -97,6 +97,11 @@ def const_assign(name: str) -> Any:
     raise type_error("Assignment to constant variable.")
 
 
+def tdz_error(name: str) -> Any:
+    """A write to a ``let``/``const`` before its declaration ran (9.1.1.1.5): ReferenceError."""
+    raise reference_error(f"Cannot access '{name}' before initialization")
+
+
 def destructure_error(value: Any) -> Any:
     """Destructuring null/undefined (8.6.2 RequireObjectCoercible)."""
     shown = "undefined" if value is UNDEFINED else "null"
@@ -128,7 +133,7 @@ NAMES: tuple[str, ...] = (
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",
     "strict_ne", "typeof", "instanceof", "in_op", "truthy", "inc", "dec", "to_numeric", "to_string",
-    "GLOBAL_THIS", "global_get", "global_set", "global_typeof", "global_delete", "const_assign", "destructure_error", "throw",
+    "GLOBAL_THIS", "global_get", "global_set", "global_typeof", "global_delete", "const_assign", "tdz_error", "destructure_error", "throw",
     "arguments_object", "reference_error",
 )
 
