@@ -205,7 +205,9 @@ def _index_step(index: int, nxt: Walker) -> Walker:
     return walk
 
 
-def _wildcard_terminal() -> Walker:
+def _wildcard_terminal(paths: bool = True) -> Walker:
+    """``…[*]``: every element or map value (``paths`` as in ``_wildcard_key_terminal``)."""
+
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
         if isinstance(node, list):
             target = node
@@ -223,14 +225,25 @@ def _wildcard_terminal() -> Walker:
         if isinstance(node, dict):
             out = node
             for key, old in list(node.items()):
-                new = _call(fn, old, ctx, prefix + _key_text(key))
-                if new is not old:
+                if paths:
+                    ctx["path"] = prefix + _key_text(key)
+                    new = fn(old, ctx, True)
+                else:
+                    try:
+                        new = fn(old, ctx, True)
+                    except Exception:
+                        ctx["path"] = prefix + _key_text(key)
+                        raise
+                if new is None or new is _UNDEFINED:
                     if out is node:
                         out = _writable(node, owned)
-                    if new is _DELETE:
-                        del out[key]
-                    else:
-                        out[key] = new
+                    del out[key]
+                elif new is not old:
+                    if type(new) is not str and isinstance(new, (dict, list)):
+                        new = _plain(new)
+                    if out is node:
+                        out = _writable(node, owned)
+                    out[key] = new
             return out
         return node
 
@@ -374,7 +387,7 @@ def build_walker(segments: tuple[Segment, ...], paths: bool = True) -> Walker | 
         elif isinstance(seg, Index):
             walker = _index_terminal(seg.index) if walker is None else _index_step(seg.index, walker)
         else:
-            walker = _wildcard_terminal() if walker is None else _wildcard_step(walker)
+            walker = _wildcard_terminal(paths) if walker is None else _wildcard_step(walker)
     if len(segments) >= 2 and isinstance(segments[-2], Wildcard) and isinstance(segments[-1], Key):
         last = segments[-1]
         walker = _wildcard_key_terminal(last.name, last.bracket, paths)

@@ -78,3 +78,18 @@ def test_a_plan_inside_an_evaluation_runs_in_its_own_realm() -> None:
         state.spare.busy = False
     assert out == {"items": [{"name": "h-a"}]}
     assert state.realm is state.spare
+
+
+def test_map_wildcard_failure_names_the_key() -> None:
+    plan = _plan("value.x.y", "metadata.labels[*]")
+    with pytest.raises(PatchError) as info:
+        plan.to_host({"metadata": {"labels": {"a": {"x": {"y": 1}}, "b": "s"}}})  # type: ignore[attr-defined]
+    assert info.value.concrete_path == "metadata.labels.b"
+
+
+def test_map_wildcard_deletes_and_keeps_unchanged_values() -> None:
+    obj = {"metadata": {"labels": {"a": "1", "drop": "x", "keep": {"n": 1}}}}
+    source = 'value === "x" ? null : typeof value === "object" ? value : "v-" + value'
+    out = _plan(source, "metadata.labels[*]").to_host(obj)  # type: ignore[attr-defined]
+    assert out == {"metadata": {"labels": {"a": "v-1", "keep": {"n": 1}}}}
+    assert obj == {"metadata": {"labels": {"a": "1", "drop": "x", "keep": {"n": 1}}}}
