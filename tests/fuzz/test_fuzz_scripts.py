@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from fuzz_grammar import core_scripts, json_values, scripts  # noqa: E402
 from fuzz_support import NODE, NODE_EVAL, Escaped, artifact_outcome, closure_outcome, node_outcomes, save_crasher  # noqa: E402,E501
 
-QUICK = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+QUICK = settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 LONG = settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 
 
@@ -73,11 +73,12 @@ def test_long_scripts_public_errors_and_backends(src: str, value: Any) -> None:
 
 
 def _node_sample(n: int, masked: bool) -> list[tuple[str, Any]]:
+    """Half expression scripts, half whole scripts with statements (node evaluates scripts too)."""
     sample: list[tuple[str, Any]] = []
 
     @settings(max_examples=n, deadline=None, suppress_health_check=list(HealthCheck), database=None,
               derandomize=True)
-    @given(src=core_scripts(masked=masked), value=json_values)
+    @given(src=st.one_of(core_scripts(masked=masked), scripts(masked=masked)), value=json_values)
     def collect(src: str, value: Any) -> None:
         sample.append((src, value))
 
@@ -111,7 +112,7 @@ def _compare_with_node(sample: list[tuple[str, Any]]) -> list[str]:
 @pytest.mark.node
 @pytest.mark.skipif(NODE is None or not NODE_EVAL.exists(), reason="node absent")
 def test_sample_matches_node() -> None:
-    wrong = _compare_with_node(_node_sample(80, True))
+    wrong = _compare_with_node(_node_sample(150, True))
     assert not wrong, "\n".join(wrong[:20])
 
 
@@ -122,5 +123,3 @@ def test_long_sample_matches_node() -> None:
     wrong = _compare_with_node(_node_sample(2000, False))
     assert not wrong, "\n".join(wrong[:50])
 
-
-_ = st
