@@ -29,6 +29,7 @@ class GenBase:
     label_flags: dict[str, str]
     open_jumps: set[str]
     completion: bool
+    strict: bool
     frame: FunctionFrame
     scope: Scope
 

@@ -63,6 +63,7 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         self.label_flags: dict[str, str] = {}
         self.open_jumps: set[str] = set()
         self.completion = False
+        self.strict = False
         self.frame = FunctionFrame(parent=None, this_name=None)
         self.globals_scope = Scope(parent=None, frame=self.frame)
         self.scope = Scope(parent=self.globals_scope, frame=self.frame)
@@ -143,6 +144,7 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         return module
 
     def script_body(self, body: tuple[Any, ...]) -> list[ast.stmt]:
+        self.strict = has_use_strict(body)
         if len(body) == 1 and isinstance(body[0], A.ExpressionStatement) and not _is_pattern_assign(body[0]):
             hoisted = self.hoist(body, function_level=True)
             value = self.expr(body[0].expression)
@@ -163,6 +165,17 @@ def _fix_ranges(module: ast.Module) -> None:
         end = (getattr(node, "end_lineno", None) or node.lineno, getattr(node, "end_col_offset", None) or 0)
         if end < (node.lineno, node.col_offset):
             node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+
+
+def has_use_strict(body: tuple[Any, ...]) -> bool:
+    """A "use strict" directive in the directive prologue (11.2.1)."""
+    for s in body:
+        if not (isinstance(s, A.ExpressionStatement) and isinstance(s.expression, A.Literal)
+                and type(s.expression.value) is str):
+            return False
+        if s.expression.raw[1:-1] == "use strict":
+            return True
+    return False
 
 
 def _is_pattern_assign(s: A.ExpressionStatement) -> bool:

@@ -153,7 +153,7 @@ class ExprGen(GenBase):
         b = self.scope.lookup(node.name)
         if b is None:
             self.free_globals.setdefault(node.name, node.span)
-            return P.call("global_set", P.const(node.name), value)
+            return P.call("global_set_strict" if self.strict else "global_set", P.const(node.name), value)
         if b.tdz and b.frame is self.frame:  # written before its declaration ran (9.1.1.1.5)
             return P.subscript(P.tuple_(value, P.call("tdz_error", P.const(node.name))), P.const(0))
         if b.kind == "const":

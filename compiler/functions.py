@@ -107,7 +107,12 @@ class FuncGen(GenBase):
                               start=(node.body.span.line, node.body.span.column))
         if not is_arrow and _uses_arguments(node.body):
             frame.arguments_name = self.fresh("_args")
-        saved = (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps)
+        saved = (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps,
+                 self.strict)
+        from .codegen import has_use_strict
+
+        if isinstance(node.body, A.BlockStatement) and has_use_strict(node.body.body):
+            self.strict = True
         self.frame = frame
         self.scope = Scope(parent=self.scope, frame=frame)
         self.pre, self.completion, self.breakables, self.labels, self.open_jumps = [], False, [], {}, set()
@@ -117,11 +122,13 @@ class FuncGen(GenBase):
             self.pre = []
             body = self.function_body(node)
         finally:
-            self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps = saved
+            (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps,
+             strict) = saved
+        function_strict, self.strict = self.strict, strict
         stmts: list[ast.stmt] = []
         if frame.nonlocals:
             stmts.append(ast.Nonlocal(names=sorted(frame.nonlocals)))
-        if frame.uses_this and not is_arrow:
+        if frame.uses_this and not is_arrow and not function_strict:  # sloppy: undefined this is the global
             stmts.append(ast.If(test=P.or_(P.is_(P.name(this_name), P.const(None)),
                                            P.is_(P.name(this_name), P.name("UNDEFINED"))),
                                 body=[P.assign(this_name, P.name("GLOBAL_THIS"))], orelse=[]))

@@ -97,6 +97,13 @@ def const_assign(name: str) -> Any:
     raise type_error("Assignment to constant variable.")
 
 
+def global_set_strict(name: str, value: Any) -> Any:
+    """Strict-mode assignment to a name that does not exist: ReferenceError (6.2.5.6 step 3)."""
+    if not _globals.global_exists(name):
+        raise reference_error(f"{name} is not defined")
+    return _globals.global_set(name, value)
+
+
 def tdz_error(name: str) -> Any:
     """A write to a ``let``/``const`` before its declaration ran (9.1.1.1.5): ReferenceError."""
     raise reference_error(f"Cannot access '{name}' before initialization")
@@ -133,7 +140,7 @@ NAMES: tuple[str, ...] = (
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",
     "strict_ne", "typeof", "instanceof", "in_op", "truthy", "inc", "dec", "to_numeric", "to_string",
-    "GLOBAL_THIS", "global_get", "global_set", "global_typeof", "global_delete", "const_assign", "tdz_error", "destructure_error", "throw",
+    "GLOBAL_THIS", "global_get", "global_set", "global_set_strict", "global_typeof", "global_delete", "const_assign", "tdz_error", "destructure_error", "throw",
     "arguments_object", "reference_error",
 )
 

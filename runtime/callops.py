@@ -191,12 +191,14 @@ def forin_keys(obj: Any) -> Iterator[str]:
     proto = members._dict_proto(obj) if type(obj) is dict else members.get_prototype(obj)
     seen = set(keys)
     depth = 0
-    while proto is not None and type(proto) is not members.BuiltinProto and depth < 1000:
-        for k in members.own_keys(proto):
+    while proto is not None and depth < 1000:
+        if type(proto) is members.BuiltinProto and not PATCHED_REALMS[0]:
+            break  # built-in prototype properties are not enumerable
+        for k in members.own_keys(proto) if type(proto) is not members.BuiltinProto else proto.js_own_keys():
             if k not in seen:
                 seen.add(k)
                 keys.append(k)
-        proto = members.get_prototype(proto)
+        proto = proto.parent if type(proto) is members.BuiltinProto else members.get_prototype(proto)
         depth += 1
     return iter(keys)
 

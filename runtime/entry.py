@@ -51,10 +51,7 @@ class CompiledFunction:
 
     def _inputs(self, value: Any, context: Any) -> tuple[Any, Any]:
         if self._copy:
-            if self._copy & 1:
-                value = to_js(value)
-            if self._copy & 2:
-                context = to_js(context)
+            value, context = _copy_inputs(self._copy, value, context, self._names)
         else:
             t = type(value)
             if t is float or t is tuple or (t is str and not value.isascii()):
@@ -150,3 +147,18 @@ def _convert_result(result: Any, names: Any) -> Any:
         if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
             raise
         raise translate_exception(exc, names) from None
+
+
+def _copy_inputs(mask: int, value: Any, context: Any, names: Any) -> tuple[Any, Any]:
+    """Deep-copy the inputs a script could mutate (bit 1 value, bit 2 context); inputs too
+    deep to copy are a public LimitExceeded, never a raw RecursionError."""
+    try:
+        if mask & 1:
+            value = to_js(value)
+        if mask & 2:
+            context = to_js(context)
+    except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
+        if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+            raise
+        raise translate_exception(exc, names) from None
+    return value, context

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import functions as _functions  # noqa: F401  (registers Function/eval)
 from . import members
-from .realm import current_realm
+from .realm import PATCHED_REALMS, current_realm
 from .stdlib.registry import GLOBALS, BuiltinNamespace, native
 from .values import MISSING, UNDEFINED, JSFunction, reference_error, type_error
 
@@ -70,17 +70,20 @@ def bind_context(context: Any) -> None:
     current_realm().context = context
 
 
-def _script_globals() -> dict[str, Any] | None:
-    return current_realm().extra.get("globals")  # type: ignore[no-any-return]
+def _overlay_value(realm: Any, name: str) -> Any:
+    """A global written, deleted or defined during this evaluation: it lives on the global
+    object's overlay, so ``x = 1`` and ``globalThis.x`` are the same property (9.1.1.4)."""
+    overlay = realm.overlay
+    if overlay is None:
+        return MISSING
+    return overlay.get((id(GLOBAL_OBJECT), name), MISSING)
 
 
 def global_get(name: str) -> Any:
     """Resolve a free identifier (9.1.1.4.6 GetBindingValue): ReferenceError when absent."""
-    realm = current_realm()
-    own = realm.extra.get("globals") if realm.extra else None
-    if own is not None:
-        v = own.get(name, MISSING)
-        if v is _DELETED:
+    if PATCHED_REALMS[0]:
+        v = _overlay_value(current_realm(), name)
+        if v is members._DELETED:
             raise reference_error(f"{name} is not defined")
         if v is not MISSING:
             return v
@@ -89,22 +92,16 @@ def global_get(name: str) -> Any:
         if name == "undefined":
             return UNDEFINED
         raise reference_error(f"{name} is not defined")
-    overlay = realm.overlay
-    if overlay is not None:
-        w = overlay.get((id(GLOBAL_OBJECT), name), MISSING)
-        if w is not MISSING:
-            return w
     return v
 
 
 def global_exists(name: str) -> bool:
-    own = _script_globals()
-    if own and name in own:
-        return own[name] is not _DELETED
+    """HasBinding on the global environment (9.1.1.4.1)."""
+    if PATCHED_REALMS[0]:
+        v = _overlay_value(current_realm(), name)
+        if v is not MISSING:
+            return v is not members._DELETED
     return name in GLOBALS
-
-
-_DELETED: Any = object()
 
 
 def global_delete(name: str) -> bool:
@@ -112,12 +109,7 @@ def global_delete(name: str) -> bool:
     away for the rest of this evaluation (never for other evaluations)."""
     if name in ("NaN", "Infinity", "undefined"):
         return False
-    realm = current_realm()
-    own = realm.extra.get("globals")
-    if own is None:
-        own = realm.extra["globals"] = {}
-    own[name] = _DELETED
-    return True
+    return members.delete_member(GLOBAL_OBJECT, name)
 
 
 def global_typeof(name: str) -> str:
@@ -130,12 +122,9 @@ def global_typeof(name: str) -> str:
 
 
 def global_set(name: str, value: Any) -> Any:
-    """Sloppy-mode assignment to an undeclared name: a per-evaluation global."""
-    realm = current_realm()
-    own = realm.extra.get("globals")
-    if own is None:
-        own = realm.extra["globals"] = {}
-    own[name] = value
+    """Sloppy-mode assignment to an undeclared name: a property of this evaluation's global
+    object (PutValue on an unresolvable reference, 6.2.5.6)."""
+    members.set_member(GLOBAL_OBJECT, name, value)
     return value
 
 

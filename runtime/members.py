@@ -75,7 +75,7 @@ class BuiltinProto:
         if overlay is not None:
             v = overlay.get((id(self), key), MISSING)
             if v is not MISSING:
-                return v
+                return MISSING if v is _DELETED else v
         v = self.table.get(key, MISSING) if type(key) is str else MISSING
         if v is MISSING and key == "constructor":
             return reg.GLOBALS.get(self.tag, MISSING)
@@ -85,12 +85,17 @@ class BuiltinProto:
         return self.lookup(key)
 
     def js_set_own(self, key: Any, value: Any) -> bool:
+        if key == "__proto__":
+            if self.tag == "Object" and value is not None:  # an immutable prototype exotic object (10.4.7)
+                raise type_error("Immutable prototype object 'Object.prototype' cannot have their prototype set")
+            return True
         _overlay()[(id(self), key)] = value
         return True
 
     def js_own_keys(self) -> list[str]:
+        """The enumerable own keys: only properties a script added (built-ins are not)."""
         overlay = current_realm().overlay or {}
-        return [k[1] for k in overlay if k[0] == id(self) and type(k[1]) is str]
+        return [k[1] for k, v in overlay.items() if k[0] == id(self) and type(k[1]) is str and v is not _DELETED]
 
 
 #: the primitive a wrapper prototype stands for (String.prototype is a String object for "",
@@ -197,6 +202,8 @@ def set_prototype(obj: Any, proto: Any) -> None:
         realm.patched()
         realm.extra.setdefault("protos", {})[id(obj)] = (obj, proto)
         return
+    if type(obj) is BuiltinProto and obj.tag == "Object" and proto is not None:
+        raise type_error("Immutable prototype object 'Object.prototype' cannot have their prototype set")
     # other kinds: silently ignored (primitives, arrays, functions keep theirs)
 
 
@@ -329,6 +336,10 @@ _DELETED: Any = object()
 
 def _error_proto_get(err: JSErrorObject, key: Any) -> Any:
     if key == "name":
+        if PATCHED_REALMS[0]:  # Error.prototype.name may have been changed by this script
+            v = _from_proto(get_prototype(err), key, err)
+            if v is not UNDEFINED:
+                return v
         return err.error_name
     if key == "message":
         return ""
@@ -503,7 +514,7 @@ def delete_member(obj: Any, key: Any) -> bool:
         if type(key) is str and is_array_index(key) and int(key) < len(obj):
             obj[int(key)] = UNDEFINED  # no holes: the slot reads as undefined
         return key != "length"
-    if t is BuiltinNamespace or (t is JSFunction and obj.builtin):
+    if t is BuiltinNamespace or t is BuiltinProto or (t is JSFunction and obj.builtin):
         _overlay()[(id(obj), key)] = _DELETED
         return True
     if t is str:

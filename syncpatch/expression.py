@@ -59,10 +59,7 @@ class Expression:
     def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
                  budgets: Budgets | None = None) -> Any:
         if self._copy:
-            if self._copy & 1:
-                value = to_js(value)
-            if self._copy & 2:
-                context = to_js(context)
+            value, context = _copy_inputs(self._copy, value, context, self._names)
         else:
             t = type(value)
             if t is float or t is tuple or (t is str and not value.isascii()):
@@ -100,10 +97,7 @@ class Expression:
         refreshed and built-in patches are dropped after each call, so matches stay apart;
         conversions and errors are those of ``__call__``."""
         if self._copy:
-            if self._copy & 1:
-                value = to_js(value)
-            if self._copy & 2:
-                context = to_js(context)
+            value, context = _copy_inputs(self._copy, value, context, self._names)
         else:
             t = type(value)
             if t is float or t is tuple or (t is str and not value.isascii()):
@@ -205,3 +199,18 @@ def _convert_result(result: Any, names: Any) -> Any:
         if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
             raise
         raise _translate(exc, names) from None
+
+
+def _copy_inputs(mask: int, value: Any, context: Any, names: Any) -> tuple[Any, Any]:
+    """Deep-copy the inputs a script could mutate (bit 1 value, bit 2 context); inputs too
+    deep to copy are a public LimitExceeded, never a raw RecursionError."""
+    try:
+        if mask & 1:
+            value = to_js(value)
+        if mask & 2:
+            context = to_js(context)
+    except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
+        if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+            raise
+        raise _translate(exc, names) from None
+    return value, context
