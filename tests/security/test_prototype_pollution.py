@@ -119,13 +119,7 @@ ROWS: list[tuple[str, str, object, str, object]] = [
 
 BUGS = {
     "array-proto-iterator": "Array.prototype[Symbol.iterator] = null does not affect spread (V8: TypeError)",
-    "delete-array-map": "delete Array.prototype.map does not remove it (typeof [].map stays 'function')",
-    "enumerable-on-proto": "for-in ignores enumerable properties inherited from Object.prototype",
-    "for-in-array-proto": "for-in ignores enumerable properties inherited from Array.prototype",
-    "setproto-object-proto": "Object.setPrototypeOf(Object.prototype, {}) succeeds (V8: TypeError, immutable "
-                             "prototype)",
     "error-name": "Error.prototype.name = 'Evil' is not seen by new Error('x').name (V8: 'Evil')",
-    "proto-of-object-proto": "Object.prototype.__proto__ = {} succeeds silently (V8: TypeError)",
 }
 
 CASES: list[Case] = []
