@@ -13,7 +13,7 @@ from typing import Any
 from . import convert, members
 from .convert import normalize_number, to_int32, to_number, to_numeric, to_primitive, to_string, to_uint32
 from .strings import concat, has_astral, to_units
-from .values import UNDEFINED, JSFunction, JSObject, JSErrorObject, JSSymbol, type_error
+from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSErrorObject, JSSymbol, type_error
 from .stdlib import registry as reg
 
 __all__ = [
@@ -39,8 +39,30 @@ def strict_ne(a: Any, b: Any) -> bool:
 
 # --- ToPrimitive with user methods (7.1.1.1 OrdinaryToPrimitive) --------------------------------
 
+def _exotic_to_primitive(obj: Any, hint: str) -> Any:
+    """``obj[Symbol.toPrimitive](hint)`` when the object defines one (7.1.1 step 2), else MISSING."""
+    try:
+        from .stdlib.symbol import SYMBOL_TO_PRIMITIVE
+    except ImportError:  # pragma: no cover - stdlib symbol module absent
+        return MISSING
+    fn = members.get_member(obj, SYMBOL_TO_PRIMITIVE)
+    if fn is None or fn is UNDEFINED:
+        return MISSING
+    if type(fn) is not JSFunction:
+        raise type_error("Symbol.toPrimitive is not a function")
+    result = fn.call(obj, hint)
+    if members._is_object(result):
+        raise type_error("Cannot convert object to primitive value")
+    return result
+
+
 def js_to_primitive(obj: Any, hint: str) -> Any:
     """OrdinaryToPrimitive: call ``valueOf``/``toString`` found through member dispatch."""
+    if (type(obj) is dict or type(obj) is JSObject) and any(type(k) is JSSymbol for k in obj) or (
+            type(obj) is JSObject and obj.proto is not None and type(obj.proto) is not members.BuiltinProto):
+        exotic = _exotic_to_primitive(obj, hint)
+        if exotic is not MISSING:
+            return exotic
     if hint == "default" and getattr(type(obj), "JS_CLASS", None) == "Date":
         hint = "string"
     order = ("toString", "valueOf") if hint == "string" else ("valueOf", "toString")
@@ -66,7 +88,7 @@ def js_to_primitive(obj: Any, hint: str) -> Any:
 
 def _fast_to_primitive(obj: Any, hint: str) -> Any:
     t = type(obj)
-    if t is dict and "toString" not in obj and "valueOf" not in obj and _plain_protos():
+    if t is dict and "toString" not in obj and "valueOf" not in obj and _plain_protos() and not _has_symbol_key(obj):
         return "[object Object]"
     if t is list and _plain_protos():
         return convert._array_join(obj)
@@ -81,6 +103,13 @@ def _fast_to_primitive(obj: Any, hint: str) -> Any:
         if obj.tag == "RegExp":
             return "/(?:)/"
     return js_to_primitive(obj, hint)
+
+
+def _has_symbol_key(obj: dict[Any, Any]) -> bool:
+    for k in obj:
+        if type(k) is JSSymbol:
+            return True
+    return False
 
 
 def _plain_protos() -> bool:
