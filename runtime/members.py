@@ -76,7 +76,7 @@ class BuiltinProto:
             v = overlay.get((id(self), key), MISSING)
             if v is not MISSING:
                 return MISSING if v is _DELETED else v
-        v = self.table.get(key, MISSING) if type(key) is str else MISSING
+        v = self.table.get(key, MISSING) if type(key) is str or type(key) is JSSymbol else MISSING
         if v is MISSING and key == "constructor":
             return reg.GLOBALS.get(self.tag, MISSING)
         return v
