@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from ..convert import normalize_number, ordered_keys, to_integer_or_infinity, to_string
-from ..members import call_function, delete_member, get_member, own_keys, set_member
+from ..members import BuiltinProto, call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
 from ..strings import from_units, to_units
 from ..values import (
@@ -38,6 +38,8 @@ from ..values import (
 from .json_errors import Diagnose
 from .number import number_to_string
 from .registry import GLOBALS, BuiltinNamespace, native
+
+_WRAPPER_PROTOS = {"String": '""', "Number": "0", "Boolean": "false", "Array": "[]"}
 
 __all__ = ["JSON", "json_parse", "json_stringify", "quote"]
 
@@ -140,6 +142,10 @@ class _Stringifier:
             return None
         if getattr(t, "JS_CLASS", None) == "String" and hasattr(value, "value"):
             return quote(to_string(value))  # a String wrapper serialises as its string (step 4.c)
+        if t is BuiltinProto and value.tag in _WRAPPER_PROTOS and not own_keys(value):
+            # String.prototype is a String object for "", Number.prototype for 0, Boolean.prototype
+            # for false (22.1.3, 21.1.3, 20.3.3); Array.prototype is an empty array (23.1.3)
+            return _WRAPPER_PROTOS[value.tag]
         return self.container(value, key)
 
     def circular_message(self, start: int, last_key: Any) -> str:
