@@ -14,7 +14,7 @@ from typing import Any
 
 from ..convert import to_string
 from ..realm import current_realm
-from ..values import JSErrorObject, JSThrow, type_error
+from ..values import UNDEFINED, JSErrorObject, JSSymbol, JSThrow, type_error
 from .registry import GLOBALS, native
 
 __all__ = ["btoa", "atob"]
@@ -34,12 +34,20 @@ def _utf8(s: str) -> bytes:
     return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in s).encode("utf-8")
 
 
+def _string(v: Any) -> str:
+    """``String(v)`` as vCluster's helpers (and the oracle) apply it: a Symbol converts to its
+    descriptive string (22.1.1.1 step 2.a) instead of throwing as ToString would."""
+    if type(v) is JSSymbol:
+        return f"Symbol({'' if v.description is UNDEFINED else v.description})"
+    return to_string(v)
+
+
 def btoa(this: Any, *args: Any) -> str:
     """btoa(data): base64 of the UTF-8 bytes of ToString(data)."""
     if not args:
         raise type_error("btoa requires 1 argument")
     s = args[0]
-    data = s.encode("ascii") if type(s) is str and s.isascii() else _utf8(to_string(s))
+    data = s.encode("ascii") if type(s) is str and s.isascii() else _utf8(_string(s))
     realm = current_realm()
     if len(data) * 4 // 3 + 4 > realm.budgets.string_length:
         realm.check_string(len(data) * 4 // 3 + 4)
@@ -71,7 +79,7 @@ def atob(this: Any, *args: Any) -> str:
     """atob(data): forgiving-base64 decode, bytes read as UTF-8 (U+FFFD when invalid)."""
     if not args:
         raise type_error("atob requires 1 argument")
-    raw = _forgiving_decode(to_string(args[0]))
+    raw = _forgiving_decode(_string(args[0]))
     return raw.decode("utf-8", errors="replace")
 
 
