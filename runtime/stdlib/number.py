@@ -568,4 +568,6 @@ def number_to_locale_string(this: Any, locales: Any = UNDEFINED, options: Any = 
     always en-US; the digit options (minimum/maximumFractionDigits, minimumIntegerDigits)
     and useGrouping are honoured, other options ignored (documented)."""
     x = _this_number(this, "toLocaleString")
+    from .string import requested_locales  # late: string.py imports this module's formatting
+    requested_locales(locales)  # malformed tags throw as in V8: (1).toLocaleString('$1') is a RangeError
     return locale_format(x, *_locale_options(options))
