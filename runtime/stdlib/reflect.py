@@ -1,0 +1,121 @@
+"""The Reflect namespace (ECMA-262 28.1).
+
+Each function is the plain object operation it names, with a TypeError for a non-object
+target (``Reflect.ownKeys('a')``). The value model's limits apply as for ``Object``: property
+attributes are not modelled, so ``defineProperty``/``set`` answer true unless the target is
+frozen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..convert import to_length, to_property_key
+from ..values import UNDEFINED, JSFunction, JSSymbol, type_error
+from .array_support import members
+from .object_proto import is_object, own_property_names
+from .registry import GLOBALS, BuiltinNamespace, native
+
+__all__ = ["REFLECT"]
+
+_FNS: dict[str, JSFunction] = {}
+
+
+def _fn(name: str, length: int):  # type: ignore[no-untyped-def]
+    def deco(f):  # type: ignore[no-untyped-def]
+        _FNS[name] = native(f, name, length)
+        return f
+    return deco
+
+
+def _target(o: Any, name: str) -> Any:
+    if not is_object(o):
+        raise type_error(f"Reflect.{name} called on non-object")
+    return o
+
+
+def _arg_list(a: Any) -> list[Any]:
+    """CreateListFromArrayLike (7.3.18)."""
+    if isinstance(a, list):
+        return list(a)
+    if not is_object(a):
+        raise type_error("CreateListFromArrayLike called on non-object")
+    m = members()
+    n = to_length(m.get_member(a, "length"))
+    return [m.get_member(a, str(i)) for i in range(n)]
+
+
+@_fn("apply", 3)
+def reflect_apply(this: Any, target: Any = UNDEFINED, this_arg: Any = UNDEFINED, args: Any = UNDEFINED,
+                  *_: Any) -> Any:
+    """Reflect.apply (28.1.1)."""
+    if type(target) is not JSFunction:
+        raise type_error("Function.prototype.apply was called on " + (
+            "undefined" if target is UNDEFINED else "null" if target is None else "a non-function"))
+    return members().call_function(target, this_arg, *_arg_list(args))
+
+
+@_fn("deleteProperty", 2)
+def reflect_delete_property(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> bool:
+    """Reflect.deleteProperty (28.1.4)."""
+    return bool(members().delete_member(_target(target, "deleteProperty"), to_property_key(key)))
+
+
+@_fn("get", 2)
+def reflect_get(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> Any:
+    """Reflect.get (28.1.5)."""
+    return members().get_member(_target(target, "get"), to_property_key(key))
+
+
+@_fn("getPrototypeOf", 1)
+def reflect_get_prototype_of(this: Any, target: Any = UNDEFINED, *_: Any) -> Any:
+    """Reflect.getPrototypeOf (28.1.7)."""
+    return members().get_prototype(_target(target, "getPrototypeOf"))
+
+
+@_fn("has", 2)
+def reflect_has(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> bool:
+    """Reflect.has (28.1.8)."""
+    return bool(members().has_property(_target(target, "has"), to_property_key(key)))
+
+
+@_fn("isExtensible", 1)
+def reflect_is_extensible(this: Any, target: Any = UNDEFINED, *_: Any) -> bool:
+    """Reflect.isExtensible (28.1.9)."""
+    return not members().is_frozen(_target(target, "isExtensible"))
+
+
+@_fn("ownKeys", 1)
+def reflect_own_keys(this: Any, target: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """Reflect.ownKeys (28.1.10): string keys (non-enumerable too), then symbols."""
+    o = _target(target, "ownKeys")
+    keys: list[Any] = list(own_property_names(o))
+    if isinstance(o, dict):
+        keys.extend(k for k in o if type(k) is JSSymbol)
+    return keys
+
+
+@_fn("set", 3)
+def reflect_set(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, value: Any = UNDEFINED,
+                *_: Any) -> bool:
+    """Reflect.set (28.1.12): false when the target is frozen."""
+    m = members()
+    o = _target(target, "set")
+    if m.is_frozen(o):
+        return False
+    m.set_member(o, to_property_key(key), value)
+    return True
+
+
+@_fn("setPrototypeOf", 2)
+def reflect_set_prototype_of(this: Any, target: Any = UNDEFINED, proto: Any = UNDEFINED, *_: Any) -> bool:
+    """Reflect.setPrototypeOf (28.1.13)."""
+    o = _target(target, "setPrototypeOf")
+    if proto is not None and not is_object(proto):
+        raise type_error("Object prototype may only be an Object or null: " + members().describe_key(proto)[1:-1])
+    members().set_prototype(o, proto)
+    return True
+
+
+REFLECT = BuiltinNamespace("Reflect", dict(sorted(_FNS.items())))
+GLOBALS["Reflect"] = REFLECT
