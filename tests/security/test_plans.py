@@ -73,3 +73,15 @@ def test_runaway_patch_is_stopped_by_a_budget() -> None:
     assert info.value.js_name in ("LimitExceeded", "RangeError")
     assert obj == OBJ
     assert_no_leak(str(info.value))
+
+
+def test_per_plan_budgets() -> None:
+    """A plan's budgets come from its compiler: a tight step budget stops a loop at once."""
+    tight = syncpatch.Budgets(steps=1_000)
+    plan = syncpatch.compile_patches(
+        [{"path": "metadata.labels.app", "expression": "while (true) {} value"}],
+        compiler=lambda src: syncpatch.compile_expression(src, budgets=tight))
+    with pytest.raises(syncpatch.PatchError) as info:
+        plan.to_host(copy.deepcopy(OBJ), copy.deepcopy(CTX))
+    assert info.value.js_name == "LimitExceeded"
+    assert "step budget" in str(info.value)
