@@ -9,6 +9,19 @@ from pathlib import Path
 import click
 
 
+def _check_port(host: str, port: int) -> None:
+    """Fail with a clear message (not a uvicorn log line) when the port is taken."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+
+
 @click.command()
 @click.option("--listen", default="127.0.0.1:8443", show_default=True, help="HOST:PORT to serve TLS on.")
 @click.option("--data", "data_dir", default="syncpatch-data", show_default=True,
@@ -34,6 +47,7 @@ def serve(listen: str, data_dir: Path, config_path: Path | None, kubeconfig_out:
         prep = prepare(opts)
     except ServeError as exc:
         raise click.ClickException(str(exc))
+    _check_port(prep.host, prep.port)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     state = State(store=prep.store, auth=prep.auth, audit=prep.audit, settings=prep.settings,
                   server_address=f"{prep.host}:{prep.port}")

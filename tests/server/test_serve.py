@@ -142,3 +142,17 @@ def test_expired_admin_key_is_reminted_on_restart(serve, tmp_path: Path) -> None
     assert again.token() != old
     with again.client(again.token()) as c:
         assert c.get("/apis").status_code == 200
+
+
+def test_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run([sys.executable, "-m", "syncpatch", "serve", "--data", str(tmp_path / "d"),
+                                 "--listen", f"127.0.0.1:{port}"], capture_output=True, text=True,
+                                env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr and "Traceback" not in result.stderr
