@@ -8,7 +8,7 @@ frozen.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from ..convert import to_length, to_property_key
 from ..values import UNDEFINED, JSFunction, JSSymbol, type_error
@@ -16,15 +16,20 @@ from .array_support import members
 from .object_proto import is_object, own_property_names
 from .registry import GLOBALS, BuiltinNamespace, native
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
 __all__ = ["REFLECT"]
 
 _FNS: dict[str, JSFunction] = {}
 
 
-def _fn(name: str, length: int):  # type: ignore[no-untyped-def]
-    def deco(f):  # type: ignore[no-untyped-def]
+def _fn(name: str, length: int) -> Callable[[_F], _F]:
+    """Register ``f(this, *args)`` as ``Reflect.<name>``."""
+
+    def deco(f: _F) -> _F:
         _FNS[name] = native(f, name, length)
         return f
+
     return deco
 
 
