@@ -15,7 +15,7 @@ from .ops import add, inc, dec
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
 from .strings import concat
-from .values import UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
+from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
 
 __all__ = [
     "call", "call_this", "spread_dict", "invoke", "invoke_opt", "construct", "spread", "object_spread", "template",
@@ -164,17 +164,32 @@ def template(*parts: Any) -> str:
     return out
 
 
+_TEMPLATE_CLASS: list[type] = []
+
+
+def _template_class() -> type:
+    """A list subclass for template strings arrays: an array (stdlib's MatchArray, which
+    carries extra own properties) whose extra ``raw`` is not enumerable."""
+    if not _TEMPLATE_CLASS:
+        from .stdlib.regexp import MatchArray
+
+        class TemplateStrings(MatchArray):
+            __slots__ = ()
+
+            def js_own_keys(self) -> list[str]:
+                return [str(i) for i in range(len(self))]
+
+        _TEMPLATE_CLASS.append(TemplateStrings)
+    return _TEMPLATE_CLASS[0]
+
+
 def tagged_strings(cooked: tuple[Any, ...], raws: tuple[str, ...]) -> Any:
-    """The template strings array (13.2.8.4 GetTemplateObject), frozen, with ``raw``."""
-    arr = JSObject(members.PROTOTYPES["Array"])
-    for i, s in enumerate(cooked):
-        dict.__setitem__(arr, str(i), s)
-    raw = JSObject(members.PROTOTYPES["Array"])
-    for i, s in enumerate(raws):
-        dict.__setitem__(raw, str(i), s)
-    dict.__setitem__(raw, "length", len(raws))
-    dict.__setitem__(arr, "length", len(cooked))
-    dict.__setitem__(arr, "raw", raw)
+    """The template strings array (13.2.8.4 GetTemplateObject), frozen, with ``raw``: real
+    arrays (``Array.isArray(strs.raw)``), ``raw`` non-enumerable."""
+    cls = _template_class()
+    raw = cls(list(raws), MISSING, MISSING, MISSING)
+    arr = cls([UNDEFINED if c is None else c for c in cooked], MISSING, MISSING, MISSING)  # None: invalid escape
+    arr.props = {"raw": raw}
     members.freeze(arr)
     members.freeze(raw)
     return arr
