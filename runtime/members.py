@@ -79,6 +79,8 @@ class BuiltinProto:
         v = self.table.get(key, MISSING) if type(key) is str or type(key) is JSSymbol else MISSING
         if v is MISSING and key == "constructor":
             return reg.GLOBALS.get(self.tag, MISSING)
+        if v is MISSING and key == "length" and (self.tag == "Array" or self.tag == "String"):
+            return 0  # Array.prototype is an array, String.prototype a String of ""
         return v
 
     def js_get_own(self, key: Any) -> Any:
