@@ -89,6 +89,57 @@ def _fallback_regex_error(pattern: str) -> str | None:
     return None
 
 
+def only_writes_value_members(program: A.Program) -> bool:
+    """Conservatively: does every mutation in this script write, delete or update a member of
+    the script global ``value`` itself (``value.k = x``, ``value[k] = x``, ``delete value.k``,
+    ``value.n++``)? Then a shallow copy of ``value`` protects the caller's objects.
+
+    False on anything that could reach further: writes through any other object, mutating
+    method names, computed method calls, destructuring or ``for-in/of`` into members, and any
+    function, declaration or catch clause (so ``value`` cannot be rebound or captured).
+    """
+    for node in walk(program):
+        match node:
+            case (A.FunctionExpression() | A.ArrowFunctionExpression() | A.FunctionDeclaration()
+                  | A.VariableDeclaration() | A.CatchClause()):
+                return False
+            case A.AssignmentExpression():
+                if not isinstance(node.left, A.Identifier) and not _value_member(node.left):
+                    return False
+                if isinstance(node.left, A.Identifier) and node.left.name == "value":
+                    return False
+            case A.UpdateExpression():
+                if not _value_member(node.argument):
+                    if not isinstance(node.argument, A.Identifier) or node.argument.name == "value":
+                        return False
+            case A.ForInStatement() | A.ForOfStatement():
+                if not isinstance(node.left, A.Identifier) or node.left.name == "value":
+                    return False
+            case A.UnaryExpression(operator="delete"):
+                if not _value_member(node.argument):
+                    return False
+            case A.CallExpression():
+                callee = node.callee
+                if isinstance(callee, A.MemberExpression):
+                    if callee.computed and not (isinstance(callee.property, A.Literal)
+                                                and callee.property.value not in _MUTATORS):
+                        return False
+                    if not callee.computed and callee.property.value in _MUTATORS:
+                        return False
+            case A.MemberExpression():
+                if isinstance(node.property, A.Literal) and node.property.value in _MUTATORS:
+                    return False
+            case _:
+                pass
+    return True
+
+
+def _value_member(node: Any) -> bool:
+    """``value.k`` / ``value[k]`` (not optional): a member of the script global ``value``."""
+    return (isinstance(node, A.MemberExpression) and not node.optional
+            and isinstance(node.object, A.Identifier) and node.object.name == "value")
+
+
 def mutates_inputs(program: A.Program) -> bool:
     """Conservatively: could this script change an object it did not create?
 

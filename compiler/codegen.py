@@ -31,18 +31,24 @@ class GeneratedCode:
     """The result of code generation: the Python module AST and the name side table."""
 
     def __init__(self, module: ast.Module, names: dict[str, str], free_globals: dict[str, Span],
-                 mutates_inputs: bool, used_inputs: frozenset[str] = frozenset()) -> None:
+                 mutates_inputs: bool, used_inputs: frozenset[str] = frozenset(),
+                 shallow_value: bool = False) -> None:
         self.module = module
         self.names = names
         self.free_globals = free_globals
         self.mutates_inputs = mutates_inputs
         self.used_inputs = used_inputs
+        self.shallow_value = shallow_value
 
     @property
     def copy_mask(self) -> int:
-        """Which inputs the caller must deep-copy: 1 = value, 2 = context (0: none)."""
+        """Which inputs the caller must deep-copy: 1 = value, 2 = context (0: none); 4 with 1:
+        a shallow copy of ``value`` suffices (the script writes only its own members; wrappers
+        that predate bit 4 deep-copy ``value``, which is also correct)."""
         if not self.mutates_inputs:
             return 0
+        if self.shallow_value:
+            return 5 if "value" in self.used_inputs else 0
         return (1 if "value" in self.used_inputs else 0) | (2 if "context" in self.used_inputs else 0)
 
 
@@ -187,6 +193,8 @@ def generate(program: A.Program, source: str, origin: str) -> GeneratedCode:
     """Typed AST -> GeneratedCode."""
     gen = Codegen(source, origin)
     module = gen.program(program)
-    from .checks import mutates_inputs
+    from .checks import mutates_inputs, only_writes_value_members
 
-    return GeneratedCode(module, gen.names, gen.free_globals, mutates_inputs(program), frozenset(gen.used_inputs))
+    mutates = mutates_inputs(program)
+    return GeneratedCode(module, gen.names, gen.free_globals, mutates, frozenset(gen.used_inputs),
+                         mutates and only_writes_value_members(program))

@@ -14,7 +14,7 @@ import sys
 from typing import Any, Callable, Mapping
 
 from .errors import translate_exception
-from .interop import scalar_to_js, to_js, to_python
+from .interop import scalar_to_js, shallow_to_js, to_js, to_python
 from .realm import DEFAULT_BUDGETS, Budgets, Realm
 from .realm import _local as _LOCAL
 from .values import UNDEFINED
@@ -153,7 +153,9 @@ def _copy_inputs(mask: int, value: Any, context: Any, names: Any) -> tuple[Any, 
     """Deep-copy the inputs a script could mutate (bit 1 value, bit 2 context); inputs too
     deep to copy are a public LimitExceeded, never a raw RecursionError."""
     try:
-        if mask & 1:
+        if mask & 4:
+            value = shallow_to_js(value)
+        elif mask & 1:
             value = to_js(value)
         if mask & 2:
             context = to_js(context)

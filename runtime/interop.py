@@ -16,7 +16,7 @@ from .convert import has_index_keys, normalize_number, ordered_keys
 from .strings import from_units
 from .values import UNDEFINED, JSErrorObject, JSObject, LimitExceeded
 
-__all__ = ["to_js", "to_python", "scalar_to_js"]
+__all__ = ["to_js", "to_python", "scalar_to_js", "shallow_to_js"]
 
 _MAX_DEPTH = 5000
 
@@ -31,6 +31,20 @@ def scalar_to_js(v: Any) -> Any:
     if t is tuple:
         return [to_js(x) for x in v]
     return v
+
+
+def shallow_to_js(v: Any) -> Any:
+    """A copy of the top-level container only (for scripts that write nothing but members of
+    ``value`` itself); nested values are shared, as with scripts that mutate nothing."""
+    t = type(v)
+    if t is dict:
+        for k in v:
+            if type(k) is not str:
+                return to_js(v)
+        return dict(v)
+    if t is list:
+        return list(v)
+    return scalar_to_js(v)
 
 
 def to_js(v: Any, depth: int = 0) -> Any:

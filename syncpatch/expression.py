@@ -17,7 +17,7 @@ from typing import Any, Callable
 from syncpatch.compiler import bind_main, compile_program
 from syncpatch.grammar.errors import CompileError
 from syncpatch.runtime.convert import to_string
-from syncpatch.runtime.interop import scalar_to_js, to_js, to_python
+from syncpatch.runtime.interop import scalar_to_js, shallow_to_js, to_js, to_python
 from syncpatch.runtime.realm import DEFAULT_BUDGETS, Budgets, Realm
 from syncpatch.runtime.realm import _local as _LOCAL
 from syncpatch.runtime.members import get_member
@@ -205,7 +205,9 @@ def _copy_inputs(mask: int, value: Any, context: Any, names: Any) -> tuple[Any, 
     """Deep-copy the inputs a script could mutate (bit 1 value, bit 2 context); inputs too
     deep to copy are a public LimitExceeded, never a raw RecursionError."""
     try:
-        if mask & 1:
+        if mask & 4:
+            value = shallow_to_js(value)
+        elif mask & 1:
             value = to_js(value)
         if mask & 2:
             context = to_js(context)
