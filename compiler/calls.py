@@ -154,6 +154,13 @@ class CallGen(GenBase):
                     tests.append(P.not_(P.subscript(P.name("PATCHED"), P.const(0))))
                     slow = P.call("invoke", P.name(t), key, text, *self.args(call.arguments))
                     return P.ifexp(P.and_(*tests), inline, slow)
+            if any(v is _NO_VALUE and not isinstance(a, (A.Identifier, A.ArrowFunctionExpression, A.FunctionExpression))
+                   for a, v in zip(call.arguments, values)):
+                # a null/undefined receiver throws before the arguments run (13.3.6.1: the
+                # callee is read first): undefined.f(atob('!')) is a TypeError
+                t = self.tmp()
+                nullish = P.or_(P.is_(P.walrus(t, obj), P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
+                obj = P.ifexp(nullish, P.call("get", P.name(t), key), P.name(t))
         return P.call("invoke", obj, key, text, *self.args(call.arguments))
 
     def call_with(self, callee: Any, args: list[ast.expr], _: Any) -> ast.expr:
