@@ -201,6 +201,7 @@ def test_yaml_bombs_are_refused_or_bounded() -> None:
 
 
 @pytest.mark.fuzz_long
+@pytest.mark.timeout(3600)
 @LONG
 @given(text=path_texts)
 def test_long_parse_path(text: str) -> None:
@@ -208,6 +209,7 @@ def test_long_parse_path(text: str) -> None:
 
 
 @pytest.mark.fuzz_long
+@pytest.mark.timeout(3600)
 @LONG
 @given(data=tenant_configs())
 def test_long_compile_config(data: Any) -> None:
@@ -215,6 +217,7 @@ def test_long_compile_config(data: Any) -> None:
 
 
 @pytest.mark.fuzz_long
+@pytest.mark.timeout(3600)
 @LONG
 @given(text=YAML_JUNK.map(_printable))  # the control-character bug is replayed from the corpus
 def test_long_yaml_text(text: str) -> None:

@@ -66,6 +66,7 @@ def test_closure_and_artifact_backends_agree(src: str, value: Any) -> None:
 
 
 @pytest.mark.fuzz_long
+@pytest.mark.timeout(3600)
 @LONG
 @given(src=scripts(masked=False), value=json_values)
 def test_long_scripts_public_errors_and_backends(src: str, value: Any) -> None:
@@ -117,6 +118,7 @@ def test_sample_matches_node() -> None:
 
 
 @pytest.mark.fuzz_long
+@pytest.mark.timeout(3600)
 @pytest.mark.node
 @pytest.mark.skipif(NODE is None or not NODE_EVAL.exists(), reason="node absent")
 def test_long_sample_matches_node() -> None:
