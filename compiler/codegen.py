@@ -117,9 +117,8 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         frame = self.frame
         while frame.is_arrow and frame.parent is not None:
             frame = frame.parent
-        if frame.parent is None:  # an arrow's `this` is the script's: (() => this)()
-            raise self.fail("'this' is not allowed at the top level of a patch expression "
-                            "(there is no receiver; use value or context)", node)
+        if frame.parent is None:  # an arrow's `this` is the script's, the global object: (() => this)()
+            return P.name("GLOBAL_THIS")
         frame.uses_this = True
         return P.name(self.frame.this_name)
 
