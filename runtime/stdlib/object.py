@@ -82,6 +82,9 @@ def object_assign(this: Any, target: Any = UNDEFINED, *sources: Any) -> Any:
             v = m.get_member(src, k)
             if m.is_frozen(to) and is_object(to):
                 raise type_error(f"Cannot assign to read only property '{k}' of object '{describe(to)}'")
+            if type(to) is str and (k == "length" or (k.isdigit() and int(k) < m.get_member(to, "length"))):
+                # a String object's indexes and length are read-only (10.4.3): Object.assign('ab', 'x')
+                raise type_error(f"Cannot assign to read only property '{k}' of object '[object String]'")
             m.set_member(to, k, v)
     return to
 

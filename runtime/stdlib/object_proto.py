@@ -69,6 +69,10 @@ def hidden_keys(o: Any) -> list[str]:
         return [k for k in o if type(k) is str]
     if t.__name__ == "BuiltinProto":
         return ["constructor"] + [k for k in o.table if type(k) is str]
+    if getattr(t, "JS_CLASS", None) == "RegExp":
+        return ["lastIndex"]  # a RegExp instance's one own (non-enumerable) property (22.2.3.1)
+    if getattr(t, "JS_CLASS", None) == "Array" and isinstance(o, list):
+        return ["length"]  # regex match arrays, template strings arrays
     return []
 
 
@@ -89,6 +93,9 @@ def own_property_names(o: Any) -> list[str]:
     hidden = hidden_keys(o)
     if type(o) is list or type(o) is str:
         return keys + hidden
+    if isinstance(o, list):  # a match array: indexes, length, then index/input/groups
+        n = len(o)
+        return keys[:n] + hidden + keys[n:]
     return hidden + [k for k in keys if k not in hidden]
 
 
