@@ -66,8 +66,20 @@ ROWS: dict[str, tuple[str, Callable[[], Any], Any]] = {
 }
 
 
+#: rows run under a small address-space cap with roomy budgets: only MemoryError can stop them
+_ROOMY = Budgets(steps=10**12, array_length=10**9, string_length=10**9, wall_time=120)
+MEMORY_ROWS: dict[str, tuple[str, Callable[[], Any], Any]] = {
+    "mem-many-strings": ("const a = []; for (let i = 0; i < 1e5; i++) a.push('x'.repeat(1e6) + i); a.length",
+                         lambda: None, _ROOMY),
+    "mem-huge-array": ("Array(3e8).fill(0).length", lambda: None, _ROOMY),
+    "mem-string-doubling": ("let s = 'ab'; while (true) s += s", lambda: None, _ROOMY),
+    "mem-usable-after": ("[1, 2].map(x => x + 1)", lambda: None, None),
+}
+ROWS_ALL = {**ROWS, **MEMORY_ROWS}
+
+
 def run(row: str) -> dict[str, Any]:
-    src, make_value, budgets = ROWS[row]
+    src, make_value, budgets = ROWS_ALL[row]
     try:
         fn = syncpatch.compile_expression(src, budgets=budgets)
     except CompileError:

@@ -56,9 +56,13 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
 
-def _run_child(rows: list[str], thread: bool) -> dict[str, Any]:
+def _small_limit() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def _run_child(rows: list[str], thread: bool, cap: Any = _limit) -> dict[str, Any]:
     args = [sys.executable, str(CHILD), ",".join(rows)] + (["--thread"] if thread else [])
-    proc = subprocess.run(args, capture_output=True, text=True, timeout=240, preexec_fn=_limit)
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=240, preexec_fn=cap)
     out = {}
     for line in proc.stdout.splitlines():
         row = json.loads(line)
@@ -101,6 +105,26 @@ def test_child_process_survives(main_thread_results: dict[str, Any]) -> None:
 @pytest.mark.parametrize("row", _params(list(crash_child.ROWS), BUGS))
 def test_deep_row_on_main_thread(main_thread_results: dict[str, Any], row: str) -> None:
     _assert_row(main_thread_results, row)
+
+
+@pytest.fixture(scope="module")
+def memory_capped_results() -> dict[str, Any]:
+    return _run_child(list(crash_child.MEMORY_ROWS), thread=False, cap=_small_limit)
+
+
+@pytest.mark.parametrize("row", list(crash_child.MEMORY_ROWS))
+def test_memory_error_becomes_a_limit(memory_capped_results: dict[str, Any], row: str) -> None:
+    """With roomy budgets under a 1 GiB address-space cap, running out of memory ends as
+    ``LimitExceeded`` (a translated ``MemoryError``, or a size budget first), the process
+    lives on, and the next evaluation works."""
+    results = memory_capped_results
+    assert results["__returncode__"] == 0, f"child died ({results['__returncode__']}): {results['__stderr__']}"
+    got = results.get(row)
+    assert got is not None, f"no outcome for {row}: the child stopped early"
+    if row == "mem-usable-after":
+        assert got["kind"] == "result"
+    else:
+        assert got["kind"] == "limit", got
 
 
 @pytest.mark.parametrize("row", _params(THREAD_ROWS, THREAD_BUGS))
