@@ -212,7 +212,8 @@ class ExprGen(GenBase):
             name = p.key.value if isinstance(p.key, A.Literal) and isinstance(p.key.value, str) else (
                 p.key.name if isinstance(p.key, A.Identifier) else "")
             if isinstance(p.value, (A.FunctionExpression, A.ArrowFunctionExpression)):
-                values.append(self.function_value(p.value, name, method=p.method))
+                # a method's source text starts at its key (20.2.3.5): ({f(a) {}}).f.toString()
+                values.append(self.function_value(p.value, name, method=p.method, span=p.span if p.method else None))
             else:
                 values.append(self.expr(p.value))
         result: ast.expr = ast.Dict(keys=keys, values=values)

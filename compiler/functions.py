@@ -66,7 +66,7 @@ def _length(params: tuple[Any, ...]) -> int:
 class FuncGen(GenBase):
     """Mixin: function values, hoisted declarations and destructuring."""
 
-    def function_value(self, node: Any, name: str, method: bool = False) -> ast.expr:
+    def function_value(self, node: Any, name: str, method: bool = False, span: Any = None) -> ast.expr:
         fname = self.fresh("_f")
         is_arrow = isinstance(node, A.ArrowFunctionExpression)
         own = node.id if isinstance(node, A.FunctionExpression) and node.id is not None else None
@@ -82,12 +82,12 @@ class FuncGen(GenBase):
             return P.name(binding.pyname)
         self.pre.append(self.function_def(node, fname, is_arrow))
         kind = "arrow" if is_arrow else ("method" if method else "function")
-        return self.function_object(fname, name, node, kind)
+        return self.function_object(fname, name, node, kind, span)
 
-    def function_object(self, fname: str, name: str, node: Any, kind: str) -> ast.expr:
+    def function_object(self, fname: str, name: str, node: Any, kind: str, span: Any = None) -> ast.expr:
         """``JSFunction(call, name, length, construct, kind, props, builtin, source)``."""
         args = [P.name(fname), P.const(name), P.const(_length(node.params)), P.const(None), P.const(kind),
-                P.const(None), P.const(False), P.const(self.source_text(node.span))]
+                P.const(None), P.const(False), P.const(self.source_text(span or node.span))]
         return ast.Call(func=P.name("JSFunction"), args=args, keywords=[])
 
     def source_text(self, span: Any) -> str | None:
