@@ -325,6 +325,8 @@ def set_add(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
     """Set.prototype.add (24.2.3.1): returns the set."""
     store = _receiver(this, JSSet, "add").store
     if store.get(value) is MISSING:
+        if type(value) is float and value == 0:
+            value = 0  # step 4: -0 is stored as +0, in the entry's value too ([...new Set([-0]).entries()])
         store.put(value, value)
     return this
 
@@ -383,6 +385,8 @@ def set_construct(iterable: Any = UNDEFINED, *_: Any) -> JSSet:
         store = s.store
         for v in source:
             if store.get(v) is MISSING:
+                if type(v) is float and v == 0:
+                    v = 0
                 store.put(v, v)
     return s
 
