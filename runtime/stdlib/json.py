@@ -394,6 +394,8 @@ def _revive_slot(val: Any, key: str, reviver: JSFunction, realm: Any) -> None:
     new = _internalize(val, key, reviver, realm)
     if new is UNDEFINED:
         delete_member(val, key)
+    elif key == "__proto__" and type(val) is dict:
+        val[key] = new  # CreateDataProperty: an own "__proto__", not the prototype setter
     else:
         set_member(val, key, new)
 
