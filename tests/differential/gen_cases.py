@@ -393,6 +393,33 @@ PROBES = [
            "Object.prototype.toString.call", "String.raw", "Object.groupBy", "Reflect.ownKeys", "Error",
            "new Error", "TypeError", "Math.random() * 0 + Number"]),
 ]
+PROBES += [
+    ("r", ["exec", "test", "toString", "[Symbol.replace]", "[Symbol.split]", "[Symbol.match]", "[Symbol.search]",
+           "[Symbol.matchAll]"]),
+    ("m", ["get", "set", "has", "delete", "clear", "forEach", "keys", "values", "entries"]),
+    ("d", ["getTime", "getUTCDate", "setUTCDate", "setUTCHours", "setUTCFullYear", "toISOString", "toJSON",
+           "getTimezoneOffset", "setTime", "toUTCString", "valueOf", "getDay", "getHours", "toString",
+           "toDateString", "setMonth", "setMilliseconds", "getUTCMilliseconds"]),
+    ("c", ["Array.prototype.map.call", "Array.prototype.join.call", "Array.prototype.slice.call",
+           "Array.prototype.indexOf.call", "Array.prototype.includes.call", "Array.prototype.filter.call",
+           "String.prototype.split.call", "String.prototype.slice.call", "String.prototype.toUpperCase.call",
+           "String.prototype.padStart.call", "Object.prototype.hasOwnProperty.call", "Array.prototype.at.call",
+           "Array.prototype.reverse.call", "Array.prototype.concat.call", "Function.prototype.call.call"]),
+    ("j", ["JSON.stringify", "JSON.parse"]),
+]
+RECV_R = ["/a/g", "/(a)(b)?/", "/(?<x>\\d+)/g", "/a/y", "/(?:)/g", "/[a-c]/gi", "/\\b/g", "/./su", "new RegExp('a', 'g')"]
+RECV_M = ["new Map([[1, 'a'], ['1', 'b'], [NaN, 'n']])", "new Set([1, '1', NaN, -0])", "new Map()", "new Set('hello')"]
+RECV_D = ["new Date(0)", "new Date(1700000000000)", "new Date(NaN)", "new Date(Date.UTC(2024, 1, 29, 12))",
+          "new Date(-1)", "new Date(8.64e15)"]
+JSON_VALS = ODD + ["[1, 2, 3]", "({a: [1, {b: 2}], c: undefined, d: () => 1, e: NaN})", "({toJSON() { return 5 }})",
+                   "[new Date(0)]", "({b: 1, a: [new Map([[1, 2]]), new Set([1])], 1: /x/g})", "'\\u2028\\ud800'"]
+JSON_REPLACERS = ["null", '["a", 1, "b"]', '(k, v) => typeof v === "number" ? v * 2 : v', "undefined", "[]",
+                  "(k, v) => k === '' ? v : String(v)"]
+JSON_GAPS = ["2", '"  "', "0", "-1", "20", '"abcdefghijklmn"', "null", "new Number(3)", "''"]
+JSON_TEXTS2 = ["'[1, 2]'", "'{\"a\": {\"b\": [1]}}'", "'\"x\"'", "'1e5'", "'-0'", "'[1,]'", "'{\"a\":1,\"a\":2}'",
+               "'{\"__proto__\": {\"x\": 1}}'", "' [] '", "'01'", "'1.'", "'\"\\\\u00e9\"'", "'{\"2\":1,\"1\":2}'"]
+JSON_REVIVERS = ["(k, v) => v", "(k, v) => k === '' ? v : typeof v", "(k, v) => Array.isArray(v) ? v.length : v",
+                 "(k, v) => undefined", "null", "(k, v) => k"]
 RECV_S = ["'abcdef'", "'a-b-c'", "''", "'😀é'", "'İ'", "value", "'  x  '", "'ABC'", "'aaa'", "'Σ'"]
 RECV_A = ["[1, 2, 3]", "['b', 'a', 10, 1]", "[]", "[[1, [2, [3]]], 4]", "[NaN, -0, null, undefined]",
           "[{a: 1}, 'x']", "['10', '9', '1']", "[3, 1, 2]"]
@@ -416,6 +443,26 @@ def probe(r: random.Random) -> str:
         return r.choice([body, f"((arr) => [arr.{m}({args}), arr])({r.choice(RECV_A)})"])
     if kind == "n":
         return f"{r.choice(RECV_N)}.{m}({args})"
+    if kind == "r":
+        recv = r.choice(RECV_R)
+        call = f"{m}({args})" if m.startswith("[") else f".{m}({args})"
+        body = f"(re => [re{call}, re.lastIndex])({recv})"
+        return body
+    if kind == "m":
+        if m == "forEach":
+            args = "(v, k) => acc.push([k, v])"
+        return f"(c => {{ const acc = []; const out = c.{m}({args}); return [out instanceof Object ? [...(out[Symbol.iterator] ? out : [])] : out, acc, [...c]]; }})({r.choice(RECV_M)})"
+    if kind == "d":
+        return f"(d => {{ const out = d.{m}({args}); return [out, d.getTime()]; }})({r.choice(RECV_D)})"
+    if kind == "c":
+        this = r.choice(ODD + RECV_S[:4] + RECV_A[:4] + ["({length: 2, 0: 'a', 1: 'b'})", "({length: -1})", "({length: '2', 1: 'x'})"])
+        cb = r.choice(["", "x => x", "String", "(a, b) => b"]) if m.endswith(("map.call", "filter.call")) else ""
+        rest = ", ".join(x for x in [cb, args] if x)
+        return f"{m}({this}{', ' + rest if rest else ''})"
+    if kind == "j":
+        if m == "JSON.stringify":
+            return f"JSON.stringify({r.choice(JSON_VALS)}, {r.choice(JSON_REPLACERS)}, {r.choice(JSON_GAPS)})"
+        return f"JSON.parse({r.choice(JSON_TEXTS2)}, {r.choice(JSON_REVIVERS)})"
     return f"{m}({args})"
 
 
@@ -552,7 +599,7 @@ def run_node(cases: list[dict], batch: int = 2000) -> list[dict]:
                                   "context": c["context"]}) + "\n" for c in chunk)
         proc = subprocess.run(["node", NODE_EVAL], input=inp, capture_output=True, text=True, timeout=900)
         res = {}
-        for line in proc.stdout.splitlines():
+        for line in proc.stdout.split("\n"):
             if line.strip():
                 d = json.loads(line)
                 res[d["id"]] = d
