@@ -62,10 +62,14 @@ class Expression:
             value, context = _copy_inputs(self._copy, value, context, self._names)
         else:
             t = type(value)
-            if t is float or t is tuple or (t is str and not value.isascii()):
+            if t is str:
+                if not value.isascii():
+                    value = scalar_to_js(value)
+            elif t is float or t is tuple:
                 value = scalar_to_js(value)
-        if value_exists is not True and value_exists is not False:
-            value_exists = bool(value_exists)
+        if value_exists is not True:
+            if value_exists is not False:
+                value_exists = bool(value_exists)
         realm = _LOCAL.realm  # one thread-local read (each costs ~100 ns): the spare is current when idle
         if budgets is not None or realm is None or realm.busy or not realm.is_spare:
             return self._isolated_call(value, context, value_exists, budgets or self.budgets)
@@ -100,7 +104,10 @@ class Expression:
             value, context = _copy_inputs(self._copy, value, context, self._names)
         else:
             t = type(value)
-            if t is float or t is tuple or (t is str and not value.isascii()):
+            if t is str:
+                if not value.isascii():
+                    value = scalar_to_js(value)
+            elif t is float or t is tuple:
                 value = scalar_to_js(value)
         realm = _LOCAL.realm
         realm.budgets = self.budgets
