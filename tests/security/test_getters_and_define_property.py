@@ -81,10 +81,8 @@ CASES: list[Case] = [
     Case("valueof-recursion", "({valueOf() { return this * 1 }}) * 1", L("call_depth"), budgets=SMALL),
     Case("tojson-loop", "JSON.stringify({toJSON() { while (true) {} }})", L("steps"), budgets=SMALL),
     Case("tostring-throws", "`${{toString() { throw new TypeError('t') }}}`", E("TypeError")),
-    Case("toprimitive-symbol", "({[Symbol.toPrimitive]() { return 5 }}) * 2", R(10),
-         bug="Symbol.toPrimitive methods are ignored (V8 calls them: 10)"),
-    Case("toprimitive-not-callable", "({[Symbol.toPrimitive]: 1}) + 1", E("TypeError"),
-         bug="a non-callable Symbol.toPrimitive is ignored (V8: TypeError)"),
+    Case("toprimitive-symbol", "({[Symbol.toPrimitive]() { return 5 }}) * 2", R(10)),
+    Case("toprimitive-not-callable", "({[Symbol.toPrimitive]: 1}) + 1", E("TypeError")),
     Case("proto-json-key", "const o = JSON.parse('{\"__proto__\": {\"evil\": 3}}'); [o.evil, ({}).evil, "
          "Object.keys(o)]", R([UNDEFINED, UNDEFINED, ["__proto__"]])),
     Case("proto-literal-key", "const o = {'__proto__': {evil: 4}}; [o.evil, Object.keys(o)]", R([4, []])),

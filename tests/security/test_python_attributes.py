@@ -110,8 +110,7 @@ CASES += [
     # enumeration of built-ins shows only JS names
     Case("names-map-proto", "Object.getOwnPropertyNames(Object.getPrototypeOf(new Map())).filter(k => "
          "k.startsWith('_') || k.startsWith('js_'))", R([])),
-    Case("names-regexp", "Object.getOwnPropertyNames(/a/g)", R(["lastIndex"]),
-         bug="Object.getOwnPropertyNames(/a/g) is [] (V8: ['lastIndex'])"),
+    Case("names-regexp", "Object.getOwnPropertyNames(/a/g)", R(["lastIndex"])),
     Case("names-error", "Object.getOwnPropertyNames(new Error('m'))", R(["stack", "message"])),
     Case("names-arrow", "Object.getOwnPropertyNames(x => x)", R(["length", "name"])),
     Case("names-math-underscore", "Object.getOwnPropertyNames(Math).filter(k => k.startsWith('_'))", R([])),
