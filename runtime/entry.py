@@ -60,9 +60,18 @@ class CompiledFunction:
 
     def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
                  budgets: Budgets | None = None) -> Any:
-        value, context = self._inputs(value, context)
-        if value_exists is not True and value_exists is not False:
-            value_exists = bool(value_exists)
+        if self._copy:
+            value, context = _copy_inputs(self._copy, value, context, self._names)
+        else:
+            t = type(value)
+            if t is str:
+                if not value.isascii():
+                    value = scalar_to_js(value)
+            elif t is float or t is tuple:
+                value = scalar_to_js(value)
+        if value_exists is not True:
+            if value_exists is not False:
+                value_exists = bool(value_exists)
         realm = _LOCAL.realm  # one thread-local read (each costs ~100 ns): the spare is current when idle
         if budgets is not None or realm is None or realm.busy or not realm.is_spare:
             return self._isolated_call(value, context, value_exists, budgets or self.budgets)
@@ -88,7 +97,15 @@ class CompiledFunction:
 
     def _invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
         """Fast entry for plan application, in the realm the caller made current and busy."""
-        value, context = self._inputs(value, context)
+        if self._copy:
+            value, context = _copy_inputs(self._copy, value, context, self._names)
+        else:
+            t = type(value)
+            if t is str:
+                if not value.isascii():
+                    value = scalar_to_js(value)
+            elif t is float or t is tuple:
+                value = scalar_to_js(value)
         realm = _LOCAL.realm
         realm.budgets = self.budgets
         realm.steps_left = self._steps
