@@ -8,6 +8,7 @@ with one ``from_units`` pass, which re-joins any surrogate halves that meet.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator, cast
 
 from ..convert import to_length, to_string, to_uint32
@@ -160,6 +161,9 @@ def _replacement(rx: JSRegExp, subj: Subject, m: Any, su: str, position: int, re
     return get_substitution(matched, su, position, captures, res.groups, replace)
 
 
+_LAZY_OR_ALT = re.compile(r"[*+?}]\?|\|")
+
+
 def _plain_replace(rx: JSRegExp, s: str, template: str) -> str | None:
     """The common cases of @@replace, without match objects: a template with no ``$`` on a
     BMP subject, non-sticky; None when the general algorithm is needed."""
@@ -173,7 +177,10 @@ def _plain_replace(rx: JSRegExp, s: str, template: str) -> str | None:
         out = s[: m.start()] + template + s[m.end() :]
     else:
         fast: Any = rx.tr.fast
-        if fast is None or len(s) > SAFE_LENGTH or not rx.tr.safe:
+        if fast is None or len(s) > SAFE_LENGTH or not rx.tr.safe or _LAZY_OR_ALT.search(rx.source):
+            # re.sub lets a non-empty match start where an empty one did; JS moves on
+            # ('aaa'.replace(/a*?/g, 'X') is 'XaXaXaX'): lazy quantifiers and alternations
+            # (which may prefer an empty match) take the general algorithm
             return None
         rx.last_index = 0
         # re.sub treats empty matches as JS does (an empty match right after a match counts)
