@@ -43,8 +43,13 @@ def walk(node: Any) -> Iterator[Any]:
 
 
 def check_program(program: A.Program, source: str, origin: str) -> None:
-    """Raise a CompileError for the first refused construct or invalid regex literal."""
+    """Raise a CompileError for the first refused construct, invalid regex literal or early
+    error the parser does not see."""
+    loop_heads: set[int] = set()
     for node in walk(program):
+        early = _early_error(node, loop_heads)
+        if early is not None:
+            raise CompileError(early[0], early[1].span, source, origin)
         if isinstance(node, A.Identifier) and node.name == "eval":
             raise CompileError(_REFUSED_NAMES["eval"], node.span, source, origin)
         if isinstance(node, (A.CallExpression, A.NewExpression)) and isinstance(node.callee, A.Identifier) \
@@ -62,6 +67,50 @@ def check_program(program: A.Program, source: str, origin: str) -> None:
             if error is not None:
                 raise CompileError(f"Invalid regular expression: /{node.pattern}/{node.flags}: {error}",
                                    node.span, source, origin)
+
+
+_LOOPS = (A.WhileStatement, A.DoWhileStatement, A.ForStatement, A.ForInStatement, A.ForOfStatement)
+
+
+def _early_error(node: Any, loop_heads: set[int]) -> tuple[str, Any] | None:
+    """Early errors (ECMA-262 static semantics) checked on the AST: ``const a;``, a function
+    declaration as a loop body, two ``default`` clauses, a label nested in itself."""
+    if isinstance(node, (A.ForInStatement, A.ForOfStatement)):
+        loop_heads.add(id(node.left))
+    if isinstance(node, _LOOPS) and isinstance(node.body, A.FunctionDeclaration):
+        return "In strict mode code, functions can only be declared at top level or inside a block.", node.body
+    if isinstance(node, A.VariableDeclaration) and node.kind == "const" and id(node) not in loop_heads:
+        for d in node.declarations:
+            if d.init is None:
+                return "Missing initializer in const declaration", d
+    if isinstance(node, A.SwitchStatement):
+        defaults = [c for c in node.cases if c.test is None]
+        if len(defaults) > 1:
+            return "More than one default clause in switch statement", defaults[1]
+    if isinstance(node, A.LabeledStatement):
+        for inner in walk(node.body):  # the same label on a statement it labels (not in a function)
+            if isinstance(inner, A.LabeledStatement) and inner.label.name == node.label.name \
+                    and _label_reaches(node.body, inner):
+                return f"Label '{node.label.name}' has already been declared", inner.label
+    return None
+
+
+def _label_reaches(root: Any, target: Any) -> bool:
+    """Is ``target`` inside ``root`` without crossing a function boundary?"""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n is target:
+            return True
+        if isinstance(n, tuple):
+            stack.extend(n)
+            continue
+        if not hasattr(n, "__attrs_attrs__"):
+            continue
+        if n is not root and isinstance(n, (A.FunctionExpression, A.ArrowFunctionExpression, A.FunctionDeclaration)):
+            continue
+        stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span")
+    return False
 
 
 def regex_error(pattern: str, flags: str) -> str | None:
