@@ -209,7 +209,7 @@ class Lexer:
             raise LexError("BigInt literals are not supported", start, end)
         if end < len(self.text) and (_is_id_char(self.text[end], False) or self.text[end] == "\\"):
             raise LexError("Invalid or unexpected token", end)
-        if value.startswith("0") and len(value) > 1 and value[1].isdigit() and "_" in value:
+        if value.startswith("0") and len(value) > 1 and (value[1].isdigit() or value[1] == "_") and "_" in value:
             raise LexError("Numeric separators are not allowed here", start, end)
         return self._token("NUMBER", value, start, end, line, col)
 
