@@ -161,14 +161,6 @@ def _module_text_exit() -> Callable[[str], Any]:
     return generate_module
 
 
-def _wrapper_module() -> str:
-    """Where the artifact gets ``patch_function``: the runtime ABI once it offers one (the hook
-    asked of the compiler stage), else ``syncpatch.loader``, which imports only the runtime."""
-    from syncpatch.runtime import abi
-
-    return "syncpatch.runtime.abi" if hasattr(abi, "patch_function") else "syncpatch.loader"
-
-
 def _module_source(source: str) -> EmittedFunction:
     """One expression through the compiler's module exit, ready for the artifact writer.
 
@@ -185,7 +177,7 @@ def _module_source(source: str) -> EmittedFunction:
         module = ast.Module(body=[ast.ImportFrom("syncpatch.runtime.abi", aliases, 0), *module.body],
                             type_ignores=[])
     return EmittedFunction(module, "_main", dict(generated.names), _copy_mask(generated),
-                           "patch_function", _wrapper_module())
+                           "patch_function", "syncpatch.runtime.abi")
 
 
 def _copy_mask(generated: Any) -> int:

@@ -15,16 +15,14 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
-from syncpatch.runtime.values import UNDEFINED
 
 __all__ = [
     "ArtifactError",
     "PlanSet",
     "load_plans",
     "load_artifact",
-    "patch_function",
     "EvaluationError",
     "LimitExceeded",
     "SUPPORTED_FORMAT",
@@ -35,79 +33,6 @@ SUPPORTED_FORMAT = 1
 
 # One set of public error classes for in-process expressions and artifacts alike.
 from syncpatch.runtime.errors import EvaluationError, LimitExceeded  # noqa: E402
-from syncpatch.runtime.errors import translate_exception as _translate  # noqa: E402
-
-
-class _ArtifactExpression:
-    """An artifact's ``_main`` made a patch function: fresh realm per call, JS/Python value
-    conversion at the boundary and public errors, as the in-process ``syncpatch.Expression``.
-
-    ``copy_mask``: bit 1 copies ``value``, bit 2 ``context`` into JS values before the call
-    (only scripts that could mutate their inputs pay for it). The realm calls below use the
-    runtime's public realm API and tolerate both its older and newer shapes; the wrapper moves
-    into the runtime ABI (``patch_function``) as soon as the core offers it there.
-    """
-
-    __slots__ = ("_main", "_names", "_copy", "source")
-
-    def __init__(self, main: Callable[..., Any], names: Mapping[str, str], copy_mask: int, source: str) -> None:
-        self._main = main
-        self._names = names
-        self._copy = int(copy_mask)
-        self.source = source
-
-    def __repr__(self) -> str:
-        return f"ArtifactExpression({self.source!r})"
-
-    def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
-                 budgets: Any = None) -> Any:
-        from syncpatch.runtime import realm as realm_mod
-        from syncpatch.runtime.interop import scalar_to_js, to_js, to_python
-
-        if self._copy & 1:
-            value = to_js(value)
-        elif type(value) is float or type(value) is tuple or (type(value) is str and not value.isascii()):
-            value = scalar_to_js(value)
-        if self._copy & 2:
-            context = to_js(context)
-        realm = _acquire(realm_mod, budgets or realm_mod.DEFAULT_BUDGETS, context)
-        local = realm_mod.local_state() if hasattr(realm_mod, "local_state") else realm_mod._local
-        previous = getattr(local, "realm", None)
-        local.realm = realm
-        try:
-            result = self._main(realm, value, context, bool(value_exists))
-            return result if type(result) in (str, int, bool) else to_python(result)
-        except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
-            if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
-                raise
-            raise _translate(exc, self._names) from None
-        finally:
-            local.realm = previous
-            if hasattr(realm, "release"):
-                realm.release()
-
-
-def _acquire(realm_mod: Any, budgets: Any, context: Any) -> Any:
-    """A realm for one evaluation, holding the call's ``context`` (virtualToHostDNS reads it)."""
-    realm = realm_mod.acquire(budgets) if hasattr(realm_mod, "acquire") else realm_mod.Realm(budgets)
-    realm.extra["context"] = context
-    try:
-        realm.context = context
-    except AttributeError:  # an older realm without the slot keeps it in ``extra`` only
-        pass
-    return realm
-
-
-def patch_function(main: Callable[..., Any], names: Mapping[str, str], copy_mask: int | bool,
-                   source: str = "") -> Callable[..., Any]:
-    """Wrap generated ``_main(_realm, value, context, valueExists)`` as a patch function.
-
-    Artifacts call this at import; it needs only the runtime (the in-process wrapper,
-    ``syncpatch.Expression``, sits beside the compiler).
-    """
-    if sys.getrecursionlimit() < 8000:
-        sys.setrecursionlimit(8000)  # as syncpatch.expression: deep JS recursion needs room
-    return _ArtifactExpression(main, names, 3 if copy_mask is True else int(copy_mask), source)
 
 
 class ArtifactError(ImportError):

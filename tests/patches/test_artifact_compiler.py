@@ -130,9 +130,8 @@ def test_artifact_imports_only_the_runtime_and_its_loader(artifact):
     tree = ast.parse(path.read_text())
     assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import)]
     modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    # syncpatch.loader supplies patch_function until the runtime ABI offers one; it imports
-    # only the runtime itself (the blocked-import test above proves it)
-    assert all(m.startswith("syncpatch.runtime.") or m == "syncpatch.loader" for m in modules), modules
+    # the artifact imports the runtime alone: patch_function comes from the runtime ABI
+    assert all(m.startswith("syncpatch.runtime.") for m in modules), modules
     assert "syncpatch.runtime.abi" in modules
 
 

@@ -1,7 +1,7 @@
 """The sandbox holds in the artifact exit too: every hostile row, through the generated source.
 
 ``compile-patches`` artifacts run the same generated code, printed as module text and
-wrapped by the artifact's ``patch_function`` (``syncpatch.loader``), a separate code path from
+wrapped by the artifact's ``patch_function`` (``syncpatch.runtime.abi``), a separate code path from
 ``syncpatch.Expression``. Each table row (results, JS errors, limits, compile errors, leak
 filter, input deep-compare) runs here through that exit, with the row's budgets per call.
 """
