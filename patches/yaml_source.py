@@ -127,7 +127,13 @@ def _value_index(value: str, line: int, column: int) -> int:
 
 def load_yaml(text: str, filename: str = "<string>") -> YamlDocument:
     """Parse one YAML document keeping its node tree; bad YAML raises :class:`YamlSyntaxError`."""
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)  # the reader rejects control characters here, up front
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise YamlSyntaxError(f"invalid YAML: character #x{exc.character:04x} is not allowed in YAML",
+                              line, column) from None
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
