@@ -66,6 +66,10 @@ def quote(s: str) -> str:
 
 # --- stringify --------------------------------------------------------------------------------
 
+#: ints beyond 2**53 (from Python callers) print as the double JS would hold, not digit for digit
+_SAFE = 2**53
+
+
 def _is_object(v: Any) -> bool:
     t = type(v)
     return not (t is str or t is int or t is float or t is bool or v is None or v is UNDEFINED or t is JSSymbol)
@@ -114,7 +118,7 @@ class _Stringifier:
             if t is str:
                 return quote(value)
             if t is int:
-                return str(value)
+                return str(value) if -_SAFE <= value <= _SAFE else number_to_string(value)
             if self.plain and (t is list or (t is dict and "toJSON" not in value)):
                 return self.plain_data(value, key) if self.fast else self.container(value, key)
         if _is_object(value):
@@ -131,7 +135,7 @@ class _Stringifier:
         if t is str:
             return quote(value)
         if t is int:
-            return str(value)
+            return str(value) if -_SAFE <= value <= _SAFE else number_to_string(value)
         if t is float:
             return number_to_string(value) if math.isfinite(value) else "null"
         if value is None:
@@ -203,7 +207,7 @@ class _Stringifier:
                 if t is str:
                     parts.append(quote(v))
                 elif t is int:
-                    parts.append(str(v))
+                    parts.append(str(v) if -_SAFE <= v <= _SAFE else number_to_string(v))
                 elif t is list or (t is dict and "toJSON" not in v):
                     parts.append(self.plain_data(v, i))
                 else:
@@ -219,7 +223,7 @@ class _Stringifier:
                 if t is str:
                     parts.append(quote(k) + ":" + quote(v))
                 elif t is int:
-                    parts.append(quote(k) + ":" + str(v))
+                    parts.append(quote(k) + ":" + (str(v) if -_SAFE <= v <= _SAFE else number_to_string(v)))
                 elif t is list or (t is dict and "toJSON" not in v):
                     parts.append(quote(k) + ":" + self.plain_data(v, k))
                 else:
@@ -296,10 +300,20 @@ def _property_list(replacer: list[Any]) -> list[str]:
     return keys
 
 
+class _EmptyGap(str):
+    """V8's gap for a space number strictly between 0 and 1: empty, yet it turns the
+    pretty-printing on (newlines and ": "): JSON.stringify([1], null, 0.5) is '[\n1\n]'."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
 def _gap(space: Any) -> str:
     t = type(space)
     if t is int or t is float:
         n = min(10, to_integer_or_infinity(space))
+        if n < 1 and 0 < space < 1:
+            return _EmptyGap("")
         return " " * int(n) if n >= 1 else ""
     if t is str:
         if space.isascii():
