@@ -16,6 +16,7 @@ import math
 import re
 from typing import Any
 
+from ..convert import number_to_string as _core_number_to_string
 from ..convert import (
     JS_WHITESPACE,
     MAX_SAFE_INTEGER,
@@ -128,30 +129,8 @@ def _shortest_digits(x: int | float) -> tuple[str, int]:
     return digits.rstrip("0") or "0", e
 
 
-def number_to_string(x: int | float) -> str:
-    """Number::toString(x, 10) (6.1.6.1.20). Private fix: convert.number_to_string prints
-    integral doubles above 2**53 exactly ("1152921504606846976") where JS prints the
-    shortest round-trip digits padded with zeros ("1152921504606847000")."""
-    if type(x) is int:
-        return str(x)
-    if x != x:
-        return "NaN"
-    if x in (math.inf, -math.inf):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0:
-        return "0"
-    if abs(x) < 2**53 and float(x).is_integer():
-        return str(int(x))
-    digits, e = _shortest_digits(x)
-    k, n = len(digits), e + 1
-    sign = "-" if x < 0 else ""
-    if k <= n <= 21:
-        return sign + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return sign + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return sign + "0." + "0" * (-n) + digits
-    return sign + _exp_form(digits, n - 1)
+# Number::toString(x, 10) (6.1.6.1.20) is the core's ToString for numbers.
+number_to_string = _core_number_to_string
 
 
 def to_fixed(x: int | float, f: int) -> str:
