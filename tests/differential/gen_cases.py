@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import subprocess
 from pathlib import Path
 
@@ -591,6 +592,37 @@ def generate(seed: int, n: int, probes: float = 0.25, numfmts: float = 0.1, stmt
     return out
 
 
+_TOKEN = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|(?<![\w.$])\d+(?:\.\d+)?(?![\w.])")
+_MUTABLE_METHODS = ["slice", "substring", "substr", "at", "charAt", "indexOf", "lastIndexOf", "includes",
+                    "startsWith", "endsWith", "padStart", "padEnd", "repeat", "split", "concat", "map", "filter",
+                    "find", "findIndex", "some", "every", "flat", "flatMap", "join", "reverse", "sort", "toSorted",
+                    "keys", "values", "entries", "trim", "toUpperCase", "toLowerCase", "replace", "replaceAll",
+                    "match", "search", "toFixed", "toString", "toPrecision", "codePointAt", "charCodeAt",
+                    "normalize", "fill", "with", "splice", "reduce", "findLast", "findLastIndex", "localeCompare"]
+_METHOD_CALL = re.compile(r"\.(" + "|".join(_MUTABLE_METHODS) + r")\(")
+
+
+def mutate(seed: int, n: int) -> list[dict]:
+    """Mutants of the public corpus: literals swapped for odd values, methods for others,
+    values for other corpus values (the hidden corpus has the same families)."""
+    r = random.Random(seed)
+    values = load_values()
+    pub = [json.loads(line) for line in PUBLIC.read_text("utf-8").splitlines() if line.strip()]
+    pub = [c for c in pub if c["family"] != "compile_errors"]
+    out = []
+    for i in range(n):
+        c = r.choice(pub)
+        if r.random() < 0.6:
+            expr = _TOKEN.sub(lambda m: m.group(0) if r.random() < 0.5 else r.choice(STRS + NUMS + ODD), c["expr"])
+        else:
+            expr = _METHOD_CALL.sub(lambda m: "." + (r.choice(_MUTABLE_METHODS) if r.random() < 0.5 else m.group(1))
+                                    + "(", c["expr"])
+        value = c["value"] if r.random() < 0.6 else r.choice(values)
+        out.append({"id": f"mut-{seed}-{i}", "family": c["family"], "expr": expr, "value": value,
+                    "context": c["context"]})
+    return out
+
+
 def run_node(cases: list[dict], batch: int = 2000) -> list[dict]:
     kept = []
     for start in range(0, len(cases), batch):
@@ -617,10 +649,12 @@ def main() -> None:
     ap.add_argument("--probes", type=float, default=0.25, help="fraction of method-probe cases")
     ap.add_argument("--numfmts", type=float, default=0.1, help="fraction of number-formatting cases")
     ap.add_argument("--stmts", type=float, default=0.15, help="fraction of statement-script cases")
+    ap.add_argument("--mutate", action="store_true", help="mutants of the public corpus instead of compositions")
     ap.add_argument("-o", "--out", required=True)
     ap.add_argument("--node", action="store_true", help="evaluate with node and keep only non-excluded cases")
     args = ap.parse_args()
-    cases = generate(args.seed, args.n, args.probes, args.numfmts, args.stmts)
+    cases = mutate(args.seed, args.n) if args.mutate else generate(args.seed, args.n, args.probes, args.numfmts,
+                                                                           args.stmts)
     if args.node:
         cases = run_node(cases)
     with open(args.out, "w", encoding="utf-8") as f:
