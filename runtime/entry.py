@@ -78,6 +78,7 @@ class CompiledFunction:
         realm.budgets = self.budgets
         realm.steps_left = self._steps
         realm.deadline = 0.0
+        realm.allocated = 0
         realm.context = context
         realm.busy = True
         try:
@@ -110,6 +111,7 @@ class CompiledFunction:
         realm.budgets = self.budgets
         realm.steps_left = self._steps
         realm.deadline = 0.0
+        realm.allocated = 0
         realm.context = context
         try:
             result = self._main(realm, value, context, value_exists)

@@ -154,12 +154,15 @@ class Realm:
             self.out_of_time()
 
     def check_string(self, length: int) -> None:
-        """Refuse a string longer than the budget before building it."""
+        """Refuse a string longer than the budget before building it. Callers build the
+        string right after, so it is also charged to the allocation budget (1 byte a unit,
+        a lower bound)."""
         if length > self.budgets.string_length:
             raise LimitExceeded(
                 f"Invalid string length: {length} exceeds the string budget of {self.budgets.string_length}",
                 budget="string_length",
             )
+        self.allocate(length)
 
     def check_array(self, length: int) -> None:
         """Refuse an array longer than the budget before building it."""
@@ -173,6 +176,9 @@ class Realm:
         """Charge an estimate of bytes allocated by one operation."""
         self.allocated += nbytes
         if self.allocated > self.budgets.allocation:
+            if not self.busy:  # outside any evaluation (direct calls): no allocation budget
+                self.allocated = 0
+                return
             raise LimitExceeded(
                 f"allocation budget exhausted ({self.budgets.allocation} bytes)", budget="allocation"
             )

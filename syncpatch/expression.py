@@ -77,6 +77,7 @@ class Expression:
         realm.budgets = self.budgets
         realm.steps_left = self._steps
         realm.deadline = 0.0
+        realm.allocated = 0
         realm.context = context
         realm.busy = True
         try:
@@ -113,6 +114,7 @@ class Expression:
         realm.budgets = self.budgets
         realm.steps_left = self._steps
         realm.deadline = 0.0
+        realm.allocated = 0
         realm.context = context
         try:
             result = self._main(realm, value, context, value_exists)

@@ -61,7 +61,9 @@ def array_ctor(this: Any, *args: Any) -> list[Any]:
         if type(n) is int or type(n) is float:
             if to_uint32(n) != n:
                 raise range_error("Invalid array length")
-            current_realm().check_array(int(n))
+            realm = current_realm()
+            realm.check_array(int(n))
+            realm.allocate(8 * int(n))  # one pointer a slot
             return [UNDEFINED] * int(n)
         return [n]
     return list(args)

@@ -39,12 +39,14 @@ def _encode(s: str, safe: frozenset[str]) -> str:
     out: list[str] = []
     i = 0
     n = len(u)
+    realm = current_realm()
     while i < n:
         c = u[i]
         if c in safe:
             out.append(c)
             i += 1
             continue
+        realm.charge(1)  # long inputs: the step budget, and the wall-time check it makes
         cp = ord(c)
         if 0xDC00 <= cp <= 0xDFFF:
             raise uri_error("URI malformed")

@@ -26,3 +26,18 @@ def test_budgets_still_bind_inside_evaluations_after_idle_use():
         assert exc.budget == "steps"
     else:  # pragma: no cover - the assertion below reports it
         raise AssertionError("an infinite loop finished")
+
+
+def test_allocation_budget_is_per_evaluation():
+    tight = syncpatch.Budgets(allocation=1_000_000)
+    bomb = syncpatch.compile_expression(
+        "let n = 0; for (let i = 0; i < 100; i++) n += 'x'.repeat(1e5).length; n", budgets=tight)
+    try:
+        bomb(None)
+    except syncpatch.LimitExceeded as exc:
+        assert exc.budget == "allocation"
+    else:  # pragma: no cover
+        raise AssertionError("10 MB of strings fit a 1 MB allocation budget")
+    # 400 calls of 1 MB each exceed the default 256 MiB in total, but not per evaluation
+    single = syncpatch.compile_expression("'x'.repeat(1e6).length")
+    assert all(single(None) == 1_000_000 for _ in range(400))
