@@ -91,7 +91,11 @@ def global_get(name: str) -> Any:
     if v is MISSING:
         if name == "undefined":
             return UNDEFINED
-        raise reference_error(f"{name} is not defined")
+        # the global object inherits from Object.prototype: a bare hasOwnProperty or
+        # constructor resolves through it (9.1.1.2.1 HasBinding of the object record)
+        v = members.OBJECT_PROTOTYPE.lookup(name) if name != "__proto__" else MISSING
+        if v is MISSING:
+            raise reference_error(f"{name} is not defined")
     return v
 
 
@@ -101,7 +105,7 @@ def global_exists(name: str) -> bool:
         v = _overlay_value(current_realm(), name)
         if v is not MISSING:
             return v is not members._DELETED
-    return name in GLOBALS
+    return name in GLOBALS or (name != "__proto__" and members.OBJECT_PROTOTYPE.lookup(name) is not MISSING)
 
 
 def global_delete(name: str) -> bool:
