@@ -20,6 +20,7 @@ Application rules (issue 4):
 
 from __future__ import annotations
 
+import opcode
 from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 
 import attrs
@@ -201,6 +202,9 @@ def _base_context(context: Any, obj: Any, direction: Direction) -> dict[str, Any
 _Step = tuple[Any, "Walker | None", "PatchFunction | None"]
 
 
+_LOAD_FAST = opcode.opmap["LOAD_FAST"]
+
+
 def _reads_context(fn: PatchFunction) -> bool:
     """Whether ``fn`` can observe ``context`` (and so ``context.path``). Only a compiled
     expression whose generated ``_main`` never loads its ``context`` parameter (nor lets a
@@ -210,12 +214,12 @@ def _reads_context(fn: PatchFunction) -> bool:
     code = getattr(getattr(fn, "_main", None), "__code__", None)
     if code is None or code.co_argcount < 3:
         return True
-    name = code.co_varnames[2]
-    if name in code.co_cellvars:
+    if code.co_varnames[2] in code.co_cellvars:
         return True
-    import dis
-
-    return any(ins.argval == name for ins in dis.get_instructions(code))
+    # A byte search for ``LOAD_FAST 2`` (the ``context`` parameter) instead of a dis walk
+    # (which cost ~0.4 ms a function when loading large artifacts). A match that straddles two
+    # instructions is only a false positive: the plan then builds context.path, still correct.
+    return bytes((_LOAD_FAST, 2)) in code.co_code
 
 
 def _walker_call(fn: PatchFunction) -> PatchFunction:

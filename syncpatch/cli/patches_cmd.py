@@ -116,7 +116,22 @@ def _write(output: Path, text: str) -> str:
         return "-"
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
+    _write_bytecode(output)
     return str(output)
+
+
+def _write_bytecode(output: Path) -> None:
+    """Compile the artifact to bytecode next to it (``__pycache__``), so a syncer's first
+    load skips compiling the source (about 5x faster for a large artifact). Hash-checked
+    bytecode keeps builds deterministic; where the folder is read-only, loading still works
+    from the source."""
+    import py_compile
+
+    try:
+        py_compile.compile(str(output), doraise=True,
+                           invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    except (OSError, py_compile.PyCompileError):
+        pass
 
 
 def _read_objects(path: str) -> list[Any]:
