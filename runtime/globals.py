@@ -93,7 +93,7 @@ def global_get(name: str) -> Any:
             return UNDEFINED
         # the global object inherits from Object.prototype: a bare hasOwnProperty or
         # constructor resolves through it (9.1.1.2.1 HasBinding of the object record)
-        v = members.OBJECT_PROTOTYPE.lookup(name) if name != "__proto__" else MISSING
+        v = members.OBJECT_PROTOTYPE.lookup(name) if name != "__proto__" else members.OBJECT_PROTOTYPE
         if v is MISSING:
             raise reference_error(f"{name} is not defined")
     return v
@@ -105,7 +105,7 @@ def global_exists(name: str) -> bool:
         v = _overlay_value(current_realm(), name)
         if v is not MISSING:
             return v is not members._DELETED
-    return name in GLOBALS or (name != "__proto__" and members.OBJECT_PROTOTYPE.lookup(name) is not MISSING)
+    return name in GLOBALS or name == "__proto__" or members.OBJECT_PROTOTYPE.lookup(name) is not MISSING
 
 
 def global_delete(name: str) -> bool:
