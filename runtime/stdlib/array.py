@@ -158,6 +158,8 @@ def array_concat(this: Any, *args: Any) -> list[Any]:
 def array_includes(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> bool:
     """Array.prototype.includes (23.1.3.16): SameValueZero, holes read as undefined."""
     o = _items(this, "includes")
+    if not o:
+        return False  # step 3: before fromIndex is converted ([].includes(1, Symbol()) is false)
     charge_work(len(o))
     return includes_from(o, search, _from_start(from_index, len(o)))
 
@@ -176,6 +178,8 @@ def _from_start(from_index: Any, length: int) -> int:
 def array_index_of(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> int:
     """Array.prototype.indexOf (23.1.3.17): strict equality, holes skipped."""
     o = _items(this, "indexOf")
+    if not o:
+        return -1  # step 3: before fromIndex is converted
     charge_work(len(o))
     return strict_index(o, search, _from_start(from_index, len(o)))
 
