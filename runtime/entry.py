@@ -21,6 +21,8 @@ from .values import UNDEFINED
 
 __all__ = ["CompiledFunction", "patch_function", "end_evaluation"]
 
+_SAFE = 2**53  # ints beyond come back as the double JS holds (to_python converts them)
+
 
 def end_evaluation(realm: Realm) -> None:
     """An evaluation is over: drop its context and anything it wrote to shared built-ins."""
@@ -92,7 +94,7 @@ class CompiledFunction:
         if realm.extra or realm.overlay is not None:
             end_evaluation(realm)
         t = type(result)
-        if t is str or t is int or t is bool:
+        if t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE):
             return result
         return _convert_result(result, self._names)
 
@@ -127,7 +129,7 @@ class CompiledFunction:
             realm.unpatch()
             realm.extra = {}
         t = type(result)
-        if t is str or t is int or t is bool:
+        if t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE):
             return result
         return _convert_result(result, self._names)
 

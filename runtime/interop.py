@@ -91,8 +91,10 @@ def _key(k: Any) -> str:
 def to_python(v: Any, depth: int = 0) -> Any:
     """JS value -> caller value; containers are reused when already canonical."""
     t = type(v)
-    if t is str or t is int or t is bool or v is None or v is UNDEFINED:
+    if t is str or t is bool or v is None or v is UNDEFINED:
         return v
+    if t is int:  # an int beyond 2**53 (passed in from Python) is the double JS holds
+        return v if -9007199254740992 <= v <= 9007199254740992 else float(v)
     if t is float:
         if v.is_integer() and abs(v) <= 2**53 and (v != 0 or math.copysign(1.0, v) > 0):
             return int(v)
@@ -138,7 +140,8 @@ def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:
         out: dict[str, Any] | None = None
         for k, x in v.items():
             t = type(x)
-            if t is str or t is int or t is bool or x is None or x is UNDEFINED:
+            if t is str or t is bool or x is None or x is UNDEFINED or (
+                    t is int and -9007199254740992 <= x <= 9007199254740992):
                 if out is not None:
                     out[k] = x
                 continue

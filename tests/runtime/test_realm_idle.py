@@ -41,3 +41,11 @@ def test_allocation_budget_is_per_evaluation():
     # 400 calls of 1 MB each exceed the default 256 MiB in total, but not per evaluation
     single = syncpatch.compile_expression("'x'.repeat(1e6).length")
     assert all(single(None) == 1_000_000 for _ in range(400))
+
+
+def test_ints_beyond_2_53_come_back_as_doubles():
+    """The value mapping: an integral number within +-2**53 comes back as int, else float."""
+    expr = syncpatch.compile_expression("[value, {a: value, b: 1}, value]")
+    assert expr(2**80) == [float(2**80), {"a": float(2**80), "b": 1}, float(2**80)]
+    assert type(syncpatch.compile_expression("value")(2**80)) is float
+    assert type(syncpatch.compile_expression("value")(2**53)) is int
