@@ -590,6 +590,8 @@ def js_iterate(value: Any) -> Iterator[Any]:
     it = getattr(t, "js_iterator", None) if _is_object(value) and t is not dict and t is not JSObject else None
     if it is not None:
         return it(value)  # type: ignore[no-any-return]
+    if t is BuiltinProto and value.tag in ("String", "Array"):
+        return iter(())  # String.prototype is a String object for "", Array.prototype an empty array
     raise type_error(f"{_iter_name(value)} is not iterable")
 
 
