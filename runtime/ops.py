@@ -92,7 +92,7 @@ def _fast_to_primitive(obj: Any, hint: str) -> Any:
         return "[object Object]"
     if t is list and _plain_protos():
         return convert._array_join(obj)
-    if t is JSErrorObject and "toString" not in obj and _plain_protos():
+    if t is JSErrorObject and "toString" not in obj and "name" not in obj and "message" not in obj and _plain_protos():
         return convert._default_to_primitive(obj, hint)
     if t is members.BuiltinProto and _plain_protos():
         if obj.tag in members.WRAPPER_VALUES:

@@ -19,15 +19,9 @@ CASES = pathlib.Path(__file__).parent / "cases"
 
 #: Cases that fail for a reason outside the stdlib module under test (expr -> reason).
 KNOWN: dict[str, str] = {
-    "(() => { const e = new Error('m'); e.name = 'Custom'; return String(e) })()":
-        "core: ToPrimitive fast path for errors ignores own name/message (ops._fast_to_primitive)",
     "Error.prototype.name": "core: error prototypes have no name/message data properties",
     "TypeError.prototype.name": "core: error prototypes have no name/message data properties",
     "Error.prototype.message": "core: error prototypes have no name/message data properties",
-    "Symbol.iterator in []": "core: BuiltinProto.lookup ignores symbol keys (tables hold Symbol.iterator)",
-    "typeof [][Symbol.iterator]": "core: BuiltinProto.lookup ignores symbol keys",
-    "typeof new Map()[Symbol.iterator]": "core: BuiltinProto.lookup ignores symbol keys",
-    "[][Symbol.iterator] === [].values": "core: BuiltinProto.lookup ignores symbol keys",
 }
 
 
@@ -37,7 +31,7 @@ def load(name: str) -> list[Any]:
         pytest.param(
             r,
             id=f"{i}:{r['expr'][:60]}",
-            marks=[pytest.mark.xfail(reason=KNOWN[r["expr"]], strict=False)] if r["expr"] in KNOWN else [],
+            marks=[pytest.mark.xfail(reason=KNOWN[r["expr"]], strict=True)] if r["expr"] in KNOWN else [],
         )
         for i, r in enumerate(rows)
     ]
