@@ -27,6 +27,7 @@ from ..convert import (
     to_primitive,
     to_string,
 )
+from ..convert import string_to_number as _core_string_to_number
 from ..convert import to_number as _core_to_number
 from ..members import get_member
 from ..values import UNDEFINED, range_error, type_error
@@ -49,39 +50,9 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 _DIGIT_VALUE = {c: i for i, c in enumerate(_DIGITS)}
 _DIGIT_VALUE.update({c.upper(): i for i, c in enumerate(_DIGITS) if c.isalpha()})
 
-# --- ToNumber (private fix: convert.string_to_number uses Unicode-aware \d) -------------------
-
-_DECIMAL_LITERAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\Z")
-_RADIX_LITERAL = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
-
-
-def string_to_number(s: str) -> int | float:
-    """StringToNumber (7.1.4.1.1) with ASCII-only digits (``Number('\\u0661')`` is NaN)."""
-    s = s.strip(JS_WHITESPACE)
-    if not s:
-        return 0
-    if _DECIMAL_LITERAL.match(s):
-        return normalize_number(float(s))
-    if _RADIX_LITERAL.match(s):
-        return normalize_number(int(s[2:], {"x": 16, "o": 8, "b": 2}[s[1].lower()]))
-    if s in ("Infinity", "+Infinity"):
-        return math.inf
-    if s == "-Infinity":
-        return -math.inf
-    return math.nan
-
-
-def to_number(v: Any) -> int | float:
-    """ToNumber (7.1.4), routing strings through the ASCII-exact StringToNumber."""
-    t = type(v)
-    if t is int or t is float:
-        return v  # type: ignore[no-any-return]
-    if t is str:
-        return string_to_number(v)
-    if t is bool or v is None or v is UNDEFINED:
-        return _core_to_number(v)
-    p = to_primitive(v, "number")
-    return string_to_number(p) if type(p) is str else _core_to_number(p)
+# StringToNumber (7.1.4.1.1) and ToNumber (7.1.4) are the core's (ASCII digits only).
+string_to_number = _core_string_to_number
+to_number = _core_to_number
 
 
 # --- exact decimal rounding -------------------------------------------------------------------
