@@ -126,22 +126,7 @@ def _key_terminal(name: str, bracket: bool) -> Walker:
         if old is _DELETE:
             return _create(node, name, prefix + text, fn, ctx, owned) if bracket else node
         ctx["path"] = prefix + text
-        new = fn(old, ctx, True)
-        if new is None or new is _UNDEFINED:
-            target = _writable(node, owned)
-            del target[name]
-            return target
-        if new is old:
-            return node
-        if isinstance(new, (dict, list)):
-            new = _plain(new)
-        if id(node) in owned:
-            node[name] = new
-            return node
-        target = node.copy()
-        owned[id(target)] = target
-        target[name] = new
-        return target
+        return _set_key(node, name, old, fn(old, ctx, True), owned)
 
     return walk
 
