@@ -167,20 +167,25 @@ def only_writes_value_members(program: A.Program) -> bool:
             case A.UnaryExpression(operator="delete"):
                 if not _value_member(node.argument):
                     return False
-            case A.CallExpression():
-                callee = node.callee
-                if isinstance(callee, A.MemberExpression):
-                    if callee.computed and not (isinstance(callee.property, A.Literal)
-                                                and callee.property.value not in _MUTATORS):
-                        return False
-                    if not callee.computed and callee.property.value in _MUTATORS:
-                        return False
-            case A.MemberExpression():
-                if isinstance(node.property, A.Literal) and node.property.value in _MUTATORS:
+            case A.CallExpression() | A.MemberExpression():
+                if _may_mutate_through(node):
                     return False
             case _:
                 pass
     return True
+
+
+def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
+    """A call of a method that can mutate its receiver (push, sort, assign, ...) or of a
+    computed method name, or a read of such a method (it may be called later)."""
+    if isinstance(node, A.MemberExpression):
+        return isinstance(node.property, A.Literal) and node.property.value in _MUTATORS
+    callee = node.callee
+    if not isinstance(callee, A.MemberExpression):
+        return False
+    if callee.computed:
+        return not (isinstance(callee.property, A.Literal) and callee.property.value not in _MUTATORS)
+    return callee.property.value in _MUTATORS
 
 
 def _value_member(node: Any) -> bool:
@@ -206,16 +211,8 @@ def mutates_inputs(program: A.Program) -> bool:
                     return True
             case A.UnaryExpression(operator="delete"):
                 return True
-            case A.CallExpression():
-                callee = node.callee
-                if isinstance(callee, A.MemberExpression):
-                    if callee.computed and not (isinstance(callee.property, A.Literal)
-                                                and callee.property.value not in _MUTATORS):
-                        return True
-                    if not callee.computed and callee.property.value in _MUTATORS:
-                        return True
-            case A.MemberExpression():
-                if isinstance(node.property, A.Literal) and node.property.value in _MUTATORS:
+            case A.CallExpression() | A.MemberExpression():
+                if _may_mutate_through(node):
                     return True
             case _:
                 pass
