@@ -32,8 +32,9 @@ class GeneratedCode:
 
     def __init__(self, module: ast.Module, names: dict[str, str], free_globals: dict[str, Span],
                  mutates_inputs: bool, used_inputs: frozenset[str] = frozenset(),
-                 shallow_value: bool = False) -> None:
+                 shallow_value: bool = False, native: Any = None) -> None:
         self.module = module
+        self.native = native  # (statements, constants) of the native tier, or None
         self.names = names
         self.free_globals = free_globals
         self.mutates_inputs = mutates_inputs
@@ -197,6 +198,10 @@ def generate(program: A.Program, source: str, origin: str) -> GeneratedCode:
     module = gen.program(program)
     from .checks import mutates_inputs, only_writes_value_members
 
+    from .native import native_body
+
     mutates = mutates_inputs(program)
-    return GeneratedCode(module, gen.names, gen.free_globals, mutates, frozenset(gen.used_inputs),
+    code = GeneratedCode(module, gen.names, gen.free_globals, mutates, frozenset(gen.used_inputs),
                          mutates and only_writes_value_members(program))
+    code.native = native_body(program, code.copy_mask)
+    return code

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 from types import CodeType
 from typing import Any, Callable
@@ -21,14 +22,15 @@ from syncpatch.runtime import abi
 from .checks import check_program
 from .codegen import GeneratedCode, generate
 
-__all__ = ["CompiledProgram", "compile_program", "bind_main", "generate_module", "compile_to_module_source",
+__all__ = ["CompiledProgram", "compile_program", "bind_main", "bind_entry", "entry_module", "generate_module", "compile_to_module_source",
            "source_hash"]
 
 
 class CompiledProgram:
     """A compiled script: the code object of the module defining ``_main``, and its facts."""
 
-    __slots__ = ("source", "origin", "code", "names", "free_globals", "mutates_inputs", "copy_mask", "module")
+    __slots__ = ("source", "origin", "code", "names", "free_globals", "mutates_inputs", "copy_mask", "module",
+                 "entry_code", "native_constants", "has_native")
 
     def __init__(self, source: str, origin: str, code: CodeType, generated: GeneratedCode) -> None:
         self.source = source
@@ -39,6 +41,31 @@ class CompiledProgram:
         self.mutates_inputs = generated.mutates_inputs
         self.copy_mask = generated.copy_mask
         self.module = generated.module
+        self.has_native = generated.native is not None
+        self.native_constants: dict[str, Any] = generated.native[1] if generated.native else {}
+        self.entry_code = _entry_code(generated.native[0] if generated.native else None, origin)
+        if self.entry_code is None:  # too deep for Python's compiler: the general tier only
+            self.has_native = False
+            self.native_constants = {}
+            self.entry_code = _entry_code(None, origin)
+
+
+def _entry_code(native: list[ast.stmt] | None, origin: str) -> Any:
+    try:
+        return compile(entry_module(native), filename=f"<js {origin}>", mode="exec")
+    except (RecursionError, SyntaxError, ValueError, MemoryError):
+        if native is None:  # pragma: no cover - the fixed entry always compiles
+            raise
+        return None
+
+
+def _without_native(program: CompiledProgram) -> CompiledProgram:
+    """A copy of ``program`` whose entry runs the general tier only."""
+    out = copy.copy(program)
+    out.has_native = False
+    out.native_constants = {}
+    out.entry_code = _entry_code(None, program.origin)
+    return out
 
 
 def generate_module(source: str, origin: str = "<expression>") -> GeneratedCode:
@@ -68,6 +95,56 @@ def compile_program(source: str, origin: str = "<expression>") -> CompiledProgra
         raise CompileError(f"the expression is too complex to compile ({type(exc).__name__})",
                            Span(1, 1), source, origin) from None
     return CompiledProgram(source, origin, code, generated)
+
+
+_ENTRY = """
+def _entry(value=UNDEFINED, context=None, value_exists=True, budgets=None):
+    if budgets is None:
+        try:
+            pass
+        except Exception:
+            pass
+    return _general(value, context, value_exists=value_exists, budgets=budgets)
+
+def _invoke(value, context, value_exists):
+    try:
+        pass
+    except Exception:
+        pass
+    return _general_invoke(value, context, value_exists)
+"""
+
+
+def entry_module(native: list[ast.stmt] | None) -> ast.Module:
+    """``_entry`` (the public call) and ``_invoke`` (plans): the native statements first when
+    the script has them, the general tier (``_general``) on any exception or without them."""
+    module = ast.parse(_ENTRY)
+    entry, invoke = module.body
+    assert isinstance(entry, ast.FunctionDef) and isinstance(invoke, ast.FunctionDef)
+    if native is None:
+        entry.body = entry.body[1:]
+        invoke.body = invoke.body[1:]
+    else:
+        guarded = entry.body[0]
+        assert isinstance(guarded, ast.If) and isinstance(guarded.body[0], ast.Try)
+        guarded.body[0].body = native
+        attempt = invoke.body[0]
+        assert isinstance(attempt, ast.Try)
+        attempt.body = copy.deepcopy(native)
+    ast.fix_missing_locations(module)
+    return module
+
+
+def bind_entry(program: "CompiledProgram", general: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The program's ``_entry`` and ``_invoke`` over ``general`` (a ``CompiledFunction``)."""
+    from syncpatch.runtime.native import compile_regex, namespace
+
+    extra: dict[str, Any] = {"_general": general, "_general_invoke": general._invoke}
+    for name, (pattern, ignore_case) in program.native_constants.items():
+        extra[name] = compile_regex(pattern, ignore_case)
+    ns = namespace(extra)
+    exec(program.entry_code, ns)  # noqa: S102 - compiler-made code, no builtins beyond the listed few
+    return ns["_entry"], ns["_invoke"]
 
 
 def bind_main(code: CodeType) -> Callable[..., Any]:

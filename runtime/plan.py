@@ -208,7 +208,9 @@ _LOAD_FAST = opcode.opmap["LOAD_FAST"]
 def _reads_context(fn: PatchFunction) -> bool:
     """Whether ``fn`` can observe ``context`` (and so ``context.path``). Only a compiled
     expression whose generated ``_main`` never loads its ``context`` parameter (nor lets a
-    closure capture it) is known not to; generated code has no eval and no ``locals()``."""
+    closure capture it) is known not to; generated code has no eval and no ``locals()``.
+    (A public compiled expression's native tier reads exactly the inputs its script reads.)"""
+    fn = getattr(fn, "general", fn)
     if getattr(type(fn), "_invoke", None) is None:
         return True
     code = getattr(getattr(fn, "_main", None), "__code__", None)
@@ -229,6 +231,9 @@ def _walker_call(fn: PatchFunction) -> PatchFunction:
     invoke = getattr(type(fn), "_invoke", None)
     if invoke is not None and callable(invoke):
         return fn._invoke  # type: ignore[no-any-return,attr-defined]
+    general = getattr(fn, "general", None)
+    if general is not None and callable(getattr(type(general), "_invoke", None)):
+        return fn._invoke  # type: ignore[no-any-return,attr-defined] # a public Expression: native, then general
     return positional(fn)
 
 

@@ -12,11 +12,11 @@ the functions of a ``compile-patches`` artifact use too: both exits behave ident
 
 from __future__ import annotations
 
-import ast
 import sys
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from syncpatch.compiler import bind_main, compile_program
+from syncpatch.compiler import bind_entry, bind_main, compile_program
+from syncpatch.compiler.pipeline import _without_native
 from syncpatch.grammar.errors import CompileError
 from syncpatch.runtime.entry import CompiledFunction
 from syncpatch.runtime.errors import EvaluationError, LimitExceeded
@@ -31,54 +31,40 @@ if sys.getrecursionlimit() < 8000:
     sys.setrecursionlimit(8000)  # deep JS recursion needs room before the depth budget
 
 
-class Expression(CompiledFunction):
-    """A compiled patch expression: its source, origin and free globals, called through the
-    runtime's per-call wrapper (see module docstring)."""
+@runtime_checkable
+class Expression(Protocol):
+    """A compiled patch expression: a plain Python function, so a call costs what a call of
+    hand-written Python costs, with these attributes.
 
-    __slots__ = ("origin", "free_globals", "_const")
+    ``expression(value, context=None, value_exists=True, budgets=None)`` runs the native
+    tier when the script has one and no ``budgets`` are given, else (and whenever a native
+    guard fails) the general tier, ``general`` (see ``runtime/entry.py``)."""
 
-    def __init__(self, source: str, origin: str, budgets: Budgets | None) -> None:
-        program = compile_program(source, origin)
-        super().__init__(bind_main(program.code), program.names, program.copy_mask, source, budgets)
-        self.origin = origin
-        self.free_globals = tuple(program.free_globals)
-        self._const = _constant_result(program.module)
+    source: str
+    origin: str
+    free_globals: tuple[str, ...]
+    budgets: Budgets
+    native: bool
+    general: CompiledFunction
 
-    def __repr__(self) -> str:
-        return f"Expression({self.source!r})"
-
-
-_NOT_CONSTANT = object()
-
-
-def _constant_result(module: ast.Module) -> Any:
-    """The result of a script that is one primitive literal (``"fixed-value"``), else
-    ``_NOT_CONSTANT``: such a script reads nothing, charges nothing and cannot throw."""
-    main = module.body[0] if len(module.body) == 1 else None
-    if isinstance(main, ast.FunctionDef) and len(main.body) == 1 and isinstance(main.body[0], ast.Return):
-        value = main.body[0].value
-        if isinstance(value, ast.Constant) and (value.value is None or type(value.value) in (str, int, bool)):
-            return value.value
-    return _NOT_CONSTANT
-
-
-class _ConstantExpression(Expression):
-    """An ``Expression`` whose script is one primitive literal: a call is just the value
-    (no realm, no conversions; the result is the same as the general path's)."""
-
-    __slots__ = ()
-
-    def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
-                 budgets: Budgets | None = None) -> Any:
-        return self._const
-
-    def _invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
-        return self._const
+    def __call__(self, value: Any = UNDEFINED, context: Any = None, value_exists: bool = True,
+                 budgets: Budgets | None = None) -> Any: ...
 
 
 def compile_expression(source: str, *, origin: str = "<expression>", budgets: Budgets | None = None) -> Expression:
     """Compile a patch expression (a JS script whose completion value is the result)."""
-    expression = Expression(source, origin, budgets)
-    if expression._const is not _NOT_CONSTANT:
-        expression.__class__ = _ConstantExpression
-    return expression
+    program = compile_program(source, origin)
+    general = CompiledFunction(bind_main(program.code), program.names, program.copy_mask, source, budgets)
+    if budgets is not None:  # custom limits: every call takes the general tier, which applies them
+        program = _without_native(program)
+    entry, invoke = bind_entry(program, general)
+    entry.__qualname__ = entry.__name__ = "Expression"
+    entry.__doc__ = source
+    entry.source = source  # type: ignore[attr-defined]
+    entry.origin = origin  # type: ignore[attr-defined]
+    entry.free_globals = tuple(program.free_globals)  # type: ignore[attr-defined]
+    entry.budgets = general.budgets  # type: ignore[attr-defined]
+    entry.native = program.has_native  # type: ignore[attr-defined]
+    entry.general = general  # type: ignore[attr-defined]
+    entry._invoke = invoke  # type: ignore[attr-defined]
+    return entry  # type: ignore[return-value]

@@ -1,0 +1,471 @@
+"""The native tier: a script in a typed subset of JS -> plain Python, guarded, no realm.
+
+Most patch expressions are short and total: a concatenation, a strip, a lookup with a
+default, a map over ports. For those the general tier's machinery (a realm per call, budgets,
+dispatch by JS type) costs far more than the work. The native tier translates the whole
+script into the Python a person would write, with a type guard wherever Python and JS could
+disagree; a failed guard raises, and the entry function then runs the general tier from
+scratch (``runtime/native.py`` says why that is safe). Anything outside the subset makes
+``native_body`` return None: the script then has only the general tier.
+
+Types are tracked statically so guards appear only where a value's type is unknown:
+``ascii`` (an ASCII str), ``str``, ``int`` (a safe integer), ``bool``, ``null``, ``undef``,
+``dict`` and ``list`` (plain containers), ``any``.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from syncpatch.grammar import ast as A
+
+from .native_templates import expr as E
+from .native_templates import stmts as S
+
+__all__ = ["native_body", "Unsupported"]
+
+_SAFE = 2**53
+_STR = ("ascii", "str")
+#: Object.prototype names and other keys whose lookup is not a plain own-property read
+_SPECIAL_KEYS = frozenset(["__proto__"])
+
+
+class Unsupported(Exception):
+    """The script leaves the native subset (never reaches a user)."""
+
+
+def _join(a: str, b: str) -> str:
+    if a == b:
+        return a
+    if a in _STR and b in _STR:
+        return "str"
+    return "any"
+
+
+def _plain_text(s: str) -> bool:
+    """A literal that compares alike by code points and by UTF-16 units: no surrogates."""
+    return not any("\ud800" <= c <= "\udfff" for c in s)
+
+
+class NativeGen:
+    """Translates one checked program (see module docstring)."""
+
+    def __init__(self, copy_mask: int) -> None:
+        self.counter = 0
+        self.scopes: list[dict[str, tuple[str, str]]] = [{}]
+        self.pre: list[ast.stmt] = []
+        self.consts: dict[str, Any] = {}
+        self.value_as_text = False
+        self.copy_mask = copy_mask
+        self.in_comprehension = 0
+
+    def tmp(self) -> str:
+        self.counter += 1
+        return f"_n{self.counter}"
+
+    # -- the script --------------------------------------------------------------------------
+    def program(self, program: A.Program) -> list[ast.stmt]:
+        body: list[ast.stmt] = []
+        completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
+        for statement in program.body:
+            self.pre = []
+            if isinstance(statement, A.EmptyStatement):
+                continue
+            if isinstance(statement, A.ExpressionStatement):
+                e = statement.expression
+                if isinstance(e, A.AssignmentExpression):
+                    node, ty = self.assignment(e)
+                else:
+                    node, ty = self.expr(e)
+                name = self.tmp()
+                body.extend(self.pre)
+                body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
+                completion = (E("C", C=name), ty)
+            elif isinstance(statement, A.VariableDeclaration) and statement.kind in ("const", "let"):
+                for d in statement.declarations:
+                    if not isinstance(d.id, A.Identifier) or d.init is None or d.id.name in _INPUTS:
+                        raise Unsupported
+                    node, ty = self.expr(d.init)
+                    name = self.tmp()
+                    body.extend(self.pre)
+                    self.pre = []
+                    body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
+                    self.scopes[0][d.id.name] = (name, ty)
+            else:
+                raise Unsupported
+        result, ty = completion
+        prologue: list[ast.stmt] = []
+        if self.copy_mask:
+            copier = "SHALLOW" if self.copy_mask & 4 else "TO_JS"
+            prologue = S(f"V = {copier}(value)\nif type(V) is not dict: DEOPT()", V="_val")
+        elif self.value_as_text:
+            prologue = S("if type(value) is str and not value.isascii(): DEOPT()")
+        if ty in ("ascii", "str", "bool", "int", "null", "undef"):
+            ret = ast.Return(value=result)
+        else:
+            ret = ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))
+        return [*prologue, *body, ret]
+
+    def assignment(self, e: A.AssignmentExpression) -> tuple[ast.expr, str]:
+        """``value.k = x`` (and ``value[k] = x``) on the script's own copy of ``value``."""
+        target = e.left
+        if e.operator != "=" or not isinstance(target, A.MemberExpression) or target.optional:
+            raise Unsupported
+        if not (isinstance(target.object, A.Identifier) and target.object.name == "value"
+                and self.lookup("value") is None and self.copy_mask):
+            raise Unsupported
+        key = self.static_key(target)
+        if key is None or key in _SPECIAL_KEYS:
+            raise Unsupported
+        node, ty = self.expr(e.right)
+        name = self.tmp()
+        self.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
+        self.pre.extend(S("V[K] = X", V="_val", K=ast.Constant(key), X=E("X", X=name)))
+        return E("X", X=name), ty
+
+    # -- names ---------------------------------------------------------------------------------
+    def lookup(self, name: str) -> tuple[str, str] | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def is_global(self, node: A.Expression, name: str) -> bool:
+        return isinstance(node, A.Identifier) and node.name == name and self.lookup(name) is None
+
+    def identifier(self, node: A.Identifier, raw: bool = False) -> tuple[ast.expr, str]:
+        local = self.lookup(node.name)
+        if local is not None:
+            return E("X", X=local[0]), local[1]
+        if node.name == "value":
+            if self.copy_mask:
+                return E("X", X="_val"), "any"
+            if not raw:
+                self.value_as_text = True
+            return E("value"), "any"
+        if node.name == "context":
+            return E("context"), "any"
+        if node.name == "valueExists":
+            return E("not not value_exists"), "bool"
+        if node.name == "undefined":
+            return E("UNDEFINED"), "undef"
+        raise Unsupported
+
+    # -- expressions ---------------------------------------------------------------------------
+    def expr(self, node: Any, raw: bool = False) -> tuple[ast.expr, str]:
+        match node:
+            case A.Identifier():
+                return self.identifier(node, raw)
+            case A.Literal():
+                return self.literal(node)
+            case A.TemplateLiteral():
+                return self.template(node)
+            case A.MemberExpression():
+                return self.member(node)
+            case A.ChainExpression():
+                return self.expr(node.expression, raw)
+            case A.CallExpression() if not node.optional:
+                from .native_calls import call
+
+                return call(self, node)
+            case A.BinaryExpression():
+                return self.binary(node)
+            case A.LogicalExpression():
+                return self.logical(node)
+            case A.UnaryExpression():
+                return self.unary(node)
+            case A.ConditionalExpression():
+                test = self.truthy(*self.expr(node.test))
+                a, ta = self.expr(node.consequent)
+                b, tb = self.expr(node.alternate)
+                return E("A if C else B", A=a, B=b, C=test), _join(ta, tb)
+            case A.ObjectExpression():
+                return self.object(node)
+            case A.ArrayExpression():
+                return self.array(node)
+        raise Unsupported
+
+    def literal(self, node: A.Literal) -> tuple[ast.expr, str]:
+        v = node.value
+        if v is None:
+            return ast.Constant(None), "null"
+        if type(v) is bool:
+            return ast.Constant(v), "bool"
+        if type(v) is str:
+            if not _plain_text(v):
+                raise Unsupported
+            return ast.Constant(v), "ascii" if v.isascii() else "str"
+        if type(v) is int and -_SAFE <= v <= _SAFE:
+            return ast.Constant(v), "int"
+        raise Unsupported
+
+    def template(self, node: A.TemplateLiteral) -> tuple[ast.expr, str]:
+        parts: list[ast.expr] = []
+        ascii_only = True
+        for i, text in enumerate(node.quasis):
+            if text is None or not _plain_text(text):
+                raise Unsupported
+            if text:
+                parts.append(ast.Constant(text))
+                ascii_only = ascii_only and text.isascii()
+            if i < len(node.expressions):
+                e, ty = self.expr(node.expressions[i])
+                if ty == "int":
+                    e, ty = E("str(A)", A=e), "ascii"
+                parts.append(self.as_text(e, ty))
+                ascii_only = ascii_only and ty == "ascii"
+        if not parts:
+            return ast.Constant(""), "ascii"
+        out = parts[0]
+        for p in parts[1:]:
+            out = E("A + B", A=out, B=p)
+        if len(parts) == 1 and not (isinstance(out, ast.Constant)):
+            out = E("A + ''", A=out)
+        return out, "ascii" if ascii_only else "str"
+
+    # -- guards --------------------------------------------------------------------------------
+    def as_text(self, e: ast.expr, ty: str) -> ast.expr:
+        if ty in _STR:
+            return e
+        if ty != "any":
+            raise Unsupported
+        return E("T if type(T := X) is str else DEOPT()", T=self.tmp(), X=e)
+
+    def as_ascii(self, e: ast.expr, ty: str) -> ast.expr:
+        if ty == "ascii":
+            return e
+        if ty == "str":
+            return E("T if (T := X).isascii() else DEOPT()", T=self.tmp(), X=e)
+        if ty != "any":
+            raise Unsupported
+        return E("T if type(T := X) is str and T.isascii() else DEOPT()", T=self.tmp(), X=e)
+
+    def as_dict(self, e: ast.expr, ty: str) -> ast.expr:
+        if ty == "dict":
+            return e
+        if ty != "any":
+            raise Unsupported
+        return E("T if type(T := X) is dict else DEOPT()", T=self.tmp(), X=e)
+
+    def as_list(self, e: ast.expr, ty: str) -> ast.expr:
+        if ty == "list":
+            return e
+        if ty != "any":
+            raise Unsupported
+        return E("T if type(T := X) is list else DEOPT()", T=self.tmp(), X=e)
+
+    def as_int(self, e: ast.expr, ty: str) -> ast.expr:
+        if ty == "int":
+            return e
+        if ty != "any":
+            raise Unsupported
+        return E("T if type(T := X) is int and -S <= T <= S else DEOPT()", T=self.tmp(), X=e,
+                 S=ast.Constant(_SAFE))
+
+    def truthy(self, e: ast.expr, ty: str) -> ast.expr:
+        """JS ToBoolean as a Python test: Python's own truth agrees on str, int, bool, None and
+        undefined; floats (NaN) and containers (always true in JS) take ``JS_TRUTHY``."""
+        if ty in ("bool", "ascii", "str", "int", "null", "undef"):
+            return e
+        t = self.tmp()
+        return E("T if type(T := X) in PLAIN_TRUTH else JS_TRUTHY(T)", T=t, X=e)
+
+    # -- members -------------------------------------------------------------------------------
+    def static_key(self, node: A.MemberExpression) -> str | None:
+        if not node.computed and isinstance(node.property, A.Identifier):
+            return node.property.name
+        if isinstance(node.property, A.Literal) and type(node.property.value) is str:
+            return node.property.value
+        return None
+
+    def member(self, node: A.MemberExpression) -> tuple[ast.expr, str]:
+        obj, ty = self.expr(node.object, raw=True)
+        if node.optional:
+            t = self.tmp()
+            inner = self.member_of(node, E("T", T=t), ty)
+            return E("UNDEFINED if (T := X) is None or T is UNDEFINED else Y", T=t, X=obj, Y=inner[0]), "any"
+        return self.member_of(node, obj, ty)
+
+    def member_of(self, node: A.MemberExpression, obj: ast.expr, ty: str) -> tuple[ast.expr, str]:
+        key = self.static_key(node)
+        if key is None:
+            if not node.computed:
+                raise Unsupported
+            k, kty = self.expr(node.property)
+            if kty == "int":
+                return E("L[I] if I >= 0 else DEOPT()", L=self.as_list(obj, ty), I=k), "any"
+            if kty in _STR:
+                t = self.tmp()
+                return E("D[T] if (T := K) != '__proto__' else DEOPT()", D=self.as_dict(obj, ty), T=t, K=k), "any"
+            if kty == "any":
+                t = self.tmp()
+                return E("D[T] if type(T := K) is str and T != '__proto__' else DEOPT()", D=self.as_dict(obj, ty),
+                         T=t, K=k), "any"
+            raise Unsupported
+        if key in _SPECIAL_KEYS:
+            raise Unsupported
+        if key == "length":
+            if isinstance(obj, ast.Constant) and type(obj.value) is str:
+                return ast.Constant(len(obj.value.encode("utf-16-le")) // 2), "int"
+            if ty == "list":
+                return E("len(X)", X=obj), "int"
+            if ty in _STR:
+                return E("len(X)", X=self.as_ascii(obj, ty)), "int"
+            if ty != "any":
+                raise Unsupported
+            t = self.tmp()
+            return E("len(T) if type(T := X) is list or (type(T) is str and T.isascii()) else "
+                     "(T['length'] if type(T) is dict else DEOPT())", T=t, X=obj), "any"
+        return E("D[K]", D=self.as_dict(obj, ty), K=ast.Constant(key)), "any"
+
+    # -- operators -----------------------------------------------------------------------------
+    def binary(self, node: A.BinaryExpression) -> tuple[ast.expr, str]:
+        op = node.operator
+        a, ta = self.expr(node.left)
+        b, tb = self.expr(node.right)
+        if op == "+":
+            return self.plus(a, ta, b, tb)
+        if op in ("===", "!=="):
+            test = self.strict_equals(a, ta, b, tb)
+            return (test if op == "===" else E("not X", X=test)), "bool"
+        if op in ("==", "!=") and (ta == "null" or tb == "null"):
+            other = b if ta == "null" else a
+            test = E("(T := X) is None or T is UNDEFINED", T=self.tmp(), X=other)
+            return (test if op == "==" else E("not X", X=test)), "bool"
+        if op in ("<", ">", "<=", ">="):
+            return E(f"X {op} Y", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "bool"
+        if op == "-":
+            return E("T if -S <= (T := X - Y) <= S else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
+                     Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
+        if op == "*":  # a zero product may be -0 in JS: the general tier decides
+            return E("T if -S <= (T := X * Y) <= S and T else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
+                     Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
+        raise Unsupported
+
+    def plus(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
+        if ta in _STR or tb in _STR:
+            if ta == "int":
+                a, ta = E("str(X)", X=a), "ascii"
+            if tb == "int":
+                b, tb = E("str(X)", X=b), "ascii"
+            # str + (anything but a str) raises TypeError in Python: the operand needs no guard
+            x = a if ta in ("any", *_STR) else self.as_text(a, ta)
+            y = b if tb in ("any", *_STR) else self.as_text(b, tb)
+            ty = "ascii" if ta == tb == "ascii" else "str"
+            return E("X + Y", X=x, Y=y), ty
+        if ta == "int" or tb == "int":
+            if ta == "int" and tb == "any":
+                a, ta, b, tb = b, tb, a, ta
+            t = self.tmp()
+            if ta == "any" and tb == "int":  # one type test and one range test for both
+                u = self.tmp()
+                return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else DEOPT()", T=t, U=u, X=a, Y=b,
+                         S=ast.Constant(_SAFE)), "int"
+            return E("T if -S <= (T := X + Y) <= S else DEOPT()", T=t, X=self.as_int(a, ta), Y=self.as_int(b, tb),
+                     S=ast.Constant(_SAFE)), "int"
+        raise Unsupported
+
+    def strict_equals(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> ast.expr:
+        if tb == "any" and ta != "any":
+            a, ta, b, tb = b, tb, a, ta
+        if tb == "null":
+            return E("X is None", X=a)
+        if tb == "undef":
+            return E("X is UNDEFINED", X=a)
+        if tb == "bool":
+            if isinstance(b, ast.Constant):
+                return E("X is True" if b.value else "X is False", X=a)
+            if ta == "bool":
+                return E("X is Y", X=a, Y=b)
+            raise Unsupported
+        if tb in _STR:
+            return E("X == Y", X=a, Y=b) if ta in ("any", *_STR) else ast.Constant(False)
+        if tb == "int":
+            if ta == "int":
+                return E("X == Y", X=a, Y=b)
+            t = self.tmp()
+            return E("type(T := X) is not bool and T == Y", T=t, X=a, Y=b)
+        raise Unsupported
+
+    def logical(self, node: A.LogicalExpression) -> tuple[ast.expr, str]:
+        a, ta = self.expr(node.left)
+        b, tb = self.expr(node.right)
+        t = self.tmp()
+        if node.operator == "??":
+            return E("T if (T := X) is not None and T is not UNDEFINED else Y", T=t, X=a, Y=b), _join(ta, tb)
+        if ta == "any":
+            held = E("T", T=t)
+            if node.operator == "||":
+                return E("(T if T else Y) if type(T := X) in PLAIN_TRUTH else (T if JS_TRUTHY(T) else Y)",
+                         T=t, X=a, Y=b), _join(ta, tb)
+            return E("(Y if T else T) if type(T := X) in PLAIN_TRUTH else (Y if JS_TRUTHY(T) else T)",
+                     T=t, X=a, Y=b), _join(ta, tb)
+        test = self.truthy(E("(T := X)", T=t, X=a), ta)
+        if node.operator == "||":
+            return E("T if C else Y", T=t, C=test, Y=b), _join(ta, tb)
+        return E("Y if C else T", T=t, C=test, Y=b), _join(ta, tb)
+
+    def unary(self, node: A.UnaryExpression) -> tuple[ast.expr, str]:
+        if node.operator == "!":
+            return E("not X", X=self.truthy(*self.expr(node.argument))), "bool"
+        if node.operator == "-" and isinstance(node.argument, A.Literal) and type(node.argument.value) is int \
+                and 0 < node.argument.value <= _SAFE:
+            return ast.Constant(-node.argument.value), "int"
+        raise Unsupported
+
+    # -- literals of containers ----------------------------------------------------------------
+    def object(self, node: A.ObjectExpression) -> tuple[ast.expr, str]:
+        keys: list[ast.expr | None] = []
+        values: list[ast.expr] = []
+        for p in node.properties:
+            if isinstance(p, A.SpreadElement):
+                e, ty = self.expr(p.argument, raw=True)
+                keys.append(None)
+                values.append(self.as_dict(e, ty))
+                continue
+            if p.method:
+                raise Unsupported
+            keys.append(self.property_key(p))
+            values.append(self.expr(p.value)[0])
+        return ast.Dict(keys=keys, values=values), "dict"
+
+    def property_key(self, p: A.Property) -> ast.expr:
+        if p.computed:
+            k, kty = self.expr(p.key)
+            return self.as_text(k, kty)
+        if isinstance(p.key, A.Identifier):
+            name = p.key.name
+        elif isinstance(p.key, A.Literal) and type(p.key.value) is str:
+            name = p.key.value
+        else:
+            raise Unsupported
+        if name in _SPECIAL_KEYS or not _plain_text(name):
+            raise Unsupported
+        return ast.Constant(name)
+
+    def array(self, node: A.ArrayExpression) -> tuple[ast.expr, str]:
+        elts: list[ast.expr] = []
+        for el in node.elements:
+            if el is None:
+                raise Unsupported
+            if isinstance(el, A.SpreadElement):
+                e, ty = self.expr(el.argument, raw=True)
+                elts.append(ast.Starred(value=self.as_list(e, ty), ctx=ast.Load()))
+            else:
+                elts.append(self.expr(el)[0])
+        return ast.List(elts=elts, ctx=ast.Load()), "list"
+
+
+_INPUTS = frozenset(["value", "context", "valueExists", "undefined"])
+
+
+def native_body(program: A.Program, copy_mask: int) -> tuple[list[ast.stmt], dict[str, Any]] | None:
+    """The native statements of ``program`` (ending in ``return``) and the constants they
+    use (compiled regexes), or None when the script leaves the subset."""
+    gen = NativeGen(copy_mask)
+    try:
+        body = gen.program(program)
+    except Exception:  # noqa: BLE001 - Unsupported, RecursionError, or a gap here: the general tier serves
+        return None
+    return body, gen.consts

@@ -1,0 +1,462 @@
+"""Native-tier calls: the String, Array, Object, JSON and base64 built-ins patch scripts use,
+each translated to the Python that computes the same thing for the guarded types.
+
+Every entry here states why Python agrees with JS: a literal argument without surrogates
+compares alike by code points and UTF-16 units; index arithmetic needs ASCII receivers;
+callbacks become comprehensions over at most ``MAX_ITEMS`` elements (longer arrays take
+the general tier, where the step budget applies).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from typing import TYPE_CHECKING, Any
+
+from syncpatch.grammar import ast as A
+
+from .native import Unsupported, _plain_text
+from .native_regex import translate_regex
+from .native_templates import expr as E
+
+if TYPE_CHECKING:
+    from .native import NativeGen
+
+__all__ = ["call"]
+
+_JS_SPACE = " \t\n\x0b\x0c\r"
+
+
+def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
+    if any(isinstance(a, A.SpreadElement) for a in node.arguments):
+        raise Unsupported
+    callee = node.callee
+    args = node.arguments
+    if isinstance(callee, A.Identifier):
+        if gen.is_global(callee, "btoa") and len(args) == 1:
+            return E("BTOA(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"  # BTOA checks its argument
+        if gen.is_global(callee, "atob") and len(args) == 1:
+            return E("ATOB(X)", X=gen.as_text(*gen.expr(args[0]))), "str"
+        raise Unsupported
+    if not isinstance(callee, A.MemberExpression) or callee.optional:
+        raise Unsupported
+    method = gen.static_key(callee)
+    if method is None:
+        raise Unsupported
+    receiver = callee.object
+    if gen.is_global(receiver, "Object"):
+        return _object_call(gen, method, args)
+    if gen.is_global(receiver, "JSON") and method == "stringify" and len(args) == 1:
+        return _stringify(gen, args[0]), "str"
+    if isinstance(receiver, A.RegExpLiteral) and method == "test" and len(args) == 1:
+        rx, limit = _regex(gen, receiver, allow_global=False)
+        return E("REGEX_TEST(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.expr(args[0], raw=True)[0]), "bool"
+    if method in _ARRAY_METHODS:
+        obj, ty = gen.expr(receiver, raw=True)
+        return _ARRAY_METHODS[method](gen, gen.as_list(obj, ty), args)
+    if method in _STRING_METHODS:
+        obj, ty = gen.expr(receiver, raw=method in _CHECKS_RECEIVER and _regex_first(args))
+        return _STRING_METHODS[method](gen, obj, ty, args)
+    raise Unsupported
+
+
+# -- String.prototype ------------------------------------------------------------------------
+def _text_literal(node: Any) -> str:
+    if isinstance(node, A.Literal) and type(node.value) is str and _plain_text(node.value):
+        return node.value
+    raise Unsupported
+
+
+def _int_literal(gen: "NativeGen", node: Any) -> int:
+    """An argument that is a compile-time integer (``3``, ``-2``, ``"my-prefix-".length``)."""
+    e, ty = gen.expr(node)
+    if ty == "int" and isinstance(e, ast.Constant) and abs(e.value) < 2**31:
+        return int(e.value)
+    raise Unsupported
+
+
+def _prefix_test(py: str) -> Any:
+    def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+        if len(args) != 1:
+            raise Unsupported
+        return E(f"X.{py}(L)", X=gen.as_text(obj, ty), L=ast.Constant(_text_literal(args[0]))), "bool"
+    return build
+
+
+def _includes_text(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) != 1:
+        raise Unsupported
+    return E("L in X", X=gen.as_text(obj, ty), L=ast.Constant(_text_literal(args[0]))), "bool"
+
+
+def _index_of(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) != 1:
+        raise Unsupported
+    return E("X.find(L)", X=gen.as_ascii(obj, ty), L=ast.Constant(_text_literal(args[0]))), "int"
+
+
+def _slice(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """slice(a[, b]) with integer literals: Python slicing clamps and counts from the end alike."""
+    if not 1 <= len(args) <= 2:
+        raise Unsupported
+    bounds = [_int_literal(gen, a) for a in args]
+    s = gen.as_ascii(obj, ty)
+    if len(bounds) == 1:
+        return E("X[A:]", X=s, A=ast.Constant(bounds[0])), "ascii"
+    return E("X[A:B]", X=s, A=ast.Constant(bounds[0]), B=ast.Constant(bounds[1])), "ascii"
+
+
+def _substring(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    bounds = [_int_literal(gen, a) for a in args]
+    if not 1 <= len(bounds) <= 2 or min(bounds) < 0 or (len(bounds) == 2 and bounds[0] > bounds[1]):
+        raise Unsupported  # negative or swapped bounds clamp differently from Python slicing
+    return _slice(gen, obj, ty, args)
+
+
+def _case(py: str) -> Any:
+    def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+        if args:
+            raise Unsupported
+        return E(f"X.{py}()", X=gen.as_ascii(obj, ty)), "ascii"
+    return build
+
+
+def _trim(py: str) -> Any:
+    def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+        if args:
+            raise Unsupported  # JS and Python whitespace agree on ASCII only
+        return E(f"X.{py}(W)", X=gen.as_ascii(obj, ty), W=ast.Constant(_JS_SPACE)), "ascii"
+    return build
+
+
+def _replace(all_matches: bool) -> Any:
+    def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+        if len(args) != 2:
+            raise Unsupported
+        replacement = _text_literal(args[1])
+        if "$" in replacement:
+            raise Unsupported  # replacement patterns ($&, $1, ...) are left to the general tier
+        pattern = args[0]
+        if isinstance(pattern, A.RegExpLiteral):
+            if all_matches and "g" not in pattern.flags:
+                raise Unsupported  # replaceAll with a non-global regex throws
+            rx, limit = _regex(gen, pattern, allow_global=True)
+            count = 0 if "g" in pattern.flags else 1
+            if count == 0 and _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
+                raise Unsupported  # engines step past empty matches differently
+            return E("REGEX_SUB(R, N, P, X, C)", R=rx, N=ast.Constant(limit),
+                     P=ast.Constant(replacement.replace("\\", "\\\\")), X=obj,
+                     C=ast.Constant(count)), "ascii" if replacement.isascii() else "str"
+        needle = _text_literal(pattern)
+        if all_matches:
+            if not needle:
+                raise Unsupported
+            return E("X.replace(A, B)", X=gen.as_text(obj, ty), A=ast.Constant(needle),
+                     B=ast.Constant(replacement)), "str"
+        return E("X.replace(A, B, 1)", X=gen.as_text(obj, ty), A=ast.Constant(needle),
+                 B=ast.Constant(replacement)), "str"
+    return build
+
+
+def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) != 1:
+        raise Unsupported
+    sep = _text_literal(args[0])
+    if not sep:
+        raise Unsupported  # split("") splits UTF-16 units
+    return E("X.split(S)", X=gen.as_text(obj, ty), S=ast.Constant(sep)), "list"
+
+
+def _to_string(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if args:
+        raise Unsupported
+    return gen.as_text(obj, ty), "ascii" if ty == "ascii" else "str"
+
+
+_STRING_METHODS: dict[str, Any] = {
+    "startsWith": _prefix_test("startswith"),
+    "endsWith": _prefix_test("endswith"),
+    "includes": _includes_text,
+    "indexOf": _index_of,
+    "slice": _slice,
+    "substring": _substring,
+    "toUpperCase": _case("upper"),
+    "toLowerCase": _case("lower"),
+    "trim": _trim("strip"),
+    "trimStart": _trim("lstrip"),
+    "trimEnd": _trim("rstrip"),
+    "replace": _replace(False),
+    "replaceAll": _replace(True),
+    "split": _split,
+    "toString": _to_string,
+}
+
+
+#: methods whose translation checks the receiver's form itself (REGEX_SUB: ASCII only)
+_CHECKS_RECEIVER = frozenset(["replace", "replaceAll"])
+
+
+def _regex_first(args: tuple[Any, ...]) -> bool:
+    return bool(args) and isinstance(args[0], A.RegExpLiteral)
+
+
+# -- regular expressions ---------------------------------------------------------------------
+def _regex(gen: "NativeGen", node: A.RegExpLiteral, *, allow_global: bool) -> tuple[ast.expr, int]:
+    flags = set(node.flags)
+    if not flags <= ({"g", "i"} if allow_global else {"i"}):
+        raise Unsupported
+    translated = translate_regex(node.pattern)
+    if translated is None:
+        raise Unsupported
+    pattern, limit = translated
+    name = f"_rx{len(gen.consts) + 1}"
+    gen.consts[name] = (pattern, "i" in flags)
+    return E("R", R=name), limit
+
+
+def _nullable(pattern: str) -> bool:
+    import re
+
+    return re.fullmatch(pattern, "", re.ASCII) is not None
+
+
+# -- Array.prototype with callbacks ------------------------------------------------------------
+def _callback(node: Any, arity: int) -> tuple[list[str], Any]:
+    """An arrow function ``(a, b) => expr`` (or ``{ return expr; }``): its parameter names
+    and body expression."""
+    if not isinstance(node, A.ArrowFunctionExpression):
+        raise Unsupported
+    if len(node.params) > arity or not all(isinstance(p, A.Identifier) for p in node.params):
+        raise Unsupported
+    body = node.body
+    if isinstance(body, A.BlockStatement):
+        if len(body.body) != 1 or not isinstance(body.body[0], A.ReturnStatement) or body.body[0].argument is None:
+            raise Unsupported
+        body = body.body[0].argument
+    names = [p.name for p in node.params]  # type: ignore[union-attr]
+    if len(set(names)) != len(names):
+        raise Unsupported
+    return names, body
+
+
+def _bounded(gen: "NativeGen", items: ast.expr) -> str:
+    """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``."""
+    if gen.in_comprehension:
+        raise Unsupported  # a nested loop's receiver may depend on the outer loop's variable
+    name = gen.tmp()
+    gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=items))
+    gen.pre.append(ast.If(test=E("len(L) > MAX_ITEMS", L=name), body=[ast.Expr(E("DEOPT()"))], orelse=[]))
+    return name
+
+
+def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], arity: int = 2) -> tuple[str, list[str], list[str], Any]:
+    if len(args) != 1:
+        raise Unsupported
+    params, body = _callback(args[0], arity)
+    source = _bounded(gen, items)
+    pynames = [gen.tmp() for _ in params]
+    return source, params, pynames, body
+
+
+def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any, test: bool = False) -> tuple[ast.expr, str]:
+    gen.scopes.append({p: (py, "any") for p, py in zip(params, pynames)})
+    gen.in_comprehension += 1
+    try:
+        e, ty = gen.expr(body)
+        return (gen.truthy(e, ty), "bool") if test else (e, ty)
+    finally:
+        gen.in_comprehension -= 1
+        gen.scopes.pop()
+
+
+def _generator(source: str, pynames: list[str]) -> list[ast.comprehension]:
+    if len(pynames) == 2:
+        target: ast.expr = ast.Tuple(elts=[ast.Name(id=pynames[1], ctx=ast.Store()),
+                                           ast.Name(id=pynames[0], ctx=ast.Store())], ctx=ast.Store())
+        it: ast.expr = E("enumerate(L)", L=source)
+    else:
+        target = ast.Name(id=pynames[0] if pynames else "_", ctx=ast.Store())
+        it = E("L", L=source)
+    return [ast.comprehension(target=target, iter=it, ifs=[], is_async=0)]
+
+
+def _map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    source, params, pynames, body = _loop(gen, items, args)
+    elt, _ = _in_scope(gen, params, pynames, body)
+    return ast.ListComp(elt=elt, generators=_generator(source, pynames)), "list"
+
+
+def _filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    source, params, pynames, body = _loop(gen, items, args)
+    test, _ = _in_scope(gen, params, pynames, body, test=True)
+    element = pynames[0] if pynames else gen.tmp()
+    if not pynames:
+        pynames = [element]
+    gens = _generator(source, pynames)
+    gens[0].ifs = [test]
+    return ast.ListComp(elt=E("X", X=element), generators=gens), "list"
+
+
+def _quantifier(py: str) -> Any:
+    def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+        source, params, pynames, body = _loop(gen, items, args)
+        test, _ = _in_scope(gen, params, pynames, body, test=True)
+        return ast.Call(func=ast.Name(id=py, ctx=ast.Load()),
+                        args=[ast.GeneratorExp(elt=test, generators=_generator(source, pynames))], keywords=[]), "bool"
+    return build
+
+
+def _join_items(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) > 1:
+        raise Unsupported
+    sep = _text_literal(args[0]) if args else ","
+    return E("S.join(L)", S=ast.Constant(sep), L=items), "str"
+
+
+def _includes_item(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) != 1:
+        raise Unsupported
+    return E("V in L", V=ast.Constant(_text_literal(args[0])), L=items), "bool"
+
+
+def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``reduce((acc, x) => ..., init)`` as a loop. When the callback returns
+    ``{...acc, <props not reading acc>}`` and ``init`` is a fresh object literal, each step
+    writes into one accumulator instead of copying it: no one else can see the old ones."""
+    if len(args) != 2:
+        raise Unsupported
+    params, body = _callback(args[0], 2)
+    if len(params) != 2:
+        raise Unsupported
+    init, init_ty = gen.expr(args[1])
+    source = _bounded(gen, items)
+    acc, item = gen.tmp(), gen.tmp()
+    gen.pre.append(ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=init))
+    gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, "any")})
+    saved_pre, gen.pre = gen.pre, []
+    try:
+        loop_body = _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
+        if loop_body is None:
+            e, _ = gen.expr(body)
+            loop_body = [*gen.pre, ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=e)]
+        else:
+            loop_body = [*gen.pre, *loop_body]
+    finally:
+        gen.scopes.pop()
+        gen.pre = saved_pre
+    gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=E("L", L=source), body=loop_body,
+                           orelse=[]))
+    return E("X", X=acc), "any" if init_ty != "dict" else "any"
+
+
+def _accumulate_in_place(gen: "NativeGen", body: Any, acc_name: str, acc: str, fresh: bool) -> list[ast.stmt] | None:
+    if not (fresh and isinstance(body, A.ObjectExpression) and body.properties
+            and isinstance(body.properties[0], A.SpreadElement)
+            and isinstance(body.properties[0].argument, A.Identifier)
+            and body.properties[0].argument.name == acc_name):
+        return None
+    rest = body.properties[1:]
+    if any(isinstance(p, A.SpreadElement) or _mentions(p, acc_name) for p in rest):
+        return None
+    out: list[ast.stmt] = []
+    for p in rest:
+        assert isinstance(p, A.Property)
+        if p.method:
+            raise Unsupported
+        key = gen.property_key(p)
+        value, _ = gen.expr(p.value)
+        out.append(ast.Assign(targets=[ast.Subscript(value=ast.Name(id=acc, ctx=ast.Load()), slice=key,
+                                                     ctx=ast.Store())], value=value))
+    return out
+
+
+def _mentions(node: Any, name: str) -> bool:
+    if isinstance(node, A.Identifier):
+        return node.name == name
+    if isinstance(node, tuple):
+        return any(_mentions(n, name) for n in node)
+    fields = getattr(type(node), "__attrs_attrs__", None)
+    if fields is None:
+        return False
+    return any(_mentions(getattr(node, f.name), name) for f in fields if f.name != "span")
+
+
+_ARRAY_METHODS: dict[str, Any] = {
+    "map": _map,
+    "filter": _filter,
+    "some": _quantifier("any"),
+    "every": _quantifier("all"),
+    "join": _join_items,
+    "reduce": _reduce,
+}
+# ``includes`` is a String method too: it is only an Array method on a known list
+_ARRAY_ONLY_WHEN_LIST = {"includes": _includes_item}
+
+
+# -- Object and JSON -------------------------------------------------------------------------
+def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if method not in ("keys", "values", "entries") or len(args) != 1:
+        raise Unsupported
+    obj, ty = gen.expr(args[0], raw=True)
+    d = gen.tmp()
+    guard = E("type(D := X) is dict and (not D or min(D) >= ':' or not HAS_INDEX(D))", D=d, X=obj)
+    form = {"keys": "list(D)", "values": "list(D.values())", "entries": "[[K, V] for K, V in D.items()]"}[method]
+    return E(f"{form} if G else DEOPT()", D=d, G=guard, K=gen.tmp(), V=gen.tmp()), "list"
+
+
+def _stringify(gen: "NativeGen", node: Any) -> ast.expr:
+    """``JSON.stringify`` of an object or array literal: the constant text is built at compile
+    time, the values are quoted at run time (strings ASCII, numbers safe integers)."""
+    parts: list[ast.expr | str] = []
+    _stringify_into(gen, node, parts)
+    merged: list[ast.expr] = []
+    for p in parts:
+        if isinstance(p, str) and merged and isinstance(merged[-1], ast.Constant):
+            merged[-1] = ast.Constant(merged[-1].value + p)
+        else:
+            merged.append(ast.Constant(p) if isinstance(p, str) else p)
+    out = merged[0]
+    for p in merged[1:]:
+        out = E("A + B", A=out, B=p)
+    return out
+
+
+def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) -> None:
+    if isinstance(node, A.ObjectExpression):
+        parts.append("{")
+        for i, p in enumerate(node.properties):
+            if not isinstance(p, A.Property) or p.method:
+                raise Unsupported
+            key = gen.property_key(p)
+            if not isinstance(key, ast.Constant) or not key.value.isascii():
+                raise Unsupported
+            parts.append(("," if i else "") + json.dumps(key.value) + ":")
+            _stringify_into(gen, p.value, parts)
+        parts.append("}")
+        return
+    if isinstance(node, A.ArrayExpression):
+        parts.append("[")
+        for i, el in enumerate(node.elements):
+            if el is None or isinstance(el, A.SpreadElement):
+                raise Unsupported
+            if i:
+                parts.append(",")
+            _stringify_into(gen, el, parts)
+        parts.append("]")
+        return
+    if isinstance(node, A.Literal) and (node.value is None or type(node.value) in (bool, int, str)):
+        if type(node.value) is str and not node.value.isascii():
+            raise Unsupported
+        if type(node.value) is int and abs(node.value) > 2**53:
+            raise Unsupported
+        parts.append(json.dumps(node.value))
+        return
+    e, ty = gen.expr(node, raw=True)
+    if ty in ("ascii", "str"):
+        parts.append(E("JSON_STRING(X)", X=e))
+    elif ty == "int":
+        parts.append(E("str(X)", X=e))
+    elif ty == "any":
+        parts.append(E("JSON_SCALAR(X)", X=e))  # checks ASCII itself
+    else:
+        raise Unsupported

@@ -1,0 +1,118 @@
+"""Support for the native tier: speculative Python for scripts in a typed subset of JS.
+
+The compiler (``compiler/native.py``) translates a script it fully understands into plain
+Python whose every operation is either exactly the JS one for the types it meets, or raises.
+The entry function runs that code first and, on *any* exception, runs the general tier
+(``entry.CompiledFunction``) from scratch: the general tier stays the single source of truth
+for errors, budgets and every rare type. This is safe because native code has no side
+effects: it writes only to copies it made itself and calls no user code.
+
+Native code runs no realm and charges no budget, so it only accepts work bounded by the size
+of its inputs, and refuses inputs past the limits below (they take the general tier, where
+the budgets apply).
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+from json.encoder import encode_basestring
+from typing import Any
+
+from .values import UNDEFINED
+
+__all__ = ["Deopt", "deopt", "namespace", "MAX_ITEMS", "MAX_TEXT"]
+
+#: longest list or object a native callback loop walks (past it: the general tier, budgets)
+MAX_ITEMS = 1000
+#: longest string a native base64 or regex operation takes
+MAX_TEXT = 1 << 20
+
+
+class Deopt(Exception):
+    """Raised by native code when a guard fails: the general tier takes over."""
+
+
+def deopt(*_: Any) -> Any:
+    raise Deopt
+
+
+#: types whose Python truth value is their JS ToBoolean (others: ``JS_TRUTHY``)
+PLAIN_TRUTH = frozenset([str, int, bool, type(None), type(UNDEFINED)])
+
+
+def btoa_ascii(s: str) -> str:
+    """``btoa`` of an ASCII string (the general tier encodes UTF-8, identical on ASCII)."""
+    if len(s) > MAX_TEXT or not s.isascii():
+        raise Deopt
+    return binascii.b2a_base64(s.encode("ascii"), newline=False).decode("ascii")
+
+
+def atob_strict(s: str) -> str:
+    """``atob`` of canonical base64 (padded, no whitespace): what forgiving-base64 decodes
+    alike. Anything else (whitespace, missing padding, errors) takes the general tier."""
+    if len(s) > MAX_TEXT:
+        raise Deopt
+    return binascii.a2b_base64(s, strict_mode=True).decode("utf-8", "replace")
+
+
+def json_string(s: str) -> str:
+    """JSON.stringify of an ASCII string: JS and Python escape ASCII alike (short escapes
+    for \\b \\t \\n \\f \\r, lowercase ``\\u00XX`` for other controls)."""
+    if not s.isascii():
+        raise Deopt
+    return encode_basestring(s)  # type: ignore[no-any-return]
+
+
+def json_scalar(v: Any) -> str:
+    """JSON.stringify of a primitive whose text Python and JS agree on."""
+    t = type(v)
+    if t is str:
+        return json_string(v)
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "null"
+    if t is int and -(2**53) <= v <= 2**53:
+        return str(v)
+    raise Deopt
+
+
+def regex_sub(rx: "re.Pattern[str]", limit: int, repl: str, s: str, count: int) -> str:
+    """``replace`` with a translated regex on ASCII text no longer than ``limit``."""
+    if len(s) > limit or not s.isascii():
+        raise Deopt
+    return rx.sub(repl, s, count)
+
+
+def regex_test(rx: "re.Pattern[str]", limit: int, s: str) -> bool:
+    if len(s) > limit or not s.isascii():
+        raise Deopt
+    return rx.search(s) is not None
+
+
+def namespace(extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The globals of native code: the few builtins it uses and the helpers above."""
+    from .convert import has_index_keys
+    from .convert import to_boolean as truthy
+    from .interop import shallow_to_js, to_js, to_python
+
+    ns: dict[str, Any] = {
+        "__builtins__": {},
+        "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int,
+        "enumerate": enumerate, "Exception": Exception, "any": any, "all": all, "min": min,
+        "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH, "JS_TRUTHY": truthy, "MAX_ITEMS": MAX_ITEMS,
+        "BTOA": btoa_ascii, "ATOB": atob_strict, "JSON_STRING": json_string,
+        "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test, "TO_PYTHON": to_python,
+        "JSON_SCALAR": json_scalar, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js, "TO_JS": to_js,
+    }
+    if extra:
+        ns.update(extra)
+    return ns
+
+
+def compile_regex(pattern: str, ignore_case: bool) -> "re.Pattern[str]":
+    """A translated pattern (``compiler/native_regex.py``), for ASCII text only."""
+    return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
