@@ -1,0 +1,581 @@
+"""The native tier agrees with the general tier: a differential table.
+
+``compile_expression(source)`` returns a function that first runs the native tier (guarded
+plain Python for scripts in a typed JS subset) and falls back to ``f.general`` on any
+exception. Native code can therefore only be wrong by *returning* something else than the
+general tier would, or by mutating the caller's inputs. Every (expression, input) pair below
+runs through both ``f`` and ``f.general`` and the outcomes are compared strictly (int vs
+float, -0.0, NaN, dict key order, list vs tuple, container types).
+
+Known disagreements are marked ``xfail(strict=True)`` with the suspected cause, so a fix
+makes them fail loudly (then drop the mark).
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import functools
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import syncpatch
+from syncpatch.compiler.native_regex import translate_regex
+from syncpatch.runtime.values import UNDEFINED
+
+# -- strict comparison ---------------------------------------------------------------------
+
+
+def canon(x: Any) -> Any:
+    """A tagged, hashable structure that tells apart what ``==`` would merge: int vs float vs
+    bool, -0.0 vs 0.0 (NaN equals NaN), dict key order and dict subclass, list vs tuple."""
+    t = type(x)
+    if x is None:
+        return ("null",)
+    if x is UNDEFINED:
+        return ("undefined",)
+    if t is bool:
+        return ("bool", x)
+    if t is int:
+        return ("int", x)
+    if t is float:
+        return ("float", repr(x))  # 'nan', '-0.0', 'inf' are distinct and stable
+    if t is str:
+        return ("str", x)
+    if t is list:
+        return ("list", tuple(canon(i) for i in x))
+    if t is tuple:
+        return ("tuple", tuple(canon(i) for i in x))
+    if isinstance(x, dict):
+        return (t.__name__, tuple((canon(k), canon(v)) for k, v in x.items()))
+    return ("other", t.__name__, repr(x))
+
+
+def outcome(fn: Any, value: Any, context: Any) -> tuple[Any, ...]:
+    try:
+        return ("ok", canon(fn(value, context)))
+    except Exception as exc:  # noqa: BLE001 - the outcome is what we compare
+        return ("err", type(exc).__name__, getattr(exc, "js_name", None))
+
+
+@functools.lru_cache(maxsize=None)
+def compiled(source: str) -> Any:
+    return syncpatch.compile_expression(source)
+
+
+# -- inputs ----------------------------------------------------------------------------------
+
+PORTS = [{"name": f"p{i}", "port": 8000 + i, "protocol": "TCP" if i % 2 == 0 else "UDP"} for i in range(3)]
+
+VALUES: dict[str, Any] = {
+    # strings
+    "str-web": "web",
+    "str-prefixed": "my-prefix-web-1",
+    "str-v": "v-web-frontend",
+    "str-suffix": "app-suffix",
+    "str-empty": "",
+    "str-padded": " \t padded value \n",
+    "str-csv": "a, b,,c ",
+    "str-mixed": "MiXeD-Case_1 aab",
+    "str-digits": "12345-678",
+    "str-b64": "YWRtaW46czNjcjN0IQ==",
+    "str-b64-utf8": "w6k=",
+    "str-b64-invalid-utf8": "/w==",
+    "str-b64-nopad": "aGk",
+    "str-backslash": "a\\b$1",
+    "str-ctrl": "tab\there\x7f\x00\"q\"",
+    "str-latin": "café",
+    "str-upper-nonascii": "ÉCOLE ß",
+    "str-nbsp": "\u00a0nbsp\ufeff",
+    "str-lone-high": "\ud83d",
+    "str-pair-as-two": "\ud83d\ude00",
+    "str-astral": "😀",
+    "str-astral-mid": "a😀b",
+    # numbers and other scalars
+    "int-0": 0,
+    "int-minus1": -1,
+    "int-42": 42,
+    "int-2p53": 2**53,
+    "int-2p53+1": 2**53 + 1,
+    "float-1.0": 1.0,
+    "float-neg0": -0.0,
+    "float-1.5": 1.5,
+    "float-nan": float("nan"),
+    "float-inf": float("inf"),
+    "true": True,
+    "false": False,
+    "none": None,
+    # lists and tuples
+    "list-empty": [],
+    "list-str": ["a", "b", "c"],
+    "list-int": [1, 2, 3],
+    "list-mixed": [None, "a", 0, True, 1.5],
+    "list-ports": PORTS,
+    "list-surrogates": ["\ud83d", "\ude00", "x"],
+    "list-astral": ["😀", "é", "\ud83d\ude00"],
+    "list-long": [f"i{i}" for i in range(1001)],
+    "tuple-int": (1, 2),
+    "tuple-str": ("a", "b"),
+    "tuple-empty": (),
+    # dicts
+    "dict-empty": {},
+    "dict-rich": {
+        "name": "web", "port": 80, "n": 5, "a": "x", "b": "y", "s": "v-web", "k": "old",
+        "items": ["a", "b"], "labels": {"app": "web", "internal/x": "1"},
+        "field": {"other": "o"}, "metadata": {"name": "meta", "labels": {"app": "m"}},
+    },
+    "dict-index-keys": {"b": 1, "10": "ten", "1": "one", "-1": "neg", "": "empty", "__proto__": "p", "name": "keys"},
+    "dict-surrogates": {"a": "\ud83d", "b": "\ude00", "s": "\ud83dx\ude00", "name": "\ud83d\ude00",
+                        "items": ["\ud83d", "\ude00"], "n": 2**53 + 1},
+    "dict-numbers": {"n": 2**53 + 1, "f": 1.5, "z": -0.0, "one": 1.0, "big": 2**64, "nan": float("nan"),
+                     "name": "nums", "port": 2**53},
+    "dict-nested": {"metadata": {"name": "web", "namespace": None, "labels": {"a": "b", "1": "c"}},
+                    "spec": {"ports": PORTS}, "items": [{"name": "x"}, {"name": "y"}], "name": "n"},
+    "dict-nulls": {"name": None, "a": None, "b": None, "field": None, "items": None, "n": None},
+    "dict-tuple-leaf": {"a": "x", "b": ("t", "u"), "items": ("p", "q"), "name": "tup"},
+    "dict-int-key": {1: "int key", "b": 2, "name": "ik"},
+    "defaultdict": collections.defaultdict(list, {"a": "x", "name": "dd", "items": ["z"]}),
+    "ordereddict": collections.OrderedDict([("b", 1), ("a", 2), ("name", "od")]),
+}
+
+CONTEXT: dict[str, Any] = {
+    "vcluster": {"name": "my-vc", "namespace": "ns"},
+    "path": "metadata.name",
+    "labels": {"team": "a", "1": "one"},
+}
+
+CONTEXTS: dict[str, Any] = {
+    "main": CONTEXT,
+    "none": None,
+    "empty": {},
+    "null-leaves": {"vcluster": None, "path": None, "labels": None},
+    "missing-name": {"vcluster": {"namespace": "ns"}, "path": "name", "labels": {}},
+    "non-ascii": {"vcluster": {"name": "vc-é😀", "namespace": "\ud83d"}, "path": "\ude00", "labels": {"é": "😀"}},
+    "split-pair": {"vcluster": {"name": "x\ud83d", "namespace": "\ude00y"}, "path": "\ud83d", "labels": {}},
+    "wrong-types": {"vcluster": {"name": 5, "namespace": ["x"]}, "path": 2**53 + 1, "labels": ("a",)},
+}
+
+# -- expressions -----------------------------------------------------------------------------
+
+EXPRESSIONS: list[str] = [
+    # strings and concatenation
+    '"my-prefix-" + value',
+    'value.startsWith("my-prefix-") ? value.slice("my-prefix-".length) : value',
+    'value.endsWith("-suffix") ? value.slice(0, -7) : value',
+    'value.includes("web")',
+    'value.indexOf("-")',
+    'value.substring(0, 3)',
+    "value.substring(2)",
+    "value.slice(-3)",
+    "value.slice(1, -1)",
+    "value.toUpperCase()",
+    "value.toLowerCase()",
+    "value.trim()",
+    'value.trimStart() + "|" + value.trimEnd()',
+    'value.replace("-", "_")',
+    'value.replaceAll("a", "A")',
+    'value.replace("", "^")',
+    'value.split(",")',
+    'value.split(",").map(s => s.trim()).filter(s => s)',
+    "value.toString()",
+    "value.toString() + value.toString()",
+    '`${value}-${context.vcluster.namespace}`',
+    "`prefix-${value}`",
+    "`${value}`",
+    "`plain`",
+    '"é" + value',
+    '"😀" + value',
+    'value + "😀"',
+    '"😀".length',
+    "value.length",
+    "value.length > 3 ? value.slice(0, 3) : value",
+    'value === "web"',
+    'value !== ""',
+    'value === "😀"',
+    'const p = "my-"; p + value',
+    "let n = value.length; n > 2 ? n - 2 : n",
+    'const NaN = 5; NaN',
+    # base64 and JSON
+    "btoa(value)",
+    "atob(value)",
+    "atob(btoa(value))",
+    "JSON.stringify(value)",
+    'JSON.stringify({name: value, port: 80, tls: true})',
+    'JSON.stringify([value, 1, null, true, "s\\n"])',
+    "JSON.stringify({a: 1, a: 2})",
+    'JSON.stringify({b: 1, "1": 2})',
+    "JSON.stringify({name: value.name, port: value.port})",
+    # regexes
+    "/^v-/.test(value)",
+    "/[a-z0-9]+$/i.test(value)",
+    'value.replace(/^v-/, "").toUpperCase()',
+    'value.replace(/-+/g, "_")',
+    'value.replace(/\\d{1,3}/, "#")',
+    'value.replace(/(?:ab)+/g, "X")',
+    'value.replace(/^\\s+|\\s+$/g, "")',
+    'value.replace(/a*/, "-")',
+    'value.replace(/./g, "\\\\")',
+    'value.replace(/[^a-z]/gi, "")',
+    'value.replaceAll(/a/g, "0")',
+    # truthiness, nullish, equality, numbers
+    "value",
+    'value ?? "default"',
+    'value || "default"',
+    'value && "yes"',
+    "value && value",
+    "!value",
+    "!!value",
+    "value ? 1 : 0",
+    'value ? value : "x"',
+    "value == null",
+    'value != null ? value : "none"',
+    "value + 1",
+    "value + -1",
+    "1 + value",
+    "value - 1",
+    "value * 2",
+    "value * 0",
+    "value < 10",
+    "value >= 0 && value <= 100",
+    "value === 0",
+    "value === 9007199254740992",
+    "value === true",
+    "value === null",
+    "value === undefined",
+    'valueExists ? value : "absent"',
+    "[1, 2, 3].map(x => x * value)",
+    # members
+    "value.name",
+    'value["name"]',
+    "value.name.toUpperCase()",
+    "value[0]",
+    "value?.[0]",
+    "value?.name",
+    'value?.name ?? "anon"',
+    "value?.metadata?.name",
+    "value.metadata.labels.app",
+    'value.field?.other || "default"',
+    "(value || {}).name",
+    "({a: 1, b: value}).b",
+    "[value][0]",
+    "value[context.path]",
+    "value.n + 1",
+    "value.n + -1",
+    "1 + value.n",
+    "value.n - 1",
+    "value.n === 9007199254740992",
+    "value.n > 0 ? value.n - 1 : -1",
+    'value.n - 1 === "4"',
+    'value.name.startsWith("w") === "true"',
+    'value.items.map(x => x) === "a"',
+    "null === value.a.b",
+    "`${value.a}${value.b}`",
+    'value.a + "" + value.b',
+    "value.a + value.b.toString()",
+    'value.s.replace("x", "")',
+    'value.s.replaceAll("x", "")',
+    'value.name.split("😀")',
+    'value.s.split("x")',
+    'value.name.includes("😀")',
+    'value.name.replace("😀", "x")',
+    "btoa(value.name)",
+    # containers
+    "[value, value]",
+    '[...value, "x"]',
+    '({...value, k: "v"})',
+    '({k: "v", ...value})',
+    "({[value]: 1})",
+    "Object.keys(value)",
+    "Object.values(value)",
+    "Object.entries(value)",
+    "Object.keys(value).length",
+    'Object.entries(value).map(e => e[0] + "=" + e[1]).join("&")',
+    "[...value.items, ...value.items]",
+    "({...value.labels, ...context.labels})",
+    # arrays with callbacks
+    'value.items.join(",")',
+    'value.join("")',
+    "value.join()",
+    "value.map(x => x)",
+    "value.map((x, i) => i)",
+    "value.map(x => x.name)",
+    'value.map(x => x + "!")',
+    "value.filter(x => x)",
+    "value.filter((x, i) => i > 0)",
+    'value.some(x => x === "a")',
+    "value.every(x => x === 1)",
+    'value.some(x => x.includes("😀"))',
+    "value.reduce((acc, x) => acc + 1, 0)",
+    "value.reduce((acc, x) => ({...acc, [x]: true}), {})",
+    "value.reduce((acc, x) => ({...acc, [x.name]: x.port}), {})",
+    "value.reduce((acc, x) => [...acc, x], [])",
+    'value.items.map(x => x.toUpperCase()).join("-")',
+    'value.filter(x => x.protocol === "TCP").map(x => x.port * 2)',
+    "value.map(p => ({...p, port: p.port + 1000}))",
+    'Object.keys(value).filter(k => !k.startsWith("internal/")).reduce((acc, k) => ({...acc, [k]: value[k]}), {})',
+    "Object.keys(value).reduce((acc, k) => ({...acc, [k.toUpperCase()]: value[k]}), {})",
+    "!value.items.length",
+    "value.items.reduce((acc, x) => ({...acc, [x]: 1}), {...value.labels})",
+    # statements writing the script's own copy of value
+    'value["k"]="v";value',
+    "value.k = 1; value",
+    "value.k = value.name; value.j = [value.k]; value",
+    'value.labels = {...value.labels, managed: "true"}; value',
+    "value.k = 2",
+    "value.k = value; 1",
+    # context
+    'context.vcluster.name + "-" + value',
+    "context.vcluster?.name ?? value",
+    'context.path.split(".").length',
+    "context.missing ?? value",
+]
+
+assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
+
+#: expressions of the table that stay on the general tier on purpose (none so far)
+NOT_NATIVE: frozenset[str] = frozenset()
+
+# -- known native-tier bugs (xfail, strict) --------------------------------------------------
+
+_TUPLE = ("native code reads a top-level tuple `value` raw (the general tier converts it to a list"
+          " first) and TO_PYTHON(tuple) gives {}")
+_CONCAT = ("native `+` joins strings with Python `+`, leaving a split surrogate pair unjoined; the"
+           " general tier's concat() keeps canonical form")
+_UNITS = ("native str.replace/split on a non-canonical input string (a surrogate pair held as two"
+          " code points) compares code points; the general tier compares UTF-16 units")
+_JSON_DUP = "native JSON.stringify of a literal emits duplicate keys instead of the last value"
+_JSON_ORDER = "native JSON.stringify of a literal keeps source key order; JS puts integer keys first"
+_DROPPED = ("native strict_equals folds `<typed non-string> === <string>` to the constant False without"
+            " evaluating the left operand, so a TypeError it would throw is lost")
+
+#: expression -> reason: every input of the table fails
+KNOWN_BY_EXPRESSION: dict[str, str] = {
+    "JSON.stringify({a: 1, a: 2})": _JSON_DUP,
+    'JSON.stringify({b: 1, "1": 2})': _JSON_ORDER,
+}
+
+_TUPLE_IDS = ("tuple-int", "tuple-str", "tuple-empty")
+
+#: (expression, value id) -> reason
+KNOWN_PAIRS: dict[tuple[str, str], str] = {
+    **{(e, v): _TUPLE for e in (
+        "value", 'value ?? "default"', 'value || "default"', "value && value", 'value ? value : "x"',
+        'value != null ? value : "none"', "[value, value]", "({a: 1, b: value}).b", "[value][0]",
+        'valueExists ? value : "absent"',
+    ) for v in _TUPLE_IDS},
+    ("`${value.a}${value.b}`", "dict-surrogates"): _CONCAT,
+    ('value.a + "" + value.b', "dict-surrogates"): _CONCAT,
+    ("value.a + value.b.toString()", "dict-surrogates"): _CONCAT,
+    ('value.s.replace("x", "")', "dict-surrogates"): _CONCAT,
+    ('value.s.replaceAll("x", "")', "dict-surrogates"): _CONCAT,
+    ('value.name.split("😀")', "dict-surrogates"): _UNITS,
+    ('value.name.replace("😀", "x")', "dict-surrogates"): _UNITS,
+    ('value.n - 1 === "4"', "none"): _DROPPED,
+    # every input but a plain dict with a string `name` makes `value.name.startsWith` throw
+    **{('value.name.startsWith("w") === "true"', k): _DROPPED for k, v in VALUES.items()
+       if not (type(v) is dict and type(v.get("name")) is str)},
+}
+
+#: (expression, context id, value id) -> reason
+KNOWN_CONTEXT_CASES: dict[tuple[str, str, str], str] = {
+    ('context.vcluster.name + "" + context.vcluster.namespace', "split-pair", v): _CONCAT
+    for v in ("str-web", "str-empty", "dict-rich", "none", "int-0")
+}
+
+
+def _marks(reason: str | None) -> list[Any]:
+    return [pytest.mark.xfail(strict=True, reason=f"native-tier bug: {reason}")] if reason else []
+
+
+def _pairs() -> list[Any]:
+    out = []
+    for e in EXPRESSIONS:
+        for vid in VALUES:
+            reason = KNOWN_BY_EXPRESSION.get(e) or KNOWN_PAIRS.get((e, vid))
+            out.append(pytest.param(e, vid, id=f"{e} | {vid}", marks=_marks(reason)))
+    return out
+
+
+def _check_pair(source: str, value: Any, context: Any) -> None:
+    f = compiled(source)
+    pristine_value, pristine_context = copy.deepcopy(value), copy.deepcopy(context)
+    given_value, given_context = copy.deepcopy(value), copy.deepcopy(context)
+    native = outcome(f, given_value, given_context)
+    general = outcome(f.general, copy.deepcopy(value), copy.deepcopy(context))
+    assert native == general, f"{source!r} on value={value!r} context={context!r}"
+    assert canon(given_value) == canon(pristine_value), f"{source!r} mutated value={value!r}"
+    assert canon(given_context) == canon(pristine_context), f"{source!r} mutated context={context!r}"
+
+
+@pytest.mark.parametrize(("source", "value_id"), _pairs())
+def test_native_agrees_with_general(source: str, value_id: str) -> None:
+    _check_pair(source, VALUES[value_id], CONTEXT)
+
+
+# -- context variants ------------------------------------------------------------------------
+
+CONTEXT_EXPRESSIONS = [e for e in EXPRESSIONS if "context" in e] + [
+    "context",
+    "context.vcluster.name",
+    "`${context.vcluster.name}-${context.vcluster.namespace}`",
+    'context.vcluster.name + "" + context.vcluster.namespace',
+    "context.vcluster.name.toUpperCase()",
+    'context.vcluster.name.includes("😀")',
+    "context.labels ?? {}",
+    "Object.keys(context.labels)",
+    "context?.vcluster?.name",
+    "context.path === 9007199254740992",
+    "context.path + 1",
+]
+CONTEXT_VALUE_IDS = ("str-web", "str-empty", "dict-rich", "none", "int-0")
+
+
+def _context_cases() -> list[Any]:
+    out = []
+    for e in CONTEXT_EXPRESSIONS:
+        for cid in CONTEXTS:
+            for vid in CONTEXT_VALUE_IDS:
+                reason = KNOWN_CONTEXT_CASES.get((e, cid, vid))
+                out.append(pytest.param(e, cid, vid, id=f"{e} | ctx={cid} | {vid}", marks=_marks(reason)))
+    return out
+
+
+@pytest.mark.parametrize(("source", "context_id", "value_id"), _context_cases())
+def test_native_agrees_with_general_on_contexts(source: str, context_id: str, value_id: str) -> None:
+    _check_pair(source, VALUES[value_id], CONTEXTS[context_id])
+
+
+# -- the table is in the subset --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("source", sorted(set(EXPRESSIONS + CONTEXT_EXPRESSIONS)))
+def test_table_expressions_are_native(source: str) -> None:
+    assert compiled(source).native is (source not in NOT_NATIVE)
+
+
+def _benchmark_cases() -> Any:
+    try:
+        from benchmarks.expressions import CASES
+    except ImportError:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+        from benchmarks.expressions import CASES
+    return CASES
+
+
+@pytest.mark.parametrize("case", _benchmark_cases(), ids=lambda c: c.name)
+def test_benchmark_expressions_are_native(case: Any) -> None:
+    f = syncpatch.compile_expression(case.source)
+    assert f.native is True
+    assert outcome(f, copy.deepcopy(case.value), None) == outcome(f.general, copy.deepcopy(case.value), None)
+
+
+# -- regex translation -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pattern", ["^v-", "-suffix$", "[a-z0-9]+", "\\d{1,3}", "(?:ab)+", "a|b", "[^\\s]*?x",
+                                     "(ab)c{2,}", "."])
+def test_translate_regex_accepts(pattern: str) -> None:
+    out = translate_regex(pattern)
+    assert isinstance(out, tuple) and len(out) == 2
+    py, limit = out
+    assert isinstance(py, str) and isinstance(limit, int) and limit > 0
+
+
+def test_translate_regex_details() -> None:
+    assert translate_regex("-suffix$") == ("-suffix\\Z", 1 << 20)  # Python's $ matches before a final \n
+    assert translate_regex(".")[0] == "[^\\n\\r]"  # type: ignore[index]
+    assert translate_regex("a+b+")[1] < translate_regex("a+")[1] < translate_regex("ab")[1]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("pattern", [
+    "(a)\\1", "(?=a)", "(?!a)", "(?<=a)b", "(a+)+", "(a|aa)+", "(?:a*)*", "(?<n>a)", "[[a]]", "[]", "[^]",
+    "\\u0041", "\\x41", "\\b", "\\B", "\\0", "a{,3}", "a{1,2,3}", "*a", "(a", "a)", "]", "}", "a{2", "\\",
+    "a+b+c+",
+])
+def test_translate_regex_rejects(pattern: str) -> None:
+    assert translate_regex(pattern) is None
+
+
+_CLASS_RANGE = ("translate_regex copies a class like [\\d-z] verbatim; JS (Annex B) reads it as \\d, '-', 'z'"
+                " but Python's re rejects it, so compile_expression raises re.error")
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param('/[\\d-z]/.test(value)', marks=_marks(_CLASS_RANGE)),
+    pytest.param('value.replace(/[a-\\d]/, "")', marks=_marks(_CLASS_RANGE)),
+    pytest.param('/[\\w-\\s]/i.test(value)', marks=_marks(_CLASS_RANGE)),
+    'value.replace(/[\\d-z]/g, "")',  # global replace: the nullable probe hides the error (no native tier)
+    'value.replace(/[a-z-0]/g, "")',
+])
+def test_regex_class_edge_cases_compile_and_agree(source: str) -> None:
+    f = syncpatch.compile_expression(source)
+    for v in ("a-z10", "", "x9", "-"):
+        assert outcome(f, v, None) == outcome(f.general, v, None), (source, v)
+
+
+# -- optional: node agrees with the native results on ASCII strings ------------------------
+
+_NODE = shutil.which("node")
+_STRING_ONLY = [e for e in EXPRESSIONS if "context" not in e and "valueExists" not in e and "atob" not in e
+                and "btoa" not in e  # over UTF-8 by design (README), not browser Latin-1
+                and e not in KNOWN_BY_EXPRESSION and not e.startswith(("value.a", "value.n", "value.s", "value.name",
+                                                                        "value.items", "value.map", "value.filter",
+                                                                        "value.some", "value.every", "value.reduce",
+                                                                        "value.join", "Object.", "[...", "({",
+                                                                        "value.k", "value[", "value.labels",
+                                                                        "value.metadata", "value.field", "value?.",
+                                                                        "(value", "[value", "[1", "btoa(value.",
+                                                                        "`${value.a"))]
+_ASCII_IDS = [k for k, v in VALUES.items() if type(v) is str and v.isascii()]
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_native_results_match_node_on_ascii_strings() -> None:
+    runner = r"""
+const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const out = cases.map(([src, value]) => {
+  try {
+    const r = (function (value, context, valueExists) { return eval(src); })(value, undefined, true);
+    return r === undefined ? ['undefined'] : ['ok', r];
+  } catch (e) { return ['err', e.name]; }
+});
+process.stdout.write(JSON.stringify(out));
+"""
+    cases = [(e, VALUES[vid]) for e in _STRING_ONLY for vid in _ASCII_IDS]
+    done = subprocess.run([_NODE, "-e", runner], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=60, check=True)
+    expected = json.loads(done.stdout)
+    mismatches = []
+    for (src, value), want in zip(cases, expected):
+        got = outcome(compiled(src), value, None)
+        if want[0] == "err":
+            ok = got[0] == "err" and got[2] == want[1]
+        elif want[0] == "undefined":
+            ok = got == ("ok", ("undefined",))
+        else:
+            ok = got[0] == "ok" and _json_like(got[1]) == want[1]
+        if not ok:
+            mismatches.append((src, value, got, want))
+    assert not mismatches, "\n".join(map(repr, mismatches[:20]))
+
+
+def _json_like(c: Any) -> Any:
+    """canon() -> the value node's JSON would give (floats that are integral print as ints)."""
+    tag = c[0]
+    if tag in ("null",):
+        return None
+    if tag in ("bool", "int", "str"):
+        return c[1]
+    if tag == "float":
+        f = float(c[1])
+        return None if math.isnan(f) or math.isinf(f) else (int(f) if f.is_integer() else f)
+    if tag in ("list", "tuple"):
+        return [_json_like(x) for x in c[1]]
+    return {k[1]: _json_like(v) for k, v in c[1]}
