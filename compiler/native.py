@@ -27,6 +27,7 @@ __all__ = ["native_body", "Unsupported"]
 
 _SAFE = 2**53
 _STR = ("ascii", "str")
+_LISTS = ("list", "strs")  # strs: a list whose elements are all str (Object.keys, split)
 #: Object.prototype names and other keys whose lookup is not a plain own-property read
 _SPECIAL_KEYS = frozenset(["__proto__"])
 
@@ -59,10 +60,38 @@ class NativeGen:
         self.value_as_text = False
         self.copy_mask = copy_mask
         self.in_comprehension = 0
+        self.conditional = 0
+        self.conditional_floor = 0  # inside a callback: the conditional depth of its body
+        self.loop_names: set[str] = set()  # the innermost callback's parameters
+        self.element = "any"  # the element type of the array whose method is being translated
+        self.pending: list[tuple[str, str]] = []
+        self.facts: dict[str, str] = {}
 
     def tmp(self) -> str:
         self.counter += 1
         return f"_n{self.counter}"
+
+    # -- facts: a guard that always ran makes later guards of the same name redundant ----------
+    def note_fact(self, e: ast.expr, ty: str) -> None:
+        """Record that the name ``e`` has type ``ty`` once this guard has run. Only guards that
+        run unconditionally count; they take effect where ``promote`` says (see there)."""
+        if not isinstance(e, ast.Name) or self.conditional != self.conditional_floor:
+            return
+        if not self.in_comprehension:
+            self.pending.append((e.id, ty))
+        elif e.id in self.loop_names:  # a comprehension variable: holds for the rest of this iteration
+            self.facts[e.id] = ty
+
+    def promote(self, start: int = 0) -> None:
+        """Facts noted since ``start`` hold for all code translated from now on: either the
+        statement that ran their guards is complete, or it was hoisted, so it runs before
+        everything still to be translated."""
+        for name, ty in self.pending[start:]:
+            self.facts[name] = ty
+        del self.pending[start:]
+
+    def branch(self) -> "_Branch":
+        return _Branch(self)
 
     # -- the script --------------------------------------------------------------------------
     def program(self, program: A.Program) -> list[ast.stmt]:
@@ -82,6 +111,7 @@ class NativeGen:
                 body.extend(self.pre)
                 body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
                 completion = (E("C", C=name), ty)
+                self.promote()
             elif isinstance(statement, A.VariableDeclaration) and statement.kind in ("const", "let"):
                 for d in statement.declarations:
                     if not isinstance(d.id, A.Identifier) or d.init is None or d.id.name in _INPUTS:
@@ -92,17 +122,25 @@ class NativeGen:
                     self.pre = []
                     body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
                     self.scopes[0][d.id.name] = (name, ty)
+                    self.promote()
             else:
                 raise Unsupported
         result, ty = completion
+        last = body[-1] if body else None
+        if isinstance(last, ast.Assign) and isinstance(result, ast.Name) and last.targets[0].id == result.id:  # type: ignore[attr-defined]
+            body.pop()  # the completion is the last statement's value: return it directly
+            result = last.value
         prologue: list[ast.stmt] = []
         if self.copy_mask:
             copier = "SHALLOW" if self.copy_mask & 4 else "TO_JS"
             prologue = S(f"V = {copier}(value)\nif type(V) is not dict: DEOPT()", V="_val")
-        elif self.value_as_text:
-            prologue = S("if type(value) is str and not value.isascii(): DEOPT()")
-        if ty in ("ascii", "str", "bool", "int", "null", "undef"):
-            ret = ast.Return(value=result)
+        elif self.value_as_text:  # the general tier canonicalises these (non-ASCII text, tuples)
+            prologue = S("if type(value) is str:\n    if not value.isascii(): DEOPT()\n"
+                         "elif type(value) is tuple: DEOPT()")
+        if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
+            ret = ast.Return(value=result)  # already what the caller gets (strs: a list of str)
+        elif ty in ("dict", "list"):
+            ret = ast.Return(value=E("TO_PYTHON(R)", R=result))
         else:
             ret = ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))
         return [*prologue, *body, ret]
@@ -137,15 +175,15 @@ class NativeGen:
     def identifier(self, node: A.Identifier, raw: bool = False) -> tuple[ast.expr, str]:
         local = self.lookup(node.name)
         if local is not None:
-            return E("X", X=local[0]), local[1]
+            return E("X", X=local[0]), self.facts.get(local[0], local[1])
         if node.name == "value":
             if self.copy_mask:
-                return E("X", X="_val"), "any"
+                return E("X", X="_val"), self.facts.get("_val", "any")
             if not raw:
                 self.value_as_text = True
-            return E("value"), "any"
+            return E("value"), self.facts.get("value", "any")
         if node.name == "context":
-            return E("context"), "any"
+            return E("context"), self.facts.get("context", "any")
         if node.name == "valueExists":
             return E("not not value_exists"), "bool"
         if node.name == "undefined":
@@ -177,8 +215,9 @@ class NativeGen:
                 return self.unary(node)
             case A.ConditionalExpression():
                 test = self.truthy(*self.expr(node.test))
-                a, ta = self.expr(node.consequent)
-                b, tb = self.expr(node.alternate)
+                with self.branch():
+                    a, ta = self.expr(node.consequent)
+                    b, tb = self.expr(node.alternate)
                 return E("A if C else B", A=a, B=b, C=test), _join(ta, tb)
             case A.ObjectExpression():
                 return self.object(node)
@@ -246,13 +285,15 @@ class NativeGen:
             return e
         if ty != "any":
             raise Unsupported
+        self.note_fact(e, "dict")
         return E("T if type(T := X) is dict else DEOPT()", T=self.tmp(), X=e)
 
     def as_list(self, e: ast.expr, ty: str) -> ast.expr:
-        if ty == "list":
+        if ty in _LISTS:
             return e
         if ty != "any":
             raise Unsupported
+        self.note_fact(e, "list")
         return E("T if type(T := X) is list else DEOPT()", T=self.tmp(), X=e)
 
     def as_int(self, e: ast.expr, ty: str) -> ast.expr:
@@ -283,7 +324,8 @@ class NativeGen:
         obj, ty = self.expr(node.object, raw=True)
         if node.optional:
             t = self.tmp()
-            inner = self.member_of(node, E("T", T=t), ty)
+            with self.branch():
+                inner = self.member_of(node, E("T", T=t), ty)
             return E("UNDEFINED if (T := X) is None or T is UNDEFINED else Y", T=t, X=obj, Y=inner[0]), "any"
         return self.member_of(node, obj, ty)
 
@@ -293,22 +335,24 @@ class NativeGen:
             if not node.computed:
                 raise Unsupported
             k, kty = self.expr(node.property)
+            # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
+            x, t = self.tmp(), self.tmp()
             if kty == "int":
-                return E("L[I] if I >= 0 else DEOPT()", L=self.as_list(obj, ty), I=k), "any"
+                return E("X[T] if ((X := L), (T := I))[1] >= 0 else DEOPT()", X=x, T=t, L=self.as_list(obj, ty),
+                         I=k), "any"
             if kty in _STR:
-                t = self.tmp()
-                return E("D[T] if (T := K) != '__proto__' else DEOPT()", D=self.as_dict(obj, ty), T=t, K=k), "any"
+                return E("X[T] if ((X := D), (T := K))[1] != '__proto__' else DEOPT()", X=x, T=t,
+                         D=self.as_dict(obj, ty), K=k), "any"
             if kty == "any":
-                t = self.tmp()
-                return E("D[T] if type(T := K) is str and T != '__proto__' else DEOPT()", D=self.as_dict(obj, ty),
-                         T=t, K=k), "any"
+                return E("X[T] if type(((X := D), (T := K))[1]) is str and T != '__proto__' else DEOPT()", X=x, T=t,
+                         D=self.as_dict(obj, ty), K=k), "any"
             raise Unsupported
         if key in _SPECIAL_KEYS:
             raise Unsupported
         if key == "length":
             if isinstance(obj, ast.Constant) and type(obj.value) is str:
                 return ast.Constant(len(obj.value.encode("utf-16-le")) // 2), "int"
-            if ty == "list":
+            if ty in _LISTS:
                 return E("len(X)", X=obj), "int"
             if ty in _STR:
                 return E("len(X)", X=self.as_ascii(obj, ty)), "int"
@@ -390,7 +434,8 @@ class NativeGen:
 
     def logical(self, node: A.LogicalExpression) -> tuple[ast.expr, str]:
         a, ta = self.expr(node.left)
-        b, tb = self.expr(node.right)
+        with self.branch():
+            b, tb = self.expr(node.right)
         t = self.tmp()
         if node.operator == "??":
             return E("T if (T := X) is not None and T is not UNDEFINED else Y", T=t, X=a, Y=b), _join(ta, tb)
@@ -458,6 +503,20 @@ class NativeGen:
 
 
 _INPUTS = frozenset(["value", "context", "valueExists", "undefined"])
+
+
+class _Branch:
+    """``with gen.branch():`` code that may not run (a conditional operand): its guards
+    establish no facts."""
+
+    def __init__(self, gen: NativeGen) -> None:
+        self.gen = gen
+
+    def __enter__(self) -> None:
+        self.gen.conditional += 1
+
+    def __exit__(self, *_: object) -> None:
+        self.gen.conditional -= 1
 
 
 def native_body(program: A.Program, copy_mask: int) -> tuple[list[ast.stmt], dict[str, Any]] | None:

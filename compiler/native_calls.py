@@ -52,8 +52,10 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         rx, limit = _regex(gen, receiver, allow_global=False)
         return E("REGEX_TEST(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.expr(args[0], raw=True)[0]), "bool"
     if method in _ARRAY_METHODS:
+        start = len(gen.pending)
         obj, ty = gen.expr(receiver, raw=True)
-        return _ARRAY_METHODS[method](gen, gen.as_list(obj, ty), args)
+        gen.element = "str" if ty == "strs" else "any"
+        return _ARRAY_METHODS[method](gen, gen.as_list(obj, ty), args, start)
     if method in _STRING_METHODS:
         obj, ty = gen.expr(receiver, raw=method in _CHECKS_RECEIVER and _regex_first(args))
         return _STRING_METHODS[method](gen, obj, ty, args)
@@ -62,7 +64,11 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
 
 # -- String.prototype ------------------------------------------------------------------------
 def _text_literal(node: Any) -> str:
-    if isinstance(node, A.Literal) and type(node.value) is str and _plain_text(node.value):
+    """A string literal to match against receivers that may hold surrogate pairs as two code
+    points (nested input strings are not canonicalised): BMP characters without surrogates
+    match alike by code points and by UTF-16 units."""
+    if isinstance(node, A.Literal) and type(node.value) is str and _plain_text(node.value) \
+            and all(c < "\U00010000" for c in node.value):
         return node.value
     raise Unsupported
 
@@ -164,7 +170,7 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
     sep = _text_literal(args[0])
     if not sep:
         raise Unsupported  # split("") splits UTF-16 units
-    return E("X.split(S)", X=gen.as_text(obj, ty), S=ast.Constant(sep)), "list"
+    return E("X.split(S)", X=gen.as_text(obj, ty), S=ast.Constant(sep)), "strs"
 
 
 def _to_string(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -239,32 +245,40 @@ def _callback(node: Any, arity: int) -> tuple[list[str], Any]:
     return names, body
 
 
-def _bounded(gen: "NativeGen", items: ast.expr) -> str:
-    """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``."""
+def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
+    """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``. The hoisted
+    statement runs before all code still to be translated: its guards' facts hold there."""
     if gen.in_comprehension:
         raise Unsupported  # a nested loop's receiver may depend on the outer loop's variable
     name = gen.tmp()
     gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=items))
     gen.pre.append(ast.If(test=E("len(L) > MAX_ITEMS", L=name), body=[ast.Expr(E("DEOPT()"))], orelse=[]))
+    gen.promote(start)
     return name
 
 
-def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], arity: int = 2) -> tuple[str, list[str], list[str], Any]:
+def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
+          arity: int = 2) -> tuple[str, list[str], list[str], Any]:
     if len(args) != 1:
         raise Unsupported
     params, body = _callback(args[0], arity)
-    source = _bounded(gen, items)
+    source = _bounded(gen, items, start)
     pynames = [gen.tmp() for _ in params]
     return source, params, pynames, body
 
 
-def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any, test: bool = False) -> tuple[ast.expr, str]:
-    gen.scopes.append({p: (py, "any") for p, py in zip(params, pynames)})
+def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any, element: str,
+              test: bool = False) -> tuple[ast.expr, str]:
+    types = [element, "int"]  # (element, index)
+    gen.scopes.append({p: (py, ty) for p, py, ty in zip(params, pynames, types)})
     gen.in_comprehension += 1
+    saved = gen.conditional_floor, gen.loop_names
+    gen.conditional_floor, gen.loop_names = gen.conditional, set(pynames)
     try:
         e, ty = gen.expr(body)
         return (gen.truthy(e, ty), "bool") if test else (e, ty)
     finally:
+        gen.conditional_floor, gen.loop_names = saved
         gen.in_comprehension -= 1
         gen.scopes.pop()
 
@@ -280,46 +294,49 @@ def _generator(source: str, pynames: list[str]) -> list[ast.comprehension]:
     return [ast.comprehension(target=target, iter=it, ifs=[], is_async=0)]
 
 
-def _map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
-    source, params, pynames, body = _loop(gen, items, args)
-    elt, _ = _in_scope(gen, params, pynames, body)
-    return ast.ListComp(elt=elt, generators=_generator(source, pynames)), "list"
+def _map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+    element = gen.element
+    source, params, pynames, body = _loop(gen, items, args, start)
+    elt, ty = _in_scope(gen, params, pynames, body, element)
+    return ast.ListComp(elt=elt, generators=_generator(source, pynames)), "strs" if ty in ("ascii", "str") else "list"
 
 
-def _filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
-    source, params, pynames, body = _loop(gen, items, args)
-    test, _ = _in_scope(gen, params, pynames, body, test=True)
-    element = pynames[0] if pynames else gen.tmp()
+def _filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+    element = gen.element
+    source, params, pynames, body = _loop(gen, items, args, start)
+    test, _ = _in_scope(gen, params, pynames, body, element, test=True)
+    item = pynames[0] if pynames else gen.tmp()
     if not pynames:
-        pynames = [element]
+        pynames = [item]
     gens = _generator(source, pynames)
     gens[0].ifs = [test]
-    return ast.ListComp(elt=E("X", X=element), generators=gens), "list"
+    return ast.ListComp(elt=E("X", X=item), generators=gens), "strs" if element == "str" else "list"
 
 
 def _quantifier(py: str) -> Any:
-    def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
-        source, params, pynames, body = _loop(gen, items, args)
-        test, _ = _in_scope(gen, params, pynames, body, test=True)
+    def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+        element = gen.element
+        source, params, pynames, body = _loop(gen, items, args, start)
+        test, _ = _in_scope(gen, params, pynames, body, element, test=True)
         return ast.Call(func=ast.Name(id=py, ctx=ast.Load()),
                         args=[ast.GeneratorExp(elt=test, generators=_generator(source, pynames))], keywords=[]), "bool"
     return build
 
 
-def _join_items(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+def _join_items(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     if len(args) > 1:
         raise Unsupported
     sep = _text_literal(args[0]) if args else ","
     return E("S.join(L)", S=ast.Constant(sep), L=items), "str"
 
 
-def _includes_item(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+def _includes_item(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     if len(args) != 1:
         raise Unsupported
     return E("V in L", V=ast.Constant(_text_literal(args[0])), L=items), "bool"
 
 
-def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     """``reduce((acc, x) => ..., init)`` as a loop. When the callback returns
     ``{...acc, <props not reading acc>}`` and ``init`` is a fresh object literal, each step
     writes into one accumulator instead of copying it: no one else can see the old ones."""
@@ -328,11 +345,13 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[a
     params, body = _callback(args[0], 2)
     if len(params) != 2:
         raise Unsupported
+    element = gen.element
+    source = _bounded(gen, items, start)
     init, init_ty = gen.expr(args[1])
-    source = _bounded(gen, items)
     acc, item = gen.tmp(), gen.tmp()
     gen.pre.append(ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=init))
-    gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, "any")})
+    gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
+    gen.conditional += 1  # the loop body may run zero times: its guards establish no facts
     saved_pre, gen.pre = gen.pre, []
     try:
         loop_body = _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
@@ -342,6 +361,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]) -> tuple[a
         else:
             loop_body = [*gen.pre, *loop_body]
     finally:
+        gen.conditional -= 1
         gen.scopes.pop()
         gen.pre = saved_pre
     gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=E("L", L=source), body=loop_body,
@@ -389,8 +409,7 @@ _ARRAY_METHODS: dict[str, Any] = {
     "join": _join_items,
     "reduce": _reduce,
 }
-# ``includes`` is a String method too: it is only an Array method on a known list
-_ARRAY_ONLY_WHEN_LIST = {"includes": _includes_item}
+
 
 
 # -- Object and JSON -------------------------------------------------------------------------
@@ -398,10 +417,12 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     if method not in ("keys", "values", "entries") or len(args) != 1:
         raise Unsupported
     obj, ty = gen.expr(args[0], raw=True)
+    gen.note_fact(obj, "dict")
     d = gen.tmp()
     guard = E("type(D := X) is dict and (not D or min(D) >= ':' or not HAS_INDEX(D))", D=d, X=obj)
     form = {"keys": "list(D)", "values": "list(D.values())", "entries": "[[K, V] for K, V in D.items()]"}[method]
-    return E(f"{form} if G else DEOPT()", D=d, G=guard, K=gen.tmp(), V=gen.tmp()), "list"
+    return E(f"{form} if G else DEOPT()", D=d, G=guard, K=gen.tmp(), V=gen.tmp()), \
+        "strs" if method == "keys" else "list"
 
 
 def _stringify(gen: "NativeGen", node: Any) -> ast.expr:
