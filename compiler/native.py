@@ -44,6 +44,20 @@ def _join(a: str, b: str) -> str:
     return "any"
 
 
+def _plain_end(e: ast.expr) -> bool:
+    """Does the Python string expression ``e`` surely end without a high surrogate?"""
+    if isinstance(e, ast.Constant) and type(e.value) is str:
+        return bool(e.value) and not "\ud800" <= e.value[-1] <= "\udbff"
+    return isinstance(e, ast.BinOp) and _plain_end(e.right)
+
+
+def _plain_start(e: ast.expr) -> bool:
+    """Does the Python string expression ``e`` surely start without a low surrogate?"""
+    if isinstance(e, ast.Constant) and type(e.value) is str:
+        return bool(e.value) and not "\udc00" <= e.value[0] <= "\udfff"
+    return isinstance(e, ast.BinOp) and _plain_start(e.left)
+
+
 def _plain_text(s: str) -> bool:
     """A literal that compares alike by code points and by UTF-16 units: no surrogates."""
     return not any("\ud800" <= c <= "\udfff" for c in s)
@@ -240,28 +254,34 @@ class NativeGen:
         raise Unsupported
 
     def template(self, node: A.TemplateLiteral) -> tuple[ast.expr, str]:
-        parts: list[ast.expr] = []
-        ascii_only = True
+        out: tuple[ast.expr, str] | None = None
         for i, text in enumerate(node.quasis):
             if text is None or not _plain_text(text):
                 raise Unsupported
+            parts: list[tuple[ast.expr, str]] = []
             if text:
-                parts.append(ast.Constant(text))
-                ascii_only = ascii_only and text.isascii()
+                parts.append((ast.Constant(text), "ascii" if text.isascii() else "str"))
             if i < len(node.expressions):
                 e, ty = self.expr(node.expressions[i])
                 if ty == "int":
                     e, ty = E("str(A)", A=e), "ascii"
-                parts.append(self.as_text(e, ty))
-                ascii_only = ascii_only and ty == "ascii"
-        if not parts:
+                parts.append((self.as_text(e, ty), "str" if ty == "any" else ty))
+            for part in parts:
+                out = part if out is None else self.concat(*out, *part)
+        if out is None:
             return ast.Constant(""), "ascii"
-        out = parts[0]
-        for p in parts[1:]:
-            out = E("A + B", A=out, B=p)
-        if len(parts) == 1 and not (isinstance(out, ast.Constant)):
-            out = E("A + ''", A=out)
-        return out, "ascii" if ascii_only else "str"
+        if not isinstance(out[0], ast.Constant) and len(node.quasis) == 2 and not node.quasis[0] and not node.quasis[1]:
+            return self.concat(out[0], out[1], ast.Constant(""), "ascii")
+        return out
+
+    def concat(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
+        """Two strings joined as JS joins UTF-16 units: a trailing high and a leading low
+        surrogate become one character. Python's ``+`` is that unless both sides may hold
+        surrogates at the seam (neither is ASCII nor a literal that ends or starts plainly)."""
+        ty = "ascii" if ta == tb == "ascii" else "str"
+        if ta == "ascii" or tb == "ascii" or _plain_end(a) or _plain_start(b):
+            return E("X + Y", X=a, Y=b), ty
+        return E("CONCAT(X, Y)", X=a, Y=b), ty
 
     # -- guards --------------------------------------------------------------------------------
     def as_text(self, e: ast.expr, ty: str) -> ast.expr:
@@ -394,10 +414,10 @@ class NativeGen:
             if tb == "int":
                 b, tb = E("str(X)", X=b), "ascii"
             # str + (anything but a str) raises TypeError in Python: the operand needs no guard
-            x = a if ta in ("any", *_STR) else self.as_text(a, ta)
-            y = b if tb in ("any", *_STR) else self.as_text(b, tb)
-            ty = "ascii" if ta == tb == "ascii" else "str"
-            return E("X + Y", X=x, Y=y), ty
+            # when the other side is text and Python's + is exact (see concat)
+            if ta == "ascii" or tb == "ascii" or _plain_end(a) or _plain_start(b):
+                return self.concat(a, "str" if ta == "any" else ta, b, "str" if tb == "any" else tb)
+            return self.concat(self.as_text(a, ta), "str", self.as_text(b, tb), "str")
         if ta == "int" or tb == "int":
             if ta == "int" and tb == "any":
                 a, ta, b, tb = b, tb, a, ta
@@ -424,7 +444,8 @@ class NativeGen:
                 return E("X is Y", X=a, Y=b)
             raise Unsupported
         if tb in _STR:
-            return E("X == Y", X=a, Y=b) if ta in ("any", *_STR) else ast.Constant(False)
+            # a known non-string still runs (it may throw): (x, False)[1]
+            return E("X == Y", X=a, Y=b) if ta in ("any", *_STR) else E("(X, False)[1]", X=a)
         if tb == "int":
             if ta == "int":
                 return E("X == Y", X=a, Y=b)

@@ -154,13 +154,13 @@ def _replace(all_matches: bool) -> Any:
                      P=ast.Constant(replacement.replace("\\", "\\\\")), X=obj,
                      C=ast.Constant(count)), "ascii" if replacement.isascii() else "str"
         needle = _text_literal(pattern)
+        receiver = gen.as_ascii(obj, ty)  # removing a needle may bring two surrogates together
+        out_ty = "ascii" if replacement.isascii() else "str"
         if all_matches:
             if not needle:
                 raise Unsupported
-            return E("X.replace(A, B)", X=gen.as_text(obj, ty), A=ast.Constant(needle),
-                     B=ast.Constant(replacement)), "str"
-        return E("X.replace(A, B, 1)", X=gen.as_text(obj, ty), A=ast.Constant(needle),
-                 B=ast.Constant(replacement)), "str"
+            return E("X.replace(A, B)", X=receiver, A=ast.Constant(needle), B=ast.Constant(replacement)), out_ty
+        return E("X.replace(A, B, 1)", X=receiver, A=ast.Constant(needle), B=ast.Constant(replacement)), out_ty
     return build
 
 
@@ -445,12 +445,15 @@ def _stringify(gen: "NativeGen", node: Any) -> ast.expr:
 def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) -> None:
     if isinstance(node, A.ObjectExpression):
         parts.append("{")
+        seen: set[str] = set()
         for i, p in enumerate(node.properties):
             if not isinstance(p, A.Property) or p.method:
                 raise Unsupported
             key = gen.property_key(p)
-            if not isinstance(key, ast.Constant) or not key.value.isascii():
-                raise Unsupported
+            if not isinstance(key, ast.Constant) or not key.value.isascii() or key.value in seen \
+                    or key.value[:1].isdigit():
+                raise Unsupported  # a repeated key or an index key changes the order JS writes
+            seen.add(key.value)
             parts.append(("," if i else "") + json.dumps(key.value) + ":")
             _stringify_into(gen, p.value, parts)
         parts.append("}")

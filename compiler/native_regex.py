@@ -13,6 +13,8 @@ work is at most about ``n ** (q + 1)`` steps, so the limit keeps that near 10**7
 
 from __future__ import annotations
 
+import re
+
 __all__ = ["translate_regex"]
 
 _LITERAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_/:@,;=!~%&'\"<>#`")
@@ -102,7 +104,12 @@ def translate_regex(pattern: str) -> tuple[str, int] | None:
         i += 1
     if len(depth_quantified) != 1 or unbounded > 2:
         return None
-    return "".join(out), _LIMITS[unbounded]
+    translated = "".join(out)
+    try:  # Annex B classes such as [\d-z] read differently in Python, which refuses them
+        re.compile(translated, re.ASCII)
+    except re.error:
+        return None
+    return translated, _LIMITS[unbounded]
 
 
 def _class_end(pattern: str, start: int) -> int | None:

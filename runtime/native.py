@@ -96,6 +96,7 @@ def regex_test(rx: "re.Pattern[str]", limit: int, s: str) -> bool:
 def namespace(extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The globals of native code: the few builtins it uses and the helpers above."""
     from .convert import has_index_keys
+    from .strings import concat
     from .convert import to_boolean as truthy
     from .interop import shallow_to_js, to_js, to_python
 
@@ -106,7 +107,7 @@ def namespace(extra: dict[str, Any] | None = None) -> dict[str, Any]:
         "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH, "JS_TRUTHY": truthy, "MAX_ITEMS": MAX_ITEMS,
         "BTOA": btoa_ascii, "ATOB": atob_strict, "JSON_STRING": json_string,
         "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test, "TO_PYTHON": to_python,
-        "JSON_SCALAR": json_scalar, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js, "TO_JS": to_js,
+        "JSON_SCALAR": json_scalar, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js, "TO_JS": to_js,
     }
     if extra:
         ns.update(extra)
