@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 import attrs
 
 from .paths import Segment, parse_path
-from .plan_walkers import Walker, build_walker, positional, run_walker
+from .plan_codegen import compile_plan
+from .plan_walkers import Walker, build_walker, is_positional as _is_positional, positional, run_walker
 from .realm import DEFAULT_BUDGETS, Realm, local_state
 
 _LOCAL = local_state()
@@ -199,7 +200,7 @@ def _base_context(context: Any, obj: Any, direction: Direction) -> dict[str, Any
     return ctx
 
 
-_Step = tuple[Any, "Walker | None", "PatchFunction | None"]
+_Step = tuple[Any, "Walker | None", "PatchFunction | None", bool]
 
 
 _LOAD_FAST = opcode.opmap["LOAD_FAST"]
@@ -238,17 +239,41 @@ def _walker_call(fn: PatchFunction) -> PatchFunction:
 
 
 def _steps(entries: tuple[PlanEntry, ...], keyword: Keyword) -> tuple[_Step, ...]:
-    """Per direction: (entry, walker, walker call). Expression entries without a function
-    for the direction are dropped; other entries resolve their function per application."""
+    """Per direction: (entry, walker, walker call, whether the call reads context).
+    Expression entries without a function for the direction are dropped; other entries
+    resolve their function per application."""
     steps: list[_Step] = []
     for entry in entries:
         if isinstance(entry, ExpressionPatch):
             fn = entry.expression if keyword == "expression" else entry.reverse_expression
             if fn is not None:
-                steps.append((entry, build_walker(entry.segments, _reads_context(fn)), _walker_call(fn)))
+                reads = _reads_context(fn)
+                steps.append((entry, build_walker(entry.segments, reads), _walker_call(fn), reads))
         else:
-            steps.append((entry, build_walker(entry.segments), None))
+            steps.append((entry, build_walker(entry.segments), None, True))
     return tuple(steps)
+
+
+class _Program:
+    """One direction of a plan as generated code (``plan_codegen``), built on its first
+    application, so loading a large artifact compiles nothing it does not use.
+
+    ``run`` applies every step in one generated function when all functions are known up
+    front; it is ``None`` when an entry (a reference or labels patch) resolves its function
+    per application, and the per-step loop runs instead. ``fused``: every function is a
+    compiled expression, so disjoint steps share traversals and a failure is re-run step by
+    step for the exact error."""
+
+    __slots__ = ("run", "steps", "fused")
+
+    def __init__(self, steps: tuple[_Step, ...], direction: Direction) -> None:
+        self.steps = steps
+        self.run: Callable[[Any, dict[str, Any], dict[int, Any]], Any] | None = None
+        self.fused = False
+        if all(fn is not None for _entry, _walker, fn, _reads in steps):
+            self.fused = not any(_is_positional(fn) for _entry, _walker, fn, _reads in steps)
+            static = [(entry, entry.segments, fn, reads) for entry, _walker, fn, reads in steps]
+            self.run = compile_plan(static, self.fused, _wrap, direction)
 
 
 @attrs.frozen
@@ -267,10 +292,22 @@ class PatchPlan:
     concat_kinds: frozenset[str] = frozenset()
     _to_host_steps: tuple[_Step, ...] = attrs.field(init=False, eq=False, repr=False)
     _from_host_steps: tuple[_Step, ...] = attrs.field(init=False, eq=False, repr=False)
+    _to_host_program: _Program | None = attrs.field(init=False, eq=False, repr=False, default=None)
+    _from_host_program: _Program | None = attrs.field(init=False, eq=False, repr=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_to_host_steps", _steps(self.entries, self.to_host_keyword))
         object.__setattr__(self, "_from_host_steps", _steps(self.entries, self.from_host_keyword))
+
+    def _program(self, direction: Direction) -> _Program:
+        """The direction's generated program, built once (a race builds it twice, harmlessly)."""
+        if direction == "to_host":
+            program = self._to_host_program or _Program(self._to_host_steps, direction)
+            object.__setattr__(self, "_to_host_program", program)
+        else:
+            program = self._from_host_program or _Program(self._from_host_steps, direction)
+            object.__setattr__(self, "_from_host_program", program)
+        return program
 
     @overload
     def to_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
@@ -283,7 +320,10 @@ class PatchPlan:
     def to_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
                 with_imports: bool = False) -> Any:
         """Tenant → host: returns the patched copy (and the import records when asked)."""
-        root, imports = self._apply("to_host", self._to_host_steps, obj, context, translator)
+        if not self._to_host_steps:
+            return PatchResult(obj) if with_imports else obj
+        program = self._to_host_program or self._program("to_host")
+        root, imports = self._apply("to_host", program, obj, context, translator)
         return PatchResult(root, imports) if with_imports else root
 
     @overload
@@ -297,23 +337,22 @@ class PatchPlan:
     def from_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
                   with_imports: bool = False) -> Any:
         """Host → tenant: returns the patched copy (and the import records when asked)."""
-        root, imports = self._apply("from_host", self._from_host_steps, obj, context, translator)
+        if not self._from_host_steps:
+            return PatchResult(obj) if with_imports else obj
+        program = self._from_host_program or self._program("from_host")
+        root, imports = self._apply("from_host", program, obj, context, translator)
         return PatchResult(root, imports) if with_imports else root
 
     def apply(self, direction: Direction, obj: Any, context: Any = None, *,
               translator: "NameTranslator | None" = None) -> PatchResult:
         """Run every entry that acts in ``direction``; all or nothing."""
-        steps = self._to_host_steps if direction == "to_host" else self._from_host_steps
-        return PatchResult(*self._apply(direction, steps, obj, context, translator))
+        if self.is_empty(direction):
+            return PatchResult(obj)
+        return PatchResult(*self._apply(direction, self._program(direction), obj, context, translator))
 
-    def _apply(self, direction: Direction, steps: tuple[_Step, ...], obj: Any, context: Any,
+    def _apply(self, direction: Direction, program: _Program, obj: Any, context: Any,
                translator: "NameTranslator | None") -> tuple[Any, tuple[Any, ...]]:
-        if not steps:
-            return obj, ()
         ctx = _base_context(context, obj, direction)
-        owned: dict[int, Any] = {}
-        env: ApplyEnv | None = None
-        root = obj
         # One realm for the whole application (compiled expressions refresh its per-call
         # state): the thread's spare one, or a fresh one when nested inside an evaluation.
         local = _LOCAL
@@ -324,23 +363,15 @@ class PatchPlan:
         realm.busy = True
         local.realm = realm
         try:
-            # ctx["path"] is set right before every patch-function call, the only place that
-            # can raise, so on failure it names the concrete path that failed.
-            for entry, walker, fn in steps:
-                try:
-                    if fn is None:
-                        if env is None:
-                            env = ApplyEnv(direction, ctx, obj, translator, self.concat_kinds)
-                        fn = entry.function_for(self.keywords[direction], env)
-                        if fn is None:
-                            continue
-                        fn = _walker_call(fn)
-                    if walker is not None and isinstance(root, (dict, list)):
-                        root = walker(root, "", fn, ctx, owned)
-                    elif walker is None:
-                        root = run_walker(None, root, fn, ctx, owned)
-                except Exception as exc:
-                    raise _wrap(exc, entry, str(ctx.get("path", "")), direction) from exc
+            if program.run is None:
+                return self._run_steps(direction, program.steps, obj, ctx, translator)
+            if not program.fused:
+                return program.run(obj, ctx, {}), ()
+            try:
+                return program.run(obj, ctx, {}), ()
+            except Exception:  # noqa: BLE001 - re-run below, step by step, for the exact error
+                pass
+            return self._run_steps(direction, program.steps, obj, ctx, translator)
         finally:
             realm.busy = False
             realm.context = None
@@ -349,6 +380,30 @@ class PatchPlan:
                 realm.unpatch()
                 realm.extra = {}
             local.realm = previous
+
+    def _run_steps(self, direction: Direction, steps: tuple[_Step, ...], obj: Any, ctx: dict[str, Any],
+                   translator: "NameTranslator | None") -> tuple[Any, tuple[Any, ...]]:
+        """The per-step loop, for plans whose entries resolve their function per application."""
+        owned: dict[int, Any] = {}
+        env: ApplyEnv | None = None
+        root = obj
+        # ctx["path"] is set right before every patch-function call, the only place that
+        # can raise, so on failure it names the concrete path that failed.
+        for entry, walker, fn, _reads in steps:
+            try:
+                if fn is None:
+                    if env is None:
+                        env = ApplyEnv(direction, ctx, obj, translator, self.concat_kinds)
+                    fn = entry.function_for(self.keywords[direction], env)
+                    if fn is None:
+                        continue
+                    fn = _walker_call(fn)
+                if walker is not None and isinstance(root, (dict, list)):
+                    root = walker(root, "", fn, ctx, owned)
+                elif walker is None:
+                    root = run_walker(None, root, fn, ctx, owned)
+            except Exception as exc:
+                raise _wrap(exc, entry, str(ctx.get("path", "")), direction) from exc
         return root, (tuple(env.imports) if env is not None else ())
 
     @property

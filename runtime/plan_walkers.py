@@ -25,7 +25,7 @@ try:
 except ImportError:  # pragma: no cover - the value model ships with the compiler
     _UNDEFINED = object()
 
-__all__ = ["Walker", "build_walker", "run_walker", "positional", "DELETE"]
+__all__ = ["Walker", "build_walker", "run_walker", "positional", "is_positional", "DELETE"]
 
 PatchFunction = Callable[..., Any]
 DELETE = _DELETE = object()
@@ -57,7 +57,14 @@ def positional(fn: PatchFunction) -> PatchFunction:
             value = _clone(value)
         return fn(value, ctx, value_exists=value_exists)
 
+    call.positional_of = fn  # type: ignore[attr-defined]
     return call
+
+
+def is_positional(call: PatchFunction) -> bool:
+    """Whether a walker call adapts an arbitrary function (which may have side effects, so its
+    calls keep their order) rather than being a compiled expression's own entry."""
+    return getattr(call, "positional_of", None) is not None
 
 
 _INDEX_TEXT = tuple(str(i) for i in range(1024))

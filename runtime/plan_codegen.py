@@ -1,0 +1,347 @@
+"""Plan application written out as Python source, compiled once per plan direction.
+
+Why: applying a plan is on the sync hot path, and the closure walkers of ``plan_walkers`` pay
+a Python call per path segment and per match, ``isinstance`` checks and an ``owned`` lookup
+for every container. The generated function walks each path with nested loops and direct
+dict access in one frame, walks a prefix shared by consecutive disjoint steps once
+(``plan_groups``), and checks or registers ownership only where another step can meet the
+same container.
+
+The generated code covers plain ``dict``/``list`` trees; whatever else it meets (dict or list
+subclasses, a digit key used as a list index) it hands to the closure walker for the rest of
+the path, which stays the reference semantics. Both share ``plan_walkers``' helpers
+(``_plain``, ``_key_text``, the ``owned`` copy-on-write map).
+
+User path keys enter the source only as ``repr()`` literals of ``str`` (and indexes as
+``int`` literals), never as identifiers; callables and walkers are bound by generated names.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+from .paths import Index, Key, Segment
+from .plan_groups import Ownership, edge, group_steps
+from .plan_walkers import _DELETE, _INDEX_STEP, _INDEX_TEXT, _UNDEFINED, _key_text, _plain, build_walker, run_walker
+
+__all__ = ["compile_plan", "StaticStep"]
+
+StaticStep = tuple[Any, "tuple[Segment, ...]", Callable[..., Any], bool]
+"""(entry, segments, walker call ``fn(value, ctx, value_exists)``, whether ``fn`` reads context)."""
+
+_Part = tuple[bool, str]
+"""A piece of a concrete path: ``(True, text)`` a constant, ``(False, expr)`` computed at run time."""
+
+
+def _drop_deleted(items: list[Any]) -> None:
+    """Remove the elements a list wildcard marked for deletion (in place: ``items`` is owned)."""
+    items[:] = [item for item in items if item is not _DELETE]
+
+
+_BASE_NAMES: dict[str, Any] = {
+    "_M": _DELETE,  # "missing" for dict.get, as in the closure walkers
+    "_D": _DELETE,
+    "_U": _UNDEFINED,
+    "_IS": _INDEX_STEP,
+    "_IT": _INDEX_TEXT,
+    "_C": (dict, list),
+    "_kt": _key_text,
+    "_plain": _plain,
+    "_drop": _drop_deleted,
+    "_whole": run_walker,
+}
+
+
+def _path_expr(parts: list[_Part]) -> str:
+    """A Python expression for the concrete path: constants merged, pieces concatenated."""
+    out: list[str] = []
+    pending = ""
+    for constant, text in parts:
+        if constant:
+            pending += text
+            continue
+        if pending:
+            out.append(repr(pending))
+            pending = ""
+        out.append(text)
+    if pending or not out:
+        out.append(repr(pending))
+    return " + ".join(out)
+
+
+def _literal_key(name: Any) -> str:
+    if type(name) is not str:
+        raise TypeError(f"path keys must be str, got {type(name).__name__}")
+    return repr(name)
+
+
+def _literal_index(index: Any) -> str:
+    if type(index) is not int or index < 0:
+        raise TypeError(f"path indexes must be non-negative ints, got {index!r}")
+    return repr(index)
+
+
+class _Branch:
+    """One step as seen from the generated code: its path and its function's bound name."""
+
+    __slots__ = ("segs", "fn", "paths")
+
+    def __init__(self, segs: tuple[Segment, ...], fn: str, paths: bool) -> None:
+        self.segs = segs
+        self.fn = fn
+        self.paths = paths  # whether the function reads context.path
+
+
+class _Node:
+    """Where the emitter stands: the variable holding a container, the variable holding the
+    same container as it was before this group (``var is orig``: not copied yet), its path
+    from the root, and the concrete path pieces leading to it."""
+
+    __slots__ = ("var", "orig", "prefix", "parts")
+
+    def __init__(self, var: str, orig: str, prefix: tuple[Segment, ...], parts: list[_Part]) -> None:
+        self.var = var
+        self.orig = orig
+        self.prefix = prefix
+        self.parts = parts
+
+
+class _Source:
+    """Accumulates generated lines and the objects they refer to by name."""
+
+    def __init__(self, ownership: Ownership) -> None:
+        self.lines: list[str] = []
+        self.names: dict[str, Any] = dict(_BASE_NAMES)
+        self.count = 0
+        self.ownership = ownership
+        self.group = 0
+
+    def line(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+    def fresh(self, stem: str) -> str:
+        self.count += 1
+        return f"{stem}{self.count}"
+
+    def bind(self, value: Any, stem: str) -> str:
+        name = self.fresh("_" + stem)
+        self.names[name] = value
+        return name
+
+    def own(self, node: _Node, ind: int) -> None:
+        """Make ``node.var`` writable before a write: copy it at its first write in this
+        group unless an earlier group created it, and register the copy for later groups."""
+        var = node.var
+        self.line(ind, f"if {var} is {node.orig}:")
+        ind += 1
+        if self.ownership.may_be_owned(self.group, node.prefix):
+            self.line(ind, f"if id({var}) not in owned:")
+            ind += 1
+        self.line(ind, f"{var} = {var}.copy()")
+        if self.ownership.must_register(self.group, node.prefix):
+            self.line(ind, f"owned[id({var})] = {var}")
+
+    def call(self, branch: _Branch, out: str, value: str, path: str, ind: int) -> None:
+        """``out = fn(value, ctx, True)`` with ``context.path`` set before the call when the
+        function reads it, else only when it fails (the error names the concrete path)."""
+        if branch.paths:
+            self.line(ind, f"ctx['path'] = {path}")
+            self.line(ind, f"{out} = {branch.fn}({value}, ctx, True)")
+            return
+        self.line(ind, "try:")
+        self.line(ind + 1, f"{out} = {branch.fn}({value}, ctx, True)")
+        self.line(ind, "except BaseException:")
+        self.line(ind + 1, f"ctx['path'] = {path}")
+        self.line(ind + 1, "raise")
+
+
+def _by_edge(branches: list[_Branch], d: int) -> list[list[_Branch]]:
+    """Branches grouped by their segment at depth ``d``, in order of first appearance."""
+    groups: dict[tuple[object, ...], list[_Branch]] = {}
+    for branch in branches:
+        groups.setdefault(edge(branch.segs[d]), []).append(branch)
+    return list(groups.values())
+
+
+def _dispatch(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
+    """Apply every branch's remaining segments to the value in ``node.var``, rebinding it to
+    the result (itself when nothing changed). Exact ``dict``/``list`` take generated code,
+    other containers each branch's closure walker in turn, scalars match nothing."""
+    d = len(node.prefix)
+    groups = _by_edge(branches, d)
+    seg = groups[0][0].segs[d]
+    if isinstance(seg, Key):  # several groups are always distinct keys (plan_groups.disjoint)
+        src.line(ind, f"if type({node.var}) is dict:")
+        for group in groups:
+            _key_on_dict(src, node, group, ind + 1)
+    elif isinstance(seg, Index):
+        src.line(ind, f"if type({node.var}) is list:")
+        _index_on_list(src, node, groups[0], ind + 1)
+    else:
+        src.line(ind, f"if type({node.var}) is list:")
+        _wildcard_on_list(src, node, groups[0], ind + 1)
+        src.line(ind, f"elif type({node.var}) is dict:")
+        _wildcard_on_dict(src, node, groups[0], ind + 1)
+    src.line(ind, f"elif isinstance({node.var}, _C):")
+    for branch in branches:
+        rest = src.bind(build_walker(branch.segs[d:], branch.paths), "w")
+        src.line(ind + 1, f"{node.var} = {rest}({node.var}, {_path_expr(node.parts)}, {branch.fn}, ctx, owned)")
+
+
+def _descend(src: _Source, node: _Node, key: str, child: str, seg: Segment, branches: list[_Branch],
+             step: _Part, ind: int) -> None:
+    """Walk ``child`` (already read from ``node.var[key]``) and store a changed result."""
+    result = src.fresh("r")
+    src.line(ind, f"{result} = {child}")
+    inner = _Node(result, child, node.prefix + (seg,), node.parts + [step])
+    _dispatch(src, inner, branches, ind)
+    src.line(ind, f"if {result} is not {child}:")
+    src.own(node, ind + 1)
+    src.line(ind + 1, f"{node.var}[{key}] = {result}")
+
+
+def _set_result(src: _Source, node: _Node, key: str, old: str, new: str, ind: int) -> None:
+    """A map value patched: deleted for null/undefined, stored unless unchanged."""
+    var = node.var
+    src.line(ind, f"if {new} is None or {new} is _U:")
+    src.own(node, ind + 1)
+    src.line(ind + 1, f"del {var}[{key}]")
+    src.line(ind, f"elif {new} is not {old}:")
+    src.line(ind + 1, f"if type({new}) is not str and isinstance({new}, _C):")
+    src.line(ind + 2, f"{new} = _plain({new})")
+    src.own(node, ind + 1)
+    src.line(ind + 1, f"{var}[{key}] = {new}")
+
+
+def _key_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
+    d = len(node.prefix)
+    seg = branches[0].segs[d]
+    assert isinstance(seg, Key)
+    name = _literal_key(seg.name)
+    parts = node.parts + [(True, _key_text(seg.name))]
+    if len(branches) > 1 or d + 1 < len(branches[0].segs):
+        child = src.fresh("c")
+        src.line(ind, f"{child} = {node.var}.get({name})")
+        _descend(src, node, name, child, seg, branches, (True, _key_text(seg.name) + "."), ind)
+        return
+    branch = branches[0]
+    old, new, path = src.fresh("v"), src.fresh("x"), _path_expr(parts)
+    src.line(ind, f"{old} = {node.var}.get({name}, _M)")
+    src.line(ind, f"if {old} is not _M:")
+    src.call(branch, new, old, path, ind + 1)
+    _set_result(src, node, name, old, new, ind + 1)
+    if seg.bracket:  # a missing terminal ["key"]: run with value_exists=False, create on a value
+        src.line(ind, "else:")
+        src.line(ind + 1, f"ctx['path'] = {path}")
+        src.line(ind + 1, f"{new} = {branch.fn}(None, ctx, False)")
+        src.line(ind + 1, f"if {new} is not None and {new} is not _U:")
+        src.own(node, ind + 2)
+        src.line(ind + 2, f"{node.var}[{name}] = _plain({new}) if isinstance({new}, _C) else {new}")
+
+
+def _index_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
+    d = len(node.prefix)
+    seg = branches[0].segs[d]
+    assert isinstance(seg, Index)
+    index, var = _literal_index(seg.index), node.var
+    src.line(ind, f"if {index} < len({var}):")
+    ind += 1
+    if len(branches) > 1 or d + 1 < len(branches[0].segs):
+        child = src.fresh("c")
+        src.line(ind, f"{child} = {var}[{index}]")
+        _descend(src, node, index, child, seg, branches, (True, f"{seg.index}."), ind)
+        return
+    old, new = src.fresh("v"), src.fresh("x")
+    src.line(ind, f"{old} = {var}[{index}]")
+    src.call(branches[0], new, old, _path_expr(node.parts + [(True, str(seg.index))]), ind)
+    src.line(ind, f"if {new} is None or {new} is _U:")
+    src.own(node, ind + 1)
+    src.line(ind + 1, f"del {var}[{index}]")
+    src.line(ind, "else:")
+    src.line(ind + 1, f"if isinstance({new}, _C):")
+    src.line(ind + 2, f"{new} = _plain({new})")
+    src.line(ind + 1, f"if {new} is not {old}:")
+    src.own(node, ind + 2)
+    src.line(ind + 2, f"{var}[{index}] = {new}")
+
+
+def _wildcard_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
+    d = len(node.prefix)
+    seg = branches[0].segs[d]
+    i, item, var = src.fresh("i"), src.fresh("c"), node.var
+    if len(branches) > 1 or d + 1 < len(branches[0].segs):
+        src.line(ind, f"for {i}, {item} in enumerate({node.orig}):")
+        step = (False, f"(_IS[{i}] if {i} < 1024 else str({i}) + '.')")
+        _descend(src, node, i, item, seg, branches, step, ind + 1)
+        return
+    new, deleted = src.fresh("x"), src.fresh("dl")
+    src.line(ind, f"{deleted} = False")
+    src.line(ind, f"for {i}, {item} in enumerate({node.orig}):")
+    path = _path_expr(node.parts + [(False, f"(_IT[{i}] if {i} < 1024 else str({i}))")])
+    src.call(branches[0], new, item, path, ind + 1)
+    src.line(ind + 1, f"if {new} is None or {new} is _U:")
+    src.line(ind + 2, f"{new} = _D")
+    src.line(ind + 2, f"{deleted} = True")
+    src.line(ind + 1, f"elif type({new}) is not str and isinstance({new}, _C):")
+    src.line(ind + 2, f"{new} = _plain({new})")
+    src.line(ind + 1, f"if {new} is not {item}:")
+    src.own(node, ind + 2)
+    src.line(ind + 2, f"{var}[{i}] = {new}")
+    src.line(ind, f"if {deleted}:")
+    src.line(ind + 1, f"_drop({var})")
+
+
+def _wildcard_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
+    d = len(node.prefix)
+    seg = branches[0].segs[d]
+    key, item = src.fresh("k"), src.fresh("c")
+    src.line(ind, f"for {key}, {item} in list({node.orig}.items()):")
+    if len(branches) > 1 or d + 1 < len(branches[0].segs):
+        _descend(src, node, key, item, seg, branches, (False, f"_kt({key}) + '.'"), ind + 1)
+        return
+    new = src.fresh("x")
+    src.call(branches[0], new, item, _path_expr(node.parts + [(False, f"_kt({key})")]), ind + 1)
+    _set_result(src, node, key, item, new, ind + 1)
+
+
+@functools.lru_cache(maxsize=256)
+def _code(source: str) -> Any:
+    """Compiled plan source; plans of the same shape share it (their objects differ by name)."""
+    return compile(source, "<patch plan>", "exec")
+
+
+def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Exception],
+                 direction: str) -> Callable[[Any, dict[str, Any], dict[int, Any]], Any]:
+    """One function ``run(root, ctx, owned) -> root`` applying every step, each on the result
+    of the previous. With ``fuse`` (every function is a compiled expression), consecutive
+    disjoint steps share one traversal and any failure propagates as is: the caller re-runs
+    the steps one by one for the exact error. Without it, a failure is raised as
+    ``wrap(exc, entry, concrete_path, direction)`` naming the step, as the per-step loop does."""
+    paths = [tuple(step[1]) for step in steps]
+    groups = group_steps(paths, fuse)
+    src = _Source(Ownership(paths, groups))
+    branches = [_Branch(path, src.bind(step[2], "f"), step[3]) for path, step in zip(paths, steps)]
+    src.line(0, "def run(n0, ctx, owned):")
+    body = 1
+    if not fuse:
+        src.line(1, "try:")
+        body = 2
+    for number, group in enumerate(groups):
+        src.group = number
+        if not fuse:
+            src.line(body, f"step = {group[0]}")
+        if not paths[group[0]]:
+            src.line(body, f"n0 = _whole(None, n0, {branches[group[0]].fn}, ctx, owned)")
+            continue
+        src.line(body, "o0 = n0")
+        _dispatch(src, _Node("n0", "o0", (), []), [branches[n] for n in group], body)
+    if not fuse:
+        entries = src.bind(tuple(step[0] for step in steps), "entries")
+        wrap_name, direction_name = src.bind(wrap, "wrap"), src.bind(direction, "direction")
+        src.line(1, "except Exception as exc:")
+        src.line(2, f"raise {wrap_name}(exc, {entries}[step], str(ctx.get('path', '')), {direction_name}) from exc")
+    src.line(1, "return n0")
+    namespace = dict(src.names)
+    exec(_code("\n".join(src.lines) + "\n"), namespace)  # noqa: S102 - literals and generated names only
+    return namespace["run"]  # type: ignore[no-any-return]
