@@ -1,0 +1,168 @@
+"""Generated plan code (plan_codegen, plan_groups) agrees with the closure walkers it replaces."""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import syncpatch
+from syncpatch.runtime.paths import Index, Key, Wildcard, parse_path
+from syncpatch.runtime.plan import ExpressionPatch, PatchError, PatchPlan
+from syncpatch.runtime.plan_codegen import compile_plan
+from syncpatch.runtime.plan_groups import Ownership, disjoint, group_steps
+from syncpatch.runtime.plan_walkers import build_walker, run_walker
+
+KEYS = ["a", "b", "c.d", "0"]
+scalars = st.one_of(st.integers(-3, 3), st.sampled_from(["x", ""]), st.none())
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(KEYS), inner, max_size=3)),
+    max_leaves=14,
+)
+segments = st.one_of(
+    st.sampled_from(KEYS).map(Key),
+    st.sampled_from(KEYS).map(lambda k: Key(k, bracket=True)),
+    st.integers(0, 2).map(Index),
+    st.just(Wildcard()),
+)
+paths = st.lists(segments, min_size=0, max_size=3).map(tuple)
+
+
+def transform(value: Any, exists: bool) -> Any:
+    """Deterministic, shape-changing, sometimes deleting."""
+    if not exists:
+        return "new"
+    if value is None or value == "":
+        return None
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "!"
+    return {"wrapped": len(value)} if len(value) % 2 else value
+
+
+def recording(log: list[Any], reads: bool):
+    def fn(value: Any, ctx: dict[str, Any], exists: bool) -> Any:
+        log.append((copy.deepcopy(value), exists, ctx["path"] if reads else None))
+        return transform(value, exists)
+    return fn
+
+
+def sequential(obj: Any, steps: list[tuple[tuple, Any, bool]]) -> Any:
+    """The reference: closure walkers, one step after the other."""
+    ctx: dict[str, Any] = {"path": ""}
+    owned: dict[int, Any] = {}
+    root = obj
+    for segs, fn, reads in steps:
+        walker = build_walker(segs, reads)
+        if walker is None:
+            root = run_walker(None, root, fn, ctx, owned)
+        elif isinstance(root, (dict, list)):
+            root = walker(root, "", fn, ctx, owned)
+    return root
+
+
+def wrap(exc: Exception, entry: Any, concrete: str, direction: str) -> Exception:
+    return RuntimeError(entry, concrete, direction)
+
+
+def generated(obj: Any, steps: list[tuple[tuple, Any, bool]], fuse: bool) -> Any:
+    static = [(number, segs, fn, reads) for number, (segs, fn, reads) in enumerate(steps)]
+    return compile_plan(static, fuse, wrap, "to_host")(obj, {"path": ""}, {})
+
+
+@settings(max_examples=500, deadline=None)
+@given(obj=json_values, plan=st.lists(st.tuples(paths, st.booleans()), min_size=1, max_size=4),
+       fuse=st.booleans())
+def test_generated_code_matches_the_closure_walkers(obj, plan, fuse):
+    want_log: list[Any] = []
+    got_log: list[Any] = []
+    before = copy.deepcopy(obj)
+    try:
+        want = sequential(obj, [(segs, recording(want_log, reads), reads) for segs, reads in plan])
+    except ValueError:  # a whole-object patch returned null
+        with pytest.raises(ValueError if fuse else RuntimeError):
+            generated(obj, [(segs, recording(got_log, reads), reads) for segs, reads in plan], fuse)
+        return
+    got = generated(obj, [(segs, recording(got_log, reads), reads) for segs, reads in plan], fuse)
+    assert obj == before, "input was mutated"
+    assert got == want
+    if fuse:  # disjoint steps may interleave their calls, never change them
+        assert sorted(map(repr, got_log)) == sorted(map(repr, want_log))
+    else:
+        assert got_log == want_log
+
+
+def test_untouched_subtrees_are_shared_and_each_container_copied_once():
+    obj = {"spec": {"ports": [{"name": "a", "port": 1}, {"name": "b", "port": 2}], "selector": {"x": "y"}},
+           "metadata": {"name": "m"}}
+    plan = syncpatch.compile_patches([{"path": "spec.ports[*].name", "expression": '"n-" + value'},
+                                      {"path": "spec.ports[*].port", "expression": "value + 1"}])
+    out = plan.to_host(obj)
+    assert out["metadata"] is obj["metadata"] and out["spec"]["selector"] is obj["spec"]["selector"]
+    assert out["spec"]["ports"] == [{"name": "n-a", "port": 2}, {"name": "n-b", "port": 3}]
+    assert obj["spec"]["ports"][0] == {"name": "a", "port": 1}
+
+
+def test_fused_failure_reports_the_first_failing_step_in_order():
+    # Fused, element 0's "y" would fail before element 1's "x"; in order, patch 0 fails first.
+    plan = syncpatch.compile_patches([{"path": "items[*].x", "expression": "value.q.r"},
+                                      {"path": "items[*].y", "expression": "value.q.r"}])
+    obj = {"items": [{"x": {"q": {"r": 1}}, "y": 1}, {"x": 2, "y": {"q": {"r": 1}}}]}
+    with pytest.raises(PatchError) as info:
+        plan.to_host(obj)
+    assert (info.value.patch_index, info.value.concrete_path) == (0, "items.1.x")
+
+
+def test_subclassed_containers_take_the_closure_walkers():
+    obj = OrderedDict(spec=OrderedDict(ports=[OrderedDict(name="a")], other=1))
+    plan = syncpatch.compile_patches([{"path": "spec.ports[*].name", "expression": '"n-" + value'},
+                                      {"path": "spec.other", "expression": "value + 1"}])
+    out = plan.to_host(obj)
+    assert out == {"spec": {"ports": [{"name": "n-a"}], "other": 2}}
+    assert obj["spec"]["ports"][0]["name"] == "a"
+
+
+@pytest.mark.parametrize("key", ['x"y', "x'y", "a\\b", "line\nbreak", "{__import__('os')}", "é/ü", ""])
+def test_keys_enter_generated_code_as_literals(key):
+    path = '["' + key.replace("\\", "\\\\").replace('"', '\\"') + '"]'
+    seen = []
+    plan = PatchPlan(entries=(ExpressionPatch(index=0, path="m" + path + ".v",
+                                              expression=lambda v, c, *, value_exists=True: seen.append(c["path"]) or v + 1),))
+    assert plan.to_host({"m": {key: {"v": 1}}}) == {"m": {key: {"v": 2}}}
+    assert len(seen) == 1
+
+
+def test_digit_keys_index_lists():
+    plan = syncpatch.compile_patches([{"path": "a.1.b", "expression": '"x"'}, {"path": "a.0", "expression": "null"}])
+    assert plan.to_host({"a": [{"b": 1}, {"b": 2}]}) == {"a": [{"b": "x"}]}
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    ("spec.ports[*].name", "spec.ports[*].port", True),
+    ("metadata.labels", "metadata.annotations[*]", True),
+    ("spec.ports[*].name", "spec.ports[*].name", False),
+    ("spec.ports", "spec.ports[*].name", False),
+    ("a[*].x", "a[0].y", False),
+    ("a.0", "a.1", False),  # digit keys also index lists, where deletion shifts elements
+    ("a.0", "a.b", True),
+    ("", "a", False),
+])
+def test_disjoint(a, b, expected):
+    assert disjoint(parse_path(a), parse_path(b)) is expected
+
+
+def test_groups_and_ownership():
+    steps = [parse_path(p) for p in ("a[*].x", "a[*].y", "a[*]", "b.c")]
+    groups = group_steps(steps, fuse=True)
+    assert groups == [[0, 1], [2, 3]]
+    assert group_steps(steps, fuse=False) == [[0], [1], [2], [3]]
+    own = Ownership(steps, groups)
+    a_items = parse_path("a[*]")
+    assert own.must_register(0, a_items[:1]) and not own.must_register(0, a_items)  # the list, not elements
+    assert own.may_be_owned(1, parse_path("a")) and not own.may_be_owned(1, parse_path("b"))
