@@ -99,41 +99,37 @@ def compile_program(source: str, origin: str = "<expression>") -> CompiledProgra
 
 _ENTRY = """
 def _entry(value=UNDEFINED, context=None, value_exists=True, budgets=None):
-    if budgets is None:
+    if budgets is None or budgets is IN_PLAN:
         try:
             pass
         except Exception:
             pass
+        if budgets is IN_PLAN:
+            return _general_invoke(value, context, value_exists)
     return _general(value, context, value_exists=value_exists, budgets=budgets)
 
 def _invoke(value, context, value_exists):
-    try:
-        pass
-    except Exception:
-        pass
-    return _general_invoke(value, context, value_exists)
+    return _entry(value, context, value_exists, IN_PLAN)
 """
 
 
 def entry_module(native: list[ast.stmt] | None) -> ast.Module:
-    """``_entry`` (the public call) and ``_invoke`` (plans): the native statements first when
-    the script has them, the general tier (``_general``) on any exception or without them."""
+    """``_entry``, the public call: the native statements first when the script has them,
+    the general tier (``_general``) on any exception or without them. Plans call ``_invoke``,
+    whose fallback is the general tier's in-plan entry (the plan's realm, no isolation)."""
     module = ast.parse(_ENTRY)
-    entry, invoke = module.body
-    assert isinstance(entry, ast.FunctionDef) and isinstance(invoke, ast.FunctionDef)
+    entry = module.body[0]
+    assert isinstance(entry, ast.FunctionDef)
     if native is None:
         entry.body = entry.body[1:]
-        invoke.body = invoke.body[1:]
+        module.body[1] = ast.parse("def _invoke(value, context, value_exists):\n"
+                                   "    return _general_invoke(value, context, value_exists)").body[0]
     elif len(native) == 1 and isinstance(native[0], ast.Return) and isinstance(native[0].value, ast.Constant):
         entry.body = native  # a constant: no budget can apply, nothing can fail
-        invoke.body = copy.deepcopy(native)
     else:
         guarded = entry.body[0]
         assert isinstance(guarded, ast.If) and isinstance(guarded.body[0], ast.Try)
         guarded.body[0].body = native
-        attempt = invoke.body[0]
-        assert isinstance(attempt, ast.Try)
-        attempt.body = copy.deepcopy(native)
     ast.fix_missing_locations(module)
     return module
 

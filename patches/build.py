@@ -176,8 +176,44 @@ def _module_source(source: str) -> EmittedFunction:
         aliases = [ast.alias(name=name) for name in used]
         module = ast.Module(body=[ast.ImportFrom("syncpatch.runtime.abi", aliases, 0), *module.body],
                             type_ignores=[])
+    native = getattr(generated, "native", None)
+    if native is not None:
+        return _with_native_tier(module, generated, native, source)
     return EmittedFunction(module, "_main", dict(generated.names), _copy_mask(generated),
                            "patch_function", "syncpatch.runtime.abi")
+
+
+def _with_native_tier(module: ast.Module, generated: Any, native: Any, source: str) -> EmittedFunction:
+    """The artifact form of a script with a native tier: ``_main`` wrapped as the general
+    tier, then the compiler's ``_entry`` over it (see ``syncpatch.runtime.native``), so an
+    artifact runs exactly what ``compile_expression`` runs in process."""
+    from syncpatch.compiler.pipeline import entry_module
+    from syncpatch.runtime.native import BUILTINS, HELPERS
+
+    statements, constants = native
+    names = dict(sorted(generated.names.items()))
+    general = ast.parse("_general = patch_function(_main, N, M, S)\n_general_invoke = _general._invoke").body
+    assert isinstance(general[0], ast.Assign) and isinstance(general[0].value, ast.Call)
+    general[0].value.args[1:] = [
+        ast.Dict([ast.Constant(k) for k in names], [ast.Constant(v) for v in names.values()]),
+        ast.Constant(_copy_mask(generated)), ast.Constant(source)]
+    regexes: list[ast.stmt] = [
+        ast.Assign([ast.Name(name, ast.Store())], ast.Call(ast.Name("compile_regex", ast.Load()),
+                                                          [ast.Constant(pattern), ast.Constant(ignore_case)], []))
+        for name, (pattern, ignore_case) in constants.items()]
+    entry = entry_module(statements).body
+    finish = ast.parse("_fn = native_function(_entry, _invoke, _general, S)").body
+    assert isinstance(finish[0], ast.Assign) and isinstance(finish[0].value, ast.Call)
+    finish[0].value.args[3] = ast.Constant(source)
+    helpers = sorted({n.id for f in entry for n in ast.walk(f) if isinstance(n, ast.Name)} & {*HELPERS, *BUILTINS})
+    imports: list[ast.stmt] = [
+        ast.ImportFrom("syncpatch.runtime.abi", [ast.alias("patch_function")], 0),
+        ast.ImportFrom("syncpatch.runtime.native",
+                       [ast.alias(n) for n in ["compile_regex", "native_function", *helpers]], 0)]
+    body = [*imports, *module.body, *general, *regexes, *entry, *finish]
+    out = ast.Module(body=body, type_ignores=[])
+    ast.fix_missing_locations(out)
+    return EmittedFunction(out, "_fn", names, _copy_mask(generated))
 
 
 def _copy_mask(generated: Any) -> int:

@@ -113,7 +113,7 @@ def to_python(v: Any, depth: int = 0) -> Any:
                 if out is not None:
                     out.append(x)
                 continue
-            y = to_python(x, depth + 1)
+            y = _dict_to_python(x, depth + 1) if tx is dict and depth < _MAX_DEPTH else to_python(x, depth + 1)
             if y is not x and out is None:
                 out = v[:i]
             if out is not None:
@@ -156,7 +156,12 @@ def _no_index_keys(v: dict[str, Any]) -> bool:
 
 
 def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:
-    if type(v) is dict and _no_index_keys(v):
+    if type(v) is dict:
+        try:  # _no_index_keys, inlined: this runs for every object of every result
+            plain_keys = not v or min(v) >= ":"
+        except TypeError:
+            plain_keys = False
+    if type(v) is dict and (plain_keys or not has_index_keys(v)):
         if _PLAIN_LEAVES.issuperset(map(type, v.values())):
             return v  # only strings, booleans, null, undefined: nothing to convert (C-speed test)
         out: dict[str, Any] | None = None

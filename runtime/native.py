@@ -21,12 +21,17 @@ from typing import Any
 
 from .values import UNDEFINED
 
-__all__ = ["Deopt", "deopt", "namespace", "MAX_ITEMS", "MAX_TEXT"]
+__all__ = ["Deopt", "deopt", "namespace", "native_function", "compile_regex", "HELPERS", "IN_PLAN", "MAX_ITEMS",
+           "MAX_TEXT"]
 
 #: longest list or object a native callback loop walks (past it: the general tier, budgets)
 MAX_ITEMS = 1000
 #: longest string a native base64 or regex operation takes
 MAX_TEXT = 1 << 20
+
+
+#: passed as ``budgets`` by plans: run the native tier, fall back to the general tier's in-plan entry
+IN_PLAN = object()
 
 
 class Deopt(Exception):
@@ -93,22 +98,35 @@ def regex_test(rx: "re.Pattern[str]", limit: int, s: str) -> bool:
     return rx.search(s) is not None
 
 
-def namespace(extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The globals of native code: the few builtins it uses and the helpers above."""
+def _helpers() -> dict[str, Any]:
     from .convert import has_index_keys
-    from .strings import concat
-    from .convert import to_boolean as truthy
+    from .convert import to_boolean
     from .interop import shallow_to_js, to_js, to_python
+    from .strings import concat
 
-    ns: dict[str, Any] = {
-        "__builtins__": {},
-        "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int,
-        "enumerate": enumerate, "Exception": Exception, "any": any, "all": all, "min": min,
-        "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH, "JS_TRUTHY": truthy, "MAX_ITEMS": MAX_ITEMS,
-        "BTOA": btoa_ascii, "ATOB": atob_strict, "JSON_STRING": json_string,
-        "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test, "TO_PYTHON": to_python,
-        "JSON_SCALAR": json_scalar, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js, "TO_JS": to_js,
+    return {
+        "UNDEFINED": UNDEFINED, "IN_PLAN": IN_PLAN, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH,
+        "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "BTOA": btoa_ascii, "ATOB": atob_strict,
+        "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
+        "TO_PYTHON": to_python, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js,
+        "TO_JS": to_js,
     }
+
+
+#: the names native code uses besides builtins (an artifact imports them from this module)
+HELPERS: dict[str, Any] = _helpers()
+globals().update(HELPERS)
+#: the builtins native code uses (an in-process namespace has no others)
+BUILTINS: dict[str, Any] = {
+    "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
+    "Exception": Exception, "any": any, "all": all, "min": min,
+}
+globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
+
+
+def namespace(extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The globals of in-process native code: the few builtins it uses and the helpers."""
+    ns: dict[str, Any] = {"__builtins__": {}, **BUILTINS, **HELPERS}
     if extra:
         ns.update(extra)
     return ns
@@ -117,3 +135,15 @@ def namespace(extra: dict[str, Any] | None = None) -> dict[str, Any]:
 def compile_regex(pattern: str, ignore_case: bool) -> "re.Pattern[str]":
     """A translated pattern (``compiler/native_regex.py``), for ASCII text only."""
     return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
+
+
+def native_function(entry: Any, invoke: Any, general: Any, source: str = "") -> Any:
+    """A generated ``_entry`` made a patch function: ``general`` (the ``CompiledFunction``) for
+    the general tier and the plan walkers' ``_invoke`` ride along as attributes."""
+    entry.__qualname__ = entry.__name__ = "Expression"
+    entry.source = source
+    entry.budgets = general.budgets
+    entry.general = general
+    entry._invoke = invoke
+    entry.native = True
+    return entry

@@ -19,6 +19,7 @@ from syncpatch.compiler import bind_entry, bind_main, compile_program
 from syncpatch.compiler.pipeline import _without_native
 from syncpatch.grammar.errors import CompileError
 from syncpatch.runtime.entry import CompiledFunction
+from syncpatch.runtime.native import native_function
 from syncpatch.runtime.errors import EvaluationError, LimitExceeded
 from syncpatch.runtime.errors import _from_throw  # noqa: F401 - used by the artifact conformance test
 from syncpatch.runtime.realm import Budgets
@@ -58,13 +59,9 @@ def compile_expression(source: str, *, origin: str = "<expression>", budgets: Bu
     if budgets is not None:  # custom limits: every call takes the general tier, which applies them
         program = _without_native(program)
     entry, invoke = bind_entry(program, general)
-    entry.__qualname__ = entry.__name__ = "Expression"
+    native_function(entry, invoke, general, source)
     entry.__doc__ = source
-    entry.source = source  # type: ignore[attr-defined]
     entry.origin = origin  # type: ignore[attr-defined]
     entry.free_globals = tuple(program.free_globals)  # type: ignore[attr-defined]
-    entry.budgets = general.budgets  # type: ignore[attr-defined]
     entry.native = program.has_native  # type: ignore[attr-defined]
-    entry.general = general  # type: ignore[attr-defined]
-    entry._invoke = invoke  # type: ignore[attr-defined]
     return entry  # type: ignore[return-value]

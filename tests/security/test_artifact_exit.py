@@ -32,9 +32,12 @@ def artifact_compiler(src: str, budgets: Any) -> Any:
     namespace: dict[str, Any] = {}
     text = ast.unparse(ast.fix_missing_locations(emitted.module))
     exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102 - generated code, as an artifact runs it
-    wrapper = getattr(importlib.import_module(emitted.wrapper_module), emitted.wrapper)
-    mask = getattr(emitted, "copy_mask", None)
-    fn = wrapper(namespace[emitted.entry], emitted.names, True if mask is None else mask, src)
+    if emitted.wrapper is None:  # a script with a native tier: the entry already is the patch function
+        fn = namespace[emitted.entry]
+    else:
+        wrapper = getattr(importlib.import_module(emitted.wrapper_module), emitted.wrapper)
+        mask = getattr(emitted, "copy_mask", None)
+        fn = wrapper(namespace[emitted.entry], emitted.names, True if mask is None else mask, src)
     return lambda value, context: fn(value, context, budgets=budgets)
 
 
