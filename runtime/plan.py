@@ -352,7 +352,10 @@ class PatchPlan:
 
     def _apply(self, direction: Direction, program: _Program, obj: Any, context: Any,
                translator: "NameTranslator | None") -> tuple[Any, tuple[Any, ...]]:
-        ctx = _base_context(context, obj, direction)
+        if type(context) is dict and "vcluster" in context and "hostObject" in context and "virtualObject" in context:
+            ctx = context.copy()  # what _base_context returns for a complete context, sooner
+        else:
+            ctx = _base_context(context, obj, direction)
         # One realm for the whole application (compiled expressions refresh its per-call
         # state): the thread's spare one, or a fresh one when nested inside an evaluation.
         local = _LOCAL

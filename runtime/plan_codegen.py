@@ -203,12 +203,17 @@ def _descend(src: _Source, node: _Node, key: str, child: str, seg: Segment, bran
 
 def _set_result(src: _Source, node: _Node, key: str, old: str, new: str, ind: int) -> None:
     """A map value patched: deleted for null/undefined, stored unless unchanged."""
-    var = node.var
-    src.line(ind, f"if {new} is None or {new} is _U:")
+    var, kind = node.var, src.fresh("t")
+    src.line(ind, f"{kind} = type({new})")
+    src.line(ind, f"if {kind} is str or {kind} is int:")  # the usual results, decided in two tests
+    src.line(ind + 1, f"if {new} is not {old}:")
+    src.own(node, ind + 2)
+    src.line(ind + 2, f"{var}[{key}] = {new}")
+    src.line(ind, f"elif {new} is None or {new} is _U:")
     src.own(node, ind + 1)
     src.line(ind + 1, f"del {var}[{key}]")
     src.line(ind, f"elif {new} is not {old}:")
-    src.line(ind + 1, f"if type({new}) is not str and isinstance({new}, _C):")
+    src.line(ind + 1, f"if isinstance({new}, _C):")
     src.line(ind + 2, f"{new} = _plain({new})")
     src.own(node, ind + 1)
     src.line(ind + 1, f"{var}[{key}] = {new}")
@@ -280,11 +285,14 @@ def _wildcard_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: i
     src.line(ind, f"for {i}, {item} in enumerate({node.orig}):")
     path = _path_expr(node.parts + [(False, f"(_IT[{i}] if {i} < 1024 else str({i}))")])
     src.call(branches[0], new, item, path, ind + 1)
-    src.line(ind + 1, f"if {new} is None or {new} is _U:")
-    src.line(ind + 2, f"{new} = _D")
-    src.line(ind + 2, f"{deleted} = True")
-    src.line(ind + 1, f"elif type({new}) is not str and isinstance({new}, _C):")
-    src.line(ind + 2, f"{new} = _plain({new})")
+    kind = src.fresh("t")
+    src.line(ind + 1, f"{kind} = type({new})")
+    src.line(ind + 1, f"if {kind} is not str and {kind} is not int:")  # the usual results skip both tests
+    src.line(ind + 2, f"if {new} is None or {new} is _U:")
+    src.line(ind + 3, f"{new} = _D")
+    src.line(ind + 3, f"{deleted} = True")
+    src.line(ind + 2, f"elif isinstance({new}, _C):")
+    src.line(ind + 3, f"{new} = _plain({new})")
     src.line(ind + 1, f"if {new} is not {item}:")
     src.own(node, ind + 2)
     src.line(ind + 2, f"{var}[{i}] = {new}")
@@ -296,7 +304,10 @@ def _wildcard_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: i
     d = len(node.prefix)
     seg = branches[0].segs[d]
     key, item = src.fresh("k"), src.fresh("c")
-    src.line(ind, f"for {key}, {item} in list({node.orig}.items()):")
+    if src.ownership.may_be_owned(src.group, node.prefix):  # written in place: iterate a snapshot
+        src.line(ind, f"for {key}, {item} in list({node.orig}.items()):")
+    else:  # every write goes to a copy
+        src.line(ind, f"for {key}, {item} in {node.orig}.items():")
     if len(branches) > 1 or d + 1 < len(branches[0].segs):
         _descend(src, node, key, item, seg, branches, (False, f"_kt({key}) + '.'"), ind + 1)
         return
