@@ -462,11 +462,12 @@ class NativeGen:
             return E("T if (T := X) is not None and T is not UNDEFINED else Y", T=t, X=a, Y=b), _join(ta, tb)
         if ta == "any":
             held = E("T", T=t)
+            # undefined first: its truth value is a Python-level __bool__ call
             if node.operator == "||":
-                return E("(T if T else Y) if type(T := X) in PLAIN_TRUTH else (T if JS_TRUTHY(T) else Y)",
-                         T=t, X=a, Y=b), _join(ta, tb)
-            return E("(Y if T else T) if type(T := X) in PLAIN_TRUTH else (Y if JS_TRUTHY(T) else T)",
-                     T=t, X=a, Y=b), _join(ta, tb)
+                return E("(Y if T is UNDEFINED else T if T else Y) if type(T := X) in PLAIN_TRUTH else "
+                         "(T if JS_TRUTHY(T) else Y)", T=t, X=a, Y=b), _join(ta, tb)
+            return E("(T if T is UNDEFINED else Y if T else T) if type(T := X) in PLAIN_TRUTH else "
+                     "(Y if JS_TRUTHY(T) else T)", T=t, X=a, Y=b), _join(ta, tb)
         test = self.truthy(E("(T := X)", T=t, X=a), ta)
         if node.operator == "||":
             return E("T if C else Y", T=t, C=test, Y=b), _join(ta, tb)

@@ -10,7 +10,8 @@ safe numbers and floats otherwise; it rebuilds only the containers that need it.
 from __future__ import annotations
 
 import math
-from typing import Any
+from itertools import chain
+from typing import Any, Callable, Iterator
 
 from .convert import has_index_keys, normalize_number, ordered_keys
 from .strings import from_units
@@ -90,6 +91,32 @@ def _key(k: Any) -> str:
 
 #: leaf types every JS value of which comes back to Python as it is
 _PLAIN_LEAVES = frozenset([str, bool, type(None), type(UNDEFINED)])
+_PLAIN_OR_INT = _PLAIN_LEAVES | {int}
+_SAFE_INTS = range(-9007199254740992, 9007199254740993)
+_IS_INT = int.__instancecheck__
+
+
+def _leaves_plain(values: Callable[[], Iterator[Any]]) -> bool:
+    """Are all these leaves returned as they are (plain leaves, safe integers)? Every step
+    runs at C speed (map, set, filter, range membership), which matters: this check runs over
+    every result, and a Python loop over the leaves costs more than building them did."""
+    types = set(map(type, values()))
+    if types <= _PLAIN_LEAVES:
+        return True
+    return types <= _PLAIN_OR_INT and all(map(_SAFE_INTS.__contains__, filter(_IS_INT, values())))
+
+
+def _flat_records(v: list[Any]) -> bool:
+    """Is ``v`` a list of dicts whose keys cannot be array indices and whose values are plain
+    (the common result: ports, containers, addresses)? Then it is returned as it is."""
+    if not v or set(map(type, v)) != {dict}:
+        return False
+    try:
+        if min(chain.from_iterable(v), default=":") < ":":  # a key that may start with a digit
+            return False
+    except TypeError:  # a key that is not a string
+        return False
+    return _leaves_plain(lambda: chain.from_iterable(map(dict.values, v)))
 
 
 def to_python(v: Any, depth: int = 0) -> Any:
@@ -106,6 +133,8 @@ def to_python(v: Any, depth: int = 0) -> Any:
     if depth > _MAX_DEPTH:
         raise LimitExceeded("result nested too deeply", budget="depth", js_name="RangeError")
     if t is list:
+        if _flat_records(v):
+            return v
         out = None
         for i, x in enumerate(v):
             tx = type(x)
@@ -162,8 +191,8 @@ def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:
         except TypeError:
             plain_keys = False
     if type(v) is dict and (plain_keys or not has_index_keys(v)):
-        if _PLAIN_LEAVES.issuperset(map(type, v.values())):
-            return v  # only strings, booleans, null, undefined: nothing to convert (C-speed test)
+        if _leaves_plain(v.values):
+            return v  # nothing to convert (a C-speed test)
         out: dict[str, Any] | None = None
         for k, x in v.items():
             t = type(x)
