@@ -39,6 +39,15 @@ class CompiledFunction:
 
     __slots__ = ("_main", "_names", "_copy", "_steps", "budgets", "source")
 
+    #: no native tier: every call runs here (``runtime/native.py`` makes the native-tier kind)
+    native = False
+
+    @property
+    def general(self) -> "CompiledFunction":
+        """The general tier: this function itself (as ``expression.general`` is for a script
+        with a native tier)."""
+        return self
+
     def __init__(self, main: Callable[..., Any], names: Mapping[str, str], copy_mask: int,
                  source: str = "", budgets: Budgets | None = None) -> None:
         self._main = main

@@ -144,3 +144,52 @@ def test_generated_code_runs_without_python_builtins(artifact):
     generated = [getattr(module, n) for n in dir(module) if n.startswith("_x") and n.endswith("_main")]
     assert generated
     assert all(fn.__builtins__ == {} for fn in generated)
+
+
+NATIVE_CONFIG = """\
+sync:
+  toHost:
+    services:
+      enabled: true
+      patches:
+        - path: metadata.labels[*]
+          expression: '"v-" + value'
+          reverseExpression: 'value.startsWith("v-") ? value.slice(2) : value'
+        - path: spec.type
+          expression: 'value.replace(/^Node/, "Cluster").toUpperCase()'
+        - path: spec.ports
+          expression: 'value.map(p => ({...p, port: p.port + 1000}))'
+        - path: metadata.annotations["x"]
+          expression: 'String(value).padStart(3, "0")'
+"""
+
+
+def test_artifact_functions_carry_the_native_tier(tmp_path):
+    """An artifact runs what compile_expression runs: the same native tier (where the script
+    has one) over the same general tier, with the same results, fallbacks included."""
+    import syncpatch
+
+    config = tmp_path / "native.yaml"
+    config.write_text(NATIVE_CONFIG)
+    result = build([config], displays=["native.yaml"])
+    assert result.artifact is not None, result.diagnostics
+    path = tmp_path / "plans.py"
+    path.write_text(result.artifact)
+    plan = syncpatch.load_plans(path).plan("toHost", "services")
+    functions = [f for e in plan.entries for f in (e.expression, e.reverse_expression) if f is not None]
+    assert [f.native for f in functions] == [True, True, True, True, False]
+    inputs = ["web", "v-web", "NodePort", "", "é", "\ud83d\ude00", 7, None, [{"port": 1}], [{"port": 2**53}],
+              [{"name": "x"}], {"a": 1}]
+    for f in functions:
+        twin = syncpatch.compile_expression(f.source)
+        for value in inputs:
+            assert _outcome(f, value) == _outcome(twin, value) == _outcome(twin.general, value), (f.source, value)
+
+
+def _outcome(fn, value):
+    import copy
+
+    try:
+        return ("ok", repr(fn(copy.deepcopy(value), None)))
+    except Exception as exc:  # noqa: BLE001 - the error class is the outcome
+        return ("error", type(exc).__name__, getattr(exc, "js_name", None))
