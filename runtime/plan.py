@@ -364,7 +364,8 @@ class PatchPlan:
         if realm.busy:
             realm = Realm(DEFAULT_BUDGETS)
         realm.busy = True
-        local.realm = realm
+        if previous is not realm:  # between evaluations the spare is already current
+            local.realm = realm
         try:
             if program.run is None:
                 return self._run_steps(direction, program.steps, obj, ctx, translator)

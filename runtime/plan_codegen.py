@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from .paths import Index, Key, Segment
+from .paths import Index, Key, Segment, Wildcard
 from .plan_groups import Ownership, edge, group_steps
 from .plan_walkers import _DELETE, _INDEX_STEP, _INDEX_TEXT, _UNDEFINED, _key_text, _plain, build_walker, run_walker
 
@@ -96,15 +96,17 @@ class _Branch:
 class _Node:
     """Where the emitter stands: the variable holding a container, the variable holding the
     same container as it was before this group (``var is orig``: not copied yet), its path
-    from the root, and the concrete path pieces leading to it."""
+    from the root, and the concrete path pieces leading to it. ``single``: at most one write
+    can reach the container per visit (one key or index below it), so no ``var is orig`` test."""
 
-    __slots__ = ("var", "orig", "prefix", "parts")
+    __slots__ = ("var", "orig", "prefix", "parts", "single")
 
     def __init__(self, var: str, orig: str, prefix: tuple[Segment, ...], parts: list[_Part]) -> None:
         self.var = var
         self.orig = orig
         self.prefix = prefix
         self.parts = parts
+        self.single = False
 
 
 class _Source:
@@ -133,8 +135,9 @@ class _Source:
         """Make ``node.var`` writable before a write: copy it at its first write in this
         group unless an earlier group created it, and register the copy for later groups."""
         var = node.var
-        self.line(ind, f"if {var} is {node.orig}:")
-        ind += 1
+        if not node.single:
+            self.line(ind, f"if {var} is {node.orig}:")
+            ind += 1
         if self.ownership.may_be_owned(self.group, node.prefix):
             self.line(ind, f"if id({var}) not in owned:")
             ind += 1
@@ -171,6 +174,7 @@ def _dispatch(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> N
     d = len(node.prefix)
     groups = _by_edge(branches, d)
     seg = groups[0][0].segs[d]
+    node.single = len(groups) == 1 and not isinstance(seg, Wildcard)
     if isinstance(seg, Key):  # several groups are always distinct keys (plan_groups.disjoint)
         src.line(ind, f"if type({node.var}) is dict:")
         for group in groups:
