@@ -147,7 +147,7 @@ class NativeGen:
         prologue: list[ast.stmt] = []
         if self.copy_mask:
             copier = "SHALLOW" if self.copy_mask & 4 else "TO_JS"
-            prologue = S(f"V = {copier}(value)\nif type(V) is not dict: DEOPT()", V="_val")
+            prologue = S(f"V = {copier}(value)", V="_val")
         elif self.value_as_text:  # the general tier canonicalises these (non-ASCII text, tuples)
             prologue = S("if type(value) is str:\n    if not value.isascii(): DEOPT()\n"
                          "elif type(value) is tuple: DEOPT()")
@@ -170,10 +170,11 @@ class NativeGen:
         key = self.static_key(target)
         if key is None or key in _SPECIAL_KEYS:
             raise Unsupported
+        target_dict = self.as_dict(E("_val"), self.facts.get("_val", "any"))
         node, ty = self.expr(e.right)
         name = self.tmp()
         self.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
-        self.pre.extend(S("V[K] = X", V="_val", K=ast.Constant(key), X=E("X", X=name)))
+        self.pre.extend(S("V[K] = X", V=target_dict, K=ast.Constant(key), X=E("X", X=name)))
         return E("X", X=name), ty
 
     # -- names ---------------------------------------------------------------------------------
@@ -474,6 +475,10 @@ class NativeGen:
         return E("Y if C else T", T=t, C=test, Y=b), _join(ta, tb)
 
     def unary(self, node: A.UnaryExpression) -> tuple[ast.expr, str]:
+        if node.operator == "typeof" and not (isinstance(node.argument, A.Identifier)
+                                              and self.lookup(node.argument.name) is None
+                                              and node.argument.name not in _INPUTS):
+            return E("TYPEOF(X)", X=self.expr(node.argument, raw=True)[0]), "ascii"
         if node.operator == "!":
             return E("not X", X=self.truthy(*self.expr(node.argument))), "bool"
         if node.operator == "-" and isinstance(node.argument, A.Literal) and type(node.argument.value) is int \

@@ -37,6 +37,15 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("BTOA(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"  # BTOA checks its argument
         if gen.is_global(callee, "atob") and len(args) == 1:
             return E("ATOB(X)", X=gen.as_text(*gen.expr(args[0]))), "str"
+        if gen.is_global(callee, "String") and len(args) == 1:
+            e, ty = gen.expr(args[0])
+            if ty in ("ascii", "str"):
+                return e, ty
+            if ty == "int":
+                return E("str(X)", X=e), "ascii"
+            t = gen.tmp()  # a string as it is, a safe integer in decimal; others: the general tier
+            return E("T if type(T := X) is str else (str(T) if type(T) is int and -S <= T <= S else DEOPT())",
+                     T=t, X=e, S=ast.Constant(2**53)), "str"
         raise Unsupported
     if not isinstance(callee, A.MemberExpression) or callee.optional:
         raise Unsupported
@@ -46,6 +55,15 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     receiver = callee.object
     if gen.is_global(receiver, "Object"):
         return _object_call(gen, method, args)
+    if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
+        return E("type(X) is list", X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
+    if method in ("pop", "shift") and not args and isinstance(receiver, (A.CallExpression, A.ArrayExpression)):
+        # the array was made by this very expression and is dropped after: no one sees the removal
+        obj, ty = gen.expr(receiver, raw=True)
+        t = gen.tmp()
+        index = -1 if method == "pop" else 0
+        return E("T[I] if (T := L) else UNDEFINED", T=t, L=gen.as_list(obj, ty), I=ast.Constant(index)), \
+            "str" if ty == "strs" else "any"
     if gen.is_global(receiver, "JSON") and method == "stringify" and len(args) == 1:
         return _stringify(gen, args[0]), "str"
     if isinstance(receiver, A.RegExpLiteral) and method == "test" and len(args) == 1:

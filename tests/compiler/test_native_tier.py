@@ -335,6 +335,20 @@ EXPRESSIONS: list[str] = [
     "context.vcluster?.name ?? value",
     'context.path.split(".").length',
     "context.missing ?? value",
+    # typeof, String(), Array.isArray, pop/shift on arrays the expression made
+    'typeof value',
+    'typeof value === "string" ? value : String(value)',
+    'typeof value.name === "number" ? value.name + 1 : 0',
+    'String(value)',
+    'String(value.n) + "-x"',
+    'Array.isArray(value) ? value.length : -1',
+    'Array.isArray(value.items) && value.items.length > 0',
+    '"tenant://" + value.split("/").pop()',
+    'value.split("-").shift()',
+    '[value, "x"].pop()',
+    'value.map(x => x).pop()',
+    'value.a = 1; value.b = value.a; value',
+    'value.k = "v"; value.k',
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
