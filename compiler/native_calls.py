@@ -69,6 +69,12 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     if isinstance(receiver, A.RegExpLiteral) and method == "test" and len(args) == 1:
         rx, limit = _regex(gen, receiver, allow_global=False)
         return E("REGEX_TEST(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.expr(args[0], raw=True)[0]), "bool"
+    if method == "reduce" and _is_filter_call(gen, receiver):
+        assert isinstance(receiver, A.CallExpression) and isinstance(receiver.callee, A.MemberExpression)
+        start = len(gen.pending)
+        obj, ty = gen.expr(receiver.callee.object, raw=True)
+        gen.element = "str" if ty == "strs" else "any"
+        return _reduce(gen, gen.as_list(obj, ty), args, start, keep=receiver.arguments[0])
     if method in _ARRAY_METHODS:
         start = len(gen.pending)
         obj, ty = gen.expr(receiver, raw=True)
@@ -354,37 +360,62 @@ def _includes_item(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], sta
     return E("V in L", V=ast.Constant(_text_literal(args[0])), L=items), "bool"
 
 
-def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+def _is_filter_call(gen: "NativeGen", node: Any) -> bool:
+    return (isinstance(node, A.CallExpression) and not node.optional and isinstance(node.callee, A.MemberExpression)
+            and not node.callee.optional and gen.static_key(node.callee) == "filter" and len(node.arguments) == 1
+            and isinstance(node.arguments[0], A.ArrowFunctionExpression) and len(node.arguments[0].params) <= 1)
+
+
+def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
+            keep: Any = None) -> tuple[ast.expr, str]:
     """``reduce((acc, x) => ..., init)`` as a loop. When the callback returns
     ``{...acc, <props not reading acc>}`` and ``init`` is a fresh object literal, each step
-    writes into one accumulator instead of copying it: no one else can see the old ones."""
+    writes into one accumulator instead of copying it: no one else can see the old ones.
+
+    ``keep`` is the callback of a ``filter`` this reduce reads (``xs.filter(keep).reduce(...)``):
+    both run in one loop. Callbacks here cannot have effects, so only a thrown error could
+    tell the orders apart, and any error takes the general tier anyway."""
     if len(args) != 2:
         raise Unsupported
     params, body = _callback(args[0], 2)
     if len(params) != 2:
         raise Unsupported
+    test_params, test_body = _callback(keep, 1) if keep is not None else ([], None)
     element = gen.element
     source = _bounded(gen, items, start)
     init, init_ty = gen.expr(args[1])
     acc, item = gen.tmp(), gen.tmp()
     gen.pre.append(ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=init))
-    gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
     gen.conditional += 1  # the loop body may run zero times: its guards establish no facts
     saved_pre, gen.pre = gen.pre, []
     try:
-        loop_body = _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
-        if loop_body is None:
-            e, _ = gen.expr(body)
-            loop_body = [*gen.pre, ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=e)]
-        else:
-            loop_body = [*gen.pre, *loop_body]
+        test = None
+        if test_body is not None:
+            gen.scopes.append({name: (item, element) for name in test_params})
+            try:
+                test = gen.truthy(*gen.expr(test_body))
+            finally:
+                gen.scopes.pop()
+            test_pre, gen.pre = gen.pre, []
+        gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
+        try:
+            loop_body = _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
+            result_ty = "dict" if loop_body is not None else "any"
+            if loop_body is None:
+                e, _ = gen.expr(body)
+                loop_body = [*gen.pre, ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=e)]
+            else:
+                loop_body = [*gen.pre, *loop_body]
+        finally:
+            gen.scopes.pop()
+        if test is not None:
+            loop_body = [*test_pre, ast.If(test=test, body=loop_body, orelse=[])]
     finally:
         gen.conditional -= 1
-        gen.scopes.pop()
         gen.pre = saved_pre
     gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=E("L", L=source), body=loop_body,
                            orelse=[]))
-    return E("X", X=acc), "any" if init_ty != "dict" else "any"
+    return E("X", X=acc), result_ty
 
 
 def _accumulate_in_place(gen: "NativeGen", body: Any, acc_name: str, acc: str, fresh: bool) -> list[ast.stmt] | None:

@@ -349,6 +349,11 @@ EXPRESSIONS: list[str] = [
     'value.map(x => x).pop()',
     'value.a = 1; value.b = value.a; value',
     'value.k = "v"; value.k',
+    # filter fused into reduce (one loop)
+    'value.filter(x => x.n > 1).reduce((acc, x) => acc + x.n, 0)',
+    'Object.keys(value).filter(k => k.length > 1).reduce((acc, k) => ({...acc, [k]: 1}), {})',
+    'Object.keys(value).filter(k => value[k] === 1).reduce((acc, k) => ({...acc, [k]: k}), {})',
+    'value.filter(x => x).reduce((acc, x) => ({...acc, [x]: true}), {})',
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
