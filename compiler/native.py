@@ -432,6 +432,8 @@ class NativeGen:
                          S=ast.Constant(_SAFE)), "int"
             return E("T if -S <= (T := X + Y) <= S else DEOPT()", T=t, X=self.as_int(a, ta), Y=self.as_int(b, tb),
                      S=ast.Constant(_SAFE)), "int"
+        if ta == "any" and tb == "any":  # two safe integers or two strings; anything else: general tier
+            return E("ADD(X, Y)", X=a, Y=b), "any"
         raise Unsupported
 
     def strict_equals(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> ast.expr:

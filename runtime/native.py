@@ -85,6 +85,21 @@ def json_scalar(v: Any) -> str:
     raise Deopt
 
 
+def add(a: Any, b: Any) -> Any:
+    """``a + b`` for operands whose types are known only at run time: two safe integers (a
+    safe sum) or two strings (joined as UTF-16 joins them); anything else deoptimises."""
+    ta = type(a)
+    if ta is int and type(b) is int:
+        r = a + b
+        if -(2**53) <= r <= 2**53:
+            return r
+    elif ta is str and type(b) is str:
+        from .strings import concat
+
+        return concat(a, b)
+    raise Deopt
+
+
 def regex_sub(rx: "re.Pattern[str]", limit: int, repl: str, s: str, count: int) -> str:
     """``replace`` with a translated regex on ASCII text no longer than ``limit``."""
     if len(s) > limit or not s.isascii():
@@ -110,7 +125,7 @@ def _helpers() -> dict[str, Any]:
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "BTOA": btoa_ascii, "ATOB": atob_strict,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
         "TO_PYTHON": to_python, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js,
-        "TO_JS": to_js, "TYPEOF": typeof,
+        "TO_JS": to_js, "TYPEOF": typeof, "ADD": add,
     }
 
 
