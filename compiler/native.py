@@ -75,6 +75,7 @@ class NativeGen:
         self.copy_mask = copy_mask
         self.in_comprehension = 0
         self.conditional = 0
+        self.in_loop = 0  # inside a reduce loop's body
         self.conditional_floor = 0  # inside a callback: the conditional depth of its body
         self.loop_names: set[str] = set()  # the innermost callback's parameters
         self.element = "any"  # the element type of the array whose method is being translated
@@ -135,6 +136,11 @@ class NativeGen:
                     body.extend(self.pre)
                     self.pre = []
                     body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
+                    if ty not in ("bool", "int", "null", "undef"):
+                        # a binding can be doubled by the next statement (const b = a + a): bound
+                        # each one by the default budgets, past which the general tier decides
+                        body.extend(S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name,
+                                      L=ast.Constant(1_000_000)))
                     self.scopes[0][d.id.name] = (name, ty)
                     self.promote()
             else:
@@ -175,6 +181,9 @@ class NativeGen:
         name = self.tmp()
         self.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
         self.pre.extend(S("V[K] = X", V=target_dict, K=ast.Constant(key), X=E("X", X=name)))
+        if ty not in ("bool", "int", "null", "undef"):  # a written member can be doubled next (see program)
+            self.pre.extend(S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name,
+                              L=ast.Constant(1_000_000)))
         return E("X", X=name), ty
 
     # -- names ---------------------------------------------------------------------------------

@@ -272,8 +272,10 @@ def _callback(node: Any, arity: int) -> tuple[list[str], Any]:
 def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
     """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``. The hoisted
     statement runs before all code still to be translated: its guards' facts hold there."""
-    if gen.in_comprehension:
-        raise Unsupported  # a nested loop's receiver may depend on the outer loop's variable
+    if gen.in_comprehension or gen.in_loop:
+        # a nested loop's receiver may depend on the outer loop's variable; and loops in
+        # loops would multiply MAX_ITEMS into work no budget bounds here
+        raise Unsupported
     name = gen.tmp()
     gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=items))
     gen.pre.append(ast.If(test=E("len(L) > MAX_ITEMS", L=name), body=[ast.Expr(E("DEOPT()"))], orelse=[]))
@@ -387,6 +389,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
     acc, item = gen.tmp(), gen.tmp()
     gen.pre.append(ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=init))
     gen.conditional += 1  # the loop body may run zero times: its guards establish no facts
+    gen.in_loop += 1
     saved_pre, gen.pre = gen.pre, []
     try:
         test = None
@@ -412,6 +415,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
             loop_body = [*test_pre, ast.If(test=test, body=loop_body, orelse=[])]
     finally:
         gen.conditional -= 1
+        gen.in_loop -= 1
         gen.pre = saved_pre
     gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=E("L", L=source), body=loop_body,
                            orelse=[]))

@@ -125,7 +125,7 @@ def _helpers() -> dict[str, Any]:
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "BTOA": btoa_ascii, "ATOB": atob_strict,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
         "TO_PYTHON": to_python, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js,
-        "TO_JS": to_js, "TYPEOF": typeof, "ADD": add,
+        "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
     }
 
 

@@ -1,0 +1,68 @@
+"""The native tier runs without budgets, so it must only accept work its inputs bound, and
+hand anything larger to the general tier, where the budgets apply (``runtime/native.py``)."""
+
+import time
+
+import pytest
+
+import syncpatch
+from syncpatch import LimitExceeded
+
+DOUBLINGS = "; ".join(["const a0 = value + value"] + [f"const a{i} = a{i - 1} + a{i - 1}" for i in range(1, 40)]) + "; a39"
+MEMBER_DOUBLINGS = "; ".join(["value.s = value.s + value.s"] * 40) + "; value.s.length"
+ARRAY_DOUBLINGS = "; ".join(["const a0 = [...value, ...value]"]
+                            + [f"const a{i} = [...a{i - 1}, ...a{i - 1}]" for i in range(1, 40)]) + "; a39.length"
+
+
+@pytest.mark.parametrize("source, value", [
+    (DOUBLINGS, "x" * 1000),
+    (MEMBER_DOUBLINGS, {"s": "x" * 1000}),
+    (ARRAY_DOUBLINGS, list(range(1000))),
+])
+def test_doubling_bindings_meet_the_budget(source, value):
+    f = syncpatch.compile_expression(source)
+    assert f.native  # the script is in the subset; its growth is what must be bounded
+    start = time.monotonic()
+    with pytest.raises(LimitExceeded):
+        f(value)
+    assert time.monotonic() - start < 30  # generous: it must stop, not swap
+
+
+@pytest.mark.parametrize("source", [
+    "value.reduce((acc, x) => acc + x.reduce((s, y) => s + y, 0), 0)",  # a loop in a loop
+    "value.map(x => x.map(y => y))",
+    'value.replace(/(a+)+$/, "")',  # nested quantifier: exponential backtracking
+    'value.replace(/(a|aa)+$/, "")',
+    'value.replace(/a*a*a*$/, "")',  # three unbounded quantifiers
+])
+def test_unbounded_work_stays_on_the_general_tier(source):
+    assert not syncpatch.compile_expression(source).native
+
+
+def test_long_arrays_take_the_general_tier():
+    """Callbacks over more than MAX_ITEMS elements run where the step budget counts them."""
+    from syncpatch.runtime.native import MAX_ITEMS
+
+    f = syncpatch.compile_expression("value.map(x => x + 1)", budgets=None)
+    calls = []
+    general = f.general
+
+    class Spy:
+        def __call__(self, *args, **kwargs):
+            calls.append(1)
+            return general(*args, **kwargs)
+
+    f.__globals__["_general"] = Spy()
+    assert f(list(range(MAX_ITEMS))) == list(range(1, MAX_ITEMS + 1)) and not calls
+    assert f(list(range(MAX_ITEMS + 1))) == list(range(1, MAX_ITEMS + 2)) and calls
+
+
+def test_custom_budgets_always_take_the_general_tier():
+    f = syncpatch.compile_expression("btoa(value)", budgets=syncpatch.Budgets(string_length=4))
+    assert not f.native
+    with pytest.raises(LimitExceeded):
+        f("abcdef")
+    g = syncpatch.compile_expression("btoa(value)")
+    assert g.native and g("abcdef") == "YWJjZGVm"
+    with pytest.raises(LimitExceeded):
+        g("abcdef", budgets=syncpatch.Budgets(string_length=4))
