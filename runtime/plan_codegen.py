@@ -39,7 +39,44 @@ def _drop_deleted(items: list[Any]) -> None:
     items[:] = [item for item in items if item is not _DELETE]
 
 
+def _put(node: Any, key: Any, value: Any, first: bool, owned: dict[int, Any], check: bool,
+         register: bool) -> Any:
+    """Store ``value`` (``_DELETE``: delete the key or element), copying ``node`` first when
+    this group has not copied it yet (``first``) and no earlier group created it. Out of line:
+    only for the rare results, so the generated source stays small."""
+    if first and not (check and id(node) in owned):
+        node = node.copy()
+        if register:
+            owned[id(node)] = node
+    if value is _DELETE:
+        del node[key]
+    else:
+        node[key] = value
+    return node
+
+
+def _put_rare(node: Any, key: Any, old: Any, new: Any, *own: Any) -> Any:
+    """A map value's result other than a string or an int (``_set_key``'s rules)."""
+    if new is None or new is _UNDEFINED:
+        return _put(node, key, _DELETE, *own)
+    if new is old:
+        return node
+    return _put(node, key, _plain(new) if isinstance(new, (dict, list)) else new, *own)
+
+
+def _put_index_rare(node: Any, index: int, old: Any, new: Any, *own: Any) -> Any:
+    """A list element's result other than a string or an int (``_call``'s rules)."""
+    if new is None or new is _UNDEFINED:
+        return _put(node, index, _DELETE, *own)
+    if isinstance(new, (dict, list)):
+        new = _plain(new)
+    return node if new is old else _put(node, index, new, *own)
+
+
 _BASE_NAMES: dict[str, Any] = {
+    "_put": _put,
+    "_put_rare": _put_rare,
+    "_put_index_rare": _put_index_rare,
     "_M": _DELETE,  # "missing" for dict.get, as in the closure walkers
     "_D": _DELETE,
     "_U": _UNDEFINED,
@@ -145,6 +182,13 @@ class _Source:
         if self.ownership.must_register(self.group, node.prefix):
             self.line(ind, f"owned[id({var})] = {var}")
 
+    def own_args(self, node: _Node) -> str:
+        """``first, owned, check, register`` for ``_put``: what ``own`` decides inline."""
+        first = "True" if node.single else f"{node.var} is {node.orig}"
+        check = self.ownership.may_be_owned(self.group, node.prefix)
+        register = self.ownership.must_register(self.group, node.prefix)
+        return f"{first}, owned, {check}, {register}"
+
     def call(self, branch: _Branch, out: str, value: str, path: str, ind: int) -> None:
         """``out = fn(value, ctx, True)`` with ``context.path`` set before the call when the
         function reads it, else only when it fails (the error names the concrete path)."""
@@ -185,8 +229,9 @@ def _dispatch(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> N
     else:
         src.line(ind, f"if type({node.var}) is list:")
         _wildcard_on_list(src, node, groups[0], ind + 1)
-        src.line(ind, f"elif type({node.var}) is dict:")
-        _wildcard_on_dict(src, node, groups[0], ind + 1)
+        if len(groups[0]) == 1 and d + 1 == len(groups[0][0].segs):  # labels[*]; maps of objects
+            src.line(ind, f"elif type({node.var}) is dict:")  # are rare: they take the closures
+            _wildcard_on_dict(src, node, groups[0], ind + 1)
     src.line(ind, f"elif isinstance({node.var}, _C):")
     for branch in branches:
         rest = src.bind(build_walker(branch.segs[d:], branch.paths), "w")
@@ -206,21 +251,16 @@ def _descend(src: _Source, node: _Node, key: str, child: str, seg: Segment, bran
 
 
 def _set_result(src: _Source, node: _Node, key: str, old: str, new: str, ind: int) -> None:
-    """A map value patched: deleted for null/undefined, stored unless unchanged."""
+    """A map value patched: stored unless unchanged; strings and ints (the usual results)
+    inline, the rest (deletion, containers) through ``_put_rare``."""
     var, kind = node.var, src.fresh("t")
     src.line(ind, f"{kind} = type({new})")
-    src.line(ind, f"if {kind} is str or {kind} is int:")  # the usual results, decided in two tests
+    src.line(ind, f"if {kind} is str or {kind} is int:")
     src.line(ind + 1, f"if {new} is not {old}:")
     src.own(node, ind + 2)
     src.line(ind + 2, f"{var}[{key}] = {new}")
-    src.line(ind, f"elif {new} is None or {new} is _U:")
-    src.own(node, ind + 1)
-    src.line(ind + 1, f"del {var}[{key}]")
-    src.line(ind, f"elif {new} is not {old}:")
-    src.line(ind + 1, f"if isinstance({new}, _C):")
-    src.line(ind + 2, f"{new} = _plain({new})")
-    src.own(node, ind + 1)
-    src.line(ind + 1, f"{var}[{key}] = {new}")
+    src.line(ind, "else:")
+    src.line(ind + 1, f"{var} = _put_rare({var}, {key}, {old}, {new}, {src.own_args(node)})")
 
 
 def _key_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
@@ -245,8 +285,8 @@ def _key_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -
         src.line(ind + 1, f"ctx['path'] = {path}")
         src.line(ind + 1, f"{new} = {branch.fn}(None, ctx, False)")
         src.line(ind + 1, f"if {new} is not None and {new} is not _U:")
-        src.own(node, ind + 2)
-        src.line(ind + 2, f"{node.var}[{name}] = _plain({new}) if isinstance({new}, _C) else {new}")
+        value = f"_plain({new}) if isinstance({new}, _C) else {new}"
+        src.line(ind + 2, f"{node.var} = _put({node.var}, {name}, {value}, {src.own_args(node)})")
 
 
 def _index_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
@@ -264,15 +304,14 @@ def _index_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int)
     old, new = src.fresh("v"), src.fresh("x")
     src.line(ind, f"{old} = {var}[{index}]")
     src.call(branches[0], new, old, _path_expr(node.parts + [(True, str(seg.index))]), ind)
-    src.line(ind, f"if {new} is None or {new} is _U:")
-    src.own(node, ind + 1)
-    src.line(ind + 1, f"del {var}[{index}]")
-    src.line(ind, "else:")
-    src.line(ind + 1, f"if isinstance({new}, _C):")
-    src.line(ind + 2, f"{new} = _plain({new})")
+    kind = src.fresh("t")
+    src.line(ind, f"{kind} = type({new})")
+    src.line(ind, f"if {kind} is str or {kind} is int:")
     src.line(ind + 1, f"if {new} is not {old}:")
     src.own(node, ind + 2)
     src.line(ind + 2, f"{var}[{index}] = {new}")
+    src.line(ind, "else:")
+    src.line(ind + 1, f"{var} = _put_index_rare({var}, {index}, {old}, {new}, {src.own_args(node)})")
 
 
 def _wildcard_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
@@ -305,17 +344,12 @@ def _wildcard_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: i
 
 
 def _wildcard_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
-    d = len(node.prefix)
-    seg = branches[0].segs[d]
-    key, item = src.fresh("k"), src.fresh("c")
+    """``map[*]`` as the last segment (labels, annotations)."""
+    key, item, new = src.fresh("k"), src.fresh("c"), src.fresh("x")
     if src.ownership.may_be_owned(src.group, node.prefix):  # written in place: iterate a snapshot
         src.line(ind, f"for {key}, {item} in list({node.orig}.items()):")
     else:  # every write goes to a copy
         src.line(ind, f"for {key}, {item} in {node.orig}.items():")
-    if len(branches) > 1 or d + 1 < len(branches[0].segs):
-        _descend(src, node, key, item, seg, branches, (False, f"_kt({key}) + '.'"), ind + 1)
-        return
-    new = src.fresh("x")
     src.call(branches[0], new, item, _path_expr(node.parts + [(False, f"_kt({key})")]), ind + 1)
     _set_result(src, node, key, item, new, ind + 1)
 

@@ -56,16 +56,65 @@ def disjoint(a: Path, b: Path) -> bool:
     return False  # one path is a prefix of the other (or they are equal)
 
 
+class _Trie:
+    """The paths of one group, merged: a new path joins only if it is disjoint from all."""
+
+    __slots__ = ("children", "ends", "non_keys", "digit_keys")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[object, ...], _Trie] = {}
+        self.ends = False  # a path of the group ends here
+        self.non_keys = 0  # children reached by an index or a wildcard
+        self.digit_keys = 0  # children reached by a digit key (which also indexes lists)
+
+    def accepts(self, path: Path) -> bool:
+        """``disjoint(path, other)`` for every path of the group, in one walk down ``path``."""
+        node = self
+        for seg in path:
+            if node.ends:
+                return False  # a path of the group is a prefix of this one
+            child = node.children.get(edge(seg))
+            if len(node.children) > (child is not None):  # other paths part here: keys only
+                if not isinstance(seg, Key) or node.non_keys:
+                    return False
+                if _digits(seg.name) and node.digit_keys > (child is not None):
+                    return False
+            if child is None:
+                return True
+            node = child
+        return False  # this path is a prefix of (or equal to) a path of the group
+
+    def add(self, path: Path) -> None:
+        node = self
+        for seg in path:
+            key = edge(seg)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Trie()
+                if not isinstance(seg, Key):
+                    node.non_keys += 1
+                elif _digits(seg.name):
+                    node.digit_keys += 1
+            node = child
+        node.ends = True
+
+
 def group_steps(paths: Sequence[Path], fuse: bool) -> list[list[int]]:
     """Step numbers in groups of consecutive, pairwise disjoint steps (singletons unless
     ``fuse``). The whole-object path ``""`` overlaps everything."""
     groups: list[list[int]] = []
+    trie = _Trie()
     for number, path in enumerate(paths):
-        if fuse and groups and path and all(disjoint(paths[other], path) for other in groups[-1]):
+        if fuse and groups and path and groups[-1] and trie.accepts(path):
             groups[-1].append(number)
         else:
             groups.append([number])
-    return groups
+            trie = _Trie()
+        if path:
+            trie.add(path)
+        else:
+            groups.append([])  # nothing joins a whole-object step's group
+    return [group for group in groups if group]
 
 
 def _compatible(a: Segment, b: Segment) -> bool:
@@ -86,9 +135,13 @@ class Ownership:
     may have copied it (check ``owned`` before copying) and whether a later group may write it
     (register the copy in ``owned``)."""
 
+    LIMIT = 64
+    """Past this many steps the analysis (quadratic) is skipped: every answer is "yes"."""
+
     def __init__(self, paths: Sequence[Path], groups: Sequence[Sequence[int]]) -> None:
         self.paths = paths
         self.groups = groups
+        self.exhaustive = len(paths) > self.LIMIT
 
     def _touches(self, numbers: list[int], prefix: Path) -> bool:
         """Whether any of these steps copies a container at a position compatible with ``prefix``
@@ -101,7 +154,7 @@ class Ownership:
         return False
 
     def may_be_owned(self, group: int, prefix: Path) -> bool:
-        return self._touches([n for g in self.groups[:group] for n in g], prefix)
+        return self.exhaustive or self._touches([n for g in self.groups[:group] for n in g], prefix)
 
     def must_register(self, group: int, prefix: Path) -> bool:
-        return self._touches([n for g in self.groups[group + 1:] for n in g], prefix)
+        return self.exhaustive or self._touches([n for g in self.groups[group + 1:] for n in g], prefix)

@@ -17,7 +17,7 @@ from syncpatch.runtime.plan_codegen import compile_plan
 from syncpatch.runtime.plan_groups import Ownership, disjoint, group_steps
 from syncpatch.runtime.plan_walkers import build_walker, run_walker
 
-KEYS = ["a", "b", "c.d", "0"]
+KEYS = ["a", "b", "c.d", "0", "00", "1"]
 scalars = st.one_of(st.integers(-3, 3), st.sampled_from(["x", ""]), st.none())
 json_values = st.recursive(
     scalars,
@@ -166,3 +166,19 @@ def test_groups_and_ownership():
     a_items = parse_path("a[*]")
     assert own.must_register(0, a_items[:1]) and not own.must_register(0, a_items)  # the list, not elements
     assert own.may_be_owned(1, parse_path("a")) and not own.may_be_owned(1, parse_path("b"))
+
+
+def pairwise_groups(steps):
+    groups = []
+    for number, path in enumerate(steps):
+        if groups and path and steps[groups[-1][0]] and all(disjoint(steps[o], path) for o in groups[-1]):
+            groups[-1].append(number)
+        else:
+            groups.append([number])
+    return groups
+
+
+@settings(max_examples=500, deadline=None)
+@given(steps=st.lists(paths, max_size=6))
+def test_grouping_walks_a_trie_but_means_pairwise_disjoint(steps):
+    assert group_steps(steps, fuse=True) == pairwise_groups(steps)
