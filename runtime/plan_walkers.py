@@ -10,7 +10,10 @@ Every walker has the signature ``walk(node, prefix, fn, ctx, owned) -> node`` an
   in particular the caller's input, is copied before its first write.
 
 The per-segment closures, and the fused ``[*].key`` loop for the most common shape, avoid
-re-interpreting the path for every object: plan application is on the sync hot path.
+re-interpreting the path for every object. They are the reference semantics: plans run
+generated code (``plan_codegen``) that hands them whatever it does not cover (subclassed
+containers, digit keys on lists, maps of objects), runs them for entries that resolve their
+function per application, and re-runs them step by step when a fused application fails.
 """
 
 from __future__ import annotations
