@@ -270,9 +270,9 @@ class _Program:
         self.steps = steps
         self.run: Callable[[Any, dict[str, Any], dict[int, Any]], Any] | None = None
         self.fused = False
-        if all(fn is not None for _entry, _walker, fn, _reads in steps):
-            self.fused = not any(_is_positional(fn) for _entry, _walker, fn, _reads in steps)
-            static = [(entry, entry.segments, fn, reads) for entry, _walker, fn, reads in steps]
+        static = [(entry, entry.segments, fn, reads) for entry, _walker, fn, reads in steps if fn is not None]
+        if len(static) == len(steps):
+            self.fused = not any(_is_positional(fn) for _entry, _segments, fn, _reads in static)
             self.run = compile_plan(static, self.fused, _wrap, direction)
 
 
