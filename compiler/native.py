@@ -391,9 +391,9 @@ class NativeGen:
                 return E("len(X)", X=self.as_ascii(obj, ty)), "int"
             if ty != "any":
                 raise Unsupported
-            t = self.tmp()
-            return E("len(T) if type(T := X) is list or (type(T) is str and T.isascii()) else "
-                     "(T['length'] if type(T) is dict else DEOPT())", T=t, X=obj), "any"
+            t = self.tmp()  # (an object's own "length" is rare: the general tier reads it)
+            return E("len(T) if type(T := X) is list or (type(T) is str and T.isascii()) else DEOPT()",
+                     T=t, X=obj), "int"
         return E("D[K]", D=self.as_dict(obj, ty), K=ast.Constant(key)), "any"
 
     # -- operators -----------------------------------------------------------------------------

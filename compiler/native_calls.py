@@ -126,21 +126,25 @@ def _index_of(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -
 
 
 def _slice(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
-    """slice(a[, b]) with integer literals: Python slicing clamps and counts from the end alike."""
+    """slice(a[, b]) with integers: Python slicing clamps and counts from the end alike (other
+    numbers are truncated by JS first: the general tier)."""
     if not 1 <= len(args) <= 2:
         raise Unsupported
-    bounds = [_int_literal(gen, a) for a in args]
     s = gen.as_ascii(obj, ty)
+    bounds = [gen.as_int(*gen.expr(a)) for a in args]
     if len(bounds) == 1:
-        return E("X[A:]", X=s, A=ast.Constant(bounds[0])), "ascii"
-    return E("X[A:B]", X=s, A=ast.Constant(bounds[0]), B=ast.Constant(bounds[1])), "ascii"
+        return E("X[A:]", X=s, A=bounds[0]), "ascii"
+    return E("X[A:B]", X=s, A=bounds[0], B=bounds[1]), "ascii"
 
 
 def _substring(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     bounds = [_int_literal(gen, a) for a in args]
     if not 1 <= len(bounds) <= 2 or min(bounds) < 0 or (len(bounds) == 2 and bounds[0] > bounds[1]):
         raise Unsupported  # negative or swapped bounds clamp differently from Python slicing
-    return _slice(gen, obj, ty, args)
+    s = gen.as_ascii(obj, ty)
+    if len(bounds) == 1:
+        return E("X[A:]", X=s, A=ast.Constant(bounds[0])), "ascii"
+    return E("X[A:B]", X=s, A=ast.Constant(bounds[0]), B=ast.Constant(bounds[1])), "ascii"
 
 
 def _case(py: str) -> Any:

@@ -135,7 +135,7 @@ globals().update(HELPERS)
 #: the builtins native code uses (an in-process namespace has no others)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
-    "Exception": Exception, "any": any, "all": all, "min": min,
+    "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -568,3 +568,49 @@ def _json_like(c: Any) -> Any:
     if tag in ("list", "tuple"):
         return [_json_like(x) for x in c[1]]
     return {k[1]: _json_like(v) for k, v in c[1]}
+
+
+# -- the native tier really runs (a fallback would still give the right answer, silently) ----
+
+STAYS_NATIVE = [
+    ("value + 10000", 80),
+    ("value - 10000", 10080),
+    ('"my-prefix-" + value', "web"),
+    ("value.slice(2)", "v-web"),
+    ("value.toUpperCase()", "web"),
+    ('value.field?.other || "default"', {"field": None}),
+    ("value.map(p => ({...p, port: p.port + 1}))", [{"name": "a", "port": 1}]),
+    ('value === "NodePort" ? "ClusterIP" : value', "NodePort"),
+    ("typeof value", 3),
+    ("String(value)", 3),
+    ("Array.isArray(value)", [1]),
+    ('value["k"]="v";value', {"a": "1"}),
+]
+
+
+@pytest.mark.parametrize("source, value", STAYS_NATIVE, ids=[s for s, _ in STAYS_NATIVE])
+def test_typical_inputs_do_not_fall_back(source: str, value: Any) -> None:
+    f = syncpatch.compile_expression(source)
+    calls: list[int] = []
+    general = f.__globals__["_general"]
+    f.__globals__["_general"] = lambda *a, **k: (calls.append(1), general(*a, **k))[1]
+    try:
+        assert outcome(f, value, None) == outcome(f.general, value, None)
+    finally:
+        f.__globals__["_general"] = general
+    assert not calls, f"{source!r} fell back to the general tier on {value!r}"
+
+
+@pytest.mark.parametrize("case", _benchmark_cases(), ids=lambda c: c.name)
+def test_benchmark_inputs_do_not_fall_back(case: Any) -> None:
+    from benchmarks.expressions import CONTEXT
+
+    f = syncpatch.compile_expression(case.source)
+    calls: list[int] = []
+    general = f.__globals__["_general"]
+    f.__globals__["_general"] = lambda *a, **k: (calls.append(1), general(*a, **k))[1]
+    try:
+        f(copy.deepcopy(case.value), copy.deepcopy(CONTEXT))
+    finally:
+        f.__globals__["_general"] = general
+    assert not calls

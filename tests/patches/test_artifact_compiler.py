@@ -183,10 +183,10 @@ def test_artifact_functions_carry_the_native_tier(tmp_path):
     for f in functions:
         twin = syncpatch.compile_expression(f.source)
         for value in inputs:
-            assert _outcome(f, value) == _outcome(twin, value) == _outcome(twin.general, value), (f.source, value)
+            assert _native_outcome(f, value) == _native_outcome(twin, value) == _native_outcome(twin.general, value), (f.source, value)
 
 
-def _outcome(fn, value):
+def _native_outcome(fn, value):
     import copy
 
     try:
