@@ -79,10 +79,12 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         start = len(gen.pending)
         obj, ty = gen.expr(receiver, raw=True)
         gen.element = "str" if ty == "strs" else "any"
-        return _ARRAY_METHODS[method](gen, gen.as_list(obj, ty), args, start)
+        result: tuple[ast.expr, str] = _ARRAY_METHODS[method](gen, gen.as_list(obj, ty), args, start)
+        return result
     if method in _STRING_METHODS:
         obj, ty = gen.expr(receiver, raw=method in _CHECKS_RECEIVER and _regex_first(args))
-        return _STRING_METHODS[method](gen, obj, ty, args)
+        result = _STRING_METHODS[method](gen, obj, ty, args)
+        return result
     raise Unsupported
 
 
@@ -100,8 +102,8 @@ def _text_literal(node: Any) -> str:
 def _int_literal(gen: "NativeGen", node: Any) -> int:
     """An argument that is a compile-time integer (``3``, ``-2``, ``"my-prefix-".length``)."""
     e, ty = gen.expr(node)
-    if ty == "int" and isinstance(e, ast.Constant) and abs(e.value) < 2**31:
-        return int(e.value)
+    if ty == "int" and isinstance(e, ast.Constant) and type(e.value) is int and abs(e.value) < 2**31:
+        return e.value
     raise Unsupported
 
 
@@ -489,8 +491,9 @@ def _stringify(gen: "NativeGen", node: Any) -> ast.expr:
     _stringify_into(gen, node, parts)
     merged: list[ast.expr] = []
     for p in parts:
-        if isinstance(p, str) and merged and isinstance(merged[-1], ast.Constant):
-            merged[-1] = ast.Constant(merged[-1].value + p)
+        last = merged[-1] if merged else None
+        if isinstance(p, str) and isinstance(last, ast.Constant) and isinstance(last.value, str):
+            merged[-1] = ast.Constant(last.value + p)
         else:
             merged.append(ast.Constant(p) if isinstance(p, str) else p)
     out = merged[0]
@@ -507,11 +510,11 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
             if not isinstance(p, A.Property) or p.method:
                 raise Unsupported
             key = gen.property_key(p)
-            if not isinstance(key, ast.Constant) or not key.value.isascii() or key.value in seen \
-                    or key.value[:1].isdigit():
+            text = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+            if text is None or not text.isascii() or text in seen or text[:1].isdigit():
                 raise Unsupported  # a repeated key or an index key changes the order JS writes
-            seen.add(key.value)
-            parts.append(("," if i else "") + json.dumps(key.value) + ":")
+            seen.add(text)
+            parts.append(("," if i else "") + json.dumps(text) + ":")
             _stringify_into(gen, p.value, parts)
         parts.append("}")
         return

@@ -66,7 +66,7 @@ def json_string(s: str) -> str:
     for \\b \\t \\n \\f \\r, lowercase ``\\u00XX`` for other controls)."""
     if not s.isascii():
         raise Deopt
-    return encode_basestring(s)  # type: ignore[no-any-return]
+    return encode_basestring(s)
 
 
 def json_scalar(v: Any) -> str:
