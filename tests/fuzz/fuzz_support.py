@@ -96,6 +96,8 @@ def artifact_function(src: str) -> Callable[..., Any]:
     text = ast.unparse(ast.fix_missing_locations(emitted.module))
     namespace: dict[str, Any] = {}
     exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102 - the artifact's own code
+    if emitted.wrapper is None:  # a script with a native tier: the entry already is the patch function
+        return namespace[emitted.entry]  # type: ignore[no-any-return]
     wrapper = getattr(importlib.import_module(emitted.wrapper_module), emitted.wrapper)
     mask = getattr(emitted, "copy_mask", None)
     if mask is None:
