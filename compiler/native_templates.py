@@ -16,28 +16,45 @@ __all__ = ["expr", "stmts", "Sub"]
 Sub = Union[ast.expr, str]
 
 
-class _Fill(ast.NodeTransformer):
-    def __init__(self, subs: dict[str, Sub]) -> None:
-        self.subs = subs
+_PARSED: dict[tuple[str, str], list[ast.AST]] = {}
 
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        sub = self.subs.get(node.id)
-        if sub is None:
-            return node
-        if isinstance(sub, str):
-            return ast.Name(id=sub, ctx=node.ctx)
-        return sub
+
+def _parsed(template: str, mode: str) -> list[ast.AST]:
+    """A template parsed once (``compile`` and the fillers below only read it)."""
+    key = (template, mode)
+    found = _PARSED.get(key)
+    if found is None:
+        tree = ast.parse(template, mode=mode)
+        found = _PARSED[key] = [tree.body] if isinstance(tree, ast.Expression) else list(tree.body)  # type: ignore[attr-defined]
+    return found
+
+
+def _fill(node: ast.AST, subs: dict[str, Sub]) -> ast.AST:
+    """A copy of the template ``node`` with its placeholders replaced (cheaper than parsing
+    the template again, which is what made generation slow)."""
+    if type(node) is ast.Name:
+        sub = subs.get(node.id)
+        if sub is not None:
+            return ast.Name(id=sub, ctx=node.ctx) if isinstance(sub, str) else sub
+    new = node.__class__.__new__(node.__class__)
+    target = new.__dict__
+    for key, value in node.__dict__.items():
+        if isinstance(value, ast.AST) and not isinstance(value, ast.expr_context):
+            target[key] = _fill(value, subs)
+        elif type(value) is list:
+            target[key] = [_fill(v, subs) if isinstance(v, ast.AST) else v for v in value]
+        else:
+            target[key] = value
+    return new
 
 
 def expr(template: str, **subs: Sub) -> ast.expr:
-    node = ast.parse(template, mode="eval").body
-    out = _Fill(subs).visit(node)
+    out = _fill(_parsed(template, "eval")[0], subs)
     assert isinstance(out, ast.expr)
     return out
 
 
 def stmts(template: str, **subs: Sub) -> list[ast.stmt]:
-    module = ast.parse(template, mode="exec")
-    filled = _Fill(subs).visit(module)
-    assert isinstance(filled, ast.Module)
-    return filled.body
+    out = [_fill(node, subs) for node in _parsed(template, "exec")]
+    assert all(isinstance(node, ast.stmt) for node in out)
+    return out  # type: ignore[return-value]

@@ -113,25 +113,54 @@ def _invoke(value, context, value_exists):
 """
 
 
+_SHELL = ast.parse(_ENTRY).body
+_GENERAL_INVOKE = ast.parse("def _invoke(value, context, value_exists):\n"
+                            "    return _general_invoke(value, context, value_exists)").body[0]
+
+
 def entry_module(native: list[ast.stmt] | None) -> ast.Module:
     """``_entry``, the public call: the native statements first when the script has them,
     the general tier (``_general``) on any exception or without them. Plans call ``_invoke``,
-    whose fallback is the general tier's in-plan entry (the plan's realm, no isolation)."""
-    module = ast.parse(_ENTRY)
-    entry = module.body[0]
-    assert isinstance(entry, ast.FunctionDef)
+    whose fallback is the general tier's in-plan entry (the plan's realm, no isolation).
+
+    The shell is parsed once; each module copies only the nodes it changes (``compile``
+    only reads the shared ones)."""
+    shell, invoke = _SHELL
+    assert isinstance(shell, ast.FunctionDef)
+    entry = copy.copy(shell)
     if native is None:
-        entry.body = entry.body[1:]
-        module.body[1] = ast.parse("def _invoke(value, context, value_exists):\n"
-                                   "    return _general_invoke(value, context, value_exists)").body[0]
+        entry.body = shell.body[1:]
+        invoke = _GENERAL_INVOKE
     elif len(native) == 1 and isinstance(native[0], ast.Return) and isinstance(native[0].value, ast.Constant):
         entry.body = native  # a constant: no budget can apply, nothing can fail
     else:
-        guarded = entry.body[0]
+        guarded = copy.copy(shell.body[0])
         assert isinstance(guarded, ast.If) and isinstance(guarded.body[0], ast.Try)
-        guarded.body[0].body = native
-    ast.fix_missing_locations(module)
+        attempt = copy.copy(guarded.body[0])
+        attempt.body = native
+        guarded.body = [attempt, *guarded.body[1:]]
+        entry.body = [guarded, *shell.body[1:]]
+    module = ast.Module(body=[entry, invoke], type_ignores=[])
+    _locate(module)
     return module
+
+
+def _locate(tree: ast.AST) -> None:
+    """Give every node without a position line 1, column 0 (``compile`` needs one; native
+    code's positions are never shown). ``ast.fix_missing_locations`` does the same through
+    generators and costs more than the rest of the entry's generation."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if "lineno" in node._attributes and not hasattr(node, "lineno"):
+            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
+            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
+        for name in node._fields:
+            child = getattr(node, name, None)
+            if isinstance(child, ast.AST):
+                stack.append(child)
+            elif type(child) is list:
+                stack.extend(c for c in child if isinstance(c, ast.AST))
 
 
 def bind_entry(program: "CompiledProgram", general: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:
