@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Union
 
-__all__ = ["expr", "stmts", "Sub"]
+__all__ = ["expr", "stmts", "copy_tree", "Sub"]
 
 Sub = Union[ast.expr, str]
 
@@ -46,6 +46,11 @@ def _fill(node: ast.AST, subs: dict[str, Sub]) -> ast.AST:
         else:
             target[key] = value
     return new
+
+
+def copy_tree(node: ast.AST) -> ast.AST:
+    """A deep copy of an AST (faster than ``copy.deepcopy``)."""
+    return _fill(node, {})
 
 
 def expr(template: str, **subs: Sub) -> ast.expr:

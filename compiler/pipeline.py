@@ -123,23 +123,21 @@ def entry_module(native: list[ast.stmt] | None) -> ast.Module:
     the general tier (``_general``) on any exception or without them. Plans call ``_invoke``,
     whose fallback is the general tier's in-plan entry (the plan's realm, no isolation).
 
-    The shell is parsed once; each module copies only the nodes it changes (``compile``
-    only reads the shared ones)."""
-    shell, invoke = _SHELL
-    assert isinstance(shell, ast.FunctionDef)
-    entry = copy.copy(shell)
+    The shell is parsed once and copied for each module (the artifact writer renames
+    names in place, so no node may be shared)."""
+    from .native_templates import copy_tree
+
+    entry, invoke = (copy_tree(node) for node in _SHELL)
+    assert isinstance(entry, ast.FunctionDef) and isinstance(invoke, ast.FunctionDef)
     if native is None:
-        entry.body = shell.body[1:]
-        invoke = _GENERAL_INVOKE
+        entry.body = entry.body[1:]
+        invoke = copy_tree(_GENERAL_INVOKE)  # type: ignore[assignment]
     elif len(native) == 1 and isinstance(native[0], ast.Return) and isinstance(native[0].value, ast.Constant):
         entry.body = native  # a constant: no budget can apply, nothing can fail
     else:
-        guarded = copy.copy(shell.body[0])
+        guarded = entry.body[0]
         assert isinstance(guarded, ast.If) and isinstance(guarded.body[0], ast.Try)
-        attempt = copy.copy(guarded.body[0])
-        attempt.body = native
-        guarded.body = [attempt, *guarded.body[1:]]
-        entry.body = [guarded, *shell.body[1:]]
+        guarded.body[0].body = native
     module = ast.Module(body=[entry, invoke], type_ignores=[])
     _locate(module)
     return module
