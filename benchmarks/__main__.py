@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import sys
 import traceback
@@ -41,10 +42,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS, help="where latest.json and the chart go")
     args = parser.parse_args(argv)
     console = Console()
-    results: dict[str, Any] = {
+    target = args.out / ("quick.json" if args.quick else "latest.json")
+    results: dict[str, Any] = {}
+    if args.only and target.exists():  # a partial run refreshes its sections, keeps the others
+        try:
+            results = json.loads(target.read_text())
+        except ValueError:
+            results = {}
+    results.update({
         "machine": {"python": sys.version.split()[0], "platform": platform.platform(), "processor": platform.processor()},
         "quick": args.quick,
-    }
+    })
     for name, run in _sections(args.quick).items():
         if args.only and name not in args.only:
             continue
@@ -54,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # noqa: BLE001 - a section that cannot run is recorded as skipped
             results[name] = {"skipped": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc(limit=3)}
         _print(console, name, results[name])
-    report.write_json(results, args.out / ("quick.json" if args.quick else "latest.json"))
+    report.write_json(results, target)
     if not args.quick and report.write_chart(results, args.out / "ratios.png"):
         console.print(f"chart: {args.out / 'ratios.png'}")
     return 0

@@ -100,17 +100,34 @@ def add(a: Any, b: Any) -> Any:
     raise Deopt
 
 
-def regex_sub(rx: "re.Pattern[str]", limit: int, repl: str, s: str, count: int) -> str:
+class LazyRegex:
+    """A translated pattern, compiled on its first use: an artifact with hundreds of them
+    would otherwise spend its load time in ``re.compile``."""
+
+    __slots__ = ("pattern", "flags", "compiled")
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self.pattern = pattern
+        self.flags = flags
+        self.compiled: "re.Pattern[str] | None" = None
+
+    def get(self) -> "re.Pattern[str]":
+        if self.compiled is None:
+            self.compiled = re.compile(self.pattern, self.flags)
+        return self.compiled
+
+
+def regex_sub(rx: LazyRegex, limit: int, repl: str, s: str, count: int) -> str:
     """``replace`` with a translated regex on ASCII text no longer than ``limit``."""
     if len(s) > limit or not s.isascii():
         raise Deopt
-    return rx.sub(repl, s, count)
+    return (rx.compiled or rx.get()).sub(repl, s, count)
 
 
-def regex_test(rx: "re.Pattern[str]", limit: int, s: str) -> bool:
+def regex_test(rx: LazyRegex, limit: int, s: str) -> bool:
     if len(s) > limit or not s.isascii():
         raise Deopt
-    return rx.search(s) is not None
+    return (rx.compiled or rx.get()).search(s) is not None
 
 
 def _helpers() -> dict[str, Any]:
@@ -148,9 +165,9 @@ def namespace(extra: dict[str, Any] | None = None) -> dict[str, Any]:
     return ns
 
 
-def compile_regex(pattern: str, ignore_case: bool) -> "re.Pattern[str]":
+def compile_regex(pattern: str, ignore_case: bool) -> LazyRegex:
     """A translated pattern (``compiler/native_regex.py``), for ASCII text only."""
-    return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
+    return LazyRegex(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
 
 
 def native_function(entry: Any, invoke: Any, general: Any, source: str = "") -> Any:
