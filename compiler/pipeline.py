@@ -99,17 +99,14 @@ def compile_program(source: str, origin: str = "<expression>") -> CompiledProgra
 
 _ENTRY = """
 def _entry(value=UNDEFINED, context=None, value_exists=True, budgets=None):
-    if budgets is None or budgets is IN_PLAN:
+    if budgets is None:
         try:
             pass
         except Exception:
             pass
-        if budgets is IN_PLAN:
-            return _general_invoke(value, context, value_exists)
     return _general(value, context, value_exists=value_exists, budgets=budgets)
 
-def _invoke(value, context, value_exists):
-    return _entry(value, context, value_exists, IN_PLAN)
+_invoke = _entry
 """
 
 
@@ -120,18 +117,19 @@ _GENERAL_INVOKE = ast.parse("def _invoke(value, context, value_exists):\n"
 
 def entry_module(native: list[ast.stmt] | None) -> ast.Module:
     """``_entry``, the public call: the native statements first when the script has them,
-    the general tier (``_general``) on any exception or without them. Plans call ``_invoke``,
-    whose fallback is the general tier's in-plan entry (the plan's realm, no isolation).
+    the general tier (``_general``) on any exception or without them. Plans call ``_invoke``:
+    ``_entry`` itself when there is a native tier (one call per match; a fallback inside a
+    plan runs isolated, as any nested call does), else the general tier's in-plan entry.
 
     The shell is parsed once and copied for each module (the artifact writer renames
     names in place, so no node may be shared)."""
     from .native_templates import copy_tree
 
     entry, invoke = (copy_tree(node) for node in _SHELL)
-    assert isinstance(entry, ast.FunctionDef) and isinstance(invoke, ast.FunctionDef)
+    assert isinstance(entry, ast.FunctionDef)
     if native is None:
         entry.body = entry.body[1:]
-        invoke = copy_tree(_GENERAL_INVOKE)  # type: ignore[assignment]
+        invoke = copy_tree(_GENERAL_INVOKE)
     elif len(native) == 1 and isinstance(native[0], ast.Return) and isinstance(native[0].value, ast.Constant):
         entry.body = native  # a constant: no budget can apply, nothing can fail
     else:

@@ -21,17 +21,13 @@ from typing import Any
 
 from .values import UNDEFINED
 
-__all__ = ["Deopt", "deopt", "namespace", "native_function", "compile_regex", "HELPERS", "IN_PLAN", "MAX_ITEMS",
+__all__ = ["Deopt", "deopt", "namespace", "native_function", "compile_regex", "HELPERS", "MAX_ITEMS",
            "MAX_TEXT"]
 
 #: longest list or object a native callback loop walks (past it: the general tier, budgets)
 MAX_ITEMS = 1000
 #: longest string a native base64 or regex operation takes
 MAX_TEXT = 1 << 20
-
-
-#: passed as ``budgets`` by plans: run the native tier, fall back to the general tier's in-plan entry
-IN_PLAN = object()
 
 
 class Deopt(Exception):
@@ -138,7 +134,7 @@ def _helpers() -> dict[str, Any]:
     from .strings import concat
 
     return {
-        "UNDEFINED": UNDEFINED, "IN_PLAN": IN_PLAN, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH,
+        "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH,
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "BTOA": btoa_ascii, "ATOB": atob_strict,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
         "TO_PYTHON": to_python, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js,
