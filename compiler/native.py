@@ -159,7 +159,9 @@ class NativeGen:
                          "elif type(value) is tuple: DEOPT()")
         if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
             ret = ast.Return(value=result)  # already what the caller gets (strs: a list of str)
-        elif ty in ("dict", "list"):
+        elif ty == "dict":
+            ret = ast.Return(value=E("DICT_OUT(R, 0)", R=result))
+        elif ty == "list":
             ret = ast.Return(value=E("TO_PYTHON(R)", R=result))
         else:
             ret = ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))
