@@ -148,8 +148,7 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         main = ast.FunctionDef(name="_main", args=args, body=[*prologue, *body], decorator_list=[], returns=None)
         main.lineno, main.col_offset = 1, 0
         module = ast.Module(body=[main], type_ignores=[])
-        ast.fix_missing_locations(module)
-        _fix_ranges(module)
+        P.locate(module)
         return module
 
     def script_body(self, body: tuple[Any, ...]) -> list[ast.stmt]:
@@ -164,16 +163,6 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         out.extend(self.statements(body))
         out.append(P.ret(P.name("_c")))
         return out
-
-
-def _fix_ranges(module: ast.Module) -> None:
-    """Python wants start <= end on every node; JS spans of synthesized nodes may not be."""
-    for node in ast.walk(module):
-        if not isinstance(node, (ast.expr, ast.stmt, ast.arg, ast.excepthandler, ast.keyword)):
-            continue
-        end = (getattr(node, "end_lineno", None) or node.lineno, getattr(node, "end_col_offset", None) or 0)
-        if end < (node.lineno, node.col_offset):
-            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
 
 
 def has_use_strict(body: tuple[Any, ...]) -> bool:

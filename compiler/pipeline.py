@@ -21,6 +21,7 @@ from syncpatch.runtime import abi
 
 from .checks import check_program
 from .codegen import GeneratedCode, generate
+from .pyast import locate
 
 __all__ = ["CompiledProgram", "compile_program", "bind_main", "bind_entry", "entry_module", "generate_module", "compile_to_module_source",
            "source_hash"]
@@ -137,26 +138,8 @@ def entry_module(native: list[ast.stmt] | None) -> ast.Module:
         assert isinstance(guarded, ast.If) and isinstance(guarded.body[0], ast.Try)
         guarded.body[0].body = native
     module = ast.Module(body=[entry, invoke], type_ignores=[])
-    _locate(module)
+    locate(module)
     return module
-
-
-def _locate(tree: ast.AST) -> None:
-    """Give every node without a position line 1, column 0 (``compile`` needs one; native
-    code's positions are never shown). ``ast.fix_missing_locations`` does the same through
-    generators and costs more than the rest of the entry's generation."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if "lineno" in node._attributes and not hasattr(node, "lineno"):
-            node.lineno = node.end_lineno = 1  # type: ignore[attr-defined]
-            node.col_offset = node.end_col_offset = 0  # type: ignore[attr-defined]
-        for name in node._fields:
-            child = getattr(node, name, None)
-            if isinstance(child, ast.AST):
-                stack.append(child)
-            elif type(child) is list:
-                stack.extend(c for c in child if isinstance(c, ast.AST))
 
 
 def bind_entry(program: "CompiledProgram", general: Any) -> tuple[Callable[..., Any], Callable[..., Any]]:

@@ -11,7 +11,7 @@ import ast
 import math
 from typing import Any
 
-__all__ = ["name", "store", "const", "call", "attr", "assign", "expr_stmt", "walrus", "ifexp",
+__all__ = ["locate", "name", "store", "const", "call", "attr", "assign", "expr_stmt", "walrus", "ifexp",
            "is_", "type_is", "and_", "or_", "not_", "subscript", "tuple_", "list_", "ret", "raise_call"]
 
 
@@ -101,3 +101,45 @@ def ret(e: ast.expr | None) -> ast.Return:
 
 def raise_call(e: ast.expr) -> ast.Raise:
     return ast.Raise(exc=e, cause=None)
+
+
+_RANGED = (ast.expr, ast.stmt, ast.arg, ast.excepthandler, ast.keyword)
+
+
+def locate(tree: ast.AST) -> None:
+    """``ast.fix_missing_locations`` (a node without a position takes its parent's), then
+    start <= end on every node (JS spans of synthesized nodes may not be), in one iterative
+    walk: the two standard walks cost more than generating the code did."""
+    stack: list[tuple[ast.AST, int, int, int, int]] = [(tree, 1, 0, 1, 0)]
+    while stack:
+        node, lineno, col, end_lineno, end_col = stack.pop()
+        if "lineno" in node._attributes:
+            if hasattr(node, "lineno"):
+                lineno = node.lineno
+            else:
+                node.lineno = lineno  # type: ignore[attr-defined]
+            if hasattr(node, "col_offset"):
+                col = node.col_offset
+            else:
+                node.col_offset = col  # type: ignore[attr-defined]
+            end = getattr(node, "end_lineno", None)
+            if end is None:
+                node.end_lineno = end_lineno  # type: ignore[attr-defined]
+            else:
+                end_lineno = end
+            end = getattr(node, "end_col_offset", None)
+            if end is None:
+                node.end_col_offset = end_col  # type: ignore[attr-defined]
+            else:
+                end_col = end
+            if isinstance(node, _RANGED) and (node.end_lineno or node.lineno, node.end_col_offset or 0) < (
+                    node.lineno, node.col_offset):
+                node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+        for field in node._fields:
+            child = getattr(node, field, None)
+            if isinstance(child, ast.AST):
+                stack.append((child, lineno, col, end_lineno, end_col))
+            elif type(child) is list:
+                for item in child:
+                    if isinstance(item, ast.AST):
+                        stack.append((item, lineno, col, end_lineno, end_col))
