@@ -37,6 +37,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("BTOA(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"  # BTOA checks its argument
         if gen.is_global(callee, "atob") and len(args) == 1:
             return E("ATOB(X)", X=gen.as_text(*gen.expr(args[0]))), "str"
+        if gen.is_global(callee, "virtualToHostDNS") and len(args) == 1:
+            return E("VDNS(X, context)", X=gen.expr(args[0])[0]), "str"
         if gen.is_global(callee, "String") and len(args) == 1:
             e, ty = gen.expr(args[0])
             if ty in ("ascii", "str"):

@@ -113,6 +113,24 @@ class LazyRegex:
         return self.compiled
 
 
+def virtual_to_host_dns(name: Any, context: Any) -> str:
+    """``virtualToHostDNS(name)`` with the call's context, as the general tier computes it;
+    anything it would reject (a non-string, a missing vcluster name, a malformed name) is
+    left to the general tier and its error."""
+    from .names import virtual_to_host_dns as translate
+
+    vcluster = context.get("vcluster") if type(context) is dict else None
+    if type(name) is not str or type(vcluster) is not dict:
+        raise Deopt
+    vcluster_name, namespace = vcluster.get("name"), vcluster.get("namespace")
+    if type(vcluster_name) is not str or type(namespace) is not str:
+        raise Deopt
+    try:
+        return translate(name, vcluster_name=vcluster_name, vcluster_namespace=namespace)
+    except ValueError:
+        raise Deopt from None
+
+
 def regex_sub(rx: LazyRegex, limit: int, repl: str, s: str, count: int) -> str:
     """``replace`` with a translated regex on ASCII text no longer than ``limit``."""
     if len(s) > limit or not s.isascii():
@@ -136,7 +154,7 @@ def _helpers() -> dict[str, Any]:
     return {
         "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH,
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "BTOA": btoa_ascii, "ATOB": atob_strict,
-        "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
+        "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "VDNS": virtual_to_host_dns, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
         "TO_PYTHON": to_python, "DICT_OUT": _dict_to_python, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js,
         "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
     }

@@ -77,6 +77,7 @@ PORTS = [{"name": f"p{i}", "port": 8000 + i, "protocol": "TCP" if i % 2 == 0 els
 VALUES: dict[str, Any] = {
     # strings
     "str-web": "web",
+    "str-dns": "db.data.svc.cluster.local",
     "str-prefixed": "my-prefix-web-1",
     "str-v": "v-web-frontend",
     "str-suffix": "app-suffix",
@@ -415,6 +416,9 @@ def test_native_agrees_with_general(source: str, value_id: str) -> None:
 # -- context variants ------------------------------------------------------------------------
 
 CONTEXT_EXPRESSIONS = [e for e in EXPRESSIONS if "context" in e] + [
+    "virtualToHostDNS(value)",
+    'value.endsWith(".svc") || value.includes(".svc.") ? virtualToHostDNS(value) : value',
+    'virtualToHostDNS("db." + value + ".svc")',
     "context",
     "context.vcluster.name",
     "`${context.vcluster.name}-${context.vcluster.namespace}`",
@@ -427,7 +431,7 @@ CONTEXT_EXPRESSIONS = [e for e in EXPRESSIONS if "context" in e] + [
     "context.path === 9007199254740992",
     "context.path + 1",
 ]
-CONTEXT_VALUE_IDS = ("str-web", "str-empty", "dict-rich", "none", "int-0")
+CONTEXT_VALUE_IDS = ("str-web", "str-dns", "str-empty", "dict-rich", "none", "int-0")
 
 
 def _context_cases() -> list[Any]:
@@ -573,6 +577,7 @@ def _json_like(c: Any) -> Any:
 # -- the native tier really runs (a fallback would still give the right answer, silently) ----
 
 STAYS_NATIVE = [
+    ('value.endsWith(".svc") || value.includes(".svc.") ? virtualToHostDNS(value) : value', "db.data.svc.cluster.local"),
     ("value + 10000", 80),
     ("value - 10000", 10080),
     ('"my-prefix-" + value', "web"),
@@ -595,7 +600,8 @@ def test_typical_inputs_do_not_fall_back(source: str, value: Any) -> None:
     general = f.__globals__["_general"]
     f.__globals__["_general"] = lambda *a, **k: (calls.append(1), general(*a, **k))[1]
     try:
-        assert outcome(f, value, None) == outcome(f.general, value, None)
+        context = {"vcluster": {"name": "my-vc", "namespace": "vcluster-my-vc"}}
+        assert outcome(f, value, context) == outcome(f.general, value, context)
     finally:
         f.__globals__["_general"] = general
     assert not calls, f"{source!r} fell back to the general tier on {value!r}"
