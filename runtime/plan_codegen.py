@@ -250,9 +250,10 @@ def _descend(src: _Source, node: _Node, key: str, child: str, seg: Segment, bran
     src.line(ind + 1, f"{node.var}[{key}] = {result}")
 
 
-def _set_result(src: _Source, node: _Node, key: str, old: str, new: str, ind: int) -> None:
-    """A map value patched: stored unless unchanged; strings and ints (the usual results)
-    inline, the rest (deletion, containers) through ``_put_rare``."""
+def _set_result(src: _Source, node: _Node, key: str, old: str, new: str, ind: int, rare: str = "_put_rare") -> None:
+    """A patched value stored in a map (or, with ``rare="_put_index_rare"``, a list) unless
+    unchanged; strings and ints (the usual results) inline, the rest (deletion, containers)
+    through the ``rare`` helper."""
     var, kind = node.var, src.fresh("t")
     src.line(ind, f"{kind} = type({new})")
     src.line(ind, f"if {kind} is str or {kind} is int:")
@@ -260,7 +261,7 @@ def _set_result(src: _Source, node: _Node, key: str, old: str, new: str, ind: in
     src.own(node, ind + 2)
     src.line(ind + 2, f"{var}[{key}] = {new}")
     src.line(ind, "else:")
-    src.line(ind + 1, f"{var} = _put_rare({var}, {key}, {old}, {new}, {src.own_args(node)})")
+    src.line(ind + 1, f"{var} = {rare}({var}, {key}, {old}, {new}, {src.own_args(node)})")
 
 
 def _key_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
@@ -304,14 +305,7 @@ def _index_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int)
     old, new = src.fresh("v"), src.fresh("x")
     src.line(ind, f"{old} = {var}[{index}]")
     src.call(branches[0], new, old, _path_expr(node.parts + [(True, str(seg.index))]), ind)
-    kind = src.fresh("t")
-    src.line(ind, f"{kind} = type({new})")
-    src.line(ind, f"if {kind} is str or {kind} is int:")
-    src.line(ind + 1, f"if {new} is not {old}:")
-    src.own(node, ind + 2)
-    src.line(ind + 2, f"{var}[{index}] = {new}")
-    src.line(ind, "else:")
-    src.line(ind + 1, f"{var} = _put_index_rare({var}, {index}, {old}, {new}, {src.own_args(node)})")
+    _set_result(src, node, index, old, new, ind, rare="_put_index_rare")
 
 
 def _wildcard_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import sys
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,26 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import syncpatch
-from syncpatch.runtime.paths import Index, Key, Wildcard, parse_path
+from syncpatch.runtime.paths import parse_path
 from syncpatch.runtime.plan import ExpressionPatch, PatchError, PatchPlan
 from syncpatch.runtime.plan_codegen import compile_plan
 from syncpatch.runtime.plan_groups import Ownership, disjoint, group_steps
 from syncpatch.runtime.plan_walkers import build_walker, run_walker
 
+sys.path.insert(0, str(Path(__file__).parent))
+import plan_strategies  # noqa: E402 - beside this file (importlib mode adds no test folders to the path)
+
 KEYS = ["a", "b", "c.d", "0", "00", "1"]
-scalars = st.one_of(st.integers(-3, 3), st.sampled_from(["x", ""]), st.none())
-json_values = st.recursive(
-    scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(KEYS), inner, max_size=3)),
-    max_leaves=14,
-)
-segments = st.one_of(
-    st.sampled_from(KEYS).map(Key),
-    st.sampled_from(KEYS).map(lambda k: Key(k, bracket=True)),
-    st.integers(0, 2).map(Index),
-    st.just(Wildcard()),
-)
-paths = st.lists(segments, min_size=0, max_size=3).map(tuple)
+json_values = plan_strategies.json_values(KEYS, ints=3, strings=["x", ""], max_leaves=14)
+paths = plan_strategies.paths(KEYS, min_size=0)
 
 
 def transform(value: Any, exists: bool) -> Any:

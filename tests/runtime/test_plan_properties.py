@@ -2,27 +2,20 @@
 and never mutates its input."""
 
 import copy
+import sys
+from pathlib import Path
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from syncpatch.runtime.paths import Index, Key, Wildcard, format_segments
+from syncpatch.runtime.paths import Index, Key, format_segments
 from syncpatch.runtime.plan import ExpressionPatch, PatchPlan
 
+sys.path.insert(0, str(Path(__file__).parent))
+import plan_strategies  # noqa: E402 - beside this file (importlib mode adds no test folders to the path)
+
 KEYS = ["a", "b", "c.d"]
-scalars = st.one_of(st.integers(-5, 5), st.sampled_from(["x", "y", ""]), st.none())
-json_values = st.recursive(
-    scalars,
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(KEYS), inner, max_size=3)),
-    max_leaves=12,
-)
-segments = st.one_of(
-    st.sampled_from(KEYS).map(Key),
-    st.sampled_from(KEYS).map(lambda k: Key(k, bracket=True)),
-    st.integers(0, 2).map(Index),
-    st.just(Wildcard()),
-)
-paths = st.lists(segments, min_size=1, max_size=3).map(tuple)
+json_values = plan_strategies.json_values(KEYS, ints=5, strings=["x", "y", ""], max_leaves=12)
+paths = plan_strategies.paths(KEYS, min_size=1)
 
 
 def transform(value, exists):
