@@ -27,3 +27,19 @@ def paths(keys: list[str], min_size: int) -> Any:
         st.just(Wildcard()),
     )
     return st.lists(segments, min_size=min_size, max_size=3).map(tuple)
+
+
+def transform(value: Any, exists: bool, *, keep_even_containers: bool = False) -> Any:
+    """A deterministic patch function that changes shapes and sometimes deletes; with
+    ``keep_even_containers`` it also returns some containers unchanged (the no-op path)."""
+    if not exists:
+        return "new"
+    if value is None or value == "":
+        return None
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "!"
+    if keep_even_containers and not len(value) % 2:
+        return value
+    return {"wrapped": len(value)}

@@ -28,16 +28,7 @@ paths = plan_strategies.paths(KEYS, min_size=0)
 
 
 def transform(value: Any, exists: bool) -> Any:
-    """Deterministic, shape-changing, sometimes deleting."""
-    if not exists:
-        return "new"
-    if value is None or value == "":
-        return None
-    if isinstance(value, int):
-        return value + 1
-    if isinstance(value, str):
-        return value + "!"
-    return {"wrapped": len(value)} if len(value) % 2 else value
+    return plan_strategies.transform(value, exists, keep_even_containers=True)
 
 
 def recording(log: list[Any], reads: bool):

@@ -18,17 +18,7 @@ json_values = plan_strategies.json_values(KEYS, ints=5, strings=["x", "y", ""], 
 paths = plan_strategies.paths(KEYS, min_size=1)
 
 
-def transform(value, exists):
-    """Deterministic, shape-changing, sometimes deleting."""
-    if not exists:
-        return "new"
-    if value is None or value == "":
-        return None
-    if isinstance(value, int):
-        return value + 1
-    if isinstance(value, str):
-        return value + "!"
-    return {"wrapped": len(value)}
+transform = plan_strategies.transform
 
 
 def naive(obj, segs):
