@@ -75,6 +75,7 @@ class NativeGen:
         self.copy_mask = copy_mask
         self.in_comprehension = 0
         self.conditional = 0
+        self.writes_plain = True  # every member write so far stores a plain value under a plain key
         self.in_loop = 0  # inside a reduce loop's body
         self.conditional_floor = 0  # inside a callback: the conditional depth of its body
         self.loop_names: set[str] = set()  # the innermost callback's parameters
@@ -151,6 +152,13 @@ class NativeGen:
             body.pop()  # the completion is the last statement's value: return it directly
             result = last.value
         prologue: list[ast.stmt] = []
+        if self.copy_mask & 4 and self.writes_plain and isinstance(result, ast.Name) and result.id == "_val":
+            # value with a few plain members written: when the input object is itself plain, the
+            # copy is what to_python would return, so the result needs no walk
+            prologue = S("if type(value) is dict and len(value) <= 8 and SMALL_PLAIN(value):\n"
+                         "    _val = dict(value)\n    _plain = True\n"
+                         "else:\n    _val = SHALLOW(value)\n    _plain = False")
+            return [*prologue, *body, ast.Return(value=E("_val if _plain else TO_PYTHON(_val)"))]
         if self.copy_mask:
             copier = "SHALLOW" if self.copy_mask & 4 else "TO_JS"
             prologue = S(f"V = {copier}(value)", V="_val")
@@ -180,10 +188,13 @@ class NativeGen:
             raise Unsupported
         target_dict = self.as_dict(E("_val"), self.facts.get("_val", "any"))
         node, ty = self.expr(e.right)
+        if ty not in ("ascii", "str", "bool", "int", "null", "undef") or key[:1].isdigit():
+            self.writes_plain = False  # the written value or key may need to_python
         name = self.tmp()
         self.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
         self.pre.extend(S("V[K] = X", V=target_dict, K=ast.Constant(key), X=E("X", X=name)))
-        if ty not in ("bool", "int", "null", "undef"):  # a written member can be doubled next (see program)
+        if ty not in ("bool", "int", "null", "undef") and not isinstance(node, ast.Constant):
+            # a written member can be doubled next (see program)
             self.pre.extend(S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name,
                               L=ast.Constant(1_000_000)))
         return E("X", X=name), ty

@@ -350,6 +350,11 @@ EXPRESSIONS: list[str] = [
     'value.map(x => x).pop()',
     'value.a = 1; value.b = value.a; value',
     'value.k = "v"; value.k',
+    # member writes of plain values: the copy is returned without a walk when the input is plain
+    'value.a = "x"; value.b = 2; value',
+    'value["1"] = "x"; value',
+    'value.a = value.b; value',
+    'value.z = null; value.y = true; value',
     # filter fused into reduce (one loop)
     'value.filter(x => x.n > 1).reduce((acc, x) => acc + x.n, 0)',
     'Object.keys(value).filter(k => k.length > 1).reduce((acc, k) => ({...acc, [k]: 1}), {})',
