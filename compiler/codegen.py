@@ -181,8 +181,8 @@ def _is_pattern_assign(s: A.ExpressionStatement) -> bool:
     return isinstance(e, A.AssignmentExpression) and not isinstance(e.left, (A.Identifier, A.MemberExpression))
 
 
-def generate(program: A.Program, source: str, origin: str) -> GeneratedCode:
-    """Typed AST -> GeneratedCode."""
+def generate(program: A.Program, source: str, origin: str, with_native: bool = True) -> GeneratedCode:
+    """Typed AST -> GeneratedCode (and its native tier, unless ``with_native`` is False)."""
     gen = Codegen(source, origin)
     module = gen.program(program)
     from .checks import mutates_inputs, only_writes_value_members
@@ -192,5 +192,5 @@ def generate(program: A.Program, source: str, origin: str) -> GeneratedCode:
     mutates = mutates_inputs(program)
     code = GeneratedCode(module, gen.names, gen.free_globals, mutates, frozenset(gen.used_inputs),
                          mutates and only_writes_value_members(program))
-    code.native = native_body(program, code.copy_mask)
+    code.native = native_body(program, code.copy_mask) if with_native else None
     return code

@@ -23,7 +23,7 @@ from syncpatch.grammar import ast as A
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
-__all__ = ["native_body", "Unsupported"]
+__all__ = ["native_body", "native_program", "NativeProgram", "Unsupported"]
 
 _SAFE = 2**53
 _STR = ("ascii", "str")
@@ -75,6 +75,7 @@ class NativeGen:
         self.copy_mask = copy_mask
         self.in_comprehension = 0
         self.conditional = 0
+        self.free_globals: dict[str, Any] = {}  # global names read, with their first span
         self.writes_plain = True  # every member write so far stores a plain value under a plain key
         self.in_loop = 0  # inside a reduce loop's body
         self.conditional_floor = 0  # inside a callback: the conditional depth of its body
@@ -130,8 +131,9 @@ class NativeGen:
                 self.promote()
             elif isinstance(statement, A.VariableDeclaration) and statement.kind in ("const", "let"):
                 for d in statement.declarations:
-                    if not isinstance(d.id, A.Identifier) or d.init is None or d.id.name in _INPUTS:
-                        raise Unsupported
+                    if not isinstance(d.id, A.Identifier) or d.init is None or d.id.name in _INPUTS \
+                            or d.id.name in self.scopes[0]:
+                        raise Unsupported  # (a redeclaration is a compile error: the general tier says so)
                     node, ty = self.expr(d.init)
                     name = self.tmp()
                     body.extend(self.pre)
@@ -207,7 +209,10 @@ class NativeGen:
         return None
 
     def is_global(self, node: A.Expression, name: str) -> bool:
-        return isinstance(node, A.Identifier) and node.name == name and self.lookup(name) is None
+        if isinstance(node, A.Identifier) and node.name == name and self.lookup(name) is None:
+            self.free_globals.setdefault(name, node.span)  # as the general tier records them
+            return True
+        return False
 
     def identifier(self, node: A.Identifier, raw: bool = False) -> tuple[ast.expr, str]:
         local = self.lookup(node.name)
@@ -576,9 +581,23 @@ class _Branch:
 def native_body(program: A.Program, copy_mask: int) -> tuple[list[ast.stmt], dict[str, Any]] | None:
     """The native statements of ``program`` (ending in ``return``) and the constants they
     use (compiled regexes), or None when the script leaves the subset."""
+    translated = native_program(program, copy_mask)
+    return None if translated is None else (translated.body, translated.constants)
+
+
+class NativeProgram:
+    """A translated script: its statements, constants, and what it reads (for callers that
+    generate the general tier only when it is first needed)."""
+
+    def __init__(self, body: list[ast.stmt], gen: NativeGen) -> None:
+        self.body = body
+        self.constants = gen.consts
+        self.free_globals = gen.free_globals
+
+
+def native_program(program: A.Program, copy_mask: int) -> NativeProgram | None:
     gen = NativeGen(copy_mask)
     try:
-        body = gen.program(program)
+        return NativeProgram(gen.program(program), gen)
     except Exception:  # noqa: BLE001 - Unsupported, RecursionError, or a gap here: the general tier serves
         return None
-    return body, gen.consts

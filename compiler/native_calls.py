@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["call"]
 
 _JS_SPACE = " \t\n\x0b\x0c\r"
+_SCRIPT_NAMES = frozenset(["value", "context", "valueExists", "undefined"])
 
 
 def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
@@ -272,8 +273,8 @@ def _callback(node: Any, arity: int) -> tuple[list[str], Any]:
             raise Unsupported
         body = body.body[0].argument
     names = [p.name for p in node.params]  # type: ignore[union-attr]
-    if len(set(names)) != len(names):
-        raise Unsupported
+    if len(set(names)) != len(names) or _SCRIPT_NAMES.intersection(names):
+        raise Unsupported  # (a parameter named like a script input would hide it)
     return names, body
 
 

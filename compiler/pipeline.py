@@ -15,15 +15,17 @@ import hashlib
 from types import CodeType
 from typing import Any, Callable
 
+from syncpatch.grammar import ast as A
 from syncpatch.grammar.build import parse
 from syncpatch.grammar.errors import CompileError, Span
 from syncpatch.runtime import abi
 
-from .checks import check_program
+from .checks import check_program, mutates_inputs, only_writes_value_members
 from .codegen import GeneratedCode, generate
+from .native import native_program
 from .pyast import locate
 
-__all__ = ["CompiledProgram", "compile_program", "bind_main", "bind_entry", "entry_module", "generate_module", "compile_to_module_source",
+__all__ = ["CompiledProgram", "NativeFirstProgram", "compile_native_first", "compile_program", "bind_main", "bind_entry", "entry_module", "generate_module", "compile_to_module_source",
            "source_hash"]
 
 
@@ -87,7 +89,10 @@ def _too_deep(source: str, origin: str) -> CompileError:
 
 def compile_program(source: str, origin: str = "<expression>") -> CompiledProgram:
     """Source text -> CompiledProgram (raises CompileError)."""
-    generated = generate_module(source, origin)
+    return _compile_generated(generate_module(source, origin), source, origin)
+
+
+def _compile_generated(generated: GeneratedCode, source: str, origin: str) -> CompiledProgram:
     try:
         code = compile(generated.module, filename=f"<js {origin}>", mode="exec")
     except RecursionError:
@@ -96,6 +101,78 @@ def compile_program(source: str, origin: str = "<expression>") -> CompiledProgra
         raise CompileError(f"the expression is too complex to compile ({type(exc).__name__})",
                            Span(1, 1), source, origin) from None
     return CompiledProgram(source, origin, code, generated)
+
+
+class NativeFirstProgram:
+    """A script with a native tier, compiled now, and a general tier generated (and compiled)
+    the first time it is needed: a failed guard, custom budgets, an error to report. Most
+    calls never need it, and generating it was half of compile time. Compile errors are not
+    deferred: parsing and the early-error checks run first, and a script the native tier
+    accepts has no construct the general code generator could still refuse (a redeclared
+    binding, the one such case in the subset, keeps the script on the eager path)."""
+
+    def __init__(self, source: str, origin: str, tree: Any, copy_mask: int, translated: Any, entry_code: Any) -> None:
+        self.source = source
+        self.origin = origin
+        self.tree = tree
+        self.copy_mask = copy_mask
+        self.has_native = True
+        self.native_constants: dict[str, Any] = translated.constants
+        self.free_globals: dict[str, Span] = translated.free_globals
+        self.entry_code = entry_code
+        self.reads_context = "context" in _input_names(tree)  # what plans need to know for context.path
+
+    def general(self) -> tuple[Callable[..., Any], dict[str, str]]:
+        """The general tier's ``_main`` and its name table."""
+        try:
+            generated = generate(self.tree, self.source, self.origin, with_native=False)
+        except RecursionError:  # pragma: no cover - the native tier refuses what is this deep
+            raise _too_deep(self.source, self.origin) from None
+        compiled = _compile_generated(generated, self.source, self.origin)
+        return bind_main(compiled.code), dict(generated.names)
+
+
+def compile_native_first(source: str, origin: str = "<expression>") -> "CompiledProgram | NativeFirstProgram":
+    """Like ``compile_program``, but a script with a native tier gets a ``NativeFirstProgram``."""
+    if not isinstance(source, str):
+        raise CompileError("the expression must be a string", Span(1, 1), "", origin)
+    try:
+        tree = parse(source, origin)
+        check_program(tree, source, origin)
+        copy_mask = _copy_mask(tree)
+        translated = native_program(tree, copy_mask)
+        entry_code = _entry_code(translated.body, origin) if translated is not None else None
+        if translated is None or entry_code is None:
+            return _compile_generated(generate(tree, source, origin), source, origin)
+    except RecursionError:
+        raise _too_deep(source, origin) from None
+    return NativeFirstProgram(source, origin, tree, copy_mask, translated, entry_code)
+
+
+def _copy_mask(tree: Any) -> int:
+    """``GeneratedCode.copy_mask`` without generating code: the inputs a mutating script names.
+    (Exact for native scripts, which cannot hide ``value`` or ``context`` behind a binding.)"""
+    if not mutates_inputs(tree):
+        return 0
+    used = _input_names(tree)
+    if only_writes_value_members(tree):
+        return 5 if "value" in used else 0
+    return (1 if "value" in used else 0) | (2 if "context" in used else 0)
+
+
+def _input_names(node: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, A.Identifier):
+            if item.name in ("value", "context"):
+                found.add(item.name)
+        elif isinstance(item, tuple):
+            stack.extend(item)
+        elif hasattr(type(item), "__attrs_attrs__"):
+            stack.extend(getattr(item, f.name) for f in type(item).__attrs_attrs__ if f.name != "span")
+    return found
 
 
 _ENTRY = """

@@ -211,6 +211,9 @@ def _reads_context(fn: PatchFunction) -> bool:
     expression whose generated ``_main`` never loads its ``context`` parameter (nor lets a
     closure capture it) is known not to; generated code has no eval and no ``locals()``.
     (A public compiled expression's native tier reads exactly the inputs its script reads.)"""
+    declared = getattr(fn, "reads_context", None)  # a native-first expression knows without code
+    if type(declared) is bool:
+        return declared
     fn = getattr(fn, "general", fn)
     if getattr(type(fn), "_invoke", None) is None:
         return True

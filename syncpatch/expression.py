@@ -16,7 +16,7 @@ import sys
 from typing import Any, Protocol, runtime_checkable
 
 from syncpatch.compiler import bind_entry, bind_main, compile_program
-from syncpatch.compiler.pipeline import _without_native
+from syncpatch.compiler.pipeline import CompiledProgram, NativeFirstProgram, _without_native, compile_native_first
 from syncpatch.grammar.errors import CompileError
 from syncpatch.runtime.entry import CompiledFunction
 from syncpatch.runtime.native import native_function
@@ -54,14 +54,38 @@ class Expression(Protocol):
 
 def compile_expression(source: str, *, origin: str = "<expression>", budgets: Budgets | None = None) -> Expression:
     """Compile a patch expression (a JS script whose completion value is the result)."""
-    program = compile_program(source, origin)
-    general = CompiledFunction(bind_main(program.code), program.names, program.copy_mask, source, budgets)
+    program: CompiledProgram | NativeFirstProgram
     if budgets is not None:  # custom limits: every call takes the general tier, which applies them
-        program = _without_native(program)
+        program = _without_native(compile_program(source, origin))
+    else:
+        program = compile_native_first(source, origin)
+    if isinstance(program, NativeFirstProgram):
+        general = _deferred_general(program)
+    else:
+        general = CompiledFunction(bind_main(program.code), program.names, program.copy_mask, source, budgets)
     entry, invoke = bind_entry(program, general)
     native_function(entry, invoke, general, source)
     entry.__doc__ = source
     entry.origin = origin  # type: ignore[attr-defined]
     entry.free_globals = tuple(program.free_globals)  # type: ignore[attr-defined]
     entry.native = program.has_native  # type: ignore[attr-defined]
+    if isinstance(program, NativeFirstProgram):
+        entry.reads_context = program.reads_context  # type: ignore[attr-defined]
     return entry  # type: ignore[return-value]
+
+
+def _deferred_general(program: NativeFirstProgram) -> CompiledFunction:
+    """The general tier of a native-first script, generated on its first call."""
+    general = CompiledFunction(_unset, {}, program.copy_mask, program.source)
+
+    def first_call(*args: Any, **kwargs: Any) -> Any:
+        main, names = program.general()
+        general._main, general._names = main, names  # later calls go straight to the real one
+        return main(*args, **kwargs)
+
+    general._main = first_call
+    return general
+
+
+def _unset(*_: Any) -> Any:  # pragma: no cover - replaced before any call
+    raise AssertionError("the general tier was called before it was set")

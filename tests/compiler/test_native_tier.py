@@ -625,3 +625,39 @@ def test_benchmark_inputs_do_not_fall_back(case: Any) -> None:
     finally:
         f.__globals__["_general"] = general
     assert not calls
+
+
+# -- the general tier of a native script is generated on first need ---------------------------
+
+def test_general_tier_is_generated_on_first_need() -> None:
+    f = syncpatch.compile_expression('"v-" + value')
+    assert f.native and f.general._main.__name__ == "first_call"
+    assert f("web") == "v-web" and f.general._main.__name__ == "first_call"  # native: not needed
+    assert f("é") == "v-é"  # a guard fails: the general tier is generated and runs
+    assert f.general._main.__name__ == "_main"
+    with pytest.raises(syncpatch.EvaluationError):
+        syncpatch.compile_expression("value.toUpperCase()")(None)
+
+
+@pytest.mark.parametrize("source", [
+    "let a = 1; let a = 2; a",  # a redeclaration is a compile error, not a deferred one
+    "const a = 1; const a = 2; a",
+])
+def test_compile_errors_are_not_deferred(source: str) -> None:
+    with pytest.raises(syncpatch.CompileError):
+        syncpatch.compile_expression(source)
+
+
+@pytest.mark.parametrize("source", sorted(set(EXPRESSIONS + CONTEXT_EXPRESSIONS)))
+def test_native_first_facts_match_the_general_tier(source: str) -> None:
+    """free_globals and the copy mask, computed without generating the general tier, are the
+    ones the general code generator computes."""
+    from syncpatch.compiler import compile_program
+    from syncpatch.runtime.plan import _reads_context
+
+    f = syncpatch.compile_expression(source)
+    eager = compile_program(source)
+    assert set(f.free_globals) == set(eager.free_globals)
+    assert f.general._copy == eager.copy_mask
+    plain = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())  # the eager, general-only path
+    assert _reads_context(f) is _reads_context(plain)
