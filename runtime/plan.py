@@ -267,7 +267,7 @@ class _Program:
     compiled expression, so disjoint steps share traversals and a failure is re-run step by
     step for the exact error."""
 
-    __slots__ = ("run", "steps", "fused")
+    __slots__ = ("run", "steps", "fused", "native")
 
     def __init__(self, steps: tuple[_Step, ...], direction: Direction) -> None:
         self.steps = steps
@@ -277,6 +277,10 @@ class _Program:
         if len(static) == len(steps):
             self.fused = not any(_is_positional(fn) for _entry, _segments, fn, _reads in static)
             self.run = compile_plan(static, self.fused, _wrap, direction)
+        # every function has a native tier: the generated run needs no realm (a native
+        # fallback sets up its own, as any call from outside an evaluation does)
+        self.native = self.run is not None and self.fused and all(
+            getattr(fn, "native", False) is True for _entry, _segments, fn, _reads in static)
 
 
 @attrs.frozen
@@ -359,6 +363,11 @@ class PatchPlan:
             ctx = context.copy()  # what _base_context returns for a complete context, sooner
         else:
             ctx = _base_context(context, obj, direction)
+        if program.native:
+            try:
+                return program.run(obj, ctx, {}), ()  # type: ignore[misc]
+            except Exception:  # noqa: BLE001 - re-run below, in a realm and step by step, for the exact error
+                pass
         # One realm for the whole application (compiled expressions refresh its per-call
         # state): the thread's spare one, or a fresh one when nested inside an evaluation.
         local = _LOCAL

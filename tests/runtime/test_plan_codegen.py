@@ -167,3 +167,19 @@ def pairwise_groups(steps):
 @given(steps=st.lists(paths, max_size=6))
 def test_grouping_walks_a_trie_but_means_pairwise_disjoint(steps):
     assert group_steps(steps, fuse=True) == pairwise_groups(steps)
+
+
+def test_plans_of_native_expressions_run_without_a_realm_and_fall_back_exactly() -> None:
+    """A plan whose every function has a native tier runs its generated code with no realm;
+    a native fallback and a failure still give what the realm path gives."""
+    plan = syncpatch.compile_patches([
+        {"path": "metadata.labels[*]", "expression": '"v-" + value'},
+        {"path": "spec.n", "expression": "value.toUpperCase()"},
+    ])
+    assert plan._program("to_host").native
+    assert plan.to_host({"metadata": {"labels": {"a": "é", "b": "x"}}}, None) == {
+        "metadata": {"labels": {"a": "v-é", "b": "v-x"}}}  # "é" takes the general tier
+    with pytest.raises(PatchError) as info:
+        plan.to_host({"metadata": {"labels": {"a": "x"}}, "spec": {"n": 3}}, None)
+    assert info.value.patch_index == 1 and info.value.concrete_path == "spec.n"
+    assert info.value.js_name == "TypeError"
