@@ -174,8 +174,19 @@ class NativeGen:
         elif ty == "list":
             ret = ast.Return(value=E("TO_PYTHON(R)", R=result))
         else:
-            ret = ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))
+            return [*prologue, *body, *self.returns(result)]
         return [*prologue, *body, ret]
+
+    def returns(self, result: ast.expr) -> list[ast.stmt]:
+        """``return`` of a value of unknown type, split at conditionals so that a branch that is
+        a constant (``value.x || "default"``) returns it without a type test."""
+        if isinstance(result, ast.IfExp):
+            return [ast.If(test=result.test, body=self.returns(result.body), orelse=[]), *self.returns(result.orelse)]
+        if isinstance(result, ast.Constant) and type(result.value) in (str, bool, type(None)):
+            return [ast.Return(value=result)]
+        if isinstance(result, ast.Name) and result.id == "UNDEFINED":
+            return [ast.Return(value=result)]
+        return [ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))]
 
     def assignment(self, e: A.AssignmentExpression) -> tuple[ast.expr, str]:
         """``value.k = x`` (and ``value[k] = x``) on the script's own copy of ``value``."""
