@@ -112,48 +112,22 @@ class NativeGen:
 
     # -- the script --------------------------------------------------------------------------
     def program(self, program: A.Program) -> list[ast.stmt]:
+        """The script's statements, then its completion value returned as the caller gets it."""
         body: list[ast.stmt] = []
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
         for statement in program.body:
             self.pre = []
-            if isinstance(statement, A.EmptyStatement):
-                continue
             if isinstance(statement, A.ExpressionStatement):
-                e = statement.expression
-                if isinstance(e, A.AssignmentExpression):
-                    node, ty = self.assignment(e)
-                else:
-                    node, ty = self.expr(e)
-                name = self.tmp()
-                body.extend(self.pre)
-                body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
-                completion = (E("C", C=name), ty)
-                self.promote()
+                completion = self.expression_statement(statement, body)
             elif isinstance(statement, A.VariableDeclaration) and statement.kind in ("const", "let"):
-                for d in statement.declarations:
-                    if not isinstance(d.id, A.Identifier) or d.init is None or d.id.name in _INPUTS \
-                            or d.id.name in self.scopes[0]:
-                        raise Unsupported  # (a redeclaration is a compile error: the general tier says so)
-                    node, ty = self.expr(d.init)
-                    name = self.tmp()
-                    body.extend(self.pre)
-                    self.pre = []
-                    body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
-                    if ty not in ("bool", "int", "null", "undef"):
-                        # a binding can be doubled by the next statement (const b = a + a): bound
-                        # each one by the default budgets, past which the general tier decides
-                        body.extend(S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name,
-                                      L=ast.Constant(1_000_000)))
-                    self.scopes[0][d.id.name] = (name, ty)
-                    self.promote()
-            else:
+                self.declaration(statement, body)
+            elif not isinstance(statement, A.EmptyStatement):
                 raise Unsupported
         result, ty = completion
         last = body[-1] if body else None
         if isinstance(last, ast.Assign) and isinstance(result, ast.Name) and last.targets[0].id == result.id:  # type: ignore[attr-defined]
             body.pop()  # the completion is the last statement's value: return it directly
             result = last.value
-        prologue: list[ast.stmt] = []
         if self.copy_mask & 4 and self.writes_plain and isinstance(result, ast.Name) and result.id == "_val":
             # value with a few plain members written: when the input object is itself plain, the
             # copy is what to_python would return, so the result needs no walk
@@ -161,21 +135,53 @@ class NativeGen:
                          "    _val = dict(value)\n    _plain = True\n"
                          "else:\n    _val = SHALLOW(value)\n    _plain = False")
             return [*prologue, *body, ast.Return(value=E("_val if _plain else TO_PYTHON(_val)"))]
+        return [*self.prologue(), *body, *self.result(result, ty)]
+
+    def expression_statement(self, statement: A.ExpressionStatement, body: list[ast.stmt]) -> tuple[ast.expr, str]:
+        e = statement.expression
+        node, ty = self.assignment(e) if isinstance(e, A.AssignmentExpression) else self.expr(e)
+        name = self.tmp()
+        body.extend(self.pre)
+        body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
+        self.promote()
+        return E("C", C=name), ty
+
+    def declaration(self, statement: A.VariableDeclaration, body: list[ast.stmt]) -> None:
+        for d in statement.declarations:
+            if not isinstance(d.id, A.Identifier) or d.init is None or d.id.name in _INPUTS \
+                    or d.id.name in self.scopes[0]:
+                raise Unsupported  # (a redeclaration is a compile error: the general tier says so)
+            node, ty = self.expr(d.init)
+            name = self.tmp()
+            body.extend(self.pre)
+            self.pre = []
+            body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
+            if ty not in ("bool", "int", "null", "undef"):
+                # a binding can be doubled by the next statement (const b = a + a): bound each
+                # one by the default budgets, past which the general tier decides
+                body.extend(S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name,
+                              L=ast.Constant(1_000_000)))
+            self.scopes[0][d.id.name] = (name, ty)
+            self.promote()
+
+    def prologue(self) -> list[ast.stmt]:
+        """The inputs as the general tier sees them: a copy when the script writes, and no
+        text the general tier would canonicalise (non-ASCII, tuples)."""
         if self.copy_mask:
-            copier = "SHALLOW" if self.copy_mask & 4 else "TO_JS"
-            prologue = S(f"V = {copier}(value)", V="_val")
-        elif self.value_as_text:  # the general tier canonicalises these (non-ASCII text, tuples)
-            prologue = S("if type(value) is str:\n    if not value.isascii(): DEOPT()\n"
-                         "elif type(value) is tuple: DEOPT()")
+            return S(f"V = {'SHALLOW' if self.copy_mask & 4 else 'TO_JS'}(value)", V="_val")
+        if self.value_as_text:
+            return S("if type(value) is str:\n    if not value.isascii(): DEOPT()\n"
+                     "elif type(value) is tuple: DEOPT()")
+        return []
+
+    def result(self, result: ast.expr, ty: str) -> list[ast.stmt]:
         if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
-            ret = ast.Return(value=result)  # already what the caller gets (strs: a list of str)
-        elif ty == "dict":
-            ret = ast.Return(value=E("DICT_OUT(R, 0)", R=result))
-        elif ty == "list":
-            ret = ast.Return(value=E("TO_PYTHON(R)", R=result))
-        else:
-            return [*prologue, *body, *self.returns(result)]
-        return [*prologue, *body, ret]
+            return [ast.Return(value=result)]  # already what the caller gets (strs: a list of str)
+        if ty == "dict":
+            return [ast.Return(value=E("DICT_OUT(R, 0)", R=result))]
+        if ty == "list":
+            return [ast.Return(value=E("TO_PYTHON(R)", R=result))]
+        return self.returns(result)
 
     def returns(self, result: ast.expr) -> list[ast.stmt]:
         """``return`` of a value of unknown type, split at conditionals so that a branch that is
