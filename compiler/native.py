@@ -27,7 +27,9 @@ __all__ = ["native_body", "native_program", "NativeProgram", "Unsupported"]
 
 _SAFE = 2**53
 _STR = ("ascii", "str")
-_LISTS = ("list", "strs")  # strs: a list whose elements are all str (Object.keys, split)
+_LISTS = ("list", "strs", "entries", "pairs")
+# strs: a list of str (Object.keys, split); entries: Object.entries' [str, value] lists;
+# pairs: a map to two-element array literals (what Object.fromEntries takes)
 #: Object.prototype names and other keys whose lookup is not a plain own-property read
 _SPECIAL_KEYS = frozenset(["__proto__"])
 

@@ -76,12 +76,12 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         assert isinstance(receiver, A.CallExpression) and isinstance(receiver.callee, A.MemberExpression)
         start = len(gen.pending)
         obj, ty = gen.expr(receiver.callee.object, raw=True)
-        gen.element = "str" if ty == "strs" else "any"
+        gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
         return _reduce(gen, gen.as_list(obj, ty), args, start, keep=receiver.arguments[0])
     if method in _ARRAY_METHODS:
         start = len(gen.pending)
         obj, ty = gen.expr(receiver, raw=True)
-        gen.element = "str" if ty == "strs" else "any"
+        gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
         result: tuple[ast.expr, str] = _ARRAY_METHODS[method](gen, gen.as_list(obj, ty), args, start)
         return result
     if method in _STRING_METHODS:
@@ -260,22 +260,30 @@ def _nullable(pattern: str) -> bool:
 
 
 # -- Array.prototype with callbacks ------------------------------------------------------------
-def _callback(node: Any, arity: int) -> tuple[list[str], Any]:
+def _callback(node: Any, arity: int, pairs: bool = False) -> tuple[list[Any], Any]:
     """An arrow function ``(a, b) => expr`` (or ``{ return expr; }``): its parameter names
-    and body expression."""
-    if not isinstance(node, A.ArrowFunctionExpression):
+    and body expression. With ``pairs`` (the elements are ``[key, value]`` entries), the first
+    parameter may be ``[k, v]``: a (k, v) tuple of names."""
+    if not isinstance(node, A.ArrowFunctionExpression) or len(node.params) > arity:
         raise Unsupported
-    if len(node.params) > arity or not all(isinstance(p, A.Identifier) for p in node.params):
-        raise Unsupported
+    params: list[Any] = []
+    for i, p in enumerate(node.params):
+        if isinstance(p, A.Identifier):
+            params.append(p.name)
+        elif (pairs and i == 0 and isinstance(p, A.ArrayPattern) and len(p.elements) == 2
+              and all(isinstance(e, A.Identifier) for e in p.elements)):
+            params.append(tuple(e.name for e in p.elements))  # type: ignore[union-attr]
+        else:
+            raise Unsupported
     body = node.body
     if isinstance(body, A.BlockStatement):
         if len(body.body) != 1 or not isinstance(body.body[0], A.ReturnStatement) or body.body[0].argument is None:
             raise Unsupported
         body = body.body[0].argument
-    names = [p.name for p in node.params]  # type: ignore[union-attr]
+    names = [n for p in params for n in (p if isinstance(p, tuple) else (p,))]
     if len(set(names)) != len(names) or _SCRIPT_NAMES.intersection(names):
         raise Unsupported  # (a parameter named like a script input would hide it)
-    return names, body
+    return params, body
 
 
 def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
@@ -293,22 +301,28 @@ def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
 
 
 def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
-          arity: int = 2) -> tuple[str, list[str], list[str], Any]:
+          arity: int = 2, pairs: bool = False) -> tuple[str, list[Any], list[Any], Any]:
     if len(args) != 1:
         raise Unsupported
-    params, body = _callback(args[0], arity)
+    params, body = _callback(args[0], arity, pairs and gen.element == "entry")
     source = _bounded(gen, items, start)
-    pynames = [gen.tmp() for _ in params]
+    pynames = [(gen.tmp(), gen.tmp()) if isinstance(p, tuple) else gen.tmp() for p in params]
     return source, params, pynames, body
 
 
 def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any, element: str,
               test: bool = False) -> tuple[ast.expr, str]:
-    types = [element, "int"]  # (element, index)
-    gen.scopes.append({p: (py, ty) for p, py, ty in zip(params, pynames, types)})
+    types = ["list" if element == "entry" else element, "int"]  # (element, index)
+    scope: dict[str, tuple[str, str]] = {}
+    for p, py, ty in zip(params, pynames, types):
+        if isinstance(p, tuple):  # [key, value] of an entry
+            scope[p[0]], scope[p[1]] = (py[0], "str"), (py[1], "any")
+        else:
+            scope[p] = (py, ty)
+    gen.scopes.append(scope)
     gen.in_comprehension += 1
     saved = gen.conditional_floor, gen.loop_names
-    gen.conditional_floor, gen.loop_names = gen.conditional, set(pynames)
+    gen.conditional_floor, gen.loop_names = gen.conditional, {py for py, _ty in scope.values()}
     try:
         e, ty = gen.expr(body)
         return (gen.truthy(e, ty), "bool") if test else (e, ty)
@@ -318,22 +332,30 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
         gen.scopes.pop()
 
 
-def _generator(source: str, pynames: list[str]) -> list[ast.comprehension]:
+def _target(pyname: Any) -> ast.expr:
+    if isinstance(pyname, tuple):  # an entry is a two-element list: Python unpacks it alike
+        return ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Store()) for n in pyname], ctx=ast.Store())
+    return ast.Name(id=pyname, ctx=ast.Store())
+
+
+def _generator(source: str, pynames: list[Any]) -> list[ast.comprehension]:
     if len(pynames) == 2:
-        target: ast.expr = ast.Tuple(elts=[ast.Name(id=pynames[1], ctx=ast.Store()),
-                                           ast.Name(id=pynames[0], ctx=ast.Store())], ctx=ast.Store())
+        target: ast.expr = ast.Tuple(elts=[_target(pynames[1]), _target(pynames[0])], ctx=ast.Store())
         it: ast.expr = E("enumerate(L)", L=source)
     else:
-        target = ast.Name(id=pynames[0] if pynames else "_", ctx=ast.Store())
+        target = _target(pynames[0] if pynames else "_")
         it = E("L", L=source)
     return [ast.comprehension(target=target, iter=it, ifs=[], is_async=0)]
 
 
 def _map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     element = gen.element
-    source, params, pynames, body = _loop(gen, items, args, start)
+    source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
     elt, ty = _in_scope(gen, params, pynames, body, element)
-    return ast.ListComp(elt=elt, generators=_generator(source, pynames)), "strs" if ty in ("ascii", "str") else "list"
+    if isinstance(body, A.ArrayExpression) and len(body.elements) == 2 and ty == "list":
+        ty = "pairs"  # [key, value] per element, for Object.fromEntries
+    return ast.ListComp(elt=elt, generators=_generator(source, pynames)), \
+        "strs" if ty in ("ascii", "str") else ("pairs" if ty == "pairs" else "list")
 
 
 def _filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
@@ -476,6 +498,8 @@ _ARRAY_METHODS: dict[str, Any] = {
 
 # -- Object and JSON -------------------------------------------------------------------------
 def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if method == "fromEntries" and len(args) == 1:
+        return _from_entries(gen, args[0])
     if method not in ("keys", "values", "entries") or len(args) != 1:
         raise Unsupported
     obj, ty = gen.expr(args[0], raw=True)
@@ -484,7 +508,20 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     guard = E("type(D := X) is dict and (not D or min(D) >= ':' or not HAS_INDEX(D))", D=d, X=obj)
     form = {"keys": "list(D)", "values": "list(D.values())", "entries": "[[K, V] for K, V in D.items()]"}[method]
     return E(f"{form} if G else DEOPT()", D=d, G=guard, K=gen.tmp(), V=gen.tmp()), \
-        "strs" if method == "keys" else "list"
+        {"keys": "strs", "values": "list", "entries": "entries"}[method]
+
+
+def _from_entries(gen: "NativeGen", node: Any) -> tuple[ast.expr, str]:
+    """``Object.fromEntries`` of pairs this script made (``Object.entries`` or a ``map`` to
+    ``[k, v]``): a dict comprehension, later keys overwriting earlier ones in place, as JS
+    does; a key that is not a string takes the general tier (it would be converted)."""
+    start = len(gen.pending)
+    pairs, ty = gen.expr(node, raw=True)
+    if ty not in ("entries", "pairs"):
+        raise Unsupported
+    source = _bounded(gen, pairs, start)  # (a comprehension's iterable may not hold walrus targets)
+    k, v = gen.tmp(), gen.tmp()
+    return E("{(K if type(K) is str else DEOPT()): V for K, V in P}", K=k, V=v, P=source), "dict"
 
 
 def _stringify(gen: "NativeGen", node: Any) -> ast.expr:

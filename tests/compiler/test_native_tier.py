@@ -355,6 +355,13 @@ EXPRESSIONS: list[str] = [
     'value["1"] = "x"; value',
     'value.a = value.b; value',
     'value.z = null; value.y = true; value',
+    # entries: [k, v] parameters, Object.fromEntries
+    'Object.fromEntries(Object.entries(value).map(([k, v]) => [k, "v-" + v]))',
+    'Object.fromEntries(Object.entries(value))',
+    'Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toUpperCase(), v]))',
+    'Object.entries(value).map(([k, v]) => k + "=" + v).join(",")',
+    'Object.entries(value).map(e => e[0])',
+    'Object.fromEntries(value.map(x => [x.name, x.port]))',
     # filter fused into reduce (one loop)
     'value.filter(x => x.n > 1).reduce((acc, x) => acc + x.n, 0)',
     'Object.keys(value).filter(k => k.length > 1).reduce((acc, k) => ({...acc, [k]: 1}), {})',
@@ -582,6 +589,7 @@ def _json_like(c: Any) -> Any:
 # -- the native tier really runs (a fallback would still give the right answer, silently) ----
 
 STAYS_NATIVE = [
+    ('Object.fromEntries(Object.entries(value).map(([k, v]) => [k, "v-" + v]))', {"app": "web", "tier": "fe"}),
     ('value.endsWith(".svc") || value.includes(".svc.") ? virtualToHostDNS(value) : value', "db.data.svc.cluster.local"),
     ("value + 10000", 80),
     ("value - 10000", 10080),
