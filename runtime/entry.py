@@ -61,6 +61,8 @@ class CompiledFunction:
         return f"CompiledFunction({self.source!r})"
 
     def _inputs(self, value: Any, context: Any) -> tuple[Any, Any]:
+        """The inputs as the script sees them: copies of what it could mutate, and a scalar
+        ``value`` in canonical form (joined surrogate pairs, integral floats as ints)."""
         if self._copy:
             value, context = _copy_inputs(self._copy, value, context, self._names)
         else:
@@ -71,15 +73,7 @@ class CompiledFunction:
 
     def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
                  budgets: Budgets | None = None) -> Any:
-        if self._copy:
-            value, context = _copy_inputs(self._copy, value, context, self._names)
-        else:
-            t = type(value)
-            if t is str:
-                if not value.isascii():
-                    value = scalar_to_js(value)
-            elif t is float or t is tuple:
-                value = scalar_to_js(value)
+        value, context = self._inputs(value, context)
         if value_exists is not True:
             if value_exists is not False:
                 value_exists = bool(value_exists)
@@ -109,15 +103,7 @@ class CompiledFunction:
 
     def _invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
         """Fast entry for plan application, in the realm the caller made current and busy."""
-        if self._copy:
-            value, context = _copy_inputs(self._copy, value, context, self._names)
-        else:
-            t = type(value)
-            if t is str:
-                if not value.isascii():
-                    value = scalar_to_js(value)
-            elif t is float or t is tuple:
-                value = scalar_to_js(value)
+        value, context = self._inputs(value, context)
         realm = _LOCAL.realm
         realm.budgets = self.budgets
         realm.steps_left = self._steps

@@ -8,14 +8,17 @@ in-process closure) and through the artifact form (``compile_to_module_source``)
 from __future__ import annotations
 
 import json
-import math
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import syncpatch
-from syncpatch import UNDEFINED, CompileError, EvaluationError, compile_expression
+from syncpatch import CompileError, EvaluationError, compile_expression
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from oracle_canon import canon, decode_input  # noqa: E402 - the oracle's tagged forms, shared
 from syncpatch.compiler import compile_to_module_source
 from syncpatch.runtime.realm import Realm
 
@@ -33,36 +36,6 @@ LIBRARY_FAMILIES_PASSING = {
     "number_parse", "object_static", "regex_match", "regex_replace", "regex_test_exec", "string_replace",
     "string_search", "string_slice", "string_split_join", "string_transform", "unicode", "uri_functions",
 }
-
-
-def decode_input(v: Any) -> Any:
-    if isinstance(v, list):
-        return [decode_input(x) for x in v]
-    if isinstance(v, dict):
-        if list(v) == ["$undefined"]:
-            return UNDEFINED
-        if list(v) == ["$number"]:
-            return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}[v["$number"]]
-        return {k: decode_input(x) for k, x in v.items()}
-    return v
-
-
-def canon(v: Any) -> Any:
-    if v is UNDEFINED:
-        return {"$undefined": True}
-    if isinstance(v, float):
-        if v != v:
-            return {"$number": "NaN"}
-        if v in (math.inf, -math.inf):
-            return {"$number": "Infinity" if v > 0 else "-Infinity"}
-        if v == 0 and math.copysign(1.0, v) < 0:
-            return {"$number": "-0"}
-        return v
-    if isinstance(v, list):
-        return [canon(x) for x in v]
-    if isinstance(v, dict):
-        return {k: canon(x) for k, x in v.items()}
-    return v
 
 
 def same(a: Any, b: Any) -> bool:

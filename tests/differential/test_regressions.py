@@ -15,53 +15,19 @@ undefined, NaN, +-Infinity, -0, thrown errors and compile errors.
 from __future__ import annotations
 
 import json
-import math
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from syncpatch import UNDEFINED, CompileError, EvaluationError, compile_expression
+from syncpatch import CompileError, EvaluationError, compile_expression
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from oracle_canon import canon, decode_input  # noqa: E402 - the oracle's tagged forms, shared
 
 CASES_DIR = Path(__file__).parent / "cases"
 TAGS = ("$undefined", "$number", "$error", "$compile_error")
-
-
-def decode_input(v: Any) -> Any:
-    """The corpus's tagged input form -> Python values (as run_oracle.decode_input)."""
-    if isinstance(v, list):
-        return [decode_input(x) for x in v]
-    if isinstance(v, dict):
-        if len(v) == 1:
-            if v.get("$undefined") is True:
-                return UNDEFINED
-            if "$number" in v:
-                return {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}[v["$number"]]
-        return {k: decode_input(x) for k, x in v.items()}
-    return v
-
-
-def canon(v: Any) -> Any:
-    """A Python result -> canonical tagged JSON-able value (as run_oracle.canon_result)."""
-    if v is UNDEFINED:
-        return {"$undefined": True}
-    if v is None or isinstance(v, (bool, str)):
-        return v
-    if isinstance(v, int):
-        return int(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return {"$number": "NaN"}
-        if math.isinf(v):
-            return {"$number": "Infinity" if v > 0 else "-Infinity"}
-        if v == 0 and math.copysign(1.0, v) < 0:
-            return {"$number": "-0"}
-        return v
-    if isinstance(v, list):
-        return [canon(x) for x in v]
-    if isinstance(v, dict):
-        return {k: canon(x) for k, x in v.items()}
-    return {"$unsupported": type(v).__name__}
 
 
 def same(exp: Any, got: Any) -> bool:

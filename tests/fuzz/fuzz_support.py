@@ -13,14 +13,14 @@ import ast
 import copy
 import importlib
 import json
-import math
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
 import syncpatch
-from syncpatch import UNDEFINED, Budgets, CompileError, EvaluationError, LimitExceeded
+from syncpatch import Budgets, CompileError, EvaluationError, LimitExceeded
 
 NODE = shutil.which("node")
 NODE_EVAL = Path("/work/shared/oracle/node_eval.js")
@@ -38,27 +38,8 @@ class Escaped(Exception):
     """A Python exception other than the public error types came out of syncpatch."""
 
 
-def canon(v: Any, _path: frozenset[int] = frozenset()) -> Any:
-    if v is UNDEFINED:
-        return {"$undefined": True}
-    if v is None or isinstance(v, (bool, int, str)):
-        return v
-    if isinstance(v, float):
-        if v != v:
-            return {"$number": "NaN"}
-        if math.isinf(v):
-            return {"$number": "Infinity" if v > 0 else "-Infinity"}
-        if v == 0 and math.copysign(1.0, v) < 0:
-            return {"$number": "-0"}
-        return v
-    if isinstance(v, (list, dict)):
-        if id(v) in _path:
-            return {"$cycle": True}
-        path = _path | {id(v)}
-        if isinstance(v, list):
-            return [canon(x, path) for x in v]
-        return {k: canon(x, path) for k, x in v.items()}
-    return {"$opaque": "function" if callable(v) else "object"}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from oracle_canon import canon  # noqa: E402 - one canonical form for every harness
 
 
 def _run(fn: Callable[..., Any], value: Any) -> Any:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,28 +107,8 @@ class Case:
     note: str = ""
 
 
-def canon(v: Any, _path: frozenset[int] = frozenset()) -> Any:
-    """The oracle's canonical form: undefined / NaN / infinities / -0 tagged (cycles too)."""
-    if v is UNDEFINED:
-        return {"$undefined": True}
-    if isinstance(v, bool) or v is None or isinstance(v, (int, str)):
-        return v
-    if isinstance(v, float):
-        if v != v:
-            return {"$number": "NaN"}
-        if math.isinf(v):
-            return {"$number": "Infinity" if v > 0 else "-Infinity"}
-        if v == 0 and math.copysign(1.0, v) < 0:
-            return {"$number": "-0"}
-        return v
-    if isinstance(v, (list, dict)):
-        if id(v) in _path:
-            return {"$cycle": True}
-        path = _path | {id(v)}
-        if isinstance(v, list):
-            return [canon(x, path) for x in v]
-        return {k: canon(x, path) for k, x in v.items()}
-    return {"$opaque": "function" if callable(v) else "object"}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from oracle_canon import canon  # noqa: E402 - one canonical form for every harness
 
 
 def same(a: Any, b: Any) -> bool:
