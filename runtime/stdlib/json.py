@@ -170,8 +170,8 @@ class _Stringifier:
         lines.append(f"    --- {_key_text(last_key)} closes the circle")
         return "\n".join(lines)
 
-    def container(self, value: Any, key: Any) -> str:
-        """Serialize an object or array, detecting cycles (V8's message) and deep nesting."""
+    def push(self, value: Any, key: Any) -> None:
+        """Enter a container: cycles (V8's message) and deep nesting are errors here."""
         stack = self.stack
         ident = id(value)
         if ident in stack:
@@ -181,6 +181,11 @@ class _Stringifier:
         self.realm.charge(1)
         stack.append(ident)
         self.path.append((key, value))
+
+    def container(self, value: Any, key: Any) -> str:
+        """Serialize an object or array (``push`` detects cycles and deep nesting)."""
+        stack = self.stack
+        self.push(value, key)
         try:
             # isinstance: list subclasses (a regex match array) are arrays too
             return self.array(value) if isinstance(value, list) else self.object(value)
@@ -192,14 +197,7 @@ class _Stringifier:
         """``container`` for the common call (no replacer, no gap, untouched prototypes) on a
         list or a dict without ``toJSON``: the same output, with scalars inlined."""
         stack = self.stack
-        ident = id(value)
-        if ident in stack:
-            raise type_error(self.circular_message(stack.index(ident), key))
-        if len(stack) >= self.limit:
-            raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
-        self.realm.charge(1)
-        stack.append(ident)
-        self.path.append((key, value))
+        self.push(value, key)
         parts: list[str] = []
         if type(value) is list:
             for i, v in enumerate(value):
