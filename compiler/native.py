@@ -20,6 +20,7 @@ from typing import Any
 
 from syncpatch.grammar import ast as A
 
+from .native_templates import copy_tree
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
@@ -58,6 +59,18 @@ def _plain_start(e: ast.expr) -> bool:
     if isinstance(e, ast.Constant) and type(e.value) is str:
         return bool(e.value) and not "\udc00" <= e.value[0] <= "\udfff"
     return isinstance(e, ast.BinOp) and _plain_start(e.left)
+
+
+def _tested_string(test: ast.expr) -> str | None:
+    """The name ``T`` when ``test`` is ``type(T := X) is str`` (or ``type(T) is str``)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is)
+            and isinstance(test.comparators[0], ast.Name) and test.comparators[0].id == "str"
+            and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name)
+            and test.left.func.id == "type" and len(test.left.args) == 1):
+        return None
+    arg = test.left.args[0]
+    target = arg.target if isinstance(arg, ast.NamedExpr) else arg
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _plain_text(s: str) -> bool:
@@ -185,14 +198,20 @@ class NativeGen:
             return [ast.Return(value=E("TO_PYTHON(R)", R=result))]
         return self.returns(result)
 
-    def returns(self, result: ast.expr) -> list[ast.stmt]:
+    def returns(self, result: ast.expr, strings: frozenset[str] = frozenset()) -> list[ast.stmt]:
         """``return`` of a value of unknown type, split at conditionals so that a branch that is
-        a constant (``value.x || "default"``) returns it without a type test."""
+        a constant (``value.x || "default"``), or a name its test found to be a string
+        (``strings``), returns it without a type test."""
         if isinstance(result, ast.IfExp):
-            return [ast.If(test=result.test, body=self.returns(result.body), orelse=[]), *self.returns(result.orelse)]
+            tested = _tested_string(result.test)
+            inner = strings | {tested} if tested else strings
+            return [ast.If(test=result.test, body=self.returns(result.body, inner), orelse=[]),
+                    *self.returns(result.orelse, strings)]
         if isinstance(result, ast.Constant) and type(result.value) in (str, bool, type(None)):
             return [ast.Return(value=result)]
-        if isinstance(result, ast.Name) and result.id == "UNDEFINED":
+        if isinstance(result, ast.Name) and (result.id == "UNDEFINED" or result.id in strings):
+            return [ast.Return(value=result)]
+        if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id == "DEOPT":
             return [ast.Return(value=result)]
         return [ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))]
 
@@ -387,10 +406,15 @@ class NativeGen:
             return node.property.value
         return None
 
-    def member(self, node: A.MemberExpression) -> tuple[ast.expr, str]:
-        obj, ty = self.expr(node.object, raw=True)
+    def member(self, node: A.MemberExpression, translated: tuple[ast.expr, str] | None = None) -> tuple[ast.expr, str]:
+        obj, ty = translated or self.expr(node.object, raw=True)
         if node.optional:
             t = self.tmp()
+            key = self.static_key(node)
+            if ty == "any" and key is not None and key != "length" and key not in _SPECIAL_KEYS:
+                # the usual case first: an object holds the member (one type test)
+                return E("T[K] if type(T := X) is dict else UNDEFINED if T is None or T is UNDEFINED else DEOPT()",
+                         T=t, X=obj, K=ast.Constant(key)), "any"
             with self.branch():
                 inner = self.member_of(node, E("T", T=t), ty)
             return E("UNDEFINED if (T := X) is None or T is UNDEFINED else Y", T=t, X=obj, Y=inner[0]), "any"
@@ -506,22 +530,39 @@ class NativeGen:
         raise Unsupported
 
     def logical(self, node: A.LogicalExpression) -> tuple[ast.expr, str]:
-        a, ta = self.expr(node.left)
+        left = node.left
+        if node.operator in ("||", "??") and isinstance(node.right, A.Literal) and type(node.right.value) is str \
+                and isinstance(left, A.MemberExpression) and left.optional and self.static_key(left) not in (
+                    None, "length", *_SPECIAL_KEYS):
+            obj, ty = self.expr(left.object, raw=True)
+            if ty == "any":  # o?.k || "default": a missing object short-cuts to the default
+                o = self.tmp()
+                b, tb = self.literal(node.right)
+                inner, ti = self.logical_of(node.operator, E("O[K]", O=o, K=ast.Constant(self.static_key(left))),
+                                            "any", b, tb)
+                return E("I if type(O := X) is dict else Y if O is None or O is UNDEFINED else DEOPT()",
+                         I=inner, O=o, X=obj, Y=copy_tree(b)), ti
+            a, ta = self.member(left, (obj, ty))
+        else:
+            a, ta = self.expr(left)
         with self.branch():
             b, tb = self.expr(node.right)
+        return self.logical_of(node.operator, a, ta, b, tb)
+
+    def logical_of(self, operator: str, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
         t = self.tmp()
-        if node.operator == "??":
+        if operator == "??":
             return E("T if (T := X) is not None and T is not UNDEFINED else Y", T=t, X=a, Y=b), _join(ta, tb)
         if ta == "any":
-            held = E("T", T=t)
-            # undefined first: its truth value is a Python-level __bool__ call
-            if node.operator == "||":
-                return E("(Y if T is UNDEFINED else T if T else Y) if type(T := X) in PLAIN_TRUTH else "
-                         "(T if JS_TRUTHY(T) else Y)", T=t, X=a, Y=b), _join(ta, tb)
+            # undefined early: its truth value is a Python-level __bool__ call
+            if operator == "||":  # a string first: the usual operand, and returned as it is
+                return E("(T if T else Y) if type(T := X) is str else Y if T is UNDEFINED else "
+                         "(T if T else Y) if type(T) in PLAIN_TRUTH else (T if JS_TRUTHY(T) else Y)",
+                         T=t, X=a, Y=b), _join(ta, tb)
             return E("(T if T is UNDEFINED else Y if T else T) if type(T := X) in PLAIN_TRUTH else "
                      "(Y if JS_TRUTHY(T) else T)", T=t, X=a, Y=b), _join(ta, tb)
         test = self.truthy(E("(T := X)", T=t, X=a), ta)
-        if node.operator == "||":
+        if operator == "||":
             return E("T if C else Y", T=t, C=test, Y=b), _join(ta, tb)
         return E("Y if C else T", T=t, C=test, Y=b), _join(ta, tb)
 
