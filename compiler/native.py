@@ -61,6 +61,29 @@ def _plain_start(e: ast.expr) -> bool:
     return isinstance(e, ast.BinOp) and _plain_start(e.left)
 
 
+class _ReadAgain(ast.NodeTransformer):
+    """``(x := x)`` -> ``x``."""
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> ast.expr:
+        if isinstance(node.value, ast.Name) and node.value.id == node.target.id:
+            return ast.Name(id=node.target.id, ctx=ast.Load())
+        return self.generic_visit(node)  # type: ignore[return-value]
+
+
+def _contains(node: Any, kind: type) -> bool:
+    """Whether the JS tree ``node`` holds a node of ``kind``."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, kind):
+            return True
+        if isinstance(item, tuple):
+            stack.extend(item)
+        elif hasattr(type(item), "__attrs_attrs__"):
+            stack.extend(getattr(item, f.name) for f in type(item).__attrs_attrs__ if f.name != "span")
+    return False
+
+
 def _tested_string(test: ast.expr) -> str | None:
     """The name ``T`` when ``test`` is ``type(T := X) is str`` (or ``type(T) is str``)."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is)
@@ -294,10 +317,18 @@ class NativeGen:
             case A.UnaryExpression():
                 return self.unary(node)
             case A.ConditionalExpression():
+                start = len(self.pending)
                 test = self.truthy(*self.expr(node.test))
-                with self.branch():
-                    a, ta = self.expr(node.consequent)
-                    b, tb = self.expr(node.alternate)
+                outer = self.facts
+                if not _contains(node, A.ArrowFunctionExpression):
+                    # the test's guards ran before either branch (no branch hoists code above it)
+                    self.facts = {**outer, **dict(self.pending[start:])}
+                try:
+                    with self.branch():
+                        a, ta = self.expr(node.consequent)
+                        b, tb = self.expr(node.alternate)
+                finally:
+                    self.facts = outer
                 return E("A if C else B", A=a, B=b, C=test), _join(ta, tb)
             case A.ObjectExpression():
                 return self.object(node)
@@ -350,21 +381,40 @@ class NativeGen:
         return E("CONCAT(X, Y)", X=a, Y=b), ty
 
     # -- guards --------------------------------------------------------------------------------
+    def guard(self, template: str, e: ast.expr, **subs: ast.expr) -> ast.expr:
+        """A guard template over ``(T := X)``: a name is read again as it is (no store),
+        anything else is held in a temporary."""
+        if not isinstance(e, ast.Name):
+            return E(template, T=self.tmp(), X=e, **subs)
+        return _ReadAgain().visit(E(template, T=e.id, X=e.id, **subs))  # type: ignore[no-any-return]
+
+    def screened(self, e: ast.expr) -> bool:
+        """Whether ``e`` is the input ``value`` itself, which the prologue screens: once it is
+        known to be a string, it is ASCII (this asks for the prologue)."""
+        if isinstance(e, ast.Name) and e.id == "value" and not self.copy_mask:
+            self.value_as_text = True
+            return True
+        return False
+
     def as_text(self, e: ast.expr, ty: str) -> ast.expr:
         if ty in _STR:
             return e
         if ty != "any":
             raise Unsupported
-        return E("T if type(T := X) is str else DEOPT()", T=self.tmp(), X=e)
+        self.note_fact(e, "ascii" if self.screened(e) else "str")
+        return self.guard("T if type(T := X) is str else DEOPT()", e)
 
     def as_ascii(self, e: ast.expr, ty: str) -> ast.expr:
         if ty == "ascii":
             return e
-        if ty == "str":
-            return E("T if (T := X).isascii() else DEOPT()", T=self.tmp(), X=e)
-        if ty != "any":
+        if ty != "str" and ty != "any":
             raise Unsupported
-        return E("T if type(T := X) is str and T.isascii() else DEOPT()", T=self.tmp(), X=e)
+        self.note_fact(e, "ascii")
+        if ty == "str":
+            return self.guard("T if (T := X).isascii() else DEOPT()", e)
+        if self.screened(e):
+            return self.guard("T if type(T := X) is str else DEOPT()", e)
+        return self.guard("T if type(T := X) is str and T.isascii() else DEOPT()", e)
 
     def as_dict(self, e: ast.expr, ty: str) -> ast.expr:
         if ty == "dict":
@@ -372,7 +422,7 @@ class NativeGen:
         if ty != "any":
             raise Unsupported
         self.note_fact(e, "dict")
-        return E("T if type(T := X) is dict else DEOPT()", T=self.tmp(), X=e)
+        return self.guard("T if type(T := X) is dict else DEOPT()", e)
 
     def as_list(self, e: ast.expr, ty: str) -> ast.expr:
         if ty in _LISTS:
@@ -380,15 +430,14 @@ class NativeGen:
         if ty != "any":
             raise Unsupported
         self.note_fact(e, "list")
-        return E("T if type(T := X) is list else DEOPT()", T=self.tmp(), X=e)
+        return self.guard("T if type(T := X) is list else DEOPT()", e)
 
     def as_int(self, e: ast.expr, ty: str) -> ast.expr:
         if ty == "int":
             return e
         if ty != "any":
             raise Unsupported
-        return E("T if type(T := X) is int and -S <= T <= S else DEOPT()", T=self.tmp(), X=e,
-                 S=ast.Constant(_SAFE))
+        return self.guard("T if type(T := X) is int and -S <= T <= S else DEOPT()", e, S=ast.Constant(_SAFE))
 
     def truthy(self, e: ast.expr, ty: str) -> ast.expr:
         """JS ToBoolean as a Python test: Python's own truth agrees on str, int, bool, None and
