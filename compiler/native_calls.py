@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from syncpatch.grammar import ast as A
 
 from .native import Unsupported, _plain_text
-from .native_regex import translate_regex
+from .native_regex import literal_regex, translate_regex
 from .native_templates import expr as E
 
 if TYPE_CHECKING:
@@ -70,6 +70,11 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     if gen.is_global(receiver, "JSON") and method == "stringify" and len(args) == 1:
         return _stringify(gen, args[0]), "str"
     if isinstance(receiver, A.RegExpLiteral) and method == "test" and len(args) == 1:
+        literal = literal_regex(receiver.pattern) if not receiver.flags else None
+        if literal is not None:  # /^text/ is startsWith, and so on
+            anchor, text = literal
+            subject = gen.as_text(*gen.expr(args[0], raw=True))
+            return E(_LITERAL_TESTS[anchor], X=subject, L=ast.Constant(text)), "bool"
         rx, limit = _regex(gen, receiver, allow_global=False)
         return E("REGEX_TEST(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.expr(args[0], raw=True)[0]), "bool"
     if method == "reduce" and _is_filter_call(gen, receiver):
@@ -179,6 +184,21 @@ def _replace(all_matches: bool) -> Any:
         if isinstance(pattern, A.RegExpLiteral):
             if all_matches and "g" not in pattern.flags:
                 raise Unsupported  # replaceAll with a non-global regex throws
+            literal = literal_regex(pattern.pattern) if pattern.flags in ("", "g") else None
+            if literal is not None and replacement.isascii() and literal != ("$", "") and literal[0] + literal[1]:
+                # an anchored or plain text pattern: string operations, no regex engine (an
+                # anchored one matches once even with g; the text is ASCII, so nothing
+                # joins at the seams)
+                anchor, text = literal
+                if anchor:
+                    template = _LITERAL_REPLACES[anchor]
+                    if not replacement:
+                        template = template.replace("R + ", "").replace(" + R", "")
+                    out = "ascii" if ty == "ascii" or gen.screened(obj) else "str"
+                    return E(template, X=gen.as_text(obj, ty), T=gen.tmp(), L=ast.Constant(text),
+                             N=ast.Constant(len(text)), R=ast.Constant(replacement)), out
+                return E("X.replace(L, R)" if "g" in pattern.flags else "X.replace(L, R, 1)", X=gen.as_ascii(obj, ty),
+                         L=ast.Constant(text), R=ast.Constant(replacement)), "ascii"
             rx, limit = _regex(gen, pattern, allow_global=True)
             count = 0 if "g" in pattern.flags else 1
             if count == 0 and _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
@@ -251,6 +271,16 @@ def _regex(gen: "NativeGen", node: A.RegExpLiteral, *, allow_global: bool) -> tu
     name = f"_rx{len(gen.consts) + 1}"
     gen.consts[name] = (pattern, "i" in flags)
     return E("R", R=name), limit
+
+
+#: ``/^L/.test(X)`` and the like, by anchor (see ``literal_regex``)
+_LITERAL_TESTS = {"^": "X.startswith(L)", "$": "X.endswith(L)", "^$": "X == L", "": "L in X"}
+#: ``X.replace(/^L/, R)`` and the like (``N`` is ``len(L)``; ``$`` takes a non-empty ``L``)
+_LITERAL_REPLACES = {
+    "^": "R + T[N:] if (T := X).startswith(L) else T",
+    "$": "T[:-N] + R if (T := X).endswith(L) else T",
+    "^$": "R if (T := X) == L else T",
+}
 
 
 def _nullable(pattern: str) -> bool:

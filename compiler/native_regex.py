@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["translate_regex"]
+__all__ = ["literal_regex", "translate_regex"]
 
 _LITERAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_/:@,;=!~%&'\"<>#`")
 _ESCAPABLE = frozenset(".-/\\^$*+?()[]{}|")
@@ -137,3 +137,26 @@ def _class_end(pattern: str, start: int) -> int | None:
         first = False
         i += 1
     return None
+
+
+def literal_regex(pattern: str) -> tuple[str, str] | None:
+    """``(anchor, text)`` when ``pattern`` matches one fixed ASCII text: anchor is ``"^"``,
+    ``"$"``, ``"^$"`` (both) or ``""``. None for anything with a metacharacter."""
+    anchor = ""
+    if pattern.startswith("^"):
+        anchor, pattern = "^", pattern[1:]
+    text: list[str] = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c in _LITERAL:
+            text.append(c)
+        elif c == "\\" and i + 1 < len(pattern) and pattern[i + 1] in _ESCAPABLE:
+            i += 1
+            text.append(pattern[i])
+        elif c == "$" and i == len(pattern) - 1:
+            anchor += "$"
+        else:
+            return None
+        i += 1
+    return anchor, "".join(text)
