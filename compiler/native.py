@@ -396,12 +396,14 @@ class NativeGen:
             return True
         return False
 
-    def as_text(self, e: ast.expr, ty: str) -> ast.expr:
+    def as_text(self, e: ast.expr, ty: str, screen: bool = True) -> ast.expr:
+        """``e`` as a string (``screen=False``: the caller checks the text itself, so a raw
+        ``value`` needs no prologue)."""
         if ty in _STR:
             return e
         if ty != "any":
             raise Unsupported
-        self.note_fact(e, "ascii" if self.screened(e) else "str")
+        self.note_fact(e, "ascii" if screen and self.screened(e) else "str")
         return self.guard("T if type(T := X) is str else DEOPT()", e)
 
     def as_ascii(self, e: ast.expr, ty: str) -> ast.expr:

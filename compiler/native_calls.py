@@ -35,9 +35,15 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     args = node.arguments
     if isinstance(callee, A.Identifier):
         if gen.is_global(callee, "btoa") and len(args) == 1:
-            return E("BTOA(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"  # BTOA checks its argument
+            # ASCII text encodes alike as Latin-1, which btoa takes, and as UTF-8; other text
+            # fails encode('ascii') and takes the general tier
+            return E("B2A(T.encode('ascii'), newline=False).decode() if len(T := X) <= MAX_TEXT else DEOPT()",
+                     T=gen.tmp(), X=gen.as_text(*gen.expr(args[0], raw=True), screen=False)), "ascii"
         if gen.is_global(callee, "atob") and len(args) == 1:
-            return E("ATOB(X)", X=gen.as_text(*gen.expr(args[0]))), "str"
+            # strict base64 decodes alike in both engines; anything else (whitespace, no padding,
+            # text that is not ASCII) makes a2b raise
+            return E("A2B(T, strict_mode=True).decode('utf-8', 'replace') if len(T := X) <= MAX_TEXT else DEOPT()",
+                     T=gen.tmp(), X=gen.as_text(*gen.expr(args[0], raw=True), screen=False)), "str"
         if gen.is_global(callee, "virtualToHostDNS") and len(args) == 1:
             return E("VDNS(X, context)", X=gen.expr(args[0])[0]), "str"
         if gen.is_global(callee, "String") and len(args) == 1:

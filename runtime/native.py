@@ -42,21 +42,6 @@ def deopt(*_: Any) -> Any:
 PLAIN_TRUTH = frozenset([str, int, bool, type(None), type(UNDEFINED)])
 
 
-def btoa_ascii(s: str) -> str:
-    """``btoa`` of an ASCII string (the general tier encodes UTF-8, identical on ASCII)."""
-    if len(s) > MAX_TEXT or not s.isascii():
-        raise Deopt
-    return binascii.b2a_base64(s.encode("ascii"), newline=False).decode("ascii")
-
-
-def atob_strict(s: str) -> str:
-    """``atob`` of canonical base64 (padded, no whitespace): what forgiving-base64 decodes
-    alike. Anything else (whitespace, missing padding, errors) takes the general tier."""
-    if len(s) > MAX_TEXT:
-        raise Deopt
-    return binascii.a2b_base64(s, strict_mode=True).decode("utf-8", "replace")
-
-
 def json_string(s: str) -> str:
     """JSON.stringify of an ASCII string: JS and Python escape ASCII alike (short escapes
     for \\b \\t \\n \\f \\r, lowercase ``\\u00XX`` for other controls)."""
@@ -153,7 +138,8 @@ def _helpers() -> dict[str, Any]:
 
     return {
         "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH,
-        "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "BTOA": btoa_ascii, "ATOB": atob_strict,
+        "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "MAX_TEXT": MAX_TEXT, "B2A": binascii.b2a_base64,
+        "A2B": binascii.a2b_base64,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "VDNS": virtual_to_host_dns, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
         "TO_PYTHON": to_python, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js,
         "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
