@@ -541,7 +541,7 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     obj, ty = gen.expr(args[0], raw=True)
     gen.note_fact(obj, "dict")
     d = gen.tmp()
-    guard = E("type(D := X) is dict and (not D or min(D) >= ':' or not HAS_INDEX(D))", D=d, X=obj)
+    guard = E("type(D := X) is dict and (KNOWN_KEYS(D) or PLAIN_KEYS(D))", D=d, X=obj)
     form = {"keys": "list(D)", "values": "list(D.values())", "entries": "[[K, V] for K, V in D.items()]"}[method]
     return E(f"{form} if G else DEOPT()", D=d, G=guard, K=gen.tmp(), V=gen.tmp()), \
         {"keys": "strs", "values": "list", "entries": "entries"}[method]

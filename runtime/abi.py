@@ -1,6 +1,7 @@
 """The single import surface of generated code (both the in-process closures and the
-``compile-patches`` artifact). A name here is a promise: renaming or changing the meaning of
-one requires bumping ``ABI_VERSION``, and artifacts built for another version are refused.
+``compile-patches`` artifact), with the native tier's helpers in ``native.py``. A name in
+either is a promise: renaming or changing the meaning of one requires bumping ``ABI_VERSION``,
+and artifacts built for another version are refused.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .realm import PATCHED_REALMS, Realm
 from .stdlib.registry import GLOBALS
 from .values import UNDEFINED, JSFunction, JSThrow, make_error, reference_error, type_error
 
-ABI_VERSION = 1
+ABI_VERSION = 2  # 2: the native tier's helpers (runtime/native.py) are part of the surface
 
 NAN = math.nan
 TYPE = type

@@ -160,40 +160,46 @@ def _special_to_python(v: Any, depth: int) -> Any:
     return {k: to_python(members.get_member(v, k), depth + 1) for k in keys}
 
 
+#: string keys met so far that start with no digit (so are no array index): for most objects
+#: one C-level superset test then shows that JS enumerates their keys in insertion order
+_PLAIN_KEYS_SEEN: set[str] = set()
+_PLAIN_KEYS_LIMIT = 4096
+known_plain_keys = _PLAIN_KEYS_SEEN.issuperset
+
+
+def plain_keys(v: dict[Any, Any]) -> bool:
+    """Whether every key of ``v`` is a string that starts with no digit (none can be an
+    array index). The keys are remembered, up to a bound, for ``known_plain_keys``."""
+    if known_plain_keys(v):
+        return True
+    for k in v:
+        if type(k) is not str or (k and "0" <= k[0] <= "9"):
+            return False
+    if len(_PLAIN_KEYS_SEEN) < _PLAIN_KEYS_LIMIT:
+        _PLAIN_KEYS_SEEN.update(v)
+    return True
+
+
 def _no_index_keys(v: dict[str, Any]) -> bool:
-    """``not has_index_keys(v)``, with a C-speed answer in the common case: when the least
-    key sorts after "9", no key starts with a digit."""
-    try:
-        if not v or min(v) >= ":":
-            return True
-    except TypeError:  # keys of mixed types: the loop below reads them one by one
-        pass
-    return not has_index_keys(v)
+    """``not has_index_keys(v)`` (keys that are not strings are not looked at), with a
+    C-level answer in the common case."""
+    return known_plain_keys(v) or plain_keys(v) or not has_index_keys(v)
 
 
 def _small_plain(v: dict[str, Any], plain: frozenset[type] = _PLAIN_LEAVES) -> bool:
-    """A small object that comes back as it is: plain leaves, and string keys of which the
-    least sorts after "9" (so none can be an array index). One loop over the values beats the
-    C-speed passes below on a handful of entries."""
+    """A small object that comes back as it is: plain leaves and plain keys. One loop over
+    the values beats the C-level passes below on a handful of entries."""
     for x in v.values():
         if type(x) not in plain:
             if type(x) is not int or not -9007199254740992 <= x <= 9007199254740992:
                 return False
-    try:
-        return not v or min(v) >= ":"
-    except TypeError:  # a key that is not a string
-        return False
+    return known_plain_keys(v) or plain_keys(v)
 
 
 def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:
     if type(v) is dict and len(v) <= 8 and _small_plain(v):
         return v
-    if type(v) is dict:
-        try:  # _no_index_keys, inlined: this runs for every object of every result
-            plain_keys = not v or min(v) >= ":"
-        except TypeError:
-            plain_keys = False
-    if type(v) is dict and (plain_keys or not has_index_keys(v)):
+    if type(v) is dict and _no_index_keys(v):
         if _leaves_plain(v.values):
             return v  # nothing to convert (a C-speed test)
         out: dict[str, Any] | None = None

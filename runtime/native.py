@@ -130,9 +130,8 @@ def regex_test(rx: LazyRegex, limit: int, s: str) -> bool:
 
 
 def _helpers() -> dict[str, Any]:
-    from .convert import has_index_keys
     from .convert import to_boolean
-    from .interop import _dict_to_python, _small_plain, shallow_to_js, to_js, to_python
+    from .interop import _dict_to_python, _small_plain, known_plain_keys, plain_keys, shallow_to_js, to_js, to_python
     from .ops import typeof
     from .strings import concat
 
@@ -141,7 +140,8 @@ def _helpers() -> dict[str, Any]:
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "MAX_TEXT": MAX_TEXT, "B2A": binascii.b2a_base64,
         "A2B": binascii.a2b_base64,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "VDNS": virtual_to_host_dns, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
-        "TO_PYTHON": to_python, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "HAS_INDEX": has_index_keys, "SHALLOW": shallow_to_js,
+        "TO_PYTHON": to_python, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "KNOWN_KEYS": known_plain_keys,
+        "PLAIN_KEYS": plain_keys, "SHALLOW": shallow_to_js,
         "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
     }
 
