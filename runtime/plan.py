@@ -267,7 +267,7 @@ class _Program:
     compiled expression, so disjoint steps share traversals and a failure is re-run step by
     step for the exact error."""
 
-    __slots__ = ("run", "steps", "fused", "native")
+    __slots__ = ("run", "steps", "fused", "native", "inlined", "sets_path")
 
     def __init__(self, steps: tuple[_Step, ...], direction: Direction) -> None:
         self.steps = steps
@@ -281,6 +281,28 @@ class _Program:
         # fallback sets up its own, as any call from outside an evaluation does)
         self.native = self.run is not None and self.fused and all(
             getattr(fn, "native", False) is True for _entry, _segments, fn, _reads in static)
+        # and the same function with native bodies written in place of the calls
+        self.inlined = compile_plan(static, True, _wrap, direction, inline=True) if self.native else None
+        self.sets_path = any(reads for _entry, _segments, _fn, reads in static)  # writes ctx["path"]
+
+
+_MISS = object()
+
+
+def _run_inlined(program: _Program, obj: Any, context: Any, direction: Direction) -> Any:
+    """The fast path of an application: the inlined function, needing no realm. A complete
+    context is copied only when a step writes ``context.path`` (native code writes nothing
+    else). Any failure returns ``_MISS`` and the caller takes ``_apply``, which re-runs with
+    calls in a realm (each expression falling back on its own), then step by step for the
+    exact error."""
+    if type(context) is dict and "vcluster" in context and "hostObject" in context and "virtualObject" in context:
+        ctx = context.copy() if program.sets_path else context
+    else:
+        ctx = _base_context(context, obj, direction)
+    try:
+        return program.inlined(obj, ctx, {})  # type: ignore[misc]
+    except Exception:  # noqa: BLE001 - see above
+        return _MISS
 
 
 @attrs.frozen
@@ -330,6 +352,8 @@ class PatchPlan:
         if not self._to_host_steps:
             return PatchResult(obj) if with_imports else obj
         program = self._to_host_program or self._program("to_host")
+        if program.inlined is not None and (root := _run_inlined(program, obj, context, "to_host")) is not _MISS:
+            return PatchResult(root) if with_imports else root
         root, imports = self._apply("to_host", program, obj, context, translator)
         return PatchResult(root, imports) if with_imports else root
 
@@ -347,6 +371,8 @@ class PatchPlan:
         if not self._from_host_steps:
             return PatchResult(obj) if with_imports else obj
         program = self._from_host_program or self._program("from_host")
+        if program.inlined is not None and (root := _run_inlined(program, obj, context, "from_host")) is not _MISS:
+            return PatchResult(root) if with_imports else root
         root, imports = self._apply("from_host", program, obj, context, translator)
         return PatchResult(root, imports) if with_imports else root
 
@@ -355,7 +381,10 @@ class PatchPlan:
         """Run every entry that acts in ``direction``; all or nothing."""
         if self.is_empty(direction):
             return PatchResult(obj)
-        return PatchResult(*self._apply(direction, self._program(direction), obj, context, translator))
+        program = self._program(direction)
+        if program.inlined is not None and (root := _run_inlined(program, obj, context, direction)) is not _MISS:
+            return PatchResult(root)
+        return PatchResult(*self._apply(direction, program, obj, context, translator))
 
     def _apply(self, direction: Direction, program: _Program, obj: Any, context: Any,
                translator: "NameTranslator | None") -> tuple[Any, tuple[Any, ...]]:
@@ -363,11 +392,6 @@ class PatchPlan:
             ctx = context.copy()  # what _base_context returns for a complete context, sooner
         else:
             ctx = _base_context(context, obj, direction)
-        if program.native:
-            try:
-                return program.run(obj, ctx, {}), ()  # type: ignore[misc]
-            except Exception:  # noqa: BLE001 - re-run below, in a realm and step by step, for the exact error
-                pass
         # One realm for the whole application (compiled expressions refresh its per-call
         # state): the thread's spare one, or a fresh one when nested inside an evaluation.
         local = _LOCAL

@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 
 from .paths import Index, Key, Segment, Wildcard
 from .plan_groups import Ownership, edge, group_steps
+from .plan_inline import inline_lines
 from .plan_walkers import _DELETE, _INDEX_STEP, _INDEX_TEXT, _UNDEFINED, _key_text, _plain, build_walker, run_walker
 
 __all__ = ["compile_plan", "StaticStep"]
@@ -122,12 +123,13 @@ def _literal_index(index: Any) -> str:
 class _Branch:
     """One step as seen from the generated code: its path and its function's bound name."""
 
-    __slots__ = ("segs", "fn", "paths")
+    __slots__ = ("segs", "fn", "paths", "callee")
 
-    def __init__(self, segs: tuple[Segment, ...], fn: str, paths: bool) -> None:
+    def __init__(self, segs: tuple[Segment, ...], fn: str, paths: bool, callee: Any = None) -> None:
         self.segs = segs
         self.fn = fn
         self.paths = paths  # whether the function reads context.path
+        self.callee = callee  # the function itself (its native body may be written in place)
 
 
 class _Node:
@@ -149,12 +151,13 @@ class _Node:
 class _Source:
     """Accumulates generated lines and the objects they refer to by name."""
 
-    def __init__(self, ownership: Ownership) -> None:
+    def __init__(self, ownership: Ownership, inline: bool = False) -> None:
         self.lines: list[str] = []
         self.names: dict[str, Any] = dict(_BASE_NAMES)
         self.count = 0
         self.ownership = ownership
         self.group = 0
+        self.inline = inline  # write native bodies in place (see plan_inline)
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
@@ -194,6 +197,13 @@ class _Source:
         function reads it, else only when it fails (the error names the concrete path)."""
         if branch.paths:
             self.line(ind, f"ctx['path'] = {path}")
+        body = inline_lines(branch.callee, value, out, self.fresh("_q") + "_", self.names,
+                                                    self.bind) if self.inline else None
+        if body is not None:  # a failure leaves the function: the caller re-runs with calls
+            for text in body:
+                self.line(ind, text)
+            return
+        if branch.paths:
             self.line(ind, f"{out} = {branch.fn}({value}, ctx, True)")
             return
         self.line(ind, "try:")
@@ -355,16 +365,18 @@ def _code(source: str) -> Any:
 
 
 def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Exception],
-                 direction: str) -> Callable[[Any, dict[str, Any], dict[int, Any]], Any]:
+                 direction: str, inline: bool = False) -> Callable[[Any, dict[str, Any], dict[int, Any]], Any]:
     """One function ``run(root, ctx, owned) -> root`` applying every step, each on the result
     of the previous. With ``fuse`` (every function is a compiled expression), consecutive
     disjoint steps share one traversal and any failure propagates as is: the caller re-runs
-    the steps one by one for the exact error. Without it, a failure is raised as
+    the steps one by one for the exact error. With ``inline`` (fused plans whose functions
+    all have a native tier), native bodies are written in place of the calls; the caller
+    re-runs a failed application with calls (``plan_inline``). Without it, a failure is raised as
     ``wrap(exc, entry, concrete_path, direction)`` naming the step, as the per-step loop does."""
     paths = [tuple(step[1]) for step in steps]
     groups = group_steps(paths, fuse)
-    src = _Source(Ownership(paths, groups))
-    branches = [_Branch(path, src.bind(step[2], "f"), step[3]) for path, step in zip(paths, steps)]
+    src = _Source(Ownership(paths, groups), inline and fuse)
+    branches = [_Branch(path, src.bind(step[2], "f"), step[3], step[2]) for path, step in zip(paths, steps)]
     src.line(0, "def run(n0, ctx, owned):")
     body = 1
     if not fuse:

@@ -69,6 +69,8 @@ def compile_expression(source: str, *, origin: str = "<expression>", budgets: Bu
     entry.origin = origin  # type: ignore[attr-defined]
     entry.free_globals = tuple(program.free_globals)  # type: ignore[attr-defined]
     entry.native = program.has_native  # type: ignore[attr-defined]
+    if program.native_body is not None:  # what a plan writes in place of calls (runtime/plan_inline.py)
+        entry.native_body = program.native_body  # type: ignore[attr-defined]
     if isinstance(program, NativeFirstProgram):
         entry.reads_context = program.reads_context  # type: ignore[attr-defined]
     return entry  # type: ignore[return-value]

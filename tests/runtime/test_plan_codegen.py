@@ -16,7 +16,7 @@ import syncpatch
 from syncpatch.runtime.paths import parse_path
 from syncpatch.runtime.plan import ExpressionPatch, PatchError, PatchPlan
 from syncpatch.runtime.plan_codegen import compile_plan
-from syncpatch.runtime.plan_groups import Ownership, disjoint, group_steps
+from syncpatch.runtime.plan_groups import Ownership, disjoint, edge, group_steps
 from syncpatch.runtime.plan_walkers import build_walker, run_walker
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -183,3 +183,72 @@ def test_plans_of_native_expressions_run_without_a_realm_and_fall_back_exactly()
         plan.to_host({"metadata": {"labels": {"a": "x"}}, "spec": {"n": 3}}, None)
     assert info.value.patch_index == 1 and info.value.concrete_path == "spec.n"
     assert info.value.js_name == "TypeError"
+
+
+# -- native bodies written into the plan (plan_inline) -------------------------------------------
+
+NATIVE_POOL = [
+    '"v-" + value',
+    "value.toUpperCase()",
+    "value + 1",
+    'value.field?.other || "d"',
+    'typeof value === "string" ? value.slice(1) : value',
+    'value["k"] = "v"; value',
+    "Object.keys(value).length",
+    "value.map(x => x)",
+    "context.path + value",
+    'value === "x" ? undefined : value',
+    "[value, value]",
+    '({...value, seen: true})',
+    'value.replace(/^x/, "y")',
+]
+native_values = plan_strategies.json_values(KEYS, ints=3, strings=["x", "", "é", "xa"], max_leaves=14)
+
+
+def _outcome(call: Any, obj: Any) -> Any:
+    try:
+        return ("ok", call(obj))
+    except PatchError as exc:
+        return ("error", exc.patch_index, exc.concrete_path, exc.js_name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(obj=native_values, plan=st.lists(st.tuples(paths.filter(bool), st.sampled_from(NATIVE_POOL)), max_size=4,
+                                         unique_by=lambda step: tuple(map(edge, step[0]))))
+def test_inlined_native_bodies_match_calls(obj, plan):
+    """The plan function with native bodies in place of calls gives what the function with
+    calls gives, fallbacks and errors included, and leaves its input alone."""
+    patches = [{"path": "".join(_path_text(segs)), "expression": src} for segs, src in plan]
+    compiled = syncpatch.compile_patches(patches)
+    program = compiled._program("to_host")
+    assert program.inlined is not None
+    before = copy.deepcopy(obj)
+    inlined = _outcome(lambda o: compiled.to_host(o, None), obj)
+    assert obj == before
+    program.inlined = None  # the same plan, through calls only
+    assert _outcome(lambda o: compiled.to_host(o, None), obj) == inlined
+
+
+def _path_text(segs: tuple) -> list[str]:
+    from syncpatch.runtime.paths import Index, Key
+
+    out = []
+    for seg in segs:
+        if isinstance(seg, Key):
+            out.append(f'[{seg.name!r}]'.replace("'", '"') if seg.bracket or not out else f".{seg.name}")
+        elif isinstance(seg, Index):
+            out.append(f"[{seg.index}]")
+        else:
+            out.append("[*]")
+    text = "".join(out)
+    return [text[1:] if text.startswith(".") else text]
+
+
+def test_inlined_bodies_replace_the_calls() -> None:
+    plan = syncpatch.compile_patches([{"path": "spec.ports[*].name", "expression": "value.toUpperCase()"}])
+    program = plan._program("to_host")
+    assert program.inlined is not None
+    assert plan.to_host({"spec": {"ports": [{"name": "a"}, {"name": "é"}]}}, None) == {
+        "spec": {"ports": [{"name": "A"}, {"name": "É"}]}}
+    names = program.inlined.__code__.co_names
+    assert "upper" in names  # the body is in the plan function, not behind a call
