@@ -109,7 +109,8 @@ class NativeGen:
         self.scopes: list[dict[str, tuple[str, str]]] = [{}]
         self.pre: list[ast.stmt] = []
         self.consts: dict[str, Any] = {}
-        self.value_as_text = False
+        self.value_as_text = False  # the prologue must screen value (see screened)
+        self.text_uses: dict[int, ast.expr] = {}  # reads of value whose text may matter, by id (held)
         self.copy_mask = copy_mask
         self.in_comprehension = 0
         self.conditional = 0
@@ -207,7 +208,7 @@ class NativeGen:
         text the general tier would canonicalise (non-ASCII, tuples)."""
         if self.copy_mask:
             return S(f"V = {'SHALLOW' if self.copy_mask & 4 else 'TO_JS'}(value)", V="_val")
-        if self.value_as_text:
+        if self.value_as_text or self.text_uses:
             return S("if type(value) is str:\n    if not value.isascii(): DEOPT()\n"
                      "elif type(value) is tuple: DEOPT()")
         return []
@@ -282,9 +283,10 @@ class NativeGen:
         if node.name == "value":
             if self.copy_mask:
                 return E("X", X="_val"), self.facts.get("_val", "any")
-            if not raw:
-                self.value_as_text = True
-            return E("value"), self.facts.get("value", "any")
+            node = E("value")
+            if not raw:  # until a guard that admits no string consumes it (see consumed)
+                self.text_uses[id(node)] = node
+            return node, self.facts.get("value", "any")
         if node.name == "context":
             return E("context"), self.facts.get("context", "any")
         if node.name == "valueExists":
@@ -388,6 +390,12 @@ class NativeGen:
             return E(template, T=self.tmp(), X=e, **subs)
         return _ReadAgain().visit(E(template, T=e.id, X=e.id, **subs))  # type: ignore[no-any-return]
 
+    def consumed(self, e: ast.expr) -> None:
+        """``e`` is read only through a guard that admits no string (an int, an object, an
+        array) or for its truth value (which canonical form keeps): if it is a read of value,
+        its text cannot matter, so it alone needs no prologue."""
+        self.text_uses.pop(id(e), None)
+
     def screened(self, e: ast.expr) -> bool:
         """Whether ``e`` is the input ``value`` itself, which the prologue screens: once it is
         known to be a string, it is ASCII (this asks for the prologue)."""
@@ -419,6 +427,7 @@ class NativeGen:
         return self.guard("T if type(T := X) is str and T.isascii() else DEOPT()", e)
 
     def as_dict(self, e: ast.expr, ty: str) -> ast.expr:
+        self.consumed(e)
         if ty == "dict":
             return e
         if ty != "any":
@@ -427,6 +436,7 @@ class NativeGen:
         return self.guard("T if type(T := X) is dict else DEOPT()", e)
 
     def as_list(self, e: ast.expr, ty: str) -> ast.expr:
+        self.consumed(e)
         if ty in _LISTS:
             return e
         if ty != "any":
@@ -435,6 +445,7 @@ class NativeGen:
         return self.guard("T if type(T := X) is list else DEOPT()", e)
 
     def as_int(self, e: ast.expr, ty: str) -> ast.expr:
+        self.consumed(e)
         if ty == "int":
             return e
         if ty != "any":
@@ -446,6 +457,7 @@ class NativeGen:
         undefined; floats (NaN) and containers (always true in JS) take ``JS_TRUTHY``."""
         if ty in ("bool", "ascii", "str", "int", "null", "undef"):
             return e
+        self.consumed(e)
         t = self.tmp()
         return E("T if type(T := X) in PLAIN_TRUTH else JS_TRUTHY(T)", T=t, X=e)
 
@@ -548,6 +560,7 @@ class NativeGen:
                 a, ta, b, tb = b, tb, a, ta
             t = self.tmp()
             if ta == "any" and tb == "int":  # one type test and one range test for both
+                self.consumed(a)
                 u = self.tmp()
                 return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else DEOPT()", T=t, U=u, X=a, Y=b,
                          S=ast.Constant(_SAFE)), "int"
