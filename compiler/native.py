@@ -61,6 +61,22 @@ def _plain_start(e: ast.expr) -> bool:
     return isinstance(e, ast.BinOp) and _plain_start(e.left)
 
 
+class _ValueIsText(ast.NodeTransformer):
+    """Guards that ``value`` is a string (``screen``: ASCII too) reduced to ``value``, once
+    the program's first statement ensures it."""
+
+    def __init__(self, screen: bool) -> None:
+        self.screen = screen
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        if (isinstance(node.body, ast.Name) and node.body.id == "value" and isinstance(node.orelse, ast.Call)
+                and isinstance(node.orelse.func, ast.Name) and node.orelse.func.id == "DEOPT"):
+            text = ast.unparse(node.test)
+            if text == "type(value) is str" or (self.screen and text == "type(value) is str and value.isascii()"):
+                return ast.Name(id="value", ctx=ast.Load())
+        return self.generic_visit(node)  # type: ignore[return-value]
+
+
 class _ReadAgain(ast.NodeTransformer):
     """``(x := x)`` -> ``x``."""
 
@@ -174,7 +190,13 @@ class NativeGen:
                          "    _val = dict(value)\n    _plain = True\n"
                          "else:\n    _val = SHALLOW(value)\n    _plain = False")
             return [*prologue, *body, ast.Return(value=E("_val if _plain else TO_PYTHON(_val)"))]
-        return [*self.prologue(), *body, *self.result(result, ty)]
+        out = [*body, *self.result(result, ty)]
+        if self.facts.get("value") in _STR and not self.copy_mask:
+            # every run that succeeds has a string value: test that once, up front
+            screen = bool(self.value_as_text or self.text_uses)
+            test = "type(value) is not str or not value.isascii()" if screen else "type(value) is not str"
+            return [*S(f"if {test}: DEOPT()"), *[_ValueIsText(screen).visit(stmt) for stmt in out]]
+        return [*self.prologue(), *out]
 
     def expression_statement(self, statement: A.ExpressionStatement, body: list[ast.stmt]) -> tuple[ast.expr, str]:
         e = statement.expression
@@ -550,11 +572,15 @@ class NativeGen:
                 a, ta = E("str(X)", X=a), "ascii"
             if tb == "int":
                 b, tb = E("str(X)", X=b), "ascii"
-            # str + (anything but a str) raises TypeError in Python: the operand needs no guard
-            # when the other side is text and Python's + is exact (see concat)
-            if ta == "ascii" or tb == "ascii" or _plain_end(a) or _plain_start(b):
-                return self.concat(a, "str" if ta == "any" else ta, b, "str" if tb == "any" else tb)
-            return self.concat(self.as_text(a, ta), "str", self.as_text(b, tb), "str")
+            # an operand of unknown type is tested: str + x would call a caller's object's
+            # __radd__ (or a str subclass's), which native code must not run
+            if ta == "any":
+                ta = "ascii" if self.screened(a) else "str"
+                a = self.as_text(a, "any")
+            if tb == "any":
+                tb = "ascii" if self.screened(b) else "str"
+                b = self.as_text(b, "any")
+            return self.concat(a, ta, b, tb)
         if ta == "int" or tb == "int":
             if ta == "int" and tb == "any":
                 a, ta, b, tb = b, tb, a, ta

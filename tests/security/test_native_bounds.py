@@ -66,3 +66,35 @@ def test_custom_budgets_always_take_the_general_tier():
     assert g.native and g("abcdef") == "YWJjZGVm"
     with pytest.raises(LimitExceeded):
         g("abcdef", budgets=syncpatch.Budgets(string_length=4))
+
+
+class _Hooked:
+    """A caller object whose operator hooks native code must never run."""
+
+    calls = 0
+
+    def __add__(self, other):
+        _Hooked.calls += 1
+        return "hooked"
+
+    __radd__ = __add__
+
+
+class _HookedStr(str):
+    def __radd__(self, other):
+        _Hooked.calls += 1
+        return "hooked"
+
+
+@pytest.mark.parametrize("source", ['"a" + value', 'value + "a"', 'context.x + "-" + value', '`${value}-x`',
+                                    'value.n + 1'])
+@pytest.mark.parametrize("make", [_Hooked, lambda: _HookedStr("x")])
+def test_native_code_runs_no_operator_hooks_of_caller_objects(source, make):
+    """``str + x`` in Python calls ``x.__radd__``: native code tests the operand's type first,
+    so a caller's object gets what the general tier gives it, and no hook runs."""
+    f = syncpatch.compile_expression(source)
+    value = make()
+    before = _Hooked.calls
+    outcome = f(value, {"x": value}) if not source.startswith("value.n") else f({"n": value})
+    assert _Hooked.calls == before
+    assert outcome == (f.general(value, {"x": value}) if not source.startswith("value.n") else f.general({"n": value}))
