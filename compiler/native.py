@@ -61,19 +61,19 @@ def _plain_start(e: ast.expr) -> bool:
     return isinstance(e, ast.BinOp) and _plain_start(e.left)
 
 
-class _ValueIsText(ast.NodeTransformer):
-    """Guards that ``value`` is a string (``screen``: ASCII too) reduced to ``value``, once
-    the program's first statement ensures it."""
+class _GuardsOff(ast.NodeTransformer):
+    """Guards ``name if <test> else DEOPT()`` reduced to ``name``, for ``tests`` the program's
+    first statement already ensures."""
 
-    def __init__(self, screen: bool) -> None:
-        self.screen = screen
+    def __init__(self, name: str, *tests: str) -> None:
+        self.name = name
+        self.tests = tests
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
-        if (isinstance(node.body, ast.Name) and node.body.id == "value" and isinstance(node.orelse, ast.Call)
-                and isinstance(node.orelse.func, ast.Name) and node.orelse.func.id == "DEOPT"):
-            text = ast.unparse(node.test)
-            if text == "type(value) is str" or (self.screen and text == "type(value) is str and value.isascii()"):
-                return ast.Name(id="value", ctx=ast.Load())
+        if (isinstance(node.body, ast.Name) and node.body.id == self.name and isinstance(node.orelse, ast.Call)
+                and isinstance(node.orelse.func, ast.Name) and node.orelse.func.id == "DEOPT"
+                and ast.unparse(node.test) in self.tests):
+            return ast.Name(id=self.name, ctx=ast.Load())
         return self.generic_visit(node)  # type: ignore[return-value]
 
 
@@ -186,16 +186,24 @@ class NativeGen:
         if self.copy_mask & 4 and self.writes_plain and isinstance(result, ast.Name) and result.id == "_val":
             # value with a few plain members written: when the input object is itself plain, the
             # copy is what to_python would return, so the result needs no walk
-            prologue = S("if type(value) is dict and len(value) <= 8 and SMALL_PLAIN(value):\n"
+            # (the values are tested inline: a call costs more than the loop on a few entries;
+            # keys never seen before take the walk once, which remembers them)
+            prologue = S("if type(value) is dict and len(value) <= 8 and KNOWN_KEYS(value):\n"
                          "    _val = dict(value)\n    _plain = True\n"
-                         "else:\n    _val = SHALLOW(value)\n    _plain = False")
+                         "    for _x in _val.values():\n"
+                         "        if type(_x) not in PLAIN_LEAVES and (type(_x) is not int or not -S <= _x <= S):\n"
+                         "            _plain = False\n            break\n"
+                         "else:\n    _val = SHALLOW(value) if type(value) is dict else DEOPT()\n    _plain = False",
+                         S=ast.Constant(_SAFE))
+            body = [_GuardsOff("_val", "type(_val) is dict").visit(stmt) for stmt in body]  # _val is a dict
             return [*prologue, *body, ast.Return(value=E("_val if _plain else TO_PYTHON(_val)"))]
         out = [*body, *self.result(result, ty)]
         if self.facts.get("value") in _STR and not self.copy_mask:
             # every run that succeeds has a string value: test that once, up front
             screen = bool(self.value_as_text or self.text_uses)
             test = "type(value) is not str or not value.isascii()" if screen else "type(value) is not str"
-            return [*S(f"if {test}: DEOPT()"), *[_ValueIsText(screen).visit(stmt) for stmt in out]]
+            tests = ("type(value) is str", "type(value) is str and value.isascii()")
+            return [*S(f"if {test}: DEOPT()"), *[_GuardsOff("value", *tests[:1 + screen]).visit(stmt) for stmt in out]]
         return [*self.prologue(), *out]
 
     def expression_statement(self, statement: A.ExpressionStatement, body: list[ast.stmt]) -> tuple[ast.expr, str]:

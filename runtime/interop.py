@@ -91,6 +91,7 @@ def _key(k: Any) -> str:
 #: leaf types every JS value of which comes back to Python as it is
 _PLAIN_LEAVES = frozenset([str, bool, type(None), type(UNDEFINED)])
 _PLAIN_OR_INT = _PLAIN_LEAVES | {int}
+_SAFE = 9007199254740992  # 2**53: larger ints are rounded to the double JS holds
 _SAFE_INTS = range(-9007199254740992, 9007199254740993)
 _IS_INT = int.__instancecheck__
 
@@ -121,6 +122,23 @@ def to_python(v: Any, depth: int = 0) -> Any:
     if depth > _MAX_DEPTH:
         raise LimitExceeded("result nested too deeply", budget="depth", js_name="RangeError")
     if t is list:
+        # first a pass that only looks: a list of plain scalars and small plain objects (the
+        # usual result) comes back as it is, with no call per element
+        for x in v:
+            tx = type(x)
+            if tx is dict:
+                if len(x) > 8 or not known_plain_keys(x):
+                    break
+                for y in x.values():
+                    if type(y) not in _PLAIN_LEAVES and (type(y) is not int or not -_SAFE <= y <= _SAFE):
+                        break
+                else:
+                    continue
+                break
+            if tx not in _PLAIN_LEAVES and (tx is not int or not -_SAFE <= x <= _SAFE):
+                break
+        else:
+            return v
         out = None
         for i, x in enumerate(v):
             tx = type(x)

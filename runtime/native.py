@@ -131,12 +131,12 @@ def regex_test(rx: LazyRegex, limit: int, s: str) -> bool:
 
 def _helpers() -> dict[str, Any]:
     from .convert import to_boolean
-    from .interop import _dict_to_python, _small_plain, known_plain_keys, plain_keys, shallow_to_js, to_js, to_python
+    from .interop import _PLAIN_LEAVES, _dict_to_python, _small_plain, known_plain_keys, plain_keys, shallow_to_js, to_js, to_python
     from .ops import typeof
     from .strings import concat
 
     return {
-        "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH,
+        "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH, "PLAIN_LEAVES": _PLAIN_LEAVES,
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "MAX_TEXT": MAX_TEXT, "B2A": binascii.b2a_base64,
         "A2B": binascii.a2b_base64,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "VDNS": virtual_to_host_dns, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
