@@ -35,6 +35,7 @@ class GeneratedCode:
                  shallow_value: bool = False, native: Any = None) -> None:
         self.module = module
         self.native = native  # (statements, constants) of the native tier, or None
+        self.native_result = "any"  # the type of every result the native tier returns
         self.names = names
         self.free_globals = free_globals
         self.mutates_inputs = mutates_inputs
@@ -187,10 +188,12 @@ def generate(program: A.Program, source: str, origin: str, with_native: bool = T
     module = gen.program(program)
     from .checks import mutates_inputs, only_writes_value_members
 
-    from .native import native_body
+    from .native import native_program
 
     mutates = mutates_inputs(program)
     code = GeneratedCode(module, gen.names, gen.free_globals, mutates, frozenset(gen.used_inputs),
                          mutates and only_writes_value_members(program))
-    code.native = native_body(program, code.copy_mask) if with_native else None
+    translated = native_program(program, code.copy_mask) if with_native else None
+    code.native = (translated.body, translated.constants) if translated is not None else None
+    code.native_result = translated.result_type if translated is not None else "any"
     return code

@@ -138,6 +138,7 @@ class NativeGen:
         self.element = "any"  # the element type of the array whose method is being translated
         self.pending: list[tuple[str, str]] = []
         self.facts: dict[str, str] = {}
+        self.result_type = "any"
 
     def tmp(self) -> str:
         self.counter += 1
@@ -198,6 +199,7 @@ class NativeGen:
             body = [_GuardsOff("_val", "type(_val) is dict").visit(stmt) for stmt in body]  # _val is a dict
             return [*prologue, *body, ast.Return(value=E("_val if _plain else TO_PYTHON(_val)"))]
         out = [*body, *self.result(result, ty)]
+        self.result_type = ty
         if self.facts.get("value") in _STR and not self.copy_mask:
             # every run that succeeds has a string value: test that once, up front
             screen = bool(self.value_as_text or self.text_uses)
@@ -736,13 +738,6 @@ class _Branch:
         self.gen.conditional -= 1
 
 
-def native_body(program: A.Program, copy_mask: int) -> tuple[list[ast.stmt], dict[str, Any]] | None:
-    """The native statements of ``program`` (ending in ``return``) and the constants they
-    use (compiled regexes), or None when the script leaves the subset."""
-    translated = native_program(program, copy_mask)
-    return None if translated is None else (translated.body, translated.constants)
-
-
 class NativeProgram:
     """A translated script: its statements, constants, and what it reads (for callers that
     generate the general tier only when it is first needed)."""
@@ -751,6 +746,7 @@ class NativeProgram:
         self.body = body
         self.constants = gen.consts
         self.free_globals = gen.free_globals
+        self.result_type = gen.result_type  # the type of every result it returns (native.py's names)
 
 
 def native_program(program: A.Program, copy_mask: int) -> NativeProgram | None:

@@ -33,7 +33,7 @@ class CompiledProgram:
     """A compiled script: the code object of the module defining ``_main``, and its facts."""
 
     __slots__ = ("source", "origin", "code", "names", "free_globals", "mutates_inputs", "copy_mask", "module",
-                 "entry_code", "native_constants", "native_body", "has_native")
+                 "entry_code", "native_constants", "native_body", "native_result", "has_native")
 
     def __init__(self, source: str, origin: str, code: CodeType, generated: GeneratedCode) -> None:
         self.source = source
@@ -47,6 +47,7 @@ class CompiledProgram:
         self.has_native = generated.native is not None
         self.native_constants: dict[str, Any] = generated.native[1] if generated.native else {}
         self.native_body: list[ast.stmt] | None = generated.native[0] if generated.native else None
+        self.native_result: str = getattr(generated, "native_result", "any")
         self.entry_code = _entry_code(self.native_body, origin)
         if self.entry_code is None:  # too deep for Python's compiler: the general tier only
             self.has_native = False
@@ -122,6 +123,7 @@ class NativeFirstProgram:
         self.has_native = True
         self.native_constants: dict[str, Any] = translated.constants
         self.native_body: list[ast.stmt] = translated.body
+        self.native_result: str = translated.result_type
         self.free_globals: dict[str, Span] = translated.free_globals
         self.entry_code = entry_code
         self.reads_context = "context" in _input_names(tree)  # what plans need to know for context.path

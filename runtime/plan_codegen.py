@@ -192,9 +192,11 @@ class _Source:
         register = self.ownership.must_register(self.group, node.prefix)
         return f"{first}, owned, {check}, {register}"
 
-    def call(self, branch: _Branch, out: str, value: str, path: str, ind: int) -> None:
+    def call(self, branch: _Branch, out: str, value: str, path: str, ind: int) -> bool:
         """``out = fn(value, ctx, True)`` with ``context.path`` set before the call when the
-        function reads it, else only when it fails (the error names the concrete path)."""
+        function reads it, else only when it fails (the error names the concrete path).
+        True when ``out`` is surely a string or an int: a native body written in place that
+        returns only those (a call may fall back, and the general tier returns what JS does)."""
         if branch.paths:
             self.line(ind, f"ctx['path'] = {path}")
         body = inline_lines(branch.callee, value, out, self.fresh("_q") + "_", self.names,
@@ -202,15 +204,16 @@ class _Source:
         if body is not None:  # a failure leaves the function: the caller re-runs with calls
             for text in body:
                 self.line(ind, text)
-            return
+            return getattr(branch.callee, "native_result", "any") in ("ascii", "str", "int")
         if branch.paths:
             self.line(ind, f"{out} = {branch.fn}({value}, ctx, True)")
-            return
+            return False
         self.line(ind, "try:")
         self.line(ind + 1, f"{out} = {branch.fn}({value}, ctx, True)")
         self.line(ind, "except BaseException:")
         self.line(ind + 1, f"ctx['path'] = {path}")
         self.line(ind + 1, "raise")
+        return False
 
 
 def _by_edge(branches: list[_Branch], d: int) -> list[list[_Branch]]:
@@ -260,11 +263,17 @@ def _descend(src: _Source, node: _Node, key: str, child: str, seg: Segment, bran
     src.line(ind + 1, f"{node.var}[{key}] = {result}")
 
 
-def _set_result(src: _Source, node: _Node, key: str, old: str, new: str, ind: int, rare: str = "_put_rare") -> None:
+def _set_result(src: _Source, node: _Node, key: str, old: str, new: str, ind: int, rare: str = "_put_rare",
+                known: bool = False) -> None:
     """A patched value stored in a map (or, with ``rare="_put_index_rare"``, a list) unless
     unchanged; strings and ints (the usual results) inline, the rest (deletion, containers)
-    through the ``rare`` helper."""
+    through the ``rare`` helper. ``known``: the value is surely a string or an int."""
     var, kind = node.var, src.fresh("t")
+    if known:
+        src.line(ind, f"if {new} is not {old}:")
+        src.own(node, ind + 1)
+        src.line(ind + 1, f"{var}[{key}] = {new}")
+        return
     src.line(ind, f"{kind} = type({new})")
     src.line(ind, f"if {kind} is str or {kind} is int:")
     src.line(ind + 1, f"if {new} is not {old}:")
@@ -289,8 +298,8 @@ def _key_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -
     old, new, path = src.fresh("v"), src.fresh("x"), _path_expr(parts)
     src.line(ind, f"{old} = {node.var}.get({name}, _M)")
     src.line(ind, f"if {old} is not _M:")
-    src.call(branch, new, old, path, ind + 1)
-    _set_result(src, node, name, old, new, ind + 1)
+    known = src.call(branch, new, old, path, ind + 1)
+    _set_result(src, node, name, old, new, ind + 1, known=known)
     if seg.bracket:  # a missing terminal ["key"]: run with value_exists=False, create on a value
         src.line(ind, "else:")
         src.line(ind + 1, f"ctx['path'] = {path}")
@@ -314,8 +323,8 @@ def _index_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int)
         return
     old, new = src.fresh("v"), src.fresh("x")
     src.line(ind, f"{old} = {var}[{index}]")
-    src.call(branches[0], new, old, _path_expr(node.parts + [(True, str(seg.index))]), ind)
-    _set_result(src, node, index, old, new, ind, rare="_put_index_rare")
+    known = src.call(branches[0], new, old, _path_expr(node.parts + [(True, str(seg.index))]), ind)
+    _set_result(src, node, index, old, new, ind, rare="_put_index_rare", known=known)
 
 
 def _wildcard_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> None:
@@ -331,15 +340,15 @@ def _wildcard_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: i
     src.line(ind, f"{deleted} = False")
     src.line(ind, f"for {i}, {item} in enumerate({node.orig}):")
     path = _path_expr(node.parts + [(False, f"(_IT[{i}] if {i} < 1024 else str({i}))")])
-    src.call(branches[0], new, item, path, ind + 1)
-    kind = src.fresh("t")
-    src.line(ind + 1, f"{kind} = type({new})")
-    src.line(ind + 1, f"if {kind} is not str and {kind} is not int:")  # the usual results skip both tests
-    src.line(ind + 2, f"if {new} is None or {new} is _U:")
-    src.line(ind + 3, f"{new} = _D")
-    src.line(ind + 3, f"{deleted} = True")
-    src.line(ind + 2, f"elif isinstance({new}, _C):")
-    src.line(ind + 3, f"{new} = _plain({new})")
+    if not src.call(branches[0], new, item, path, ind + 1):
+        kind = src.fresh("t")
+        src.line(ind + 1, f"{kind} = type({new})")
+        src.line(ind + 1, f"if {kind} is not str and {kind} is not int:")  # the usual results skip both tests
+        src.line(ind + 2, f"if {new} is None or {new} is _U:")
+        src.line(ind + 3, f"{new} = _D")
+        src.line(ind + 3, f"{deleted} = True")
+        src.line(ind + 2, f"elif isinstance({new}, _C):")
+        src.line(ind + 3, f"{new} = _plain({new})")
     src.line(ind + 1, f"if {new} is not {item}:")
     src.own(node, ind + 2)
     src.line(ind + 2, f"{var}[{i}] = {new}")
@@ -354,8 +363,8 @@ def _wildcard_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: i
         src.line(ind, f"for {key}, {item} in list({node.orig}.items()):")
     else:  # every write goes to a copy
         src.line(ind, f"for {key}, {item} in {node.orig}.items():")
-    src.call(branches[0], new, item, _path_expr(node.parts + [(False, f"_kt({key})")]), ind + 1)
-    _set_result(src, node, key, item, new, ind + 1)
+    known = src.call(branches[0], new, item, _path_expr(node.parts + [(False, f"_kt({key})")]), ind + 1)
+    _set_result(src, node, key, item, new, ind + 1, known=known)
 
 
 @functools.lru_cache(maxsize=256)

@@ -71,6 +71,7 @@ def compile_expression(source: str, *, origin: str = "<expression>", budgets: Bu
     entry.native = program.has_native  # type: ignore[attr-defined]
     if program.native_body is not None:  # what a plan writes in place of calls (runtime/plan_inline.py)
         entry.native_body = program.native_body  # type: ignore[attr-defined]
+        entry.native_result = program.native_result  # type: ignore[attr-defined]
     if isinstance(program, NativeFirstProgram):
         entry.reads_context = program.reads_context  # type: ignore[attr-defined]
     return entry  # type: ignore[return-value]
