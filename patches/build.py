@@ -201,10 +201,14 @@ def _with_native_tier(module: ast.Module, generated: Any, native: Any, source: s
         ast.Assign([ast.Name(name, ast.Store())], ast.Call(ast.Name("compile_regex", ast.Load()),
                                                           [ast.Constant(pattern), ast.Constant(ignore_case)], []))
         for name, (pattern, ignore_case) in constants.items()]
-    entry = entry_module(statements).body
-    finish = ast.parse("_fn = native_function(_entry, _invoke, _general, S)").body
+    entry = entry_module(statements).body  # (which also gives the statements their positions)
+    native_text = ast.unparse(ast.Module(body=statements, type_ignores=[]))  # for plans (runtime/plan_inline.py)
+    finish = ast.parse("_fn = native_function(_entry, _invoke, _general, S, T, R, C)").body
     assert isinstance(finish[0], ast.Assign) and isinstance(finish[0].value, ast.Call)
-    finish[0].value.args[3] = ast.Constant(source)
+    # the regexes by the names the text uses (the artifact renames the globals, not the text)
+    finish[0].value.args[3:] = [ast.Constant(source), ast.Constant(native_text),
+                                ast.Constant(getattr(generated, "native_result", "any")),
+                                ast.Dict([ast.Constant(n) for n in constants], [ast.Name(n, ast.Load()) for n in constants])]
     helpers = sorted({n.id for f in entry for n in ast.walk(f) if isinstance(n, ast.Name)} & {*HELPERS, *BUILTINS})
     imports: list[ast.stmt] = [
         ast.ImportFrom("syncpatch.runtime.abi", [ast.alias("patch_function")], 0),

@@ -170,13 +170,21 @@ def compile_regex(pattern: str, ignore_case: bool) -> LazyRegex:
     return LazyRegex(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
 
 
-def native_function(entry: Any, invoke: Any, general: Any, source: str = "") -> Any:
+def native_function(entry: Any, invoke: Any, general: Any, source: str = "", native_source: Any = None,
+                    native_result: str = "any", native_constants: dict[str, Any] | None = None) -> Any:
     """A generated ``_entry`` made a patch function: ``general`` (the ``CompiledFunction``) for
-    the general tier and the plan walkers' ``_invoke`` ride along as attributes."""
+    the general tier and the plan walkers' ``_invoke`` ride along as attributes, and so does
+    what a plan needs to write the native body in place of calls (``plan_inline``): its
+    statements (``native_source``: text, or a list of ``ast`` statements), the type of every
+    result, and the constants (regexes) it names."""
     entry.__qualname__ = entry.__name__ = "Expression"
     entry.source = source
     entry.budgets = general.budgets
     entry.general = general
     entry._invoke = invoke
     entry.native = True
+    if native_source is not None:
+        entry.native_source = native_source
+        entry.native_result = native_result
+        entry.native_constants = native_constants or {}
     return entry

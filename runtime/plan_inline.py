@@ -13,9 +13,9 @@ included) leaves the plan function; the caller then re-runs the plan with calls,
 expression falls back on its own (see ``plan._apply``). Native code has no side effects
 beyond copies it made, so abandoning a partial run is safe.
 
-Bodies are taken from ``fn.native_body`` (the compiler attaches it to in-process compiled
-expressions); a function without one, or a body too large or of a shape this transform does
-not handle, is called as before.
+Bodies come from ``fn.native_source`` (``native.native_function`` attaches it: the statements
+themselves in process, their text in a ``compile-patches`` artifact); a function without one,
+or a body too large or of a shape this transform does not handle, is called as before.
 """
 
 from __future__ import annotations
@@ -42,19 +42,20 @@ def inline_lines(fn: Any, value: str, out: str, prefix: str, names: dict[str, An
     the plan variable ``value`` (``context`` is ``ctx``, ``value_exists`` is true), or None
     when ``fn`` is not inlined. The native helpers go into the plan's globals ``names``
     under their own names; ``bind(obj, stem)`` names any other global the lines need."""
-    body = getattr(fn, "native_body", None)
-    namespace = getattr(fn, "__globals__", None)
-    if not isinstance(body, list) or not body or namespace is None:
+    body = getattr(fn, "native_source", None)
+    constants = getattr(fn, "native_constants", None)
+    if not body or not isinstance(body, (list, str)) or not isinstance(constants, dict):
         return None
     try:
-        stmts = _assign_returns([copy.deepcopy(s) for s in body], out)
+        statements = ast.parse(body).body if isinstance(body, str) else [copy.deepcopy(s) for s in body]
+        stmts = _assign_returns(statements, out)
         module = ast.Module(body=stmts, type_ignores=[])
         if sum(1 for _ in ast.walk(module)) > _MAX_NODES:
             return None
-        _Rename(value, prefix, _locals(module) - {out}, namespace, names, bind).visit(module)  # (out stays)
+        _Rename(value, prefix, _locals(module) - {out}, constants, names, bind).visit(module)  # (out stays)
         ast.fix_missing_locations(module)
         return ast.unparse(module).splitlines()
-    except (_NotInlinable, RecursionError):
+    except (_NotInlinable, RecursionError, SyntaxError, ValueError):
         return None
 
 
@@ -72,12 +73,12 @@ def _locals(tree: ast.AST) -> set[str]:
 
 
 class _Rename(ast.NodeTransformer):
-    def __init__(self, value: str, prefix: str, local: set[str], namespace: dict[str, Any],
+    def __init__(self, value: str, prefix: str, local: set[str], constants: dict[str, Any],
                  names: dict[str, Any], bind: Callable[[Any, str], str]) -> None:
         self.value = value
         self.prefix = prefix
         self.local = local
-        self.namespace = namespace
+        self.constants = constants
         self.names = names
         self.bind = bind
         self.bound: dict[str, str] = {}
@@ -94,16 +95,15 @@ class _Rename(ast.NodeTransformer):
             return ast.copy_location(ast.Name(id=self.prefix + name, ctx=node.ctx), node)
         if isinstance(node.ctx, ast.Store):
             return node  # the result variable
-        if name not in self.namespace:
+        if name in self.constants:  # a per-expression constant (a regex): a fresh global
+            target = self.bound.get(name) or self.bind(self.constants[name], "k")
+            self.bound[name] = target
+            return ast.copy_location(ast.Name(id=target, ctx=node.ctx), node)
+        obj = HELPERS[name] if name in HELPERS else BUILTINS[name] if name in BUILTINS else self
+        if obj is self or self.names.get(name, obj) is not obj:  # (the plan's own names all start with "_")
             raise _NotInlinable
-        obj = self.namespace[name]
-        if (HELPERS.get(name, self) is obj or BUILTINS.get(name, self) is obj) \
-                and self.names.get(name, obj) is obj:  # (the plan's own names all start with "_")
-            self.names[name] = obj
-            return node
-        target = self.bound.get(name) or self.bind(obj, "k")  # a per-expression constant (a regex)
-        self.bound[name] = target
-        return ast.copy_location(ast.Name(id=target, ctx=node.ctx), node)
+        self.names[name] = obj
+        return node
 
 
 def _assign_returns(stmts: list[ast.stmt], out: str) -> list[ast.stmt]:

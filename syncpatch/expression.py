@@ -64,14 +64,13 @@ def compile_expression(source: str, *, origin: str = "<expression>", budgets: Bu
     else:
         general = CompiledFunction(bind_main(program.code), program.names, program.copy_mask, source, budgets)
     entry, invoke = bind_entry(program, general)
-    native_function(entry, invoke, general, source)
+    native_source = getattr(program, "native_body", None)
+    native_function(entry, invoke, general, source, native_source, getattr(program, "native_result", "any"),
+                    {name: entry.__globals__[name] for name in program.native_constants})
     entry.__doc__ = source
     entry.origin = origin  # type: ignore[attr-defined]
     entry.free_globals = tuple(program.free_globals)  # type: ignore[attr-defined]
     entry.native = program.has_native  # type: ignore[attr-defined]
-    if program.native_body is not None:  # what a plan writes in place of calls (runtime/plan_inline.py)
-        entry.native_body = program.native_body  # type: ignore[attr-defined]
-        entry.native_result = program.native_result  # type: ignore[attr-defined]
     if isinstance(program, NativeFirstProgram):
         entry.reads_context = program.reads_context  # type: ignore[attr-defined]
     return entry  # type: ignore[return-value]

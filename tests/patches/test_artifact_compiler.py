@@ -193,3 +193,44 @@ def _native_outcome(fn, value):
         return ("ok", repr(fn(copy.deepcopy(value), None)))
     except Exception as exc:  # noqa: BLE001 - the error class is the outcome
         return ("error", type(exc).__name__, getattr(exc, "js_name", None))
+
+
+INLINE_CONFIG = """\
+sync:
+  toHost:
+    services:
+      enabled: true
+      patches:
+        - path: metadata.labels[*]
+          expression: '"v-" + value'
+        - path: spec.type
+          expression: 'value.replace(/^No+de[A-Z]?/, "Cluster").toUpperCase()'
+        - path: spec.ports[*].port
+          expression: 'value + 1000'
+"""
+
+
+def test_artifact_plans_write_native_bodies_in_place(tmp_path):
+    """A loaded artifact's plan writes the native bodies into its generated function, as an
+    in-process plan does (regexes included: the artifact renames them, the text keeps its
+    names), and gives the same results, fallbacks included."""
+    import syncpatch
+
+    config = tmp_path / "inline.yaml"
+    config.write_text(INLINE_CONFIG)
+    result = build([config], displays=["inline.yaml"])
+    assert result.artifact is not None, result.diagnostics
+    path = tmp_path / "plans.py"
+    path.write_text(result.artifact)
+    loaded = syncpatch.load_plans(path).plan("toHost", "services")
+    in_process = syncpatch.compile_patches(yaml.safe_load(INLINE_CONFIG)["sync"]["toHost"]["services"]["patches"])
+    objects = [
+        {"metadata": {"labels": {"a": "x"}}, "spec": {"type": "NodePort", "ports": [{"port": 80}]}},
+        {"metadata": {"labels": {"a": "é"}}, "spec": {"type": "Nooode", "ports": [{"port": 2**53}]}},
+        {"metadata": {"labels": ["x", 1]}, "spec": {"type": 7, "ports": [{"port": "80"}]}},
+    ]
+    for obj in objects:
+        assert _native_outcome(loaded.to_host, obj) == _native_outcome(in_process.to_host, obj), obj
+    program = loaded._program("to_host")
+    assert program.inlined is not None
+    assert {"upper", "REGEX_SUB"} <= set(program.inlined.__code__.co_names)  # bodies, not calls
