@@ -20,7 +20,6 @@ from typing import Any
 
 from syncpatch.grammar import ast as A
 
-from .native_templates import copy_tree
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
@@ -315,10 +314,10 @@ class NativeGen:
         if node.name == "value":
             if self.copy_mask:
                 return E("X", X="_val"), self.facts.get("_val", "any")
-            node = E("value")
+            read = E("value")
             if not raw:  # until a guard that admits no string consumes it (see consumed)
-                self.text_uses[id(node)] = node
-            return node, self.facts.get("value", "any")
+                self.text_uses[id(read)] = read
+            return read, self.facts.get("value", "any")
         if node.name == "context":
             return E("context"), self.facts.get("context", "any")
         if node.name == "valueExists":
@@ -641,7 +640,7 @@ class NativeGen:
                 inner, ti = self.logical_of(node.operator, E("O[K]", O=o, K=ast.Constant(self.static_key(left))),
                                             "any", b, tb)
                 return E("I if type(O := X) is dict else Y if O is None or O is UNDEFINED else DEOPT()",
-                         I=inner, O=o, X=obj, Y=copy_tree(b)), ti
+                         I=inner, O=o, X=obj, Y=ast.Constant(node.right.value)), ti
             a, ta = self.member(left, (obj, ty))
         else:
             a, ta = self.expr(left)
