@@ -521,8 +521,9 @@ class NativeGen:
                 raise Unsupported
             k, kty = self.expr(node.property)
             if isinstance(obj, ast.Name) and ty == "dict" and kty in _STR:  # a plain load: order is moot
-                t = self.tmp()
-                return E("X[T] if (T := K) != '__proto__' else DEOPT()", X=obj, T=t, K=k), "any"
+                # (an own "__proto__" key is read as any other own key, as JS reads a data
+                # property; without one, KeyError: JS would read the prototype)
+                return E("X[K]", X=obj, K=k), "any"
             # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
             x, t = self.tmp(), self.tmp()
             if kty == "int":

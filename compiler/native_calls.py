@@ -324,7 +324,12 @@ def _callback(node: Any, arity: int, pairs: bool = False) -> tuple[list[Any], An
 
 def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
     """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``. The hoisted
-    statement runs before all code still to be translated: its guards' facts hold there."""
+    statement runs before all code still to be translated: its guards' facts hold there.
+    The local is only iterated and measured, so ``Object.keys(d)`` and ``Object.values(d)``
+    hand over ``d`` and ``d.values()`` themselves, not copies (no native code writes to ``d``)."""
+    if (isinstance(items, ast.IfExp) and isinstance(items.body, ast.Call) and isinstance(items.body.func, ast.Name)
+            and items.body.func.id == "list" and len(items.body.args) == 1):
+        items = ast.IfExp(test=items.test, body=items.body.args[0], orelse=items.orelse)
     if gen.in_comprehension or gen.in_loop:
         # a nested loop's receiver may depend on the outer loop's variable; and loops in
         # loops would multiply MAX_ITEMS into work no budget bounds here
