@@ -247,8 +247,17 @@ class NativeGen:
     def result(self, result: ast.expr, ty: str) -> list[ast.stmt]:
         if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
             return [ast.Return(value=result)]  # already what the caller gets (strs: a list of str)
-        if ty == "dict":
-            return [ast.Return(value=E("DICT_OUT(R, 0)", R=result))]
+        if ty == "dict":  # a small plain object (the usual result) is tested inline: no call
+            # (no return inside the loop: plans write this body in place, see runtime/plan_inline.py)
+            return S("D = R\n"
+                     "P = len(D) <= 8 and KNOWN_KEYS(D)\n"
+                     "if P:\n"
+                     "    for X in D.values():\n"
+                     "        if type(X) not in PLAIN_LEAVES and (type(X) is not int or not -L <= X <= L):\n"
+                     "            P = False\n"
+                     "            break\n"
+                     "return D if P else DICT_OUT(D, 0)", D=self.tmp(), P=self.tmp(), R=result, X=self.tmp(),
+                     L=ast.Constant(_SAFE))
         if ty == "list":
             return [ast.Return(value=E("TO_PYTHON(R)", R=result))]
         return self.returns(result)

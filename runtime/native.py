@@ -152,7 +152,7 @@ globals().update(HELPERS)
 #: the builtins native code uses (an in-process namespace has no others)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
-    "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple,
+    "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -695,3 +695,25 @@ def test_native_first_facts_match_the_general_tier(source: str) -> None:
     assert f.general._copy == eager.copy_mask
     plain = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())  # the eager, general-only path
     assert _reads_context(f) is _reads_context(plain)
+
+
+def test_native_bodies_name_only_what_their_namespace_holds() -> None:
+    """A name missing from the native namespace raises NameError on every call, which the
+    entry takes for a failed guard: the script would silently always run the general tier
+    (``bool`` once was missing, so every ``value === 0`` fell back)."""
+    import ast
+
+    from syncpatch.runtime.native import BUILTINS, HELPERS
+
+    for source in EXPRESSIONS:
+        try:
+            f = syncpatch.compile_expression(source)
+        except syncpatch.CompileError:
+            continue
+        if not f.native:
+            continue
+        module = ast.Module(body=list(f.native_source), type_ignores=[])
+        bound = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        free = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - bound
+        unknown = free - set(HELPERS) - set(BUILTINS) - set(f.native_constants) - {"value", "context", "value_exists"}
+        assert not unknown, (source, unknown)

@@ -252,3 +252,38 @@ def test_inlined_bodies_replace_the_calls() -> None:
         "spec": {"ports": [{"name": "A"}, {"name": "É"}]}}
     names = program.inlined.__code__.co_names
     assert "upper" in names  # the body is in the plan function, not behind a call
+
+
+def test_every_native_body_of_the_differential_table_can_be_written_in_place() -> None:
+    """Each native body the table exercises (``tests/compiler/test_native_tier.py``) can be
+    written into a plan function: the return rewrite and the renaming cover every shape the
+    native tier emits (a ``return`` inside a loop, say, would quietly fall back to calls)."""
+    import importlib.util
+
+    from syncpatch.runtime.plan_inline import inline_lines
+
+    spec = importlib.util.spec_from_file_location(
+        "native_table", Path(__file__).parents[1] / "compiler" / "test_native_tier.py")
+    assert spec is not None and spec.loader is not None
+    table = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(table)
+    checked = 0
+    for source in table.EXPRESSIONS:
+        try:
+            fn = syncpatch.compile_expression(source)
+        except syncpatch.CompileError:
+            continue
+        if not fn.native:
+            continue
+        names: dict[str, Any] = {}
+
+        def bind(obj: Any, stem: str) -> str:
+            name = f"_{stem}{len(names)}"
+            names[name] = obj
+            return name
+
+        lines = inline_lines(fn, "v", "x", "_q1_", names, bind)
+        assert lines is not None, source
+        compile("def site(v, ctx):\n" + "".join(f"    {line}\n" for line in lines) + "    return x\n", "<site>", "exec")
+        checked += 1
+    assert checked > 150
