@@ -267,7 +267,7 @@ class _Program:
     compiled expression, so disjoint steps share traversals and a failure is re-run step by
     step for the exact error."""
 
-    __slots__ = ("run", "steps", "fused", "native", "inlined", "sets_path")
+    __slots__ = ("run", "steps", "fused", "native", "inlined")
 
     def __init__(self, steps: tuple[_Step, ...], direction: Direction) -> None:
         self.steps = steps
@@ -283,20 +283,18 @@ class _Program:
             getattr(fn, "native", False) is True for _entry, _segments, fn, _reads in static)
         # and the same function with native bodies written in place of the calls
         self.inlined = compile_plan(static, True, _wrap, direction, inline=True) if self.native else None
-        self.sets_path = any(reads for _entry, _segments, _fn, reads in static)  # writes ctx["path"]
 
 
 _MISS = object()
 
 
 def _run_inlined(program: _Program, obj: Any, context: Any, direction: Direction) -> Any:
-    """The fast path of an application: the inlined function, needing no realm. A complete
-    context is copied only when a step writes ``context.path`` (native code writes nothing
-    else). Any failure returns ``_MISS`` and the caller takes ``_apply``, which re-runs with
-    calls in a realm (each expression falling back on its own), then step by step for the
-    exact error."""
+    """The fast path of an application: the inlined function, needing no realm, on its own
+    copy of the context (the plan writes ``context.path``). Any failure returns ``_MISS`` and
+    the caller takes ``_apply``, which re-runs with calls in a realm (each expression falling
+    back on its own), then step by step for the exact error."""
     if type(context) is dict and "vcluster" in context and "hostObject" in context and "virtualObject" in context:
-        ctx = context.copy() if program.sets_path else context
+        ctx = context.copy()
     else:
         ctx = _base_context(context, obj, direction)
     try:

@@ -287,3 +287,22 @@ def test_every_native_body_of_the_differential_table_can_be_written_in_place() -
         compile("def site(v, ctx):\n" + "".join(f"    {line}\n" for line in lines) + "    return x\n", "<site>", "exec")
         checked += 1
     assert checked > 150
+
+
+def test_applying_a_plan_leaves_the_callers_context_alone() -> None:
+    """The plan writes ``context.path`` (for expressions that read it, for a missing
+    ``["key"]``, for errors): always into its own copy, on every path (inlined, with calls,
+    step by step)."""
+    plan = syncpatch.compile_patches([
+        {"path": 'metadata.annotations["example.com/by"]', "expression": '"syncpatch"'},
+        {"path": "metadata.labels[*]", "expression": '"v-" + value'},
+        {"path": "spec.n", "expression": "value.toUpperCase()"},
+    ])
+    context = {"vcluster": {"name": "v"}, "hostObject": None, "virtualObject": None, "path": "caller"}
+    before = copy.deepcopy(context)
+    plan.to_host({"metadata": {"annotations": {}, "labels": {"a": "x"}}}, context)  # inlined
+    plan.to_host({"metadata": {"annotations": {}, "labels": {"a": "é"}}}, context)  # a native fallback
+    plan.to_host({"metadata": {"annotations": OrderedDict(), "labels": {"a": "x"}}}, context)  # closure walkers
+    with pytest.raises(PatchError):
+        plan.to_host({"spec": {"n": 3}}, context)  # an error
+    assert context == before
