@@ -192,6 +192,21 @@ class _Source:
         register = self.ownership.must_register(self.group, node.prefix)
         return f"{first}, owned, {check}, {register}"
 
+    def call_missing(self, branch: _Branch, out: str, path: str, ind: int) -> bool:
+        """``out = fn(None, ctx, False)`` for a missing ``["key"]``, with ``context.path`` set
+        first (the error names it); True as for ``call``."""
+        body = inline_lines(branch.callee, "None", out, self.fresh("_q") + "_", self.names, self.bind,
+                            exists=False) if self.inline else None
+        if body is not None:  # as in call: a failure leaves the function
+            if branch.paths:
+                self.line(ind, f"ctx['path'] = {path}")
+            for text in body:
+                self.line(ind, text)
+            return getattr(branch.callee, "native_result", "any") in ("ascii", "str", "int")
+        self.line(ind, f"ctx['path'] = {path}")
+        self.line(ind, f"{out} = {branch.fn}(None, ctx, False)")
+        return False
+
     def call(self, branch: _Branch, out: str, value: str, path: str, ind: int) -> bool:
         """``out = fn(value, ctx, True)`` with ``context.path`` set before the call when the
         function reads it, else only when it fails (the error names the concrete path).
@@ -302,8 +317,10 @@ def _key_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -
     _set_result(src, node, name, old, new, ind + 1, known=known)
     if seg.bracket:  # a missing terminal ["key"]: run with value_exists=False, create on a value
         src.line(ind, "else:")
-        src.line(ind + 1, f"ctx['path'] = {path}")
-        src.line(ind + 1, f"{new} = {branch.fn}(None, ctx, False)")
+        if src.call_missing(branch, new, path, ind + 1):  # a string or an int: stored as it is
+            src.own(node, ind + 1)
+            src.line(ind + 1, f"{node.var}[{name}] = {new}")
+            return
         src.line(ind + 1, f"if {new} is not None and {new} is not _U:")
         value = f"_plain({new}) if isinstance({new}, _C) else {new}"
         src.line(ind + 2, f"{node.var} = _put({node.var}, {name}, {value}, {src.own_args(node)})")

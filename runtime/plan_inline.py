@@ -37,10 +37,10 @@ class _NotInlinable(Exception):
 
 
 def inline_lines(fn: Any, value: str, out: str, prefix: str, names: dict[str, Any],
-                 bind: Callable[[Any, str], str]) -> list[str] | None:
+                 bind: Callable[[Any, str], str], exists: bool = True) -> list[str] | None:
     """Source lines (unindented) that set ``out`` to what ``fn``'s native tier returns for
-    the plan variable ``value`` (``context`` is ``ctx``, ``value_exists`` is true), or None
-    when ``fn`` is not inlined. The native helpers go into the plan's globals ``names``
+    the plan variable ``value`` (``context`` is ``ctx``, ``value_exists`` is ``exists``; a
+    missing value is ``value="None", exists=False``), or None when ``fn`` is not inlined. The native helpers go into the plan's globals ``names``
     under their own names; ``bind(obj, stem)`` names any other global the lines need."""
     body = getattr(fn, "native_source", None)
     constants = getattr(fn, "native_constants", None)
@@ -52,7 +52,7 @@ def inline_lines(fn: Any, value: str, out: str, prefix: str, names: dict[str, An
         module = ast.Module(body=stmts, type_ignores=[])
         if sum(1 for _ in ast.walk(module)) > _MAX_NODES:
             return None
-        _Rename(value, prefix, _locals(module) - {out}, constants, names, bind).visit(module)  # (out stays)
+        _Rename(value, prefix, _locals(module) - {out}, constants, names, bind, exists).visit(module)  # (out stays)
         ast.fix_missing_locations(module)
         return ast.unparse(module).splitlines()
     except (_NotInlinable, RecursionError, SyntaxError, ValueError):
@@ -74,8 +74,9 @@ def _locals(tree: ast.AST) -> set[str]:
 
 class _Rename(ast.NodeTransformer):
     def __init__(self, value: str, prefix: str, local: set[str], constants: dict[str, Any],
-                 names: dict[str, Any], bind: Callable[[Any, str], str]) -> None:
+                 names: dict[str, Any], bind: Callable[[Any, str], str], exists: bool) -> None:
         self.value = value
+        self.exists = exists
         self.prefix = prefix
         self.local = local
         self.constants = constants
@@ -89,7 +90,7 @@ class _Rename(ast.NodeTransformer):
             if not isinstance(node.ctx, ast.Load):
                 raise _NotInlinable
             if name == "value_exists":
-                return ast.copy_location(ast.Constant(True), node)
+                return ast.copy_location(ast.Constant(self.exists), node)
             return ast.copy_location(ast.Name(id=self.value if name == "value" else "ctx", ctx=node.ctx), node)
         if name in self.local:
             return ast.copy_location(ast.Name(id=self.prefix + name, ctx=node.ctx), node)
