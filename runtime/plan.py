@@ -20,13 +20,14 @@ Application rules (issue 4):
 
 from __future__ import annotations
 
+import functools
 import opcode
 from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 
 import attrs
 
 from .paths import Segment, parse_path
-from .plan_codegen import compile_plan
+from .plan_codegen import InlineEntry, compile_plan
 from .plan_walkers import Walker, build_walker, is_positional as _is_positional, positional, run_walker
 from .realm import DEFAULT_BUDGETS, Realm, local_state
 
@@ -282,25 +283,11 @@ class _Program:
         self.native = self.run is not None and self.fused and all(
             getattr(fn, "native", False) is True for _entry, _segments, fn, _reads in static)
         # and the same function with native bodies written in place of the calls
-        self.inlined = compile_plan(static, True, _wrap, direction, inline=True) if self.native else None
+        self.inlined = compile_plan(static, True, _wrap, direction, InlineEntry(
+            functools.partial(_base_context, direction=direction), _MISS)) if self.native else None
 
 
-_MISS = object()
-
-
-def _run_inlined(program: _Program, obj: Any, context: Any, direction: Direction) -> Any:
-    """The fast path of an application: the inlined function, needing no realm, on its own
-    copy of the context (the plan writes ``context.path``). Any failure returns ``_MISS`` and
-    the caller takes ``_apply``, which re-runs with calls in a realm (each expression falling
-    back on its own), then step by step for the exact error."""
-    if type(context) is dict and "vcluster" in context and "hostObject" in context and "virtualObject" in context:
-        ctx = context.copy()
-    else:
-        ctx = _base_context(context, obj, direction)
-    try:
-        return program.inlined(obj, ctx, {})  # type: ignore[misc]
-    except Exception:  # noqa: BLE001 - see above
-        return _MISS
+_MISS = object()  # what an inlined run returns when it fails: the caller re-runs with calls (_apply)
 
 
 @attrs.frozen
@@ -350,7 +337,7 @@ class PatchPlan:
         if not self._to_host_steps:
             return PatchResult(obj) if with_imports else obj
         program = self._to_host_program or self._program("to_host")
-        if program.inlined is not None and (root := _run_inlined(program, obj, context, "to_host")) is not _MISS:
+        if program.inlined is not None and (root := program.inlined(obj, context)) is not _MISS:
             return PatchResult(root) if with_imports else root
         root, imports = self._apply("to_host", program, obj, context, translator)
         return PatchResult(root, imports) if with_imports else root
@@ -369,7 +356,7 @@ class PatchPlan:
         if not self._from_host_steps:
             return PatchResult(obj) if with_imports else obj
         program = self._from_host_program or self._program("from_host")
-        if program.inlined is not None and (root := _run_inlined(program, obj, context, "from_host")) is not _MISS:
+        if program.inlined is not None and (root := program.inlined(obj, context)) is not _MISS:
             return PatchResult(root) if with_imports else root
         root, imports = self._apply("from_host", program, obj, context, translator)
         return PatchResult(root, imports) if with_imports else root
@@ -380,7 +367,7 @@ class PatchPlan:
         if self.is_empty(direction):
             return PatchResult(obj)
         program = self._program(direction)
-        if program.inlined is not None and (root := _run_inlined(program, obj, context, direction)) is not _MISS:
+        if program.inlined is not None and (root := program.inlined(obj, context)) is not _MISS:
             return PatchResult(root)
         return PatchResult(*self._apply(direction, program, obj, context, translator))
 

@@ -19,17 +19,24 @@ User path keys enter the source only as ``repr()`` literals of ``str`` (and inde
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from .paths import Index, Key, Segment, Wildcard
 from .plan_groups import Ownership, edge, group_steps
 from .plan_inline import inline_lines
 from .plan_walkers import _DELETE, _INDEX_STEP, _INDEX_TEXT, _UNDEFINED, _key_text, _plain, build_walker, run_walker
 
-__all__ = ["compile_plan", "StaticStep"]
+__all__ = ["compile_plan", "StaticStep", "InlineEntry"]
 
 StaticStep = tuple[Any, "tuple[Segment, ...]", Callable[..., Any], bool]
 """(entry, segments, walker call ``fn(value, ctx, value_exists)``, whether ``fn`` reads context)."""
+
+
+class InlineEntry(NamedTuple):
+    """What the inlined fast path needs from its caller (see ``compile_plan``)."""
+
+    context: Callable[[Any, Any], dict[str, Any]]  # (context, root) -> a fresh complete context
+    miss: object  # returned on any failure
 
 _Part = tuple[bool, str]
 """A piece of a concrete path: ``(True, text)`` a constant, ``(False, expr)`` computed at run time."""
@@ -391,20 +398,38 @@ def _code(source: str) -> Any:
 
 
 def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Exception],
-                 direction: str, inline: bool = False) -> Callable[[Any, dict[str, Any], dict[int, Any]], Any]:
+                 direction: str, inline: "InlineEntry | None" = None) -> Callable[..., Any]:
     """One function ``run(root, ctx, owned) -> root`` applying every step, each on the result
     of the previous. With ``fuse`` (every function is a compiled expression), consecutive
     disjoint steps share one traversal and any failure propagates as is: the caller re-runs
-    the steps one by one for the exact error. With ``inline`` (fused plans whose functions
-    all have a native tier), native bodies are written in place of the calls; the caller
-    re-runs a failed application with calls (``plan_inline``). Without it, a failure is raised as
-    ``wrap(exc, entry, concrete_path, direction)`` naming the step, as the per-step loop does."""
+    the steps one by one for the exact error. Without it, a failure is raised as
+    ``wrap(exc, entry, concrete_path, direction)`` naming the step, as the per-step loop does.
+
+    With ``inline`` (for fused plans whose functions all have a native tier), native bodies
+    are written in place of the calls (``plan_inline``) and the function is the whole fast
+    path, ``run(root, context) -> root``: it makes its own context (``inline.context(context,
+    root)`` unless the caller's is complete, which is copied) and returns ``inline.miss`` on
+    any failure, for the caller to re-run with calls."""
     paths = [tuple(step[1]) for step in steps]
     groups = group_steps(paths, fuse)
-    src = _Source(Ownership(paths, groups), inline and fuse)
+    src = _Source(Ownership(paths, groups), inline is not None and fuse)
     branches = [_Branch(path, src.bind(step[2], "f"), step[3], step[2]) for path, step in zip(paths, steps)]
-    src.line(0, "def run(n0, ctx, owned):")
     body = 1
+    if src.inline:
+        assert inline is not None
+        context, miss = src.bind(inline.context, "context"), src.bind(inline.miss, "miss")
+        src.line(0, "def run(n0, context):")
+        src.line(1, "if type(context) is dict and 'vcluster' in context and 'hostObject' in context "
+                    "and 'virtualObject' in context:")
+        src.line(2, "ctx = context.copy()")
+        src.line(1, "else:")
+        src.line(2, f"ctx = {context}(context, n0)")
+        src.line(1, "owned = {}")
+        src.line(1, "try:")
+        src.line(2, "pass")  # (a plan with no step)
+        body = 2
+    else:
+        src.line(0, "def run(n0, ctx, owned):")
     if not fuse:
         src.line(1, "try:")
         body = 2
@@ -422,6 +447,9 @@ def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Ex
         wrap_name, direction_name = src.bind(wrap, "wrap"), src.bind(direction, "direction")
         src.line(1, "except Exception as exc:")
         src.line(2, f"raise {wrap_name}(exc, {entries}[step], str(ctx.get('path', '')), {direction_name}) from exc")
+    if src.inline:
+        src.line(1, "except Exception:")
+        src.line(2, f"return {miss}")
     src.line(1, "return n0")
     namespace = dict(src.names)
     exec(_code("\n".join(src.lines) + "\n"), namespace)  # noqa: S102 - literals and generated names only
