@@ -44,6 +44,8 @@ def interleaved_medians(fns: dict[str, Call], inputs: Inputs, *, repeats: int, t
     with a no-op in the same run). Repeats alternate between functions so that machine
     drift hits every contender alike."""
     contenders = {"<loop>": _noop, **fns}
+    for fn in contenders.values():  # warm-up, untimed: a plan compiles its code on first use,
+        _run(fn, inputs, 1)  # which would otherwise leave the round count calibrated on it
     rounds = {name: _rounds_for(fn, inputs, target) for name, fn in contenders.items()}
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
