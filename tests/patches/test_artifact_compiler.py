@@ -169,13 +169,7 @@ def test_artifact_functions_carry_the_native_tier(tmp_path):
     has one) over the same general tier, with the same results, fallbacks included."""
     import syncpatch
 
-    config = tmp_path / "native.yaml"
-    config.write_text(NATIVE_CONFIG)
-    result = build([config], displays=["native.yaml"])
-    assert result.artifact is not None, result.diagnostics
-    path = tmp_path / "plans.py"
-    path.write_text(result.artifact)
-    plan = syncpatch.load_plans(path).plan("toHost", "services")
+    plan = _services_plan(tmp_path, NATIVE_CONFIG)
     functions = [f for e in plan.entries for f in (e.expression, e.reverse_expression) if f is not None]
     assert [f.native for f in functions] == [True, True, True, True, False]
     inputs = ["web", "v-web", "NodePort", "", "é", "\ud83d\ude00", 7, None, [{"port": 1}], [{"port": 2**53}],
@@ -184,6 +178,19 @@ def test_artifact_functions_carry_the_native_tier(tmp_path):
         twin = syncpatch.compile_expression(f.source)
         for value in inputs:
             assert _native_outcome(f, value) == _native_outcome(twin, value) == _native_outcome(twin.general, value), (f.source, value)
+
+
+def _services_plan(tmp_path, config_text):
+    """The toHost services plan of an artifact built from ``config_text`` and loaded back."""
+    import syncpatch
+
+    config = tmp_path / "config.yaml"
+    config.write_text(config_text)
+    result = build([config], displays=["config.yaml"])
+    assert result.artifact is not None, result.diagnostics
+    path = tmp_path / "plans.py"
+    path.write_text(result.artifact)
+    return syncpatch.load_plans(path).plan("toHost", "services")
 
 
 def _native_outcome(fn, value):
@@ -216,13 +223,7 @@ def test_artifact_plans_write_native_bodies_in_place(tmp_path):
     names), and gives the same results, fallbacks included."""
     import syncpatch
 
-    config = tmp_path / "inline.yaml"
-    config.write_text(INLINE_CONFIG)
-    result = build([config], displays=["inline.yaml"])
-    assert result.artifact is not None, result.diagnostics
-    path = tmp_path / "plans.py"
-    path.write_text(result.artifact)
-    loaded = syncpatch.load_plans(path).plan("toHost", "services")
+    loaded = _services_plan(tmp_path, INLINE_CONFIG)
     in_process = syncpatch.compile_patches(yaml.safe_load(INLINE_CONFIG)["sync"]["toHost"]["services"]["patches"])
     objects = [
         {"metadata": {"labels": {"a": "x"}}, "spec": {"type": "NodePort", "ports": [{"port": 80}]}},
