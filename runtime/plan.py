@@ -264,7 +264,8 @@ class _Program:
 
     ``run`` applies every step in one generated function when all functions are known up
     front; it is ``None`` when an entry (a reference or labels patch) resolves its function
-    per application, and the per-step loop runs instead. ``fused``: every function is a
+    per application, or when the plan nests too deeply for CPython to compile, and the per-step
+    loop runs instead. ``fused``: every function is a
     compiled expression, so disjoint steps share traversals and a failure is re-run step by
     step for the exact error."""
 

@@ -398,7 +398,7 @@ def _code(source: str) -> Any:
 
 
 def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Exception],
-                 direction: str, inline: "InlineEntry | None" = None) -> Callable[..., Any]:
+                 direction: str, inline: "InlineEntry | None" = None) -> Callable[..., Any] | None:
     """One function ``run(root, ctx, owned) -> root`` applying every step, each on the result
     of the previous. With ``fuse`` (every function is a compiled expression), consecutive
     disjoint steps share one traversal and any failure propagates as is: the caller re-runs
@@ -409,7 +409,9 @@ def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Ex
     are written in place of the calls (``plan_inline``) and the function is the whole fast
     path, ``run(root, context) -> root``: it makes its own context (``inline.context(context,
     root)`` unless the caller's is complete, which is copied) and returns ``inline.miss`` on
-    any failure, for the caller to re-run with calls."""
+    any failure, for the caller to re-run with calls.
+
+    None when CPython cannot compile the function (paths nested past its block limit)."""
     paths = [tuple(step[1]) for step in steps]
     groups = group_steps(paths, fuse)
     src = _Source(Ownership(paths, groups), inline is not None and fuse)
@@ -451,6 +453,12 @@ def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Ex
         src.line(1, "except Exception:")
         src.line(2, f"return {miss}")
     src.line(1, "return n0")
+    try:
+        code = _code("\n".join(src.lines) + "\n")
+    except (SyntaxError, RecursionError, MemoryError, ValueError):
+        # nested too deeply for CPython (past 20 loops: about as many [*] in one path): the
+        # caller keeps the closure walkers, which have no such limit
+        return None
     namespace = dict(src.names)
-    exec(_code("\n".join(src.lines) + "\n"), namespace)  # noqa: S102 - literals and generated names only
+    exec(code, namespace)  # noqa: S102 - literals and generated names only
     return namespace["run"]  # type: ignore[no-any-return]

@@ -306,3 +306,18 @@ def test_applying_a_plan_leaves_the_callers_context_alone() -> None:
     with pytest.raises(PatchError):
         plan.to_host({"spec": {"n": 3}}, context)  # an error
     assert context == before
+
+
+@pytest.mark.parametrize("depth", [18, 19, 25, 60])
+def test_paths_nested_past_cpythons_block_limit_take_the_closure_walkers(depth) -> None:
+    """CPython refuses a function with more than 20 nested blocks (each [*] is a loop): such a
+    plan keeps the closure walkers instead of raising SyntaxError at the caller."""
+    plan = syncpatch.compile_patches([{"path": "a" + "[*]" * depth, "expression": '"x-" + value'}])
+    obj: Any = "leaf"
+    for _ in range(depth):
+        obj = [obj]
+    expected: Any = "x-leaf"
+    for _ in range(depth):
+        expected = [expected]
+    assert plan.to_host({"a": obj}, None) == {"a": expected}
+    assert plan.from_host({"a": obj}, None) == {"a": obj}
