@@ -182,6 +182,7 @@ def _special_to_python(v: Any, depth: int) -> Any:
 #: one C-level superset test then shows that JS enumerates their keys in insertion order
 _PLAIN_KEYS_SEEN: set[str] = set()
 _PLAIN_KEYS_LIMIT = 4096
+_PLAIN_KEY_LENGTH = 253  # a DNS name's length: label and annotation keys fit
 known_plain_keys = _PLAIN_KEYS_SEEN.issuperset
 
 
@@ -193,8 +194,8 @@ def plain_keys(v: dict[Any, Any]) -> bool:
     for k in v:
         if type(k) is not str or (k and "0" <= k[0] <= "9"):
             return False
-    if len(_PLAIN_KEYS_SEEN) < _PLAIN_KEYS_LIMIT:
-        _PLAIN_KEYS_SEEN.update(v)
+    if len(_PLAIN_KEYS_SEEN) < _PLAIN_KEYS_LIMIT:  # (short keys only: the memo holds at most ~1 MB)
+        _PLAIN_KEYS_SEEN.update(k for k in v if len(k) <= _PLAIN_KEY_LENGTH)
     return True
 
 

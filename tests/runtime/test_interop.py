@@ -67,3 +67,18 @@ def test_tuples_and_non_string_keys_are_converted_when_copying() -> None:
     assert compile_expression("value.length")((1, 2)) == 2
     assert to_js({1: "a", True: "b"}) == {"1": "a"} or to_js({2: "a", False: "b"}) == {"2": "a", "false": "b"}
     assert to_js({"x": (1, 2.0)}) == {"x": [1, 2]}
+
+
+def test_the_plain_key_memo_is_bounded_and_exact():
+    """Keys seen to start with no digit are remembered (so later objects need one C-level
+    test), but only short ones and only so many; the answer is the same either way."""
+    from syncpatch.runtime import interop
+
+    long_key = "k" * 10_000
+    assert interop.plain_keys({long_key: 1, "short": 2})
+    assert long_key not in interop._PLAIN_KEYS_SEEN and "short" in interop._PLAIN_KEYS_SEEN
+    assert interop.plain_keys({long_key: 1})  # still answered, by the loop
+    assert not interop.plain_keys({"1": 1, "short": 2}) and not interop.plain_keys({1: "a"})
+    assert len(interop._PLAIN_KEYS_SEEN) <= interop._PLAIN_KEYS_LIMIT
+    assert interop.to_python({"b": 1, "10": 2, "2": 3}) == {"2": 3, "10": 2, "b": 1}
+    assert list(interop.to_python({"b": 1, "10": 2, "2": 3})) == ["2", "10", "b"]
