@@ -578,6 +578,10 @@ class NativeGen:
         if op in ("<", ">", "<=", ">="):
             return E(f"X {op} Y", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "bool"
         if op == "-":
+            if ta == "any" and tb == "int":  # one type test and one range test, as for +
+                self.consumed(a)
+                return E("T if type(U := X) is int and -S <= (T := U - Y) <= S else DEOPT()", T=self.tmp(),
+                         U=self.tmp(), X=a, Y=b, S=ast.Constant(_SAFE)), "int"
             return E("T if -S <= (T := X - Y) <= S else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
         if op == "*":  # a zero product may be -0 in JS: the general tier decides
