@@ -40,8 +40,9 @@ def inline_lines(fn: Any, value: str, out: str, prefix: str, names: dict[str, An
                  bind: Callable[[Any, str], str], exists: bool = True) -> list[str] | None:
     """Source lines (unindented) that set ``out`` to what ``fn``'s native tier returns for
     the plan variable ``value`` (``context`` is ``ctx``, ``value_exists`` is ``exists``; a
-    missing value is ``value="None", exists=False``), or None when ``fn`` is not inlined. The native helpers go into the plan's globals ``names``
-    under their own names; ``bind(obj, stem)`` names any other global the lines need."""
+    missing value is ``value="None", exists=False``), or None when ``fn`` is not inlined.
+    The native helpers go into the plan's globals ``names`` under their own names;
+    ``bind(obj, stem)`` names any other global the lines need."""
     body = getattr(fn, "native_source", None)
     constants = getattr(fn, "native_constants", None)
     if not body or not isinstance(body, (list, str)) or not isinstance(constants, dict):
