@@ -146,12 +146,16 @@ def test_generated_code_runs_without_python_builtins(artifact):
     assert all(fn.__builtins__ == {} for fn in generated)
 
 
-NATIVE_CONFIG = """\
+#: a tenant config with one services patch list; the lists below follow it
+SERVICES_HEADER = """\
 sync:
   toHost:
     services:
       enabled: true
       patches:
+"""
+
+NATIVE_CONFIG = SERVICES_HEADER + """\
         - path: metadata.labels[*]
           expression: '"v-" + value'
           reverseExpression: 'value.startsWith("v-") ? value.slice(2) : value'
@@ -202,12 +206,7 @@ def _native_outcome(fn, value):
         return ("error", type(exc).__name__, getattr(exc, "js_name", None))
 
 
-INLINE_CONFIG = """\
-sync:
-  toHost:
-    services:
-      enabled: true
-      patches:
+INLINE_CONFIG = SERVICES_HEADER + """\
         - path: metadata.labels[*]
           expression: '"v-" + value'
         - path: spec.type
