@@ -18,11 +18,11 @@ import attrs
 
 from syncpatch.runtime.paths import PathError, parse_path
 from syncpatch.runtime.plan import ExpressionPatch
+from syncpatch.yamlsource import YamlDocument
 
 from . import lint, roundtrip
 from .diagnostics import Diagnostic
 from .testcases import CaseFileError, discover, load_case_file, values_at
-from .yaml_source import YamlDocument
 
 __all__ = [
     "CaseValues",

@@ -13,11 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from .auth import DEFAULT_SCOPES, LOGIN_ACCESS_KEY_TTL_DEFAULT, Auth, IdpA, IdpB, OIDCProvider
+from .deprecations import status_deprecations
 from .model import PROJECT_NAMESPACE_PREFIX_DEFAULT, ConfigStatus
 from .sections import (AUDIT_MAX_SIZE_DEFAULT, NAV_BAR_POSITION_DEFAULT, RETENTION_DEFAULT,
                        SYNC_INTERVAL_DEFAULT, CostControl)
 from .validate import validate_status
-from .yamlpos import load_document
+from .documents import load_document
 
 
 def effective_config(raw: str, *, source: str = "<raw>") -> ConfigStatus:
@@ -35,13 +36,7 @@ def effective_config_with_warnings(raw: str, *, source: str = "<raw>") -> tuple[
 def deprecation_warnings(status_or_raw: ConfigStatus | str) -> list[str]:
     """Warnings for deprecated fields, with paths relative to the platform config."""
     status = effective_config(status_or_raw) if isinstance(status_or_raw, str) else status_or_raw
-    warnings: list[str] = []
-    if status.oidc is not None:
-        warnings.append("oidc: deprecated: the platform's own OIDC provider settings will be removed; "
-                        "configure OIDC clients through the UI or a secret")
-    if status.workspace_sub_domain is not None:
-        warnings.append("workspaceSubDomain: deprecated and no longer used")
-    return warnings
+    return status_deprecations(status)
 
 
 def apply_defaults(status: ConfigStatus) -> ConfigStatus:

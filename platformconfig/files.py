@@ -11,15 +11,16 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import attrs
-import yaml
 
+from syncpatch.yamlsource import block_offset
+
+from .documents import Document, load_documents
 from .effective import (apply_defaults, deprecation_warnings, effective_config_with_warnings,
                         status_to_dict)
 from .errors import ConfigInvalid, FieldError
 from .metadata import ObjectMeta
 from .model import API_VERSION, KIND, Config, ConfigSpec
 from .validate import validate_config_object, validate_status
-from .yamlpos import Document, block_offset, load_documents
 
 DEFAULT_NAME = "platform"
 RAW_PREFIX = "spec.raw:"
@@ -42,7 +43,7 @@ def check_text(text: str, source: str = "<raw>", *, name: str = DEFAULT_NAME) ->
     except ConfigInvalid as exc:
         return [Checked("raw", None, tuple(exc.errors))]
     if not docs:
-        docs = [Document({}, {})]
+        docs = [Document(source, text, {}, None)]
     return [_check(doc, text, source, name, whole=len(docs) == 1) for doc in docs]
 
 
@@ -54,18 +55,10 @@ def _check(doc: Document, text: str, source: str, name: str, *, whole: bool) -> 
         status = validate_status(data, doc, source=source)
     except ConfigInvalid as exc:
         return Checked("raw", None, tuple(exc.errors))
-    raw = text if whole else _document_text(doc, text)
+    raw = text if whole else doc.source_text()
     config = Config(apiVersion=API_VERSION, kind=KIND, metadata=ObjectMeta(name=name),
                     spec=ConfigSpec(raw=raw), status=apply_defaults(status))
     return Checked("raw", config, (), tuple(deprecation_warnings(status)))
-
-
-def _document_text(doc: Document, text: str) -> str:
-    """The source of one document of a multi-document file (comments before it are lost)."""
-    node = doc.node
-    if node is None:
-        return text
-    return str(text[node.start_mark.index:node.end_mark.index]).rstrip() + "\n"
 
 
 def _check_object(doc: Document, text: str, source: str) -> Checked:
@@ -91,8 +84,8 @@ def _check_object(doc: Document, text: str, source: str) -> Checked:
 
 def _shift(doc: Document, text: str, errors: list[FieldError]) -> list[FieldError]:
     """Re-locate errors found inside `spec.raw` to positions in the enclosing file."""
-    node = _node_at(doc.node, ("spec", "raw"))
-    offset = block_offset(node, text) if node is not None else None
+    node, _, depth = doc.node_at(("spec", "raw"))
+    offset = block_offset(node, text) if node is not None and depth == 2 else None
     fallback = doc.locate(("spec", "raw"))
     out = []
     for error in errors:
@@ -101,14 +94,6 @@ def _shift(doc: Document, text: str, errors: list[FieldError]) -> list[FieldErro
             line, column = offset[0] + error.line, offset[1] + (error.column or 1)
         out.append(FieldError(RAW_PREFIX + error.path, error.message, line, column))
     return out
-
-
-def _node_at(node: Any, path: tuple[str, ...]) -> Any:
-    for key in path:
-        if not isinstance(node, yaml.MappingNode):
-            return None
-        node = next((v for k, v in node.value if getattr(k, "value", None) == key), None)
-    return node
 
 
 def sorted_errors(errors: list[FieldError]) -> list[FieldError]:

@@ -16,7 +16,7 @@ import yaml
 
 from .errors import ConfigInvalid
 from .formats import DATA_SOURCE
-from .yamlpos import load_document
+from .documents import load_document
 
 MASK = "********"
 _CONNECTORS = ("oidc", "gitHostA", "gitHostB", "idpA", "idpB")

@@ -15,9 +15,10 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from .base import COLLECT, Violations, collect_violations
+from .deprecations import status_deprecations
 from .errors import ConfigInvalid, FieldError
 from .model import Config, ConfigStatus
-from .yamlpos import Document, Part, format_path
+from .documents import Document, Part, located_error, structural_errors
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -33,7 +34,7 @@ def validate_model(
     pruned from a copy and validation runs again; rule violations found then are added unless
     they sit on or above a path that already has an error (they would only echo it).
     """
-    errors = list(doc.problems) if doc is not None else []
+    errors = structural_errors(doc) if doc is not None else []
     work = copy.deepcopy(data)
     for _ in range(8):
         try:
@@ -134,9 +135,7 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
 
 
 def _located(doc: Document | None, path: Sequence[Part], message: str, at_key: bool) -> FieldError:
-    if doc is None:
-        return FieldError(format_path(path), message)
-    return doc.error(path, message, at_key=at_key)
+    return located_error(doc, path, message, at_key=at_key)
 
 
 def _message(detail: ErrorDetails) -> tuple[str, bool]:
@@ -229,14 +228,12 @@ def _covers(path: str, deeper: str) -> bool:
 
 
 def _object_warnings(config: Config) -> list[str]:
-    from .effective import deprecation_warnings
-
     warnings: list[str] = []
     if config.metadata.self_link is not None:
         warnings.append("metadata.selfLink: deprecated and never populated; the value is ignored")
         config.metadata.self_link = None
     if config.status is not None:
-        warnings.extend(f"status.{w}" for w in deprecation_warnings(config.status))
+        warnings.extend(f"status.{w}" for w in status_deprecations(config.status))
     return warnings
 
 

@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from syncpatch.patches.yaml_source import YamlSyntaxError, load_yaml, scalar_offsets
+from syncpatch.yamlsource import YamlSyntaxError, load_yaml, scalar_offsets
 
 P = ("sync", "toHost", "endpoints", "patches")
 

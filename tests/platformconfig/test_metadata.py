@@ -165,7 +165,7 @@ def test_input_is_not_mutated() -> None:
 
 
 def test_errors_carry_positions_when_given_a_document() -> None:
-    from syncpatch.platformconfig.yamlpos import load_document
+    from syncpatch.platformconfig.documents import load_document
 
     text = "apiVersion: management.platform.sh/v1\nkind: Config\nmetadata:\n  name: Bad_Name\n"
     doc = load_document(text)

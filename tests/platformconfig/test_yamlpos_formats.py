@@ -12,7 +12,7 @@ from syncpatch.platformconfig import ConfigInvalid
 from syncpatch.platformconfig.formats import (check_qualified_name, go_duration_seconds,
                                               parse_quantity, split_data_source)
 from syncpatch.platformconfig.masking import MASK, mask_data_source
-from syncpatch.platformconfig.yamlpos import format_path, load_document, load_documents
+from syncpatch.platformconfig.documents import format_path, load_document, load_documents
 
 
 def test_positions_are_one_based_for_keys_and_values() -> None:

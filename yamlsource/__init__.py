@@ -1,26 +1,37 @@
-"""YAML with positions, down to the character inside a scalar.
+"""YAML with positions: parse documents and find where any field, or any character inside a
+string scalar, sits in the file.
 
-Diagnostics must point *into* a patch expression, not at the start of the YAML value that
-holds it. A compiler error at line 2, column 7 of an expression in a ``|`` block, a folded
-``>`` block, a plain multi-line scalar or a quoted string with escapes lands somewhere quite
-different in the file. So for every scalar we rebuild its value from the raw source text with
-a map from each value character to the file offset it came from, then check that the rebuilt
-value equals PyYAML's; when a style defeats the exact scanner we fall back to aligning the
-value against the source greedily, and in the worst case to the scalar's start.
+Both config readers report problems as ``file:line:column``: the patch compiler points *into*
+a patch expression (a compile error at line 2, column 7 of a ``|`` block lands elsewhere in the
+file), the platform Config points at a field's key or value. So a document keeps PyYAML's node
+tree next to its data, and for a string scalar we rebuild its value from the raw text with a
+map from each value character to the file offset it came from, check that the rebuilt value
+equals PyYAML's, and otherwise align the value against the source greedily (in the worst case,
+the scalar's start).
+
+The loader is PyYAML's safe loader without timestamp resolution: Kubernetes timestamps and
+version strings stay strings, as in ``sigs.k8s.io/yaml``. Configs may come from users over an
+API, so the node tree is bounded (values after expanding aliases, nesting depth, aliases that
+contain themselves) before anything constructs it.
 """
 
 from __future__ import annotations
 
 import bisect
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import yaml
 
-__all__ = ["YamlDocument", "YamlSyntaxError", "load_yaml", "scalar_offsets", "Part"]
+__all__ = ["Part", "YamlDocument", "YamlSyntaxError", "DuplicateKey", "MAX_NODES", "MAX_DEPTH",
+           "load_yaml", "load_yaml_documents", "scalar_offsets", "block_offset"]
 
 Part = str | int
+MAX_NODES = 100_000
+MAX_DEPTH = 64
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MERGE = "tag:yaml.org,2002:merge"
 
 _SIMPLE_ESCAPES = {
     "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
@@ -40,7 +51,7 @@ class _Loader(yaml.SafeLoader):
 
 
 class YamlSyntaxError(Exception):
-    """The file is not YAML; ``line``/``column`` are 1-based."""
+    """The text is not YAML we accept; ``line``/``column`` are 1-based."""
 
     def __init__(self, message: str, line: int, column: int) -> None:
         super().__init__(message, line, column)
@@ -53,6 +64,15 @@ class YamlSyntaxError(Exception):
 
 
 @attrs.frozen
+class DuplicateKey:
+    """A mapping key written twice (the data keeps the last value); 1-based position."""
+
+    path: tuple[Part, ...]
+    line: int
+    column: int
+
+
+@attrs.frozen
 class YamlDocument:
     """One parsed YAML document: the data, the node tree and the text it came from."""
 
@@ -60,7 +80,8 @@ class YamlDocument:
     text: str
     data: Any
     node: yaml.Node | None
-    _line_starts: tuple[int, ...] = attrs.field(eq=False, repr=False)
+    duplicates: tuple[DuplicateKey, ...] = ()
+    _line_starts: tuple[int, ...] = attrs.field(default=(0,), eq=False, repr=False)
 
     @property
     def lines(self) -> list[str]:
@@ -82,14 +103,19 @@ class YamlDocument:
             depth += 1
         return node, key_node, depth
 
-    def position(self, path: Sequence[Part], *, at_key: bool = False) -> tuple[int, int]:
-        """Where ``path`` sits (its nearest present ancestor's key when it is absent)."""
+    def locate(self, path: Sequence[Part], *, at_key: bool = False) -> tuple[int, int] | None:
+        """Where ``path`` sits: its value, or its key with ``at_key``; for an absent path, the
+        key of its nearest present ancestor. ``None`` for an empty document."""
         node, key_node, depth = self.node_at(path)
         if node is None:
-            return 1, 1
+            return None
         exact = depth == len(path)
         mark = key_node.start_mark if key_node is not None and (at_key or not exact) else node.start_mark
         return mark.line + 1, mark.column + 1
+
+    def position(self, path: Sequence[Part], *, at_key: bool = False) -> tuple[int, int]:
+        """``locate``, with the start of the file for an empty document."""
+        return self.locate(path, at_key=at_key) or (1, 1)
 
     def scalar_position(self, path: Sequence[Part], line: int, column: int) -> tuple[int, int]:
         """File position of ``line``:``column`` (1-based) inside the string scalar at ``path``."""
@@ -101,12 +127,18 @@ class YamlDocument:
         index = max(0, min(index, len(offsets) - 1))
         return self.line_col(offsets[index])
 
+    def source_text(self) -> str:
+        """The text of this document alone (comments before it are not included)."""
+        if self.node is None:
+            return self.text
+        return str(self.text[self.node.start_mark.index:self.node.end_mark.index]).rstrip() + "\n"
+
 
 def _child(node: yaml.Node | None, part: Part) -> tuple[yaml.Node | None, yaml.Node] | None:
     if isinstance(node, yaml.MappingNode):
         found = None
         for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value == str(part):
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != _MERGE and key_node.value == str(part):
                 found = (key_node, value_node)  # the last duplicate wins, as in the data
         return found
     if isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
@@ -126,31 +158,137 @@ def _value_index(value: str, line: int, column: int) -> int:
 
 
 def load_yaml(text: str, filename: str = "<string>") -> YamlDocument:
-    """Parse one YAML document keeping its node tree; bad YAML raises :class:`YamlSyntaxError`."""
+    """Parse exactly one YAML document (an empty text has data ``None``); bad YAML raises
+    :class:`YamlSyntaxError`."""
+    docs = load_yaml_documents(text, filename)
+    if not docs:
+        return YamlDocument(filename, text, None, None, (), _line_starts(text))
+    if len(docs) > 1:
+        second = docs[1].node
+        line, column = (second.start_mark.line + 1, 1) if second is not None else (1, 1)
+        raise YamlSyntaxError("invalid YAML: expected one document, found several", line, column)
+    return docs[0]
+
+
+def load_yaml_documents(text: str, filename: str = "<string>") -> list[YamlDocument]:
+    """Parse every YAML document in ``text``; bad or oversized YAML raises :class:`YamlSyntaxError`."""
     try:
         loader = _Loader(text)  # the reader rejects control characters here, up front
     except yaml.reader.ReaderError as exc:
-        line = text.count("\n", 0, exc.position) + 1
-        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise YamlSyntaxError(f"invalid YAML: character #x{exc.character:04x} is not allowed in YAML",
-                              line, column) from None
+        raise _reader_error(exc, text) from None
+    starts = _line_starts(text)
+    docs: list[YamlDocument] = []
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        while loader.check_node():
+            node = loader.get_node()
+            assert node is not None  # check_node() said another document follows
+            duplicates: list[DuplicateKey] = []
+            _Walker(duplicates).walk(node, ())
+            data = loader.construct_document(node)
+            docs.append(YamlDocument(filename, text, data, node, tuple(duplicates), starts))
+    except YamlSyntaxError:
+        raise
+    except RecursionError:
+        raise YamlSyntaxError("invalid YAML: nested too deeply", 1, 1) from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or exc.context or "malformed YAML"
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        raise YamlSyntaxError(f"invalid YAML: {problem}", line, column) from None
+        raise _marked_error(exc) from None
+    except yaml.reader.ReaderError as exc:
+        raise _reader_error(exc, text) from None
     except yaml.YAMLError as exc:
         raise YamlSyntaxError(f"invalid YAML: {exc}", 1, 1) from None
     finally:
         loader.dispose()
+    return docs
+
+
+def _line_starts(text: str) -> tuple[int, ...]:
     starts = [0]
     for index, char in enumerate(text):
         if char == "\n":
             starts.append(index + 1)
-    return YamlDocument(filename, text, data, node, tuple(starts))
+    return tuple(starts)
+
+
+def _reader_error(exc: Any, text: str) -> YamlSyntaxError:
+    """A character YAML forbids (control characters): say which, and where."""
+    before = text[: exc.position]
+    line = before.count("\n") + 1
+    column = exc.position - (before.rfind("\n") + 1) + 1
+    return YamlSyntaxError(f"invalid YAML: character U+{exc.character:04X} is not allowed", line, column)
+
+
+def _marked_error(exc: yaml.MarkedYAMLError) -> YamlSyntaxError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or "malformed YAML"
+    context = f" ({exc.context})" if exc.context and exc.problem else ""
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    return YamlSyntaxError(f"invalid YAML: {problem}{context}", line, column)
+
+
+def _pos(mark: yaml.Mark) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1)
+
+
+@attrs.define
+class _Walker:
+    """Bounds the node tree and records duplicate keys, before anything constructs the data.
+
+    Aliases let a few bytes of YAML expand to billions of nodes ("billion laughs") or refer
+    to themselves, so the expansion is counted and capped first.
+    """
+
+    duplicates: list[DuplicateKey]
+    count: int = 0
+    active: set[int] = attrs.field(factory=set)
+
+    def walk(self, node: yaml.Node, path: tuple[Part, ...]) -> None:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self._too_big(node, f"document too large: more than {MAX_NODES} values (after expanding aliases)")
+        if len(path) > MAX_DEPTH:
+            raise self._too_big(node, f"document nested too deeply: more than {MAX_DEPTH} levels")
+        if id(node) in self.active:
+            raise self._too_big(node, "an alias refers to a node that contains it (recursive structure)")
+        self.active.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                self.walk(item, (*path, index))
+        elif isinstance(node, yaml.MappingNode):
+            self._mapping(node, path)
+        self.active.discard(id(node))
+
+    def _mapping(self, node: yaml.MappingNode, path: tuple[Part, ...]) -> None:
+        seen: set[str] = set()
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE:
+                continue
+            name = str(key_node.value)
+            if name in seen:
+                self.duplicates.append(DuplicateKey((*path, name), *_pos(key_node.start_mark)))
+            seen.add(name)
+            self.walk(value_node, (*path, name))
+
+    @staticmethod
+    def _too_big(node: yaml.Node, message: str) -> YamlSyntaxError:
+        return YamlSyntaxError(message, *_pos(node.start_mark))
+
+
+def block_offset(node: yaml.Node, text: str) -> tuple[int, int] | None:
+    """Line and column offsets of a literal block scalar's content within the file.
+
+    A YAML document inside a ``|`` block (``spec.raw``) can then have its errors reported at
+    their real position. Only the literal style keeps lines one to one.
+    """
+    if not isinstance(node, yaml.ScalarNode) or node.style != "|":
+        return None
+    lines = text.splitlines()
+    first = node.start_mark.line + 1
+    for number in range(first, min(len(lines), node.end_mark.line + 1)):
+        content = lines[number]
+        if content.strip():
+            indent = len(content) - len(content.lstrip(" "))
+            return (first, indent)
+    return None
 
 
 def scalar_offsets(node: yaml.ScalarNode, text: str) -> list[int]:
