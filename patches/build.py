@@ -15,11 +15,12 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import attrs
 
+from syncpatch.yamlsource import YamlDocument, YamlSyntaxError, load_yaml
+
 from . import checks
 from .artifact import ArtifactConfig, EmittedFunction, render_artifact, source_digest
 from .compile import CompiledConfig, ConfigError, compile_config
 from .diagnostics import Diagnostic
-from .yaml_source import YamlDocument, YamlSyntaxError, load_yaml
 
 __all__ = [
     "ConfigReport",
@@ -27,30 +28,9 @@ __all__ = [
     "check_config_text",
     "check_config_file",
     "build",
-    "demo_main",
-    "compiler_available",
 ]
 
 Compiler = Callable[[str], Any]
-
-
-def compiler_available() -> bool:
-    """True once the JS compiler stage is importable (tests skip their integration half without)."""
-    try:
-        from syncpatch import compile_expression  # noqa: F401
-    except (ImportError, AttributeError):
-        return False
-    return True
-
-
-def artifact_exit_available() -> bool:
-    """True once the compiler's module-text exit and the runtime ABI module are importable."""
-    try:
-        _module_text_exit()
-        import syncpatch.runtime.abi  # noqa: F401
-    except (ImportError, AttributeError):
-        return False
-    return True
 
 
 @attrs.frozen
@@ -104,7 +84,7 @@ class _Recorder:
 
 
 def _default_compiler() -> Compiler:
-    from syncpatch import compile_expression
+    from syncpatch.expression import compile_expression
 
     compiler: Compiler = compile_expression
     return compiler
@@ -299,10 +279,3 @@ def example_configs(root: Path) -> Iterator[Path]:
             continue
         if isinstance(data, dict) and "sync" in data:
             yield path
-
-
-def demo_main(root: Path | None = None) -> int:
-    """``make demo``: ``compile-patches`` over ``examples/`` then ``syncpatch test examples/tests``."""
-    from syncpatch.cli.patches_cmd import run_demo
-
-    return run_demo(root)

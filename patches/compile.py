@@ -154,10 +154,8 @@ def _clean(message: str) -> str:
 
 
 def _default_compiler() -> Callable[[str], PatchFunction]:
-    try:
-        from syncpatch import compile_expression
-    except ImportError as exc:  # the compiler stage has not landed in this checkout
-        raise RuntimeError("syncpatch.compile_expression is not available: the JS compiler is missing") from exc
+    from syncpatch.expression import compile_expression
+
     return cast(Callable[[str], PatchFunction], compile_expression)
 
 

@@ -12,11 +12,11 @@ import sys
 
 
 def main() -> int:
-    from syncpatch.patches.build import demo_main
+    from syncpatch.cli.patches_cmd import run_demo as run_build_demo
     from syncpatch.patches.demo import run_demo
 
     print("== compile-patches and syncpatch test on examples/ ==", flush=True)
-    build_status = demo_main()
+    build_status = run_build_demo()
     print("\n== patched sample objects (to host and back) ==", flush=True)
     demo_status = run_demo()
     return build_status or demo_status

@@ -1,17 +1,14 @@
 """`compile-patches` and `syncpatch test` over examples/ with the real compiler (what `make demo`
-runs). Skipped until the compiler stage has landed."""
+runs)."""
 
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from syncpatch.cli import cli
-from syncpatch.patches.build import artifact_exit_available, compiler_available, example_configs
+from syncpatch.patches.build import example_configs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-pytestmark = pytest.mark.skipif(not compiler_available(), reason="syncpatch.compile_expression has not landed")
 
 
 def test_examples_compile_without_errors():
@@ -22,7 +19,6 @@ def test_examples_compile_without_errors():
     assert '"errors": 0' in result.stdout
 
 
-@pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed")
 def test_examples_artifact_written(tmp_path):
     configs = [str(p) for p in example_configs(EXAMPLES)]
     out = tmp_path / "plans.py"
@@ -61,7 +57,6 @@ def test_examples_tests_pass():
     assert " 0 failed" in result.output
 
 
-@pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed")
 def test_apply_with_artifact_equals_apply_with_config(tmp_path):
     config = EXAMPLES / "endpoints-prefix.yaml"
     out = tmp_path / "plans.py"
@@ -75,11 +70,10 @@ def test_apply_with_artifact_equals_apply_with_config(tmp_path):
     assert '"host-http"' in via_artifact.stdout
 
 
-@pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed")
 def test_demo_entry_point(capsys):
-    from syncpatch.patches.build import demo_main
+    from syncpatch.cli.patches_cmd import run_demo
 
-    assert demo_main() == 0
+    assert run_demo() == 0
     out = capsys.readouterr()
     assert "$ compile-patches " in out.out and "endpoints-prefix.yaml" in out.out
     assert "$ syncpatch test " in out.out

@@ -13,15 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from syncpatch.patches.build import artifact_exit_available, build, compiler_available, example_configs
+from syncpatch.patches.build import build, example_configs
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-
-pytestmark = [
-    pytest.mark.skipif(not compiler_available(), reason="syncpatch.compile_expression has not landed"),
-    pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed"),
-]
 
 CONFIGS = list(example_configs(EXAMPLES))
 
@@ -54,7 +49,7 @@ def _objects():
             yield case.config.name, case.side, case.resource, case.input
 
 
-OBJECTS = list(_objects()) if compiler_available() else []
+OBJECTS = list(_objects())
 
 
 @pytest.mark.parametrize("config, side, resource, obj", OBJECTS,

@@ -7,17 +7,11 @@ import attrs
 import pytest
 import yaml
 
-import syncpatch
 from syncpatch.patches import compile_config
 from syncpatch.patches.demo import EXAMPLES_DIR, load_samples, run_demo, run_sample
 
 SAMPLES = load_samples()
 CONFIGS = sorted(p for p in EXAMPLES_DIR.glob("*.yaml") if p.name != "samples.yaml")
-
-
-def require_compiler():
-    if not hasattr(syncpatch, "compile_expression"):
-        pytest.skip("syncpatch.compile_expression has not landed yet")
 
 
 def inert_compiler(source):
@@ -49,7 +43,6 @@ def test_endpoints_disabled_example_warns():
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda s: s.id)
 def test_sample_snapshots_both_directions(sample, snapshot):
-    require_compiler()
     run = run_sample(sample)
     assert {
         "forward": run.forward.object,
@@ -60,7 +53,6 @@ def test_sample_snapshots_both_directions(sample, snapshot):
 
 @pytest.mark.parametrize("sample", [s for s in SAMPLES if s.round_trip], ids=lambda s: s.id)
 def test_round_trip_restores_the_original(sample):
-    require_compiler()
     run = run_sample(sample)
     assert run.forward.object != sample.object
     assert run.back == sample.object
@@ -72,7 +64,6 @@ def sample_named(object_stem, config_stem=None):
 
 
 def test_endpoints_every_port_of_every_subset_is_prefixed():
-    require_compiler()
     out = run_sample(sample_named("endpoints")).forward.object
     names = [p["name"] for subset in out["subsets"] for p in subset["ports"]]
     assert names == ["host-http", "host-metrics", "host-grpc"]
@@ -80,7 +71,6 @@ def test_endpoints_every_port_of_every_subset_is_prefixed():
 
 
 def test_secret_url_is_rewritten_inside_base64():
-    require_compiler()
     import base64
     out = run_sample(sample_named("secret")).forward.object
     url = base64.b64decode(out["data"]["database-url"]).decode()
@@ -89,21 +79,18 @@ def test_secret_url_is_rewritten_inside_base64():
 
 
 def test_external_name_service_points_at_the_host_service():
-    require_compiler()
     out = run_sample(sample_named("service-externalname")).forward.object
     assert out["spec"]["externalName"] == "postgres-x-data-x-my-vcluster.vcluster-my-vcluster.svc.cluster.local"
     assert out["metadata"]["annotations"]["example.com/owner"] == "payments"
 
 
 def test_nodes_from_host_run_expression_towards_the_tenant():
-    require_compiler()
     out = run_sample(sample_named("node")).forward.object
     assert out["spec"]["providerID"] == "tenant://i-0123456789abcdef0"
     assert "node.kubernetes.io/instance-type" not in out["metadata"]["labels"]
 
 
 def test_demo_prints_endpoints_services_and_secrets():
-    require_compiler()
     out = io.StringIO()
     assert run_demo(out) == 0
     text = out.getvalue()

@@ -1,5 +1,5 @@
 """compile_patches with the real JS compiler: errors, undeclared identifiers, valueExists and
-virtualToHostDNS. Skipped until syncpatch.compile_expression lands."""
+virtualToHostDNS."""
 
 import copy
 
@@ -9,12 +9,6 @@ from hypothesis import strategies as st
 
 import syncpatch
 from syncpatch.patches import ConfigError, compile_patches
-
-
-@pytest.fixture(autouse=True)
-def _require_compiler():
-    if not hasattr(syncpatch, "compile_expression"):
-        pytest.skip("syncpatch.compile_expression has not landed yet")
 
 
 CTX = {"vcluster": {"name": "vc", "namespace": "vcluster-vc", "config": {}}}

@@ -1,17 +1,13 @@
-"""The examples through our own pytest plugin: one line per sample object (issue 5: "use it
-in our own tests for examples/"). Skipped until the compiler stage has landed."""
+"""The examples through our own pytest plugin (the ``patch_snapshot`` fixture): one test per
+sample object, so the plugin is exercised the way users run it."""
 
 from pathlib import Path
 
 import pytest
 import yaml
 
-from syncpatch.patches.build import compiler_available
-
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SAMPLES = yaml.safe_load((EXAMPLES / "samples.yaml").read_text())["samples"]
-
-pytestmark = pytest.mark.skipif(not compiler_available(), reason="syncpatch.compile_expression has not landed")
 
 
 @pytest.mark.parametrize("s", SAMPLES, ids=lambda s: f"{Path(s['config']).stem}-{Path(s['object']).stem}")

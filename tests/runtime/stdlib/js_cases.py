@@ -80,10 +80,9 @@ def expected(e: Any) -> Any:
 
 
 def run_case(row: dict[str, Any]) -> None:
-    syncpatch = pytest.importorskip("syncpatch")
-    compile_expression = getattr(syncpatch, "compile_expression", None)
-    if compile_expression is None:
-        pytest.skip("compile_expression has not landed")
+    import syncpatch
+
+    compile_expression = syncpatch.compile_expression
     undefined = syncpatch.UNDEFINED
     value = _decode(row["value"], undefined)
     try:
