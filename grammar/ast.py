@@ -408,7 +408,7 @@ def dump(node: object, indent: int = 0) -> str:
     if not attrs.has(type(node)):
         return repr(node)
     fields = [f for f in attrs.fields(type(node)) if f.name != "span"]  # type: ignore[arg-type]
-    span = getattr(node, "span")
+    span = getattr(node, "span")  # noqa: B009 - node is typed object here
     head = f"{type(node).__name__} @{span!r}"
     if not fields:
         return head

@@ -78,7 +78,7 @@ def to_pattern(node: Any) -> Any:
     match node:
         case A.Identifier() | A.MemberExpression(optional=False):
             if isinstance(node, A.Identifier) and node.name in ("eval", "arguments"):
-                raise _Fail(f"Unexpected eval or arguments in strict mode", node.span)
+                raise _Fail("Unexpected eval or arguments in strict mode", node.span)
             return node
         case A.AssignmentExpression(operator="="):
             return A.AssignmentPattern(left=to_pattern(node.left), right=node.right, span=node.span)
@@ -570,7 +570,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         flags = raw[end + 1:]
         for i, f in enumerate(flags):
             if f not in "dgimsuyv" or f in flags[:i]:
-                raise _Fail(f"Invalid regular expression flags", _join(c[0]))
+                raise _Fail("Invalid regular expression flags", _join(c[0]))
         return A.RegExpLiteral(pattern=raw[1:end], flags=flags, span=_join(c[0]))
 
     def null(self, c: list[Any]) -> A.Literal:
