@@ -2,7 +2,7 @@
 
 from .pipeline import (
     CompiledProgram,
-    bind_entry,
+    bind_entry as bind_entry,
     bind_main,
     compile_program,
     compile_to_module_source,

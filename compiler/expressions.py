@@ -16,7 +16,7 @@ from syncpatch.runtime import ops as _ops
 
 from . import pyast as P
 from .base import GenBase
-from .texts import callee_text, static_type
+from .texts import static_type
 
 __all__ = ["ExprGen", "BINARY_FUNCS"]
 

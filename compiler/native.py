@@ -23,7 +23,7 @@ from syncpatch.grammar import ast as A
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
-__all__ = ["native_body", "native_program", "NativeProgram", "Unsupported"]
+__all__ = ["native_program", "NativeProgram", "Unsupported"]
 
 _SAFE = 2**53
 _STR = ("ascii", "str")
