@@ -11,10 +11,11 @@ import re
 from typing import Any
 
 from . import callops, convert, globals as _globals, members, ops
-from .functions import arguments_object
+from .functions import arguments_object as arguments_object  # re-exported: generated code calls it
 from .realm import PATCHED_REALMS, Realm
-from .stdlib.registry import GLOBALS
-from .values import UNDEFINED, JSFunction, JSThrow, make_error, reference_error, type_error
+from .stdlib.registry import GLOBALS as GLOBALS  # re-exported for artifacts
+from .values import JSFunction as JSFunction  # re-exported: generated code builds functions
+from .values import UNDEFINED, JSThrow, make_error, reference_error, type_error
 
 ABI_VERSION = 2  # 2: the native tier's helpers (runtime/native.py) are part of the surface
 

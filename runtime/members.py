@@ -505,7 +505,7 @@ def delete_member(obj: Any, key: Any) -> bool:
     """The ``delete`` operator (13.5.1.2); sloppy mode: false instead of TypeError."""
     t = type(obj)
     if obj is UNDEFINED or obj is None:
-        raise type_error(f"Cannot convert undefined or null to object")
+        raise type_error("Cannot convert undefined or null to object")
     key = _norm_key(key)
     if not _check_writable(obj, key):
         return False

@@ -45,7 +45,7 @@ __all__ = ["JSON", "json_parse", "json_stringify", "quote"]
 
 # --- quoting ----------------------------------------------------------------------------------
 
-_encode_basestring: Any = getattr(_pyjson.encoder, "encode_basestring")
+_encode_basestring: Any = _pyjson.encoder.encode_basestring
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NEEDS_ESCAPE = re.compile('[\x00-\x1f"\\\\\ud800-\udfff]')
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}

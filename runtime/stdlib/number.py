@@ -24,7 +24,6 @@ from ..convert import (
     to_boolean,
     to_int32,
     to_integer_or_infinity,
-    to_primitive,
     to_string,
 )
 from ..convert import string_to_number as _core_string_to_number
