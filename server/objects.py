@@ -129,7 +129,7 @@ def _map_causes(meta: dict[str, Any], key: str) -> list[dict[str, str]]:
     out = [E.cause(f"metadata.{key}", f'Invalid value: "{k}": must be a qualified name')
            for k in value if not _qualified_ok(k)]
     if key == "labels":
-        out += [E.cause(f"metadata.labels", f'Invalid value: "{v}": must be a valid label value')
+        out += [E.cause("metadata.labels", f'Invalid value: "{v}": must be a valid label value')
                 for v in value.values() if len(v) > 63 or not LABEL_VALUE.match(v)]
     return out
 
