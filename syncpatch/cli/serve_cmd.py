@@ -41,12 +41,12 @@ def serve(listen: str, data_dir: Path, config_path: Path | None, kubeconfig_out:
         from syncpatch.server.app import State, create_app
         from syncpatch.server.bootstrap import ServeError, ServeOptions, prepare, server_url
     except ImportError as exc:
-        raise click.ClickException(f"the server needs the 'server' extra ({exc.name} is missing)")
+        raise click.ClickException(f"the server needs the 'server' extra ({exc.name} is missing)") from None
     opts = ServeOptions(listen, data_dir, config_path, kubeconfig_out, store_url)
     try:
         prep = prepare(opts)
     except ServeError as exc:
-        raise click.ClickException(str(exc))
+        raise click.ClickException(str(exc)) from None
     _check_port(prep.host, prep.port)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     state = State(store=prep.store, auth=prep.auth, audit=prep.audit, settings=prep.settings,
