@@ -18,7 +18,6 @@ def test_stage_packages_install_under_namespace():
 
 
 def test_no_generic_top_level_runtime_package():
-    import importlib.util
     import os
 
     # run from a neutral directory so the checkout itself is not on sys.path

@@ -7,7 +7,6 @@ snapshot, round-trip assertion, located config errors) independently of the JS e
 
 import subprocess
 import sys
-import textwrap
 
 CONFIG = """\
 sync:

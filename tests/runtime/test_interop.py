@@ -65,7 +65,7 @@ def test_unchanged_results_are_not_rebuilt() -> None:
 
 def test_tuples_and_non_string_keys_are_converted_when_copying() -> None:
     assert compile_expression("value.length")((1, 2)) == 2
-    assert to_js({1: "a", True: "b"}) == {"1": "a"} or to_js({2: "a", False: "b"}) == {"2": "a", "false": "b"}
+    assert to_js({2: "a", False: "b"}) == {"2": "a", "false": "b"}
     assert to_js({"x": (1, 2.0)}) == {"x": [1, 2]}
 
 

@@ -277,7 +277,7 @@ def test_every_native_body_of_the_differential_table_can_be_written_in_place() -
             continue
         names: dict[str, Any] = {}
 
-        def bind(obj: Any, stem: str) -> str:
+        def bind(obj: Any, stem: str, names: dict[str, Any] = names) -> str:
             name = f"_{stem}{len(names)}"
             names[name] = obj
             return name

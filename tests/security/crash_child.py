@@ -104,7 +104,7 @@ def main() -> None:
     for row in rows:
         box: list[dict[str, Any]] = []
         if in_thread:
-            t = threading.Thread(target=lambda: box.append(run(row)))
+            t = threading.Thread(target=lambda box=box, row=row: box.append(run(row)))
             t.start()
             t.join()
         else:

@@ -39,7 +39,7 @@ ERRORS: list[tuple[str, str]] = [
     ("Symbol() * 1", "TypeError"), ("({toString: () => ({}), valueOf: () => ({})}) + 1", "TypeError"),
     ("let q = q", "ReferenceError"), ("undefinedVar", "ReferenceError"), ("x.y.z", "ReferenceError"),
     ("value.l.x.y", "TypeError"), ("const c = 1; c = 2", "TypeError"), ("BigInt(1)", "ReferenceError"),
-    ("new Proxy({}, {})", "ReferenceError"), 
+    ("new Proxy({}, {})", "ReferenceError"),
     ("Object.fromEntries(1)", "TypeError"), ("throw new Error('boom')", "Error"),
     ("throw new TypeError()", "TypeError"), ("(() => { throw new RangeError('r') })()", "RangeError"),
     ("String.fromCodePoint(-1)", "RangeError"), ("'abc'.repeat(-1)", "RangeError"),

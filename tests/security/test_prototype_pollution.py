@@ -145,7 +145,10 @@ def test_pollution_does_not_cross_evaluations(pair: tuple[Case, Case]) -> None:
     check(probe)
     again = compile_expression(polluter.src)
     first = outcome(Case("a", polluter.src, polluter.expect, value=V))
-    second = (lambda: again(dict(V)))
+
+    def second() -> object:
+        return again(dict(V))
+
     try:
         r1 = second()
         r2 = second()

@@ -30,7 +30,7 @@ def test_first_start_makes_ca_kubeconfig_and_admin(serve, tmp_path: Path) -> Non
     for secret in ("ca.key", "tls.key", "kubeconfig", "admin-password"):
         assert (srv.data / secret).stat().st_mode & 0o077 == 0
     with srv.client(srv.token()) as c:
-        assert c.get(f"/apis/management.platform.sh/v1/configs/platform").status_code == 200
+        assert c.get("/apis/management.platform.sh/v1/configs/platform").status_code == 200
     import httpx
 
     with pytest.raises(httpx.HTTPError):  # plain http is refused: TLS only

@@ -57,7 +57,7 @@ def test_keys_order_integer_like_first():
 def test_errors():
     msg = "Cannot convert undefined or null to object"
     for name in ("keys", "values", "entries", "assign", "hasOwn", "getOwnPropertyNames"):
-        throws("TypeError", msg, lambda: static("Object", name, None))
+        throws("TypeError", msg, lambda name=name: static("Object", name, None))
     throws("TypeError", "Iterator value 1 is not an entry object", lambda: static("Object", "fromEntries", [1]))
     throws("TypeError", "Object prototype may only be an Object or null: 1", lambda: static("Object", "create", 1))
     throws("TypeError", "Object.defineProperty called on non-object", lambda: static("Object", "defineProperty", 1, "a", {}))
