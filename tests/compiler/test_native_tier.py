@@ -20,8 +20,6 @@ import json
 import math
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -496,11 +494,7 @@ def test_table_expressions_are_native(source: str) -> None:
 
 
 def _benchmark_cases() -> Any:
-    try:
-        from benchmarks.expressions import CASES
-    except ImportError:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-        from benchmarks.expressions import CASES
+    from benchmarks.expressions import CASES  # the checkout is on sys.path (pytest's pythonpath)
     return CASES
 
 

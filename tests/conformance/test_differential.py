@@ -18,13 +18,15 @@ import pytest
 
 from syncpatch import UNDEFINED, CompileError, EvaluationError, compile_expression
 
+from ..support.data import NODE_EVAL as NODE_EVAL_JS
+from ..support.data import require_data
+
 HERE = Path(__file__).parent
-NODE_EVAL = Path("/work/shared/oracle/node_eval.js")
+NODE_EVAL = require_data(NODE_EVAL_JS)
 VALUE = {"a": 1, "s": "abc", "list": [1, 2, 3], "o": {"x": 1}}
 CONTEXT = {"vcluster": {"name": "vc", "namespace": "ns"}}
 CASES = [json.loads(line)["expr"] for line in (HERE / "differential_cases.jsonl").read_text("utf-8").splitlines()]
-pytestmark = [pytest.mark.node, pytest.mark.skipif(shutil.which("node") is None or not NODE_EVAL.exists(),
-                                                   reason="node not available")]
+pytestmark = [pytest.mark.node, pytest.mark.skipif(shutil.which("node") is None, reason="node not available")]
 
 
 def _canon(v: Any) -> Any:

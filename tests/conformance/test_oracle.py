@@ -1,15 +1,12 @@
 """The public oracle corpus (node-evaluated) through the public API, both exits.
 
-Families owned by the language core must pass; built-in library families are marked
-xfail(strict=False) until they pass. Each case runs through ``compile_expression`` (the
+Every case must agree with node. Each case runs through ``compile_expression`` (the
 in-process closure) and through the artifact form (``compile_to_module_source``).
 """
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,25 +14,13 @@ import pytest
 import syncpatch
 from syncpatch import CompileError, EvaluationError, compile_expression
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-from oracle_canon import canon, decode_input  # noqa: E402 - the oracle's tagged forms, shared
 from syncpatch.compiler import compile_to_module_source
 from syncpatch.runtime.realm import Realm
 
-CORPUS = Path("/work/shared/oracle/public.jsonl")
-LANGUAGE_FAMILIES = {
-    "equality", "arithmetic", "relational", "truthiness_typeof", "nullish_logical", "optional_chaining",
-    "object_literals", "destructuring_arrows", "template_literals", "in_operator", "function_bodies",
-    "compile_errors", "runtime_errors", "number_format",
-}
+from ..support.data import ORACLE_CORPUS, require_data
+from ..support.oracle_canon import canon, decode_input  # the oracle's tagged forms, shared
 
-
-#: built-in library families that pass completely: they are must-pass too (no regressions)
-LIBRARY_FAMILIES_PASSING = {
-    "array_methods", "array_sort", "base64", "json_parse", "json_stringify", "k8s_idioms", "math",
-    "number_parse", "object_static", "regex_match", "regex_replace", "regex_test_exec", "string_replace",
-    "string_search", "string_slice", "string_split_join", "string_transform", "unicode", "uri_functions",
-}
+CORPUS = require_data(ORACLE_CORPUS)
 
 
 def same(a: Any, b: Any) -> bool:
@@ -44,14 +29,10 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _cases() -> list[Any]:
-    if not CORPUS.exists():
-        return []
     out = []
     for line in CORPUS.read_text(encoding="utf-8").splitlines():
         case = json.loads(line)
-        marks = [] if case["family"] in LANGUAGE_FAMILIES or case["family"] in LIBRARY_FAMILIES_PASSING \
-            or case["family"].startswith("random_") else [pytest.mark.xfail(strict=False, reason="library family")]
-        out.append(pytest.param(case, id=case["id"], marks=marks))
+        out.append(pytest.param(case, id=case["id"]))
     return out
 
 
@@ -92,14 +73,12 @@ def run_module(case: dict[str, Any]) -> Any:
         realm_mod._local.realm = previous
 
 
-@pytest.mark.skipif(not CORPUS.exists(), reason="oracle corpus not present")
 @pytest.mark.parametrize("case", _cases())
 def test_closure_matches_node(case: dict[str, Any]) -> None:
     got = run_closure(case)
     assert same(got, case["expect"]), f"{case['expr']!r}: got {got!r}, node says {case['expect']!r}"
 
 
-@pytest.mark.skipif(not CORPUS.exists(), reason="oracle corpus not present")
 @pytest.mark.parametrize("case", _cases())
 def test_artifact_matches_node(case: dict[str, Any]) -> None:
     got = run_module(case)

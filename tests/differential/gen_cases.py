@@ -4,7 +4,7 @@
     python3 tests/differential/gen_cases.py --seed 1 -n 5000 -o /tmp/gen.jsonl [--node]
 
 Composes typed random expressions (string / number / boolean / array / object / any) over the
-same k8s-flavoured values and contexts as /work/shared/oracle/public.jsonl, plus "probe" cases
+same k8s-flavoured values and contexts as tests/data/oracle/public.jsonl, plus "probe" cases
 that call every built-in method with odd arguments.  With ``--node`` every case is evaluated by
 the oracle's ``node_eval.js`` (batched, one node process per few thousand cases) and written in
 corpus format ({"id", "family", "expr", "value", "context", "expect"}); excluded cases are
@@ -20,7 +20,8 @@ import re
 import subprocess
 from pathlib import Path
 
-NODE_EVAL = "/work/shared/oracle/node_eval.js"
+ORACLE = Path(__file__).resolve().parents[1] / "data" / "oracle"
+NODE_EVAL = str(ORACLE / "node_eval.js")
 
 # ---------------------------------------------------------------------------------------------
 # values and contexts (shapes copied from the public corpus)
@@ -46,7 +47,7 @@ CONTEXTS = [
      "path": "metadata.labels"},
 ]
 
-PUBLIC = Path("/work/shared/oracle/public.jsonl")
+PUBLIC = ORACLE / "public.jsonl"
 
 
 def load_values() -> list:

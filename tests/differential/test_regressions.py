@@ -7,7 +7,7 @@
 - ``generated_*.jsonl``: a seeded sample of generated cases (random compositions, method
   probes with odd arguments, number formatting).
 
-Results are canonicalised and compared as ``/work/shared/oracle/run_oracle.py`` does: numbers
+Results are canonicalised and compared as the oracle runner does: numbers
 by value (int vs float does not matter), objects including key order, tagged forms for
 undefined, NaN, +-Infinity, -0, thrown errors and compile errors.
 """
@@ -15,7 +15,6 @@ undefined, NaN, +-Infinity, -0, thrown errors and compile errors.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +22,7 @@ import pytest
 
 from syncpatch import CompileError, EvaluationError, compile_expression
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-from oracle_canon import canon, decode_input  # noqa: E402 - the oracle's tagged forms, shared
+from ..support.oracle_canon import canon, decode_input  # the oracle's tagged forms, shared
 
 CASES_DIR = Path(__file__).parent / "cases"
 TAGS = ("$undefined", "$number", "$error", "$compile_error")

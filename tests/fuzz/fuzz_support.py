@@ -15,15 +15,17 @@ import importlib
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Callable
 
 import syncpatch
 from syncpatch import Budgets, CompileError, EvaluationError, LimitExceeded
 
+from ..support.data import NODE_EVAL as NODE_EVAL_JS
+from ..support.data import require_data
+from ..support.oracle_canon import canon  # one canonical form for every harness
 NODE = shutil.which("node")
-NODE_EVAL = Path("/work/shared/oracle/node_eval.js")
+NODE_EVAL = require_data(NODE_EVAL_JS)
 CORPUS = Path(__file__).parent / "corpus"
 
 #: small budgets: every fuzzed script finishes (or trips one) within milliseconds
@@ -36,10 +38,6 @@ CONTEXT = {"vcluster": {"name": "vc", "namespace": "ns", "config": {}},
 
 class Escaped(Exception):
     """A Python exception other than the public error types came out of syncpatch."""
-
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-from oracle_canon import canon  # noqa: E402 - one canonical form for every harness
 
 
 def _run(fn: Callable[..., Any], value: Any) -> Any:

@@ -9,15 +9,12 @@ failures written by the fuzzers and not yet triaged; they are not replayed.
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from fuzz_support import CORPUS, RECORD, artifact_outcome, canon, closure_outcome  # noqa: E402
-from test_fuzz_paths_and_config import check_config_data, check_config_yaml, check_path  # noqa: E402
+from .fuzz_support import CORPUS, RECORD, artifact_outcome, canon, closure_outcome
+from .test_fuzz_paths_and_config import check_config_data, check_config_yaml, check_path
 
 
 def _entries() -> list[Any]:

@@ -11,8 +11,6 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,9 +18,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
 from fuzz_grammar import json_values  # noqa: E402
-from fuzz_support import save_crasher  # noqa: E402
+from .fuzz_support import save_crasher
 
 from syncpatch.patches import ConfigError, compile_config  # noqa: E402
 from syncpatch.patches.build import check_config_text  # noqa: E402

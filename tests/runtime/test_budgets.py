@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from syncpatch import Budgets, EvaluationError, LimitExceeded, compile_expression
@@ -49,13 +47,11 @@ def test_limits_are_not_catchable_by_js() -> None:
         expr({})
 
 
-def test_wall_time_budget() -> None:
+def test_wall_time_budget(stepping_clock: None) -> None:
     expr = compile_expression("while (true) {}", budgets=Budgets(wall_time=0.2, steps=10**12))
-    start = time.monotonic()
     with pytest.raises(LimitExceeded) as info:
         expr({})
     assert info.value.budget == "wall_time"
-    assert time.monotonic() - start < 2.0
 
 
 def test_string_budget() -> None:
@@ -87,11 +83,10 @@ def test_internal_errors_do_not_leak_python_details() -> None:
     ],
 )
 def test_doubling_bombs_stop_at_the_size_budgets(source: str) -> None:
-    start = time.monotonic()
+    # No wall-time budget in the way, so a loaded machine cannot change which budget trips.
     with pytest.raises(LimitExceeded) as info:
-        compile_expression(source)({})
+        compile_expression(source, budgets=Budgets(wall_time=3600.0))({})
     assert info.value.js_name == "RangeError"
-    assert time.monotonic() - start < 5
 
 
 def test_deep_results_are_a_limit_not_a_crash() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import sys
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -19,8 +18,7 @@ from syncpatch.runtime.plan_codegen import compile_plan
 from syncpatch.runtime.plan_groups import Ownership, disjoint, edge, group_steps
 from syncpatch.runtime.plan_walkers import build_walker, run_walker
 
-sys.path.insert(0, str(Path(__file__).parent))
-import plan_strategies  # noqa: E402 - beside this file (importlib mode adds no test folders to the path)
+from . import plan_strategies
 
 KEYS = ["a", "b", "c.d", "0", "00", "1"]
 json_values = plan_strategies.json_values(KEYS, ints=3, strings=["x", ""], max_leaves=14)

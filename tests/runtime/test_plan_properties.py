@@ -2,16 +2,13 @@
 and never mutates its input."""
 
 import copy
-import sys
-from pathlib import Path
 
 from hypothesis import given, settings
 
 from syncpatch.runtime.paths import Index, Key, format_segments
 from syncpatch.runtime.plan import ExpressionPatch, PatchPlan
 
-sys.path.insert(0, str(Path(__file__).parent))
-import plan_strategies  # noqa: E402 - beside this file (importlib mode adds no test folders to the path)
+from . import plan_strategies
 
 KEYS = ["a", "b", "c.d"]
 json_values = plan_strategies.json_values(KEYS, ints=5, strings=["x", "y", ""], max_leaves=12)

@@ -15,9 +15,7 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +26,12 @@ from syncpatch import UNDEFINED, Budgets, CompileError, EvaluationError, LimitEx
 from syncpatch.loader import EvaluationError as _ArtifactError  # noqa: E402
 from syncpatch.loader import LimitExceeded as _ArtifactLimit  # noqa: E402
 
+from ..support.data import NODE_EVAL as NODE_EVAL_JS
+from ..support.data import require_data
+from ..support.oracle_canon import canon  # one canonical form for every harness
+
 NODE = shutil.which("node")
-NODE_EVAL = Path("/work/shared/oracle/node_eval.js")
+NODE_EVAL = require_data(NODE_EVAL_JS)
 
 #: Small budgets for the limit rows: every row stops in milliseconds.
 SMALL = Budgets(steps=50_000, call_depth=60, string_length=50_000, array_length=20_000, allocation=2_000_000,
@@ -105,10 +107,6 @@ class Case:
     #: deliberately differs from V8 (a refused construct), with the reason in ``note``
     node: bool = True
     note: str = ""
-
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
-from oracle_canon import canon  # noqa: E402 - one canonical form for every harness
 
 
 def same(a: Any, b: Any) -> bool:

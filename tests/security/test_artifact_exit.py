@@ -11,14 +11,12 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import Case, check  # noqa: E402
+from .sec_harness import Case, check
 
 HERE = Path(__file__).parent
 TABLES = ["test_python_attributes", "test_code_from_strings_and_globals", "test_prototype_pollution",

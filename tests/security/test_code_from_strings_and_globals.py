@@ -9,13 +9,10 @@ the host (process, modules, timers, network) exists as a global.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import UNDEFINED, C, Case, E, R, check, params  # noqa: E402
+from .sec_harness import UNDEFINED, C, Case, E, R, check, params
 
 DISALLOWED = "syncpatch refuses code generation from strings (V8 with --disallow-code-generation-from-strings)"
 V = {"a": 1}

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from . import crash_child
+
 CHILD = Path(__file__).parent / "crash_child.py"
-sys.path.insert(0, str(Path(__file__).parent))
-import crash_child  # noqa: E402
 
 #: row -> the allowed outcome kinds (and budget for limits)
 SRC_OK = {"compile", "result", "error"}  # a too-deep source may be refused at compile time

@@ -8,13 +8,10 @@ through them trips the call-depth budget, and they cannot reach the caller's inp
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import SMALL, UNDEFINED, C, Case, E, L, R, check, params  # noqa: E402
+from .sec_harness import SMALL, UNDEFINED, C, Case, E, L, R, check, params
 
 ACCESSORS = "syncpatch refuses accessor properties (no hidden code on property reads)"
 V = {"a": 1, "o": {"b": 2}}

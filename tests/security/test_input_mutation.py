@@ -9,13 +9,10 @@ mutate in place). ``check`` deep-compares the inputs after every row.
 from __future__ import annotations
 
 import copy
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import Case, R, check, params  # noqa: E402
+from .sec_harness import Case, R, check, params
 
 from syncpatch import compile_expression  # noqa: E402
 

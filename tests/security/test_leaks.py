@@ -9,13 +9,10 @@ also pull text out of the engine into results and filter those.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import Case, E, R, assert_no_leak, check, outcome, params  # noqa: E402
+from .sec_harness import Case, E, R, assert_no_leak, check, outcome, params
 
 from syncpatch import CompileError, compile_expression  # noqa: E402
 

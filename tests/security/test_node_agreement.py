@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import NODE, NODE_EVAL, Case, _Error, _Result, canon, node_batch  # noqa: E402
+from .sec_harness import NODE, Case, _Error, _Result, canon, node_batch
 
-pytestmark = [pytest.mark.node, pytest.mark.skipif(NODE is None or not NODE_EVAL.exists(), reason="node absent")]
+pytestmark = [pytest.mark.node, pytest.mark.skipif(NODE is None, reason="node absent")]
 
 HERE = Path(__file__).parent
 

@@ -9,14 +9,11 @@ the next application.
 from __future__ import annotations
 
 import copy
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import assert_no_leak  # noqa: E402
+from .sec_harness import assert_no_leak
 
 import syncpatch  # noqa: E402
 

@@ -8,14 +8,11 @@ evaluation's realm overlay and die with it.
 
 from __future__ import annotations
 
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import UNDEFINED, Case, E, R, check, outcome, params, same  # noqa: E402
+from .sec_harness import UNDEFINED, Case, E, R, check, outcome, params, same
 
 from syncpatch import compile_expression  # noqa: E402
 

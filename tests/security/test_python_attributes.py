@@ -9,13 +9,10 @@ Date/Error/Symbol/iterator objects. Writing such a key makes an ordinary own pro
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import Case, E, R, check, params  # noqa: E402
+from .sec_harness import Case, E, R, check, params
 
 PY_ATTRS = ["__class__", "__dict__", "__globals__", "__builtins__", "__subclasses__", "__getattribute__", "__mro__",
             "mro", "format", "__format__", "__init__", "__code__", "__closure__", "__self__", "__func__", "__module__",

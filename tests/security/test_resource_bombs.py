@@ -9,13 +9,10 @@ the row asserts that JS error instead.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from sec_harness import SMALL, UNDEFINED, Case, E, L, R, check, params  # noqa: E402
+from .sec_harness import SMALL, UNDEFINED, Case, E, L, R, check, params
 
 from syncpatch import Budgets  # noqa: E402
 

@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).parent / "cases"
-NODE_EVAL = pathlib.Path("/work/shared/oracle/node_eval.js")
+NODE_EVAL = pathlib.Path(__file__).resolve().parents[2] / "data" / "oracle" / "node_eval.js"
 OWN_TABLES = ("array", "array_sort", "array_fuzz", "object", "object_fuzz", "collections", "errors", "symbol")
 
 

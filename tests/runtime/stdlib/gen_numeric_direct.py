@@ -12,10 +12,8 @@ import json
 import os
 import pathlib
 import subprocess
-import sys
 
 HERE = pathlib.Path(__file__).parent
-sys.path.insert(0, str(HERE))
 
 from numeric_rows import FUNCTIONS, ROWS  # noqa: E402
 

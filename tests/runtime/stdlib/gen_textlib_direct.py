@@ -14,8 +14,7 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).parent
-NODE_EVAL = pathlib.Path("/work/shared/oracle/node_eval.js")
-sys.path.insert(0, str(HERE))
+NODE_EVAL = HERE.parents[1] / "data" / "oracle" / "node_eval.js"
 
 from textlib_rows import ROWS  # noqa: E402
 

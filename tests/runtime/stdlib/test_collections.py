@@ -84,7 +84,7 @@ def test_set_basics():
     s = Set.construct([1, "1", 1.0, NAN, NAN, -0.0, 0])
     assert same(list(s.js_iterator()), [1, "1", NAN, 0])
     assert call(s, "has", NAN) is True and call(s, "has", "x") is False
-    assert list(call(s, "entries")) == [[1, 1], ["1", "1"], [x := list(s.js_iterator())[2], x], [0, 0]] or True
+    assert same(list(call(s, "entries")), [[1, 1], ["1", "1"], [NAN, NAN], [0, 0]])
     assert list(Set.construct("hello").js_iterator()) == ["h", "e", "l", "o"]
     out = []
     call(s, "forEach", fn(lambda v, k, ss: out.append((v, k))))

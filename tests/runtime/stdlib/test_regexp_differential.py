@@ -8,7 +8,6 @@ mrab-regex does not reproduce for every pattern (documented deviation).
 from __future__ import annotations
 
 import json
-import pathlib
 import random
 import shutil
 import subprocess
@@ -21,11 +20,10 @@ from syncpatch.runtime.stdlib.regexp import MatchArray, regexp_create, regexp_ex
 from syncpatch.runtime.stdlib.registry import STRING_PROTO
 from syncpatch.runtime.values import UNDEFINED, JSThrow
 
-_ROOT = pathlib.Path(__file__).resolve().parents[3]
-NODE_EVAL = next(
-    (str(p) for p in (_ROOT.parent / "shared/oracle/node_eval.js", pathlib.Path("/work/shared/oracle/node_eval.js")) if p.exists()),
-    None,
-)
+from ...support.data import NODE_EVAL as NODE_EVAL_JS
+from ...support.data import require_data
+
+NODE_EVAL = str(require_data(NODE_EVAL_JS))
 ATOMS = [
     "a", "b", "c", ".", "\\d", "\\w", "\\s", "\\W", "[ab]", "[^a]", "[a-c]", "\\b", "\\B", "^", "$", "(a)",
     "(b|c)", "(?:ab)", "(?=a)", "(?!b)", "(?<=a)", "(?<!b)", "\\1", "(?<n>a)", "\\k<n>", "[\\s\\S]", "A", "é",
@@ -98,14 +96,13 @@ def _ours(p: str, f: str, s: str, op: str):
 
 
 @pytest.mark.node
-@pytest.mark.skipif(shutil.which("node") is None or NODE_EVAL is None, reason="node or the oracle is absent")
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is absent")
 def test_random_regexes_agree_with_node():
     cases = _cases(1500)
     lines = "".join(
         json.dumps({"id": i, "expr": JS[op], "value": {"p": p, "f": f, "s": s}, "context": {}}) + "\n"
         for i, (p, f, s, op) in enumerate(cases)
     )
-    assert NODE_EVAL is not None
     out = subprocess.run(["node", NODE_EVAL], input=lines, capture_output=True, text=True, check=True).stdout
     bad = []
     for (p, f, s, op), line in zip(cases, out.split("\n")):

@@ -1,5 +1,5 @@
 """Differential check: the committed expectations of the Array/Object/Map/Set/Error/Symbol
-tables still agree with node (skipped when node or the oracle evaluator is absent)."""
+tables still agree with node (skipped when node is absent)."""
 
 import json
 import shutil
@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+from ...support.data import require_data
 from .gen_js_cases import NODE_EVAL, OWN_TABLES, HERE
 
 pytestmark = pytest.mark.node
@@ -14,8 +15,9 @@ pytestmark = pytest.mark.node
 
 @pytest.mark.parametrize("name", OWN_TABLES)
 def test_table_matches_node(name):
-    if shutil.which("node") is None or not NODE_EVAL.exists():
-        pytest.skip("node or the oracle evaluator is not available")
+    require_data(NODE_EVAL)
+    if shutil.which("node") is None:
+        pytest.skip("node is not available")
     rows = json.loads((HERE / f"{name}.json").read_text())
     lines = "".join(json.dumps({"id": i, "expr": r["expr"], "value": r["value"], "context": {}}) + "\n"
                     for i, r in enumerate(rows))
