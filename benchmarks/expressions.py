@@ -1,4 +1,4 @@
-"""The per-expression set of issue 8, each with a hand-written Python equivalent.
+"""The per-expression benchmark set, each with a hand-written Python equivalent.
 
 The hand-written functions are what a careful engineer would write instead of a patch
 expression: idiomatic, correct for the given inputs, and not mutating the caller's objects.

@@ -1,6 +1,6 @@
 """Build-time lint of patch expressions: mistakes that compile but do not do what users mean.
 
-These checks run only in ``compile-patches`` (DECISIONS.md, "Undeclared identifiers"): at run
+These checks run only in ``compile-patches`` (docs/cli.md, ``undeclared-global``): at run
 time ``vcp-eks`` stays ``vcp - eks`` and a ReferenceError, as in vCluster, but a build step can
 tell the user before the syncer ever runs. A tiny token scanner is enough here: it needs
 identifier positions, string literals and the ``in [`` shape, not a full parse (the compiler

@@ -161,7 +161,8 @@ def _target(path: str) -> tuple[Any, ...]:
 
 def check_duplicate_paths(patches: list[PatchModel]) -> list[PatchModel]:
     """Two entries may share a path only as one expression-only plus one reverse-only entry
-    (DECISIONS.md); every other duplicate would make the result depend on list order."""
+    (each direction then has one patch for the path); every other duplicate would make the
+    result depend on list order."""
     seen: dict[tuple[Any, ...], list[int]] = {}
     for index, patch in enumerate(patches):
         seen.setdefault(_target(patch.path), []).append(index)

@@ -1,5 +1,5 @@
 """Every diagnostic with the real compiler: one config with one of each mistake, all reported,
-each at its exact line and column, rendered text snapshotted. Skipped until the compiler lands."""
+each at its exact line and column, rendered text snapshotted."""
 
 import json
 
