@@ -137,7 +137,7 @@ class NameTranslator:
 
     ``concat_kinds`` lists kinds (``"Secret"`` or ``"group/Kind"``) whose host objects are named
     with the long ``safe_concat_name`` form; every other kind gets the short ``v…`` form
-    (DECISIONS.md: the short form is the single-namespace default for every kind).
+    (the single-namespace default for every kind; docs/patches.md says why).
     """
 
     vcluster_name: str

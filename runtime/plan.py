@@ -6,7 +6,7 @@ the runtime alone::
     PatchPlan(entries=(ExpressionPatch(index=0, path="spec.ports[*].name",
                                        expression=fn, reverse_expression=None),))
 
-Application rules (issue 4):
+Application rules:
 
 * patches run in list order, each against the result of the previous one;
 * a missing path or parent is a no-op, except a terminal ``["key"]`` on a map, which runs with
