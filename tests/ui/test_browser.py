@@ -15,6 +15,8 @@ import pytest
 
 BASE = "/apis/management.platform.sh/v1/configs"
 SECRET = "oidc-client-secret-value"  # the team-a Config's client secret (conftest)
+TEAM_RAW_WITH_SECRET = ("platformHost: a.example.com\nauth:\n  oidc:\n    issuerUrl: https://issuer.example.com\n"
+                        f"    clientId: platform\n    clientSecret: {SECRET}\n")
 pytestmark = pytest.mark.browser
 
 
@@ -181,3 +183,23 @@ def test_sign_out_revokes_the_login_key(server: Any, page: Any) -> None:
     assert page.evaluate("sessionStorage.getItem('syncpatch.token')") is None
     with server.client(token) as c:
         assert c.get(BASE).status_code == 401
+
+
+def test_masked_text_is_refused_until_an_admin_loads_the_real_values(server: Any, page: Any) -> None:
+    server.create("secretive", TEAM_RAW_WITH_SECRET)
+    sign_in_with_password(page, server.url, "admin", server.admin_password)
+    open_config(page, "secretive")
+    editor = page.get_by_label("YAML text of the platform config")
+    assert SECRET not in editor.input_value()
+    editor.fill(editor.input_value().replace("a.example.com", "b.example.com"))
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#raw-errors")).to_contain_text("mask placeholder")  # the mask is never written back
+    assert server.get("secretive", reveal=True)["spec"]["raw"] == TEAM_RAW_WITH_SECRET
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Load real secret values to edit").click()
+    expect(editor).to_have_value(TEAM_RAW_WITH_SECRET)
+    editor.fill(TEAM_RAW_WITH_SECRET.replace("a.example.com", "b.example.com"))
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#edit-result")).to_contain_text("Saved")
+    stored = server.get("secretive", reveal=True)["spec"]["raw"]
+    assert "b.example.com" in stored and SECRET in stored
