@@ -16,7 +16,7 @@ from typing import Any
 from .auth import DEFAULT_SCOPES, LOGIN_ACCESS_KEY_TTL_DEFAULT, Auth, IdpA, IdpB, OIDCProvider
 from .model import PROJECT_NAMESPACE_PREFIX_DEFAULT, ConfigStatus
 from .sections import (AUDIT_MAX_SIZE_DEFAULT, COST_CONTROL_ENABLED_DEFAULT, NAV_BAR_POSITION_DEFAULT,
-                       PRICE_CURRENCY_DEFAULT, PRICE_DEFAULTS, RETENTION_DEFAULT, SYNC_INTERVAL_DEFAULT,
+                       PRICE_DEFAULTS, RETENTION_DEFAULT, SYNC_INTERVAL_DEFAULT,
                        CostControl, CostSettings, Price)
 from .validate import validate_status
 from .yamlpos import load_document
@@ -86,8 +86,6 @@ def _cost_control_defaults(cost: CostControl) -> CostControl:
     if cost.enabled is None:
         cost.enabled = COST_CONTROL_ENABLED_DEFAULT
     settings = cost.settings = cost.settings or CostSettings()
-    if settings.price_currency is None:
-        settings.price_currency = PRICE_CURRENCY_DEFAULT
     for name, (price, period) in PRICE_DEFAULTS.items():
         if getattr(settings, name) is None:
             setattr(settings, name, Price(price=price, time_period=period))

@@ -13,12 +13,12 @@ AUDIT_MAX_SIZE_DEFAULT = 100
 SYNC_INTERVAL_DEFAULT = "1m"
 RETENTION_DEFAULT = "1y"
 COST_CONTROL_ENABLED_DEFAULT = True  # "the cost control dashboard is enabled by default"
-PRICE_CURRENCY_DEFAULT = "USD"
-# The platform's initial cost defaults (vCluster platform docs, "Cost Control Dashboard").
+# The platform's "initial cost defaults" (its docs, "Cost Control Dashboard"); no currency is
+# documented, so none is filled in.
 PRICE_DEFAULTS: dict[str, tuple[float, str]] = {
     "average_cpu_price_per_node": (31, "Monthly"),
-    "average_ram_price_per_node": (3.6, "Monthly"),
-    "control_plane_price_per_cluster": (146, "Monthly"),
+    "average_ram_price_per_node": (31, "Monthly"),
+    "control_plane_price_per_cluster": (900, "Yearly"),
 }
 INT32_MAX = 2**31 - 1  # `*int32` fields of the Go types
 NavBarPosition = Literal["TopStart", "TopEnd", "BottomStart", "BottomEnd"]

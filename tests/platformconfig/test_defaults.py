@@ -10,9 +10,9 @@ from syncpatch.platformconfig import effective_config, status_to_dict
 
 # The platform's documented initial cost settings; the dashboard is on by default.
 COST_DEFAULTS = {"enabled": True, "settings": {
-    "priceCurrency": "USD", "averageCPUPricePerNode": {"price": 31, "timePeriod": "Monthly"},
-    "averageRAMPricePerNode": {"price": 3.6, "timePeriod": "Monthly"},
-    "controlPlanePricePerCluster": {"price": 146, "timePeriod": "Monthly"}}}
+    "averageCPUPricePerNode": {"price": 31, "timePeriod": "Monthly"},
+    "averageRAMPricePerNode": {"price": 31, "timePeriod": "Monthly"},
+    "controlPlanePricePerCluster": {"price": 900, "timePeriod": "Yearly"}}}
 
 
 def eff(raw: str) -> dict[str, Any]:

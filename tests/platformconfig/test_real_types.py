@@ -109,11 +109,11 @@ def test_predefined_app_needs_a_chart(messages_of: Messages) -> None:
 def test_cost_control_defaults_are_in_status() -> None:
     cost = eff("")["costControl"]
     assert cost["enabled"] is True
-    settings = cost["settings"]
-    assert settings["priceCurrency"] == "USD"
+    settings = cost["settings"]  # the documented "Default Cost Settings"
     assert settings["averageCPUPricePerNode"] == {"price": 31, "timePeriod": "Monthly"}
-    assert settings["averageRAMPricePerNode"] == {"price": 3.6, "timePeriod": "Monthly"}
-    assert settings["controlPlanePricePerCluster"] == {"price": 146, "timePeriod": "Monthly"}
+    assert settings["averageRAMPricePerNode"] == {"price": 31, "timePeriod": "Monthly"}
+    assert settings["controlPlanePricePerCluster"] == {"price": 900, "timePeriod": "Yearly"}
+    assert "priceCurrency" not in settings  # none is documented
 
 
 def test_cost_control_values_written_win_over_defaults() -> None:
@@ -122,7 +122,7 @@ def test_cost_control_values_written_win_over_defaults() -> None:
     assert cost["enabled"] is False
     assert cost["settings"]["priceCurrency"] == "EUR"
     assert cost["settings"]["averageCPUPricePerNode"] == {"price": 20, "timePeriod": "Hourly"}
-    assert cost["settings"]["averageRAMPricePerNode"] == {"price": 3.6, "timePeriod": "Monthly"}
+    assert cost["settings"]["averageRAMPricePerNode"] == {"price": 31, "timePeriod": "Monthly"}
 
 
 # ---- spec.raw is []byte: base64 accepted on input ------------------------------------
