@@ -150,8 +150,7 @@ def split_data_source(value: str) -> dict[str, str | None] | None:
     return match.groupdict() if match else None
 
 
-KINE_SCHEMES = ("postgres", "postgresql", "mysql", "sqlite", "nats", "http", "https", "unix",
-                "unixgrpc")
+KINE_SCHEMES = ("postgres", "postgresql", "mysql", "sqlite", "nats", "http", "https")
 _SCHEME = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<rest>.*)\Z", re.DOTALL)
 _MYSQL_ADDRESS = re.compile(r"(?:[a-z]+(?:\((?P<addr>[^)]*)\))?|(?P<hostport>[^()]*))\Z")
 _DATA_SOURCE_FORMS = ("postgres://<user>:<password>@<host>[:<port>][/<db>][?params], "
@@ -206,7 +205,7 @@ def check_data_source(value: str, *, password_optional: bool = False) -> str | N
         return (f"invalid data source: unsupported scheme {scheme!r}: expected one of "
                 f"{', '.join(KINE_SCHEMES)}")
     if scheme not in ("postgres", "postgresql", "mysql"):
-        return None  # sqlite paths, nats and etcd endpoints carry no credentials to check
+        return None  # sqlite paths, NATS and etcd (http/https) endpoints: no credentials to check
     user, password, address, query_text = _split_dsn(rest)
     if scheme == "mysql":
         shape = _MYSQL_ADDRESS.match(address)
