@@ -12,7 +12,7 @@ MYPY_CLEAN := patches platformconfig benchmarks \
 	runtime/stdlib runtime/plan.py runtime/plan_walkers.py runtime/plan_codegen.py runtime/plan_groups.py \
 	runtime/native.py runtime/plan_inline.py runtime/paths.py runtime/names.py \
 	compiler/native.py compiler/native_calls.py compiler/native_regex.py compiler/native_templates.py compiler/pyast.py \
-	runtime/references.py runtime/errors.py
+	runtime/references.py runtime/errors.py server/ui
 
 .PHONY: venv demo test test-fast bench lint typecheck typecheck-ci clean lock
 
