@@ -21,6 +21,8 @@ API (stable; the API server builds on these names):
   `.located(file)` is `file:line:column: path: message`.
 - `mask_secrets(obj) -> dict`: a masked deep copy of a Config object dict (status and
   `spec.raw`); `mask_status(dict)`, `mask_raw(str)`; `MASK = "********"`.
+- `decode_raw(raw) -> (text, was_base64)`: `spec.raw` as text; a base64 `spec.raw` (the
+  platform's type is `[]byte`) is decoded. `ConfigSpec` applies it on input.
 - `status_to_dict(status) -> dict`: wire form (camelCase, unset fields left out).
 - `config_json_schema() -> dict`: JSON schema of `Config`; `config_openapi_schemas()` gives
   OpenAPI 3.0 component schemas for `/openapi/v3`.
@@ -33,7 +35,7 @@ from .effective import (apply_defaults, deprecation_warnings, effective_config,
 from .errors import ConfigInvalid, FieldError
 from .masking import MASK, mask_raw, mask_secrets, mask_status
 from .metadata import ManagedFieldsEntry, ObjectMeta, OwnerReference
-from .model import API_VERSION, KIND, Config, ConfigSpec, ConfigStatus
+from .model import API_VERSION, KIND, Config, ConfigSpec, ConfigStatus, decode_raw
 from .schema import config_json_schema, config_openapi_schemas
 from .validate import validate_config_object
 
@@ -52,6 +54,7 @@ __all__ = [
     "apply_defaults",
     "config_json_schema",
     "config_openapi_schemas",
+    "decode_raw",
     "deprecation_warnings",
     "effective_config",
     "effective_config_with_warnings",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .base import Model, Rule, field, required
+from .formats import check_base64
 
 DEFAULT_SCOPES = ("email", "profile")
 LOGIN_ACCESS_KEY_TTL_DEFAULT = 20 * 24 * 60 * 60
@@ -142,6 +143,8 @@ class SAML(Model):
     name_id_policy_format: str | None = field("nameIDPolicyFormat", "Requested NameID format.")
 
     def violations(self) -> list[Rule]:
+        if self.ca_data and (problem := check_base64(self.ca_data)):
+            return [(("caData",), problem)]
         if self.ca_data or self.ca or self.insecure_skip_signature_validation:
             return []
         return [(("caData",), "one of caData, ca or insecureSkipSignatureValidation must be set")]

@@ -1,7 +1,8 @@
 """The effective config: `spec.raw` parsed, validated and completed with documented defaults.
 
 Which defaults are shown where: a default that applies whether or not its section is written
-(`projectNamespacePrefix`, `auth.loginAccessKeyTTLSeconds`) is always present; a default of
+(`projectNamespacePrefix`, `auth.loginAccessKeyTTLSeconds`, `costControl.enabled` and the
+cost dashboard's prices) is always present; a default of
 an optional feature (audit `maxSize`, secret store `syncInterval`, metrics `retention`,
 connector `scopes` and `tenant`, button `position`) appears where that feature is configured.
 Unset booleans and lists are left out, as Go's `omitempty` would; values the user wrote are
@@ -15,8 +16,9 @@ from typing import Any
 from .auth import DEFAULT_SCOPES, LOGIN_ACCESS_KEY_TTL_DEFAULT, Auth, IdpA, IdpB, OIDCProvider
 from .deprecations import status_deprecations
 from .model import PROJECT_NAMESPACE_PREFIX_DEFAULT, ConfigStatus
-from .sections import (AUDIT_MAX_SIZE_DEFAULT, NAV_BAR_POSITION_DEFAULT, RETENTION_DEFAULT,
-                       SYNC_INTERVAL_DEFAULT, CostControl)
+from .sections import (AUDIT_MAX_SIZE_DEFAULT, COST_CONTROL_ENABLED_DEFAULT, NAV_BAR_POSITION_DEFAULT,
+                       PRICE_DEFAULTS, RETENTION_DEFAULT, SYNC_INTERVAL_DEFAULT,
+                       CostControl, CostSettings, Price)
 from .validate import validate_status
 from .documents import load_document
 
@@ -42,15 +44,14 @@ def deprecation_warnings(status_or_raw: ConfigStatus | str) -> list[str]:
 def apply_defaults(status: ConfigStatus) -> ConfigStatus:
     """A copy of `status` with every documented default filled in."""
     out = status.model_copy(deep=True)
-    if not out.project_namespace_prefix:
+    if out.project_namespace_prefix is None:  # "" is an explicit empty prefix
         out.project_namespace_prefix = PROJECT_NAMESPACE_PREFIX_DEFAULT
     out.auth = _auth_defaults(out.auth or Auth())
     if out.audit is not None and out.audit.max_size is None:
         out.audit.max_size = AUDIT_MAX_SIZE_DEFAULT
     if out.secret_store is not None and out.secret_store.sync_interval is None:
         out.secret_store.sync_interval = SYNC_INTERVAL_DEFAULT
-    if out.cost_control is not None:
-        _cost_control_defaults(out.cost_control)
+    out.cost_control = _cost_control_defaults(out.cost_control or CostControl())
     if out.ui_settings is not None:
         for button in out.ui_settings.nav_bar_buttons or []:
             if button.position is None:
@@ -75,11 +76,19 @@ def _provider_defaults(oidc: OIDCProvider | None, idp_a: IdpA | None, idp_b: Idp
         idp_b.tenant = "common"
 
 
-def _cost_control_defaults(cost: CostControl) -> None:
+def _cost_control_defaults(cost: CostControl) -> CostControl:
+    """The dashboard is on unless turned off, with the platform's initial prices."""
+    if cost.enabled is None:
+        cost.enabled = COST_CONTROL_ENABLED_DEFAULT
+    settings = cost.settings = cost.settings or CostSettings()
+    for name, (price, period) in PRICE_DEFAULTS.items():
+        if getattr(settings, name) is None:
+            setattr(settings, name, Price(price=price, time_period=period))
     metrics = [cost.global_.metrics if cost.global_ else None, cost.cluster.metrics if cost.cluster else None]
     for section in metrics:
         if section is not None and section.retention is None:
             section.retention = RETENTION_DEFAULT
+    return cost
 
 
 def status_to_dict(status: ConfigStatus) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .effective import (apply_defaults, deprecation_warnings, effective_config_w
                         status_to_dict)
 from .errors import ConfigInvalid, FieldError
 from .metadata import ObjectMeta
-from .model import API_VERSION, KIND, Config, ConfigSpec
+from .model import API_VERSION, KIND, Config, ConfigSpec, decode_raw
 from .validate import validate_config_object, validate_status
 
 DEFAULT_NAME = "platform"
@@ -71,15 +71,30 @@ def _check_object(doc: Document, text: str, source: str) -> Checked:
     raw = doc.data.get("spec", {}).get("raw", "") if isinstance(doc.data.get("spec"), dict) else ""
     if not isinstance(raw, str):
         return Checked("object", None, tuple(errors))
+    raw, encoded = decode_raw(raw)
     try:
         status, raw_warnings = effective_config_with_warnings(raw, source=source)
     except ConfigInvalid as exc:
-        errors.extend(_shift(doc, text, exc.errors))
+        errors.extend(_shift_decoded(doc, exc.errors) if encoded else _shift(doc, text, exc.errors))
         return Checked("object", None, tuple(sorted_errors(errors)))
     if config is None:
         return Checked("object", None, tuple(errors))
     config.status = status
-    return Checked("object", config, (), tuple([*warnings, *(RAW_PREFIX + w for w in raw_warnings)]))
+    notes = [*warnings, *(RAW_PREFIX + w for w in raw_warnings)]
+    given = doc.data.get("status")
+    if given is not None and given != status_to_dict(status):
+        notes.append("status: the status in the file differs from the effective config of "
+                     "spec.raw and is replaced by it (status is computed, never read)")
+    return Checked("object", config, (), tuple(notes))
+
+
+def _shift_decoded(doc: Document, errors: list[FieldError]) -> list[FieldError]:
+    """Errors inside a base64 `spec.raw`: located at `spec.raw`, with the position in the
+    decoded text in the message."""
+    line, column = doc.locate(("spec", "raw")) or (None, None)
+    return [FieldError(RAW_PREFIX + e.path, f"{e.message} (line {e.line}, column {e.column or 1} "
+                       "of the base64-decoded text)" if e.line else e.message, line, column)
+            for e in errors]
 
 
 def _shift(doc: Document, text: str, errors: list[FieldError]) -> list[FieldError]:

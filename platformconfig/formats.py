@@ -6,6 +6,7 @@ same rules serve pydantic field validators and the cross-field passes.
 
 from __future__ import annotations
 
+import binascii
 import re
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
@@ -149,18 +150,102 @@ def split_data_source(value: str) -> dict[str, str | None] | None:
     return match.groupdict() if match else None
 
 
-def check_data_source(value: str, *, password_optional: bool = False) -> str | None:
-    """The documented form; the password may be left out when tokens replace it."""
-    form = "<scheme>://<user>:<password>@<host>:<port>/<db>"
-    parts = split_data_source(value)
-    if parts is None:
-        return f"invalid data source: expected the form {form}"
-    if not parts["user"]:
-        return f"invalid data source: the user is missing; expected the form {form}"
-    if parts["password"] is None and not password_optional:
-        return f"invalid data source: the password is missing; expected the form {form}"
-    if not 0 < int(parts["port"] or "0") < 65536:
+KINE_SCHEMES = ("postgres", "postgresql", "mysql", "sqlite", "nats", "http", "https")
+_SCHEME = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<rest>.*)\Z", re.DOTALL)
+_MYSQL_ADDRESS = re.compile(r"(?:[a-z]+(?:\((?P<addr>[^)]*)\))?|(?P<hostport>[^()]*))\Z")
+_DATA_SOURCE_FORMS = ("postgres://<user>:<password>@<host>[:<port>][/<db>][?params], "
+                      "mysql://<user>:<password>@tcp(<host>:<port>)/<db>, or sqlite://<path>")
+
+
+def _query(text: str) -> dict[str, str]:
+    """`a=1&b=2` as a dict (the first value of a repeated key wins, as Go's Get does)."""
+    out: dict[str, str] = {}
+    for pair in text.split("&"):
+        key, _, value = pair.partition("=")
+        if key:
+            out.setdefault(key, value)
+    return out
+
+
+def _split_dsn(rest: str) -> tuple[str | None, str | None, str, str]:
+    """(user, password, address, query) of what follows `scheme://`; the last `@` before
+    the query ends the credentials, so passwords may hold `@` and `:`."""
+    body, _, query = rest.partition("?")
+    user = password = None
+    if "@" in body:
+        info, _, body = body.rpartition("@")
+        user, sep, pw = info.partition(":")
+        password = pw if sep else None
+    address = body.split("/", 1)[0]
+    return user, password, address, query
+
+
+def _port_problem(hostport: str) -> str | None:
+    """A port, when one is given (`host:5432`, `[::1]:5432`), must be 1-65535."""
+    if hostport.startswith("["):
+        _, _, tail = hostport.partition("]")
+        port = tail[1:] if tail.startswith(":") else None
+    else:
+        port = hostport.rpartition(":")[2] if ":" in hostport else None
+    if port is not None and (not port.isdigit() or not 0 < int(port) < 65536):
         return "invalid data source: the port must be between 1 and 65535"
+    return None
+
+
+def check_data_source(value: str, *, password_optional: bool = False) -> str | None:
+    """A data source kine accepts: a PostgreSQL URL (the port and database may be left out;
+    `user` and `password` may be query parameters), a Go MySQL DSN
+    (`user:pass@tcp(host:3306)/db`), or `sqlite://...`; the password may be left out when an
+    identity provider issues tokens."""
+    scheme_match = _SCHEME.match(value)
+    if scheme_match is None:
+        return f"invalid data source: expected {_DATA_SOURCE_FORMS}"
+    scheme, rest = scheme_match.group("scheme").lower(), scheme_match.group("rest")
+    if scheme not in KINE_SCHEMES:
+        return (f"invalid data source: unsupported scheme {scheme!r}: expected one of "
+                f"{', '.join(KINE_SCHEMES)}")
+    if scheme not in ("postgres", "postgresql", "mysql"):
+        return None  # sqlite paths, NATS and etcd (http/https) endpoints: no credentials to check
+    user, password, address, query_text = _split_dsn(rest)
+    if scheme == "mysql":
+        shape = _MYSQL_ADDRESS.match(address)
+        if shape is None or "/" not in rest.partition("?")[0].rpartition("@")[2]:
+            return "invalid data source: expected the form mysql://<user>:<password>@tcp(<host>:<port>)/<db>"
+        hostport = shape.group("addr") or shape.group("hostport") or ""
+    else:
+        hostport = address
+    problem = _port_problem(hostport)
+    if problem:
+        return problem
+    query = _query(query_text)
+    user = user or query.get("user")
+    password = password if password is not None else query.get("password")
+    form = f"{scheme}://<user>:<password>@... (or user= and password= query parameters)"
+    if not user:
+        return f"invalid data source: the user is missing; expected {form}"
+    if password is None and not password_optional:
+        return f"invalid data source: the password is missing; expected {form}"
+    return None
+
+
+_STD_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
+
+
+def base64_bytes(value: str) -> bytes | None:
+    """The bytes of standard, padded base64 (line breaks ignored, as Go ignores them), or
+    None when `value` is not exactly that."""
+    text = value.replace("\r", "").replace("\n", "")
+    if not _STD_BASE64.match(text):
+        return None
+    return binascii.a2b_base64(text.encode("ascii"))
+
+
+def check_base64(value: str) -> str | None:
+    """Standard base64 with padding, as Go decodes a `[]byte` field from JSON; line breaks
+    are ignored, as Go's decoder ignores them."""
+    if base64_bytes(value) is None:
+        return ("invalid base64: expected standard base64 with padding, such as the output "
+                "of `base64 -w0 ca.crt`")
     return None
 
 

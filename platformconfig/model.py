@@ -7,11 +7,13 @@ beside `cloud` (the seed leaves this open; the issue settles it).
 from __future__ import annotations
 
 import re
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from .auth import Auth, OIDCServer
 from .base import Model, Rule, field
+from .formats import base64_bytes
 from .metadata import ObjectMeta
 from .sections import (Apps, Audit, Cloud, CostControl, Database, ImageBuilder, PlatformDB,
                        SecretStore, UISettings)
@@ -20,6 +22,29 @@ API_VERSION = "management.platform.sh/v1"
 KIND = "Config"
 PROJECT_NAMESPACE_PREFIX_DEFAULT = "p-"
 _PREFIX = re.compile(r"[a-z0-9][-a-z0-9]*\Z")
+
+
+def decode_raw(raw: str) -> tuple[str, bool]:
+    """`spec.raw` as text, and whether it arrived base64-encoded.
+
+    The platform's own type is `[]byte`, so a Config exported from it carries the raw config
+    in base64; the seed describes a plain string. Both are accepted. A YAML mapping always
+    holds a `:`, which base64 never does, so text and base64 cannot be confused; the decoded
+    bytes must also be UTF-8.
+    """
+    if not raw.strip():
+        return raw, False
+    data = base64_bytes(raw.strip())
+    if data is None:
+        return raw, False
+    try:
+        return data.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return raw, False
+
+
+def _raw_text(value: Any) -> Any:
+    return decode_raw(value)[0] if isinstance(value, str) else value
 
 
 class ConfigStatus(Model):
@@ -63,7 +88,8 @@ class ConfigStatus(Model):
 class ConfigSpec(Model):
     """The desired configuration, as the raw platform config YAML text."""
 
-    raw: str = Field("", description="The raw platform config (YAML).")
+    raw: Annotated[str, BeforeValidator(_raw_text)] = Field(
+        "", description="The raw platform config (YAML); base64 (as the platform exports it) is decoded.")
 
 
 class Config(Model):

@@ -12,6 +12,15 @@ from .formats import (DayOfWeek, Interval, Number, Quantity, Retention, StorageC
 AUDIT_MAX_SIZE_DEFAULT = 100
 SYNC_INTERVAL_DEFAULT = "1m"
 RETENTION_DEFAULT = "1y"
+COST_CONTROL_ENABLED_DEFAULT = True  # "the cost control dashboard is enabled by default"
+# The platform's "initial cost defaults" (its docs, "Cost Control Dashboard"); no currency is
+# documented, so none is filled in.
+PRICE_DEFAULTS: dict[str, tuple[float, str]] = {
+    "average_cpu_price_per_node": (31, "Monthly"),
+    "average_ram_price_per_node": (31, "Monthly"),
+    "control_plane_price_per_cluster": (900, "Yearly"),
+}
+INT32_MAX = 2**31 - 1  # `*int32` fields of the Go types
 NavBarPosition = Literal["TopStart", "TopEnd", "BottomStart", "BottomEnd"]
 NAV_BAR_POSITION_DEFAULT: NavBarPosition = "BottomEnd"
 
@@ -29,13 +38,16 @@ class AppRepository(Model):
 class PredefinedApp(Model):
     """An app offered in the UI."""
 
-    chart: str | None = field(None, "repo/chart name.")
+    chart: str | None = field(None, "Required. repo/chart name.")
     initial_version: str | None = field("initialVersion", "Preselected version.")
     initial_values: str | None = field("initialValues", "Prefilled values; placeholders are replaced.")
     clusters: list[str] | None = field(None, "Clusters where the app is shown.")
     title: str | None = field(None, "Defaults to the chart name.")
     icon_url: str | None = field("iconUrl", "Defaults to the chart's icon.")
     readme_url: str | None = field("readmeUrl", "Defaults to the public chart index address.")
+
+    def violations(self) -> list[Rule]:
+        return required(self, "chart")  # `json:"chart"` has no omitempty: always present
 
 
 class Apps(Model):
@@ -69,7 +81,7 @@ class AuditRule(Model):
     resources: list[GroupResources] | None = None
     namespaces: list[str] | None = None
     non_resource_urls: list[str] | None = field(
-        "nonResourceURLs", "URL paths; a wildcard only as the full final path step.")
+        "nonResourceURLs", "URL paths; a trailing * matches any path with that prefix.")
     omit_stages: list[str] | None = field("omitStages")
     request_targets: list[str] | None = field("requestTargets")
     clusters: list[str] | None = None
@@ -87,15 +99,15 @@ class AuditRule(Model):
 
 
 def _check_non_resource_url(url: str) -> str | None:
-    """`*` alone, or a path starting with `/` whose only `*` is the whole last step."""
+    """`*` alone, or a path starting with `/`, with at most one `*`, at its very end: as in
+    Kubernetes audit policies, `/healthz*` matches every path with that prefix."""
     if url == "*":
         return None
     if not url.startswith("/"):
         return f"invalid non-resource URL {url!r}: must begin with '/'"
-    head, _, last = url.rpartition("/")
-    if "*" in head or ("*" in last and last != "*"):
-        return (f"invalid non-resource URL {url!r}: a wildcard is allowed only as the full final "
-                "path step, such as /healthz/*")
+    if "*" in url[:-1]:
+        return (f"invalid non-resource URL {url!r}: a wildcard is allowed only at the end, "
+                "such as /healthz* or /apis/*")
     return None
 
 
@@ -255,7 +267,7 @@ class MetricsStorage(Model):
 class Metrics(Model):
     """Metrics aggregation."""
 
-    replicas: int | None = field(None, ge=0)
+    replicas: int | None = field(None, ge=0, le=INT32_MAX)
     resources: Resources | None = None
     retention: Retention | None = field(None, "Default 1y.")
     storage: MetricsStorage | None = None
@@ -264,7 +276,7 @@ class Metrics(Model):
 class CostExporter(Model):
     """Per-cluster cost exporter."""
 
-    replicas: int | None = field(None, ge=0)
+    replicas: int | None = field(None, ge=0, le=INT32_MAX)
     resources: Resources | None = None
 
 
@@ -325,7 +337,7 @@ class ImageBuilder(Model):
     """Remote image builder for devcontainer images."""
 
     enabled: bool | None = None
-    replicas: int | None = field(None, ge=0)
+    replicas: int | None = field(None, ge=0, le=INT32_MAX)
     resources: Resources | None = None
 
 

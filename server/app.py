@@ -33,12 +33,14 @@ from .patching import APPLY
 from .selectors import field_matcher, label_matcher
 from .service import ConfigService, WriteCtx
 from .store import Store
+from .ui.routes import ui_routes
 from .watch import Notifier, stream
 
 log = logging.getLogger("syncpatch.server")
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 BASE = f"/apis/{D.GROUP_VERSION}/configs"
 READ_VERBS = {"get", "list", "watch"}
+SERVER_CONFIG = "platform"  # the Config `syncpatch serve` keeps in step with its --config file
 Handler = Callable[[Request, "State", Principal | None, RequestInfo], Awaitable[Response]]
 
 
@@ -253,12 +255,25 @@ def _write_ctx(request: Request, p: Principal | None) -> WriteCtx:
     return WriteCtx(is_admin=bool(p and p.is_admin), **opts)
 
 
+def govern(st: State, obj: dict[str, Any]) -> None:
+    """The server's own Config, once written, governs the running server at once (its
+    file stays the source of truth on start-up): disableConfigEndpoint, password login,
+    TTLs, custom headers and /version authentication take effect with the next request."""
+    meta = obj.get("metadata") or {}
+    if meta.get("name") != SERVER_CONFIG or meta.get("deletionTimestamp") or "status" not in obj:
+        return
+    st.settings = AuthSettings.from_status(obj["status"])
+    st.auth.settings = st.settings
+
+
 def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteCtx, code: int,
              reveal: bool) -> Response:
     if ctx.dry_run and code == 201:
         obj["metadata"].pop("resourceVersion", None)  # a dry-run create has no version yet
     elif st.notifier and not ctx.dry_run:
         st.notifier.notify()
+        if request.method != "DELETE":
+            govern(st, obj)
     shown = present(obj, reveal)
     request.state.audit_objects = (request.state.audit_objects[0], shown)
     response = json_response(shown, code)
@@ -484,6 +499,7 @@ def create_app(state: State) -> Starlette:
         Route("/auth/users", create_user, methods=["POST"]),
         Route("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews", access_review, methods=["POST"]),
         Route("/apis/authentication.k8s.io/v1/selfsubjectreviews", subject_review, methods=["POST"]),
+        *ui_routes(),
         Route("/{path:path}", not_found, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
     ]
     app = Starlette(routes=routes, exception_handlers={Exception: _last_resort})

@@ -181,6 +181,10 @@ def prepare(opts: ServeOptions, clock: Clock | None = None) -> Prepared:
         store = Store(store_url(opts, status))
     except Exception as exc:  # noqa: BLE001 - driver errors vary; report them plainly
         raise ServeError(f"cannot open the store: {type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+    if raw is None:  # no file: the stored server Config (perhaps written through the API) governs
+        stored = store.get(PLATFORM_NAME)
+        if stored is not None and isinstance(stored.get("status"), dict):
+            status = stored["status"]
     settings = AuthSettings.from_status(status)
     auth = Authenticator(store, settings)
     kubeconfig = opts.data_dir / "kubeconfig"

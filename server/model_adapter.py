@@ -90,6 +90,13 @@ def _fallback_status(raw: str) -> dict[str, Any]:
     return data
 
 
+def raw_text(raw: str) -> str:
+    """`spec.raw` as text: a base64 `spec.raw` (the platform exports `[]byte`) is decoded."""
+    if _HAVE_MODEL and hasattr(_pc, "decode_raw"):
+        return str(_pc.decode_raw(raw)[0])
+    return raw
+
+
 def mask_object(obj: dict[str, Any]) -> dict[str, Any]:
     """A copy of a Config object with every secret replaced by MASK."""
     if _HAVE_MODEL:

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import errors as E
 from .fieldsets import leaf_paths, record
-from .model_adapter import RawInvalid, effective_status_with_warnings, validate_object
+from .model_adapter import RawInvalid, effective_status_with_warnings, raw_text, validate_object
 from .store import Tx
 
 API_VERSION = "management.platform.sh/v1"
@@ -189,6 +189,7 @@ def compute_status(obj: dict[str, Any]) -> list[str]:
     if not isinstance(raw, str):
         raise E.invalid(obj["metadata"].get("name"),
                         [E.cause("spec.raw", "must be a string", "FieldValueTypeInvalid")])
+    raw = spec["raw"] = raw_text(raw)
     try:
         obj["status"], warnings = effective_status_with_warnings(raw)
         validate_object({k: v for k, v in obj.items() if k != "status"})

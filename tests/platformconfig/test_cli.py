@@ -14,6 +14,12 @@ from click.testing import CliRunner
 from syncpatch.cli import cli
 from syncpatch.platformconfig import MASK
 
+# The platform's documented initial cost settings; the dashboard is on by default.
+COST_DEFAULTS = {"enabled": True, "settings": {
+    "averageCPUPricePerNode": {"price": 31, "timePeriod": "Monthly"},
+    "averageRAMPricePerNode": {"price": 31, "timePeriod": "Monthly"},
+    "controlPlanePricePerCluster": {"price": 900, "timePeriod": "Yearly"}}}
+
 
 def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, ["config", *args], input=stdin)
@@ -108,7 +114,8 @@ def test_show_fills_defaults_and_name(tmp_path: Path) -> None:
     code, out, _ = run("show", write(tmp_path, "auth: {}\n"), "--name", "main", "-o", "json")
     obj = json.loads(out)
     assert obj["metadata"] == {"name": "main"}
-    assert obj["status"] == {"auth": {"loginAccessKeyTTLSeconds": 1728000}, "projectNamespacePrefix": "p-"}
+    assert obj["status"] == {"auth": {"loginAccessKeyTTLSeconds": 1728000}, "projectNamespacePrefix": "p-",
+                             "costControl": COST_DEFAULTS}
 
 
 def test_show_config_object_replaces_status(examples: Path) -> None:

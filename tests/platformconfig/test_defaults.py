@@ -8,13 +8,20 @@ import pytest
 
 from syncpatch.platformconfig import effective_config, status_to_dict
 
+# The platform's documented initial cost settings; the dashboard is on by default.
+COST_DEFAULTS = {"enabled": True, "settings": {
+    "averageCPUPricePerNode": {"price": 31, "timePeriod": "Monthly"},
+    "averageRAMPricePerNode": {"price": 31, "timePeriod": "Monthly"},
+    "controlPlanePricePerCluster": {"price": 900, "timePeriod": "Yearly"}}}
+
 
 def eff(raw: str) -> dict[str, Any]:
     return status_to_dict(effective_config(raw))
 
 
 def test_empty_config_shows_the_always_on_defaults() -> None:
-    assert eff("") == {"auth": {"loginAccessKeyTTLSeconds": 1728000}, "projectNamespacePrefix": "p-"}
+    assert eff("") == {"auth": {"loginAccessKeyTTLSeconds": 1728000}, "projectNamespacePrefix": "p-",
+                       "costControl": COST_DEFAULTS}
     assert eff("# only a comment\n") == eff("")
     assert eff("null") == eff("")
 

@@ -9,6 +9,12 @@ from syncpatch.platformconfig import (Config, ConfigSpec, ConfigStatus, ObjectMe
                                       config_openapi_schemas, deprecation_warnings, effective_config,
                                       effective_config_with_warnings, status_to_dict)
 
+# The platform's documented initial cost settings; the dashboard is on by default.
+COST_DEFAULTS = {"enabled": True, "settings": {
+    "averageCPUPricePerNode": {"price": 31, "timePeriod": "Monthly"},
+    "averageRAMPricePerNode": {"price": 31, "timePeriod": "Monthly"},
+    "controlPlanePricePerCluster": {"price": 900, "timePeriod": "Yearly"}}}
+
 
 def test_exported_names() -> None:
     for name in ("Config", "ObjectMeta", "ConfigSpec", "ConfigStatus", "effective_config", "ConfigInvalid",
@@ -49,7 +55,7 @@ def test_models_construct_by_python_name_and_dump_camel_case() -> None:
 def test_status_to_dict_omits_unset_but_keeps_explicit_values() -> None:
     status = effective_config("disableConfigEndpoint: false\nauth: {loginAccessKeyTTLSeconds: 0}\n")
     assert status_to_dict(status) == {"auth": {"loginAccessKeyTTLSeconds": 0}, "disableConfigEndpoint": False,
-                                      "projectNamespacePrefix": "p-"}
+                                      "projectNamespacePrefix": "p-", "costControl": COST_DEFAULTS}
 
 
 def test_warnings_api() -> None:
