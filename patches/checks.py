@@ -381,3 +381,24 @@ def collect_case_values(dirs: Iterable[Path]) -> tuple[dict[Path, dict[tuple[str
                     if obj is not None:
                         values.setdefault(case.config, {}).setdefault((case.side, case.resource, origin), []).append(obj)
     return values, problems
+
+
+def missing_sync(doc: YamlDocument) -> Diagnostic:
+    """A mapping with no top-level ``sync`` key: a misspelt key or a platform config is an
+    error (the patches the user meant are not being checked); any other file only has nothing
+    to compile, a warning."""
+    data = doc.data
+    keys = [k for k in data if isinstance(k, str)]
+    if str(data.get("apiVersion", "")).startswith("management.platform.sh/") or "platformHost" in data:
+        line, column = doc.position(("platformHost" if "platformHost" in data else "apiVersion",), at_key=True)
+        return Diagnostic(doc.filename, line, column, "error", "not-a-tenant-config",
+                          "this is a platform config, not a tenant-cluster config (no top-level 'sync' key)",
+                          hint="check it with `syncpatch config validate FILE`")
+    close = difflib.get_close_matches("sync", keys, n=1, cutoff=0.6)
+    if close:
+        line, column = doc.position((close[0],), at_key=True)
+        return Diagnostic(doc.filename, line, column, "error", "no-sync-section",
+                          f"unknown top-level key {close[0]!r}: the patches live under 'sync'",
+                          hint="did you mean 'sync'?", length=len(close[0]))
+    return Diagnostic(doc.filename, 1, 1, "warning", "no-sync-section",
+                      "no top-level 'sync' key: this file has no patches to compile")

@@ -140,7 +140,20 @@ def load_yaml(text: str, filename: str = "<string>") -> YamlDocument:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "malformed YAML"
+        ended = any(end in (exc.problem or "") for end in ("end of stream", "<stream end>"))
+        opened = text[exc.context_mark.index:exc.context_mark.index + 1] if exc.context_mark else ""
+        if exc.context_mark is not None and exc.context and ended and ("quoted scalar" in exc.context
+                                                                       or opened in ("[", "{")):
+            # an unclosed quote or bracket: point where it opened, not past the end of the file
+            mark = exc.context_mark
+            expected = (exc.problem or "").split(", but")[0]
+            problem = ("unterminated quoted string: the quote opened here is never closed"
+                       if "quoted scalar" in exc.context else
+                       f"this {opened!r} is never closed ({expected} before the end of the file)")
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        lines = text.splitlines() or [""]
+        if line > len(lines):  # the end of the file: show its last line
+            line, column = len(lines), len(lines[-1]) + 1
         raise YamlSyntaxError(f"invalid YAML: {problem}", line, column) from None
     except yaml.YAMLError as exc:
         raise YamlSyntaxError(f"invalid YAML: {exc}", 1, 1) from None
