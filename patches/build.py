@@ -142,6 +142,7 @@ def _compile(doc: YamlDocument, recorder: _Recorder, out: list[Diagnostic]) -> C
     except ConfigError as exc:
         out.extend(checks.issue_diagnostic(doc, issue, recorder.compiler) for issue in exc.issues)
         out.extend(checks.extra_compile_errors(doc, exc.issues, recorder))
+        out.extend(checks.extra_duplicate_errors(doc, exc.issues))
         return None
     out.extend(checks.warning_diagnostic(doc, w) for w in compiled.warnings)
     return compiled

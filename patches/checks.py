@@ -215,6 +215,39 @@ def extra_compile_errors(doc: YamlDocument, issues: Sequence[Any], compiler: Any
     return out
 
 
+def extra_duplicate_errors(doc: YamlDocument, issues: Sequence[Any]) -> list[Diagnostic]:
+    """Duplicate paths in patch lists where another entry's error kept validation from
+    checking them (pydantic skips a list's own check once an entry fails)."""
+    from pydantic import ValidationError
+    from pydantic_core import PydanticCustomError
+
+    from .models import PatchModel, check_duplicate_paths
+
+    reported = {tuple(i.loc) for i in issues}
+    out = []
+    for loc, _, patches in patch_lists(doc.data):
+        valid: list[tuple[int, Any]] = []
+        for index, raw in enumerate(patches):
+            try:
+                valid.append((index, PatchModel.model_validate(raw)))
+            except ValidationError:
+                continue
+        if len(valid) == len(patches):
+            continue  # validation saw this list whole: its duplicates are already reported
+        try:
+            check_duplicate_paths([model for _, model in valid])
+        except PydanticCustomError as exc:
+            ctx = exc.context or {}
+            original = [valid[int(i)][0] for i in str(ctx.get("indexes", "")).split(", ") if i.isdigit()]
+            where = (*loc, original[-1]) if original else loc
+            if where in reported:
+                continue
+            message = (f"path '{ctx.get('path')}' appears in patches {', '.join(map(str, original))}; a path may "
+                       "repeat only as one entry with just expression and one with just reverseExpression")
+            out.append(issue_diagnostic(doc, _Issue(where, message, None, None)))
+    return out
+
+
 class _Issue:
     def __init__(self, loc: Loc, message: str, line: int | None, column: int | None) -> None:
         self.loc, self.message, self.line, self.column = loc, message, line, column

@@ -31,7 +31,7 @@ def print_diagnostics(diagnostics: list[Any], sources: dict[str, str], fmt: str,
     from syncpatch.patches.diagnostics import render_json, render_text, summary_line
 
     if fmt == "json":
-        click.echo(render_json(diagnostics, **extra))
+        click.echo(render_json(diagnostics, sources, **extra))
         return
     err = _console(True)
     if diagnostics:
