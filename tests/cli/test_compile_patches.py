@@ -113,7 +113,7 @@ def test_json_format(tmp_path):
     assert result.exit_code == 1
     document = json.loads(result.stdout)
     first = document["diagnostics"][0]
-    assert set(first) == {"file", "line", "column", "severity", "code", "message", "hint"}
+    assert set(first) == {"file", "line", "column", "severity", "code", "message", "hint", "excerpt"}
     assert [(d["line"], d["column"], d["code"]) for d in document["diagnostics"]] == [
         (5, 25, "path-single-quote"), (6, 29, "expression-syntax")]
     assert document["summary"] == {"errors": 2, "warnings": 0}
