@@ -117,10 +117,11 @@ def patch_snapshot(request: pytest.FixtureRequest) -> Callable[..., dict[str, An
             record = apply_patches(config, resource, obj, base=base, **kwargs)
         except (UnknownResourceError, ValueError) as exc:  # a typo in the test, not a failing patch
             pytest.fail(f"patch_snapshot: {exc}", pytrace=False)
-        if not snapshot == record:  # syrupy's own report: "does not exist", or its diff
-            diff_mode = getattr(request.config.option, "diff_mode", None)
-            lines = snapshot.get_assert_diff(**({"diff_mode": diff_mode} if diff_mode else {}))
-            raise AssertionError("\n".join([f"[+ received] == [- {snapshot.name}]", *lines]))
+        if not record == snapshot:  # syrupy's own report: "does not exist", or its diff
+            from syrupy import pytest_assertrepr_compare
+
+            lines = pytest_assertrepr_compare(request.config, "==", record, snapshot) or []
+            raise AssertionError("\n".join(lines))
         if kwargs.get("round_trip"):
             assert record["back"] == record["input"], "syncing the result back did not restore the input"
         return record
