@@ -99,9 +99,13 @@ def check_config_text(text: str, filename: str, *, compiler: Compiler | None = N
         diag = Diagnostic(filename, exc.line, exc.column, "error", "yaml-syntax", exc.message)
         return ConfigReport(filename, text, (diag,))
     if not isinstance(doc.data, dict):
-        diag = Diagnostic(filename, 1, 1, "error", "config-invalid",
-                          "a tenant-cluster config is a YAML mapping (with a top-level 'sync' key)")
+        message = ("the file is empty: a tenant-cluster config is a YAML mapping with a top-level 'sync' key"
+                   if doc.data is None else
+                   "a tenant-cluster config is a YAML mapping (with a top-level 'sync' key)")
+        diag = Diagnostic(filename, 1, 1, "error", "config-invalid", message)
         return ConfigReport(filename, text, (diag,))
+    if "sync" not in doc.data:
+        return ConfigReport(filename, text, (checks.missing_sync(doc),))
     recorder = _Recorder(compiler or _default_compiler())
     diagnostics: list[Diagnostic] = []
     compiled = _compile(doc, recorder, diagnostics)
@@ -118,6 +122,7 @@ def _compile(doc: YamlDocument, recorder: _Recorder, out: list[Diagnostic]) -> C
     except ConfigError as exc:
         out.extend(checks.issue_diagnostic(doc, issue, recorder.compiler) for issue in exc.issues)
         out.extend(checks.extra_compile_errors(doc, exc.issues, recorder))
+        out.extend(checks.extra_duplicate_errors(doc, exc.issues))
         return None
     out.extend(checks.warning_diagnostic(doc, w) for w in compiled.warnings)
     return compiled
@@ -127,11 +132,26 @@ def check_config_file(path: Path, display: str | None = None, **kwargs: Any) -> 
     """Read and check one config file; an unreadable file is one diagnostic."""
     name = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
+        data = path.read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
         return ConfigReport(name, "", (Diagnostic(name, 1, 1, "error", "unreadable", f"cannot read: {reason}"),))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return ConfigReport(name, "", (_not_text(name, data, exc.start),))
+    if "\0" in text:
+        return ConfigReport(name, "", (_not_text(name, data, data.index(b"\0")),))
     return check_config_text(text, name, **kwargs)
+
+
+def _not_text(name: str, data: bytes, offset: int) -> Diagnostic:
+    """A binary or non-UTF-8 file, located at its first bad byte."""
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    binary = b"\0" in data[:8192]
+    what = "a binary file, not YAML text" if binary else f"not UTF-8 text (byte 0x{data[offset]:02x})"
+    return Diagnostic(name, line, column, "error", "unreadable", f"cannot read: {what}")
 
 
 def _module_text_exit() -> Callable[[str], Any]:

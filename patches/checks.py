@@ -215,6 +215,39 @@ def extra_compile_errors(doc: YamlDocument, issues: Sequence[Any], compiler: Any
     return out
 
 
+def extra_duplicate_errors(doc: YamlDocument, issues: Sequence[Any]) -> list[Diagnostic]:
+    """Duplicate paths in patch lists where another entry's error kept validation from
+    checking them (pydantic skips a list's own check once an entry fails)."""
+    from pydantic import ValidationError
+    from pydantic_core import PydanticCustomError
+
+    from .models import PatchModel, check_duplicate_paths
+
+    reported = {tuple(i.loc) for i in issues}
+    out = []
+    for loc, _, patches in patch_lists(doc.data):
+        valid: list[tuple[int, Any]] = []
+        for index, raw in enumerate(patches):
+            try:
+                valid.append((index, PatchModel.model_validate(raw)))
+            except ValidationError:
+                continue
+        if len(valid) == len(patches):
+            continue  # validation saw this list whole: its duplicates are already reported
+        try:
+            check_duplicate_paths([model for _, model in valid])
+        except PydanticCustomError as exc:
+            ctx = exc.context or {}
+            original = [valid[int(i)][0] for i in str(ctx.get("indexes", "")).split(", ") if i.isdigit()]
+            where = (*loc, original[-1]) if original else loc
+            if where in reported:
+                continue
+            message = (f"path '{ctx.get('path')}' appears in patches {', '.join(map(str, original))}; a path may "
+                       "repeat only as one entry with just expression and one with just reverseExpression")
+            out.append(issue_diagnostic(doc, _Issue(where, message, None, None)))
+    return out
+
+
 class _Issue:
     def __init__(self, loc: Loc, message: str, line: int | None, column: int | None) -> None:
         self.loc, self.message, self.line, self.column = loc, message, line, column
@@ -381,3 +414,24 @@ def collect_case_values(dirs: Iterable[Path]) -> tuple[dict[Path, dict[tuple[str
                     if obj is not None:
                         values.setdefault(case.config, {}).setdefault((case.side, case.resource, origin), []).append(obj)
     return values, problems
+
+
+def missing_sync(doc: YamlDocument) -> Diagnostic:
+    """A mapping with no top-level ``sync`` key: a misspelt key or a platform config is an
+    error (the patches the user meant are not being checked); any other file only has nothing
+    to compile, a warning."""
+    data = doc.data
+    keys = [k for k in data if isinstance(k, str)]
+    if str(data.get("apiVersion", "")).startswith("management.platform.sh/") or "platformHost" in data:
+        line, column = doc.position(("platformHost" if "platformHost" in data else "apiVersion",), at_key=True)
+        return Diagnostic(doc.filename, line, column, "error", "not-a-tenant-config",
+                          "this is a platform config, not a tenant-cluster config (no top-level 'sync' key)",
+                          hint="check it with `syncpatch config validate FILE`")
+    close = difflib.get_close_matches("sync", keys, n=1, cutoff=0.6)
+    if close:
+        line, column = doc.position((close[0],), at_key=True)
+        return Diagnostic(doc.filename, line, column, "error", "no-sync-section",
+                          f"unknown top-level key {close[0]!r}: the patches live under 'sync'",
+                          hint="did you mean 'sync'?", length=len(close[0]))
+    return Diagnostic(doc.filename, 1, 1, "warning", "no-sync-section",
+                      "no top-level 'sync' key: this file has no patches to compile")

@@ -303,7 +303,11 @@ class CompiledConfig:
     warnings: tuple[ConfigWarning, ...] = ()
 
     def plan(self, side: Side, resource: str) -> PatchPlan:
-        """The plan of one resource; an empty plan when it has no patches."""
+        """The plan of one resource; an empty plan when it has no patches. An unknown side or
+        resource raises :class:`~syncpatch.resources.UnknownResourceError` naming the valid ones."""
+        from syncpatch.resources import check_plan_key
+
+        check_plan_key(side, resource, self.enabled)
         return self.plans.get((side, resource), PatchPlan())
 
     def kind_synced_to_host(self, kind: str) -> bool:

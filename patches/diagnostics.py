@@ -139,9 +139,20 @@ def render_plain(diagnostics: Sequence[Diagnostic], sources: Mapping[str, str]) 
     return render_text(diagnostics, sources).plain
 
 
-def render_json(diagnostics: Sequence[Diagnostic], **extra: Any) -> str:
-    """``{"diagnostics": [...], "summary": {...}}``, sorted, one stable document."""
+def excerpt_line(diag: Diagnostic, source: str | None) -> str | None:
+    """The source line a diagnostic points at (None when the file has no such line)."""
+    lines = (source or "").splitlines()
+    return lines[diag.line - 1] if 1 <= diag.line <= len(lines) else None
+
+
+def render_json(diagnostics: Sequence[Diagnostic], sources: Mapping[str, str] | None = None,
+                **extra: Any) -> str:
+    """``{"diagnostics": [...], "summary": {...}}``, sorted, one stable document. With
+    ``sources``, each diagnostic also carries ``excerpt``: the line it points at."""
     items = [d.to_json() for d in sorted(diagnostics, key=sort_key)]
+    if sources is not None:
+        for item, diag in zip(items, sorted(diagnostics, key=sort_key)):
+            item["excerpt"] = excerpt_line(diag, sources.get(diag.file))
     errors = sum(d.severity == "error" for d in diagnostics)
     document = {
         "diagnostics": items,

@@ -34,6 +34,7 @@ __all__ = [
     "CaseFileError",
     "discover",
     "load_case_file",
+    "load_cases",
     "parse_resource",
     "run_case",
     "yaml_dump",
@@ -56,15 +57,21 @@ _CASE_KEYS = frozenset({"name", "config", "resource", "direction", "context", "i
 
 
 class CaseFileError(ValueError):
-    """A case file that cannot be run as written (missing key, unknown direction...)."""
+    """A case file (or one case in it) that cannot be run as written (missing key, unknown
+    direction...); ``line``/``column`` locate it when known, ``key`` names the offending key."""
 
-    def __init__(self, file: str, message: str) -> None:
+    def __init__(self, file: str, message: str, line: int | None = None, column: int | None = None,
+                 key: str | None = None) -> None:
         super().__init__(file, message)
         self.file = file
         self.message = message
+        self.line = line
+        self.column = column
+        self.key = key
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.message}"
+        where = f"{self.file}:{self.line}:{self.column}" if self.line is not None else self.file
+        return f"{where}: {self.message}"
 
 
 @attrs.frozen
@@ -118,7 +125,10 @@ def _object(raw: Mapping[str, Any], key: str, base: Path, file: str) -> Any:
     if key in raw:
         return raw[key]
     if f"{key}File" in raw:
-        return _yaml_file(base / str(raw[f"{key}File"]))
+        try:
+            return _yaml_file(base / str(raw[f"{key}File"]))
+        except CaseFileError as exc:
+            raise CaseFileError(file, f"{key}File: {exc}", key=f"{key}File") from None
     return None
 
 
@@ -127,13 +137,17 @@ def _case(raw: Mapping[str, Any], defaults: Mapping[str, Any], base: Path, file:
     unknown = sorted(set(merged) - _CASE_KEYS)
     label = str(merged.get("name") or (f"case {number + 1}" if number >= 0 else Path(file).stem))
     if unknown:
-        raise CaseFileError(file, f"{label}: unknown keys {', '.join(unknown)}")
+        hints = [_did_you_mean(key) for key in unknown]
+        raise CaseFileError(file, f"{label}: unknown key{'s' if len(unknown) > 1 else ''} "
+                            + ", ".join(f"{k!r}{h}" for k, h in zip(unknown, hints))
+                            + f"; a case has: {', '.join(sorted(_CASE_KEYS))}", key=unknown[0])
     for key in ("config", "resource"):
         if key not in merged:
             raise CaseFileError(file, f"{label}: missing {key!r}")
     direction = _DIRECTIONS.get(str(merged.get("direction", "to-host")))
     if direction is None:
-        raise CaseFileError(file, f"{label}: direction must be to-host or from-host")
+        raise CaseFileError(file, f"{label}: direction must be to-host or from-host, not {merged.get('direction')!r}",
+                            key="direction")
     if "expected" not in merged and "expectedFile" not in merged and "expectedError" not in merged:
         raise CaseFileError(file, f"{label}: needs expected, expectedFile or expectedError")
     side, resource = parse_resource(str(merged["resource"]))
@@ -145,18 +159,57 @@ def _case(raw: Mapping[str, Any], defaults: Mapping[str, Any], base: Path, file:
     )
 
 
+def _did_you_mean(key: str) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, sorted(_CASE_KEYS), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def load_case_file(path: Path, display: str | None = None) -> list[TestCase]:
-    """Every case of one file; a malformed file raises :class:`CaseFileError`."""
+    """Every case of one file; a malformed file (or case) raises :class:`CaseFileError`."""
+    cases, errors = load_cases(path, display)
+    if errors:
+        raise errors[0]
+    return cases
+
+
+def load_cases(path: Path, display: str | None = None) -> tuple[list[TestCase], list[CaseFileError]]:
+    """The cases of one file that can run, and a located error for each that cannot: one bad
+    case (an unknown key, say) does not stop the others from running."""
+    from syncpatch.yamlsource import YamlSyntaxError, load_yaml
+
     file = display or str(path)
-    raw = _yaml_file(path)
+    try:
+        doc = load_yaml(path.read_text(encoding="utf-8"), file)
+    except (OSError, UnicodeDecodeError) as exc:
+        return [], [CaseFileError(file, f"cannot read: {getattr(exc, 'strerror', None) or exc}", 1, 1)]
+    except YamlSyntaxError as exc:
+        return [], [CaseFileError(file, exc.message, exc.line, exc.column)]
+    raw = doc.data
     if not isinstance(raw, dict):
-        raise CaseFileError(file, "a case file is a YAML mapping")
+        return [], [CaseFileError(file, "a case file is a YAML mapping" + (" (this one is empty)" if raw is None else ""), 1, 1)]
     items = raw.get("cases", [raw])
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
-        raise CaseFileError(file, "'cases' must be a list of mappings")
-    defaults = {k: v for k, v in raw.items() if k != "cases"} if "cases" in raw else {}
+        line, column = doc.position(("cases",))
+        return [], [CaseFileError(file, "'cases' must be a list of mappings", line, column)]
     single = "cases" not in raw
-    return [_case(item, defaults, path.parent, file, -1 if single else n) for n, item in enumerate(items)]
+    defaults = {} if single else {k: v for k, v in raw.items() if k != "cases"}
+    cases: list[TestCase] = []
+    errors: list[CaseFileError] = []
+    for n, item in enumerate(items):
+        try:
+            cases.append(_case(item, defaults, path.parent, file, -1 if single else n))
+        except CaseFileError as exc:
+            prefix: tuple[str | int, ...] = () if single else ("cases", n)
+            if exc.key is not None and (single or exc.key in item):
+                exc.line, exc.column = doc.position((*prefix, exc.key), at_key=True)
+            elif exc.key is not None and exc.key in defaults:
+                exc.line, exc.column = doc.position((exc.key,), at_key=True)
+            else:
+                exc.line, exc.column = doc.position(prefix) if prefix else (1, 1)
+            errors.append(exc)
+    return cases, errors
 
 
 def discover(root: Path) -> Iterator[Path]:
@@ -195,9 +248,14 @@ def run_case(case: TestCase, plans: PlanSource) -> CaseResult:
     except Exception as exc:
         if case.expected_error and case.expected_error in str(exc):
             return CaseResult(case, "pass", message=str(exc))
+        if case.expected_error:
+            return CaseResult(case, "fail", message=f"expected an error containing {case.expected_error!r}, "
+                                                    f"but the patch failed with: {exc}")
         return CaseResult(case, "error", message=str(exc))
     if case.expected_error:
-        return CaseResult(case, "fail", actual, f"expected an error containing {case.expected_error!r}")
+        return CaseResult(case, "fail", actual,
+                          f"expected an error containing {case.expected_error!r}, but the patch succeeded "
+                          f"with this object:\n{yaml_dump(actual)}")
     if js_equal(actual, case.expected):
         return CaseResult(case, "pass", actual)
     return CaseResult(case, "fail", actual, "output differs from expected", unified_diff(case.expected, actual))

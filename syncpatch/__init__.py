@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the lazily exported names, for type checkers (never importe
     from syncpatch.loader import load_plans as load_plans
     from syncpatch.patches import compile_config as compile_config
     from syncpatch.patches import compile_patches as compile_patches
+    from syncpatch.resources import UnknownResourceError as UnknownResourceError
     from syncpatch.runtime.plan import PatchError as PatchError
     from syncpatch.runtime.plan import PatchPlan as PatchPlan
 
@@ -38,12 +39,20 @@ _LAZY_EXPORTS: dict[str, tuple[str, str]] = {
     "CompileError": ("syncpatch.expression", "CompileError"),
     "Budgets": ("syncpatch.expression", "Budgets"),
     "UNDEFINED": ("syncpatch.expression", "UNDEFINED"),
+    "UnknownResourceError": ("syncpatch.resources", "UnknownResourceError"),
 }
 __all__ += list(_LAZY_EXPORTS)
 
 
 def __getattr__(name: str) -> object:
     """PEP 562 lazy attribute access for the names in ``_LAZY_EXPORTS``."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("syncpatch")
+        except PackageNotFoundError:  # a bare checkout that was never installed
+            return "0+unknown"
     target = _LAZY_EXPORTS.get(name)
     if target is None:
         raise AttributeError(f"module 'syncpatch' has no attribute {name!r}")
@@ -52,3 +61,8 @@ def __getattr__(name: str) -> object:
     value = getattr(importlib.import_module(target[0]), target[1])
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    """The public API shows in ``dir(syncpatch)`` and completion, though loaded lazily."""
+    return sorted({*__all__, "__version__", *(name for name in globals() if name.startswith("__"))})

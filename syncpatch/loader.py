@@ -53,7 +53,11 @@ class PlanSet:
         return f"PlanSet({self.name!r}, {len(self.plans)} plans)"
 
     def plan(self, side: str, resource: str) -> Any:
-        """The plan of one resource; an empty plan when it has no patches."""
+        """The plan of one resource; an empty plan when it has no patches. An unknown side or
+        resource raises :class:`~syncpatch.resources.UnknownResourceError` naming the valid ones."""
+        from syncpatch.resources import check_plan_key
+
+        check_plan_key(side, resource, self.enabled)
         found = self.plans.get((side, resource))
         if found is None:
             from syncpatch.runtime.plan import PatchPlan

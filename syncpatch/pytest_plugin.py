@@ -50,8 +50,18 @@ def _load_object(obj: Any, base: Path) -> Any:
     if isinstance(obj, (str, Path)):
         import yaml
 
-        return yaml.safe_load((base / obj).read_text(encoding="utf-8"))
+        try:
+            return yaml.safe_load((base / obj).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            raise ValueError(f"cannot read the object {base / obj}: {getattr(exc, 'strerror', None) or exc}") from None
     return obj
+
+
+def _direction(direction: str) -> str:
+    way = _DIRECTIONS.get(direction)
+    if way is None:
+        raise ValueError(f"unknown direction {direction!r}: use to-host or from-host")
+    return way
 
 
 def _import_record(record: Any) -> Any:
@@ -71,7 +81,7 @@ def apply_patches(config: str | Path, resource: str, obj: Any, *, direction: str
     compiled = _compiled((root / config).resolve())
     side, key = parse_resource(resource)
     plan = compiled.plan(side, key)
-    way = _DIRECTIONS[direction]
+    way = _direction(direction)
     ctx = {"vcluster": compiled.context(vcluster_name, vcluster_namespace)["vcluster"], **(context or {})}
     source = _load_object(obj, root)
     result = plan.apply(way, source, ctx)
@@ -100,8 +110,18 @@ def patch_snapshot(request: pytest.FixtureRequest) -> Callable[..., dict[str, An
     base = Path(str(request.path)).parent
 
     def check(config: str | Path, resource: str, obj: Any, **kwargs: Any) -> dict[str, Any]:
-        record = apply_patches(config, resource, obj, base=base, **kwargs)
-        assert record == snapshot
+        __tracebackhide__ = True
+        from syncpatch.resources import UnknownResourceError
+
+        try:
+            record = apply_patches(config, resource, obj, base=base, **kwargs)
+        except (UnknownResourceError, ValueError) as exc:  # a typo in the test, not a failing patch
+            pytest.fail(f"patch_snapshot: {exc}", pytrace=False)
+        if not record == snapshot:  # syrupy's own report: "does not exist", or its diff
+            from syrupy import pytest_assertrepr_compare
+
+            lines = pytest_assertrepr_compare(request.config, "==", record, snapshot) or []
+            raise AssertionError("\n".join(lines))
         if kwargs.get("round_trip"):
             assert record["back"] == record["input"], "syncing the result back did not restore the input"
         return record

@@ -191,7 +191,7 @@ def load_yaml_documents(text: str, filename: str = "<string>") -> list[YamlDocum
     except RecursionError:
         raise YamlSyntaxError("invalid YAML: nested too deeply", 1, 1) from None
     except yaml.MarkedYAMLError as exc:
-        raise _marked_error(exc) from None
+        raise _marked_error(exc, text) from None
     except yaml.reader.ReaderError as exc:
         raise _reader_error(exc, text) from None
     except yaml.YAMLError as exc:
@@ -217,11 +217,25 @@ def _reader_error(exc: Any, text: str) -> YamlSyntaxError:
     return YamlSyntaxError(f"invalid YAML: character U+{exc.character:04X} is not allowed", line, column)
 
 
-def _marked_error(exc: yaml.MarkedYAMLError) -> YamlSyntaxError:
+def _marked_error(exc: yaml.MarkedYAMLError, text: str) -> YamlSyntaxError:
     mark = exc.problem_mark or exc.context_mark
     problem = exc.problem or exc.context or "malformed YAML"
     context = f" ({exc.context})" if exc.context and exc.problem else ""
+    ended = any(end in (exc.problem or "") for end in ("end of stream", "<stream end>"))
+    opened = text[exc.context_mark.index:exc.context_mark.index + 1] if exc.context_mark else ""
+    if exc.context_mark is not None and exc.context and ended and ("quoted scalar" in exc.context
+                                                                   or opened in ("[", "{")):
+        # an unclosed quote or bracket: point where it opened, not past the end of the file
+        mark = exc.context_mark
+        expected = (exc.problem or "").split(", but")[0]
+        problem = ("unterminated quoted string: the quote opened here is never closed"
+                   if "quoted scalar" in exc.context else
+                   f"this {opened!r} is never closed ({expected} before the end of the file)")
+        context = ""
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    lines = text.splitlines() or [""]
+    if line > len(lines):  # the end of the file: show its last line
+        line, column = len(lines), len(lines[-1]) + 1
     return YamlSyntaxError(f"invalid YAML: {problem}{context}", line, column)
 
 

@@ -15,7 +15,7 @@ import click
 # command name -> (module under syncpatch.cli, attribute holding the click command)
 _COMMANDS: dict[str, tuple[str, str]] = {
     "compile-patches": ("patches_cmd", "compile_patches"),
-    "apply": ("patches_cmd", "apply"),
+    "apply": ("apply_cmd", "apply"),
     "test": ("patches_cmd", "test"),
     "schema": ("patches_cmd", "schema"),
     "eval": ("eval_cmd", "eval_"),
@@ -45,10 +45,24 @@ class _LazyGroup(click.Group):
         return command if isinstance(command, click.Command) else None
 
 
-@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             invoke_without_command=True)
 @click.version_option(package_name="syncpatch")
-def cli() -> None:
-    """syncpatch: compiled JavaScript patches for tenant-cluster sync, and the platform Config API."""
+@click.pass_context
+def cli(ctx: click.Context) -> None:
+    """syncpatch: compiled JavaScript patches for tenant-cluster sync, and the platform Config API.
+
+    \b
+    Examples:
+      syncpatch compile-patches vcluster.yaml -o plans.py
+      syncpatch apply --config vcluster.yaml --resource endpoints ep.yaml --diff
+      syncpatch test examples/tests
+      syncpatch eval '"host-" + value' --value '"web"'
+      syncpatch COMMAND --help
+    """
+    if ctx.invoked_subcommand is None:  # `syncpatch` alone: the help, and success
+        click.echo(ctx.get_help())
+        ctx.exit(0)
 
 
 def main(argv: list[str] | None = None) -> Any:

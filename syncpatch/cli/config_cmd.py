@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from syncpatch.platformconfig import mask_secrets
-from syncpatch.platformconfig.files import DEFAULT_NAME, Checked, check_text, to_wire
+from syncpatch.platformconfig.files import DEFAULT_NAME, RAW_PREFIX, Checked, check_text, to_wire
 
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -55,25 +55,53 @@ def _fail(message: str) -> NoReturn:
     raise SystemExit(1)
 
 
-def _report(results: list[Checked], source: str) -> int:
-    """Print every error and warning; the number of errors."""
+def _excerpt(text: str, line: int, column: int) -> Text:
+    """The source line under a message, with a caret at the column (empty past the end)."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return Text()
+    gutter = str(line).rjust(5)
+    return Text.assemble("\n", (f"{gutter} | ", "blue"), lines[line - 1].expandtabs(1), "\n",
+                         (f"{' ' * len(gutter)} | ", "blue"), " " * (max(column, 1) - 1), ("^", "bold"))
+
+
+def _warning_position(text: str, warning: str) -> tuple[int, int]:
+    """Where a warning's field (``oidc: ...``, ``spec.raw:oidc: ...``) is set: the first line
+    that sets its last key (inside spec.raw too, which is text in the file), else 1:1."""
+    import re
+
+    field = warning.removeprefix(RAW_PREFIX).split(": ", 1)[0]
+    key = field.rsplit(".", 1)[-1]
+    found = re.search(rf"^([ \t-]*)({re.escape(key)})\s*:", text, re.MULTILINE)
+    if found is None:
+        return 1, 1
+    line = text.count("\n", 0, found.start()) + 1
+    return line, len(found.group(1)) + 1
+
+
+def _report(results: list[Checked], source: str, text: str) -> int:
+    """Print every error and warning, each located, with its source line; the number of errors."""
     console = _err_console()
     count = 0
     for result in results:
         for error in result.errors:
             count += 1
-            where = f"{source}:{error.line}:{error.column or 1}" if error.line else source
-            console.print(Text.assemble((where, "bold"), ": ", (error.path or "<root>", "cyan"),
-                                        ": ", (error.message, "red")))
+            line, column = error.line or 1, error.column or 1
+            console.print(Text.assemble((f"{source}:{line}:{column}", "bold"), ": ",
+                                        (error.path or "<root>", "cyan"), ": ", (error.message, "red"),
+                                        _excerpt(text, line, column)))
         for warning in result.warnings:
-            console.print(Text.assemble((f"{source}: ", "bold"), ("warning: ", "yellow"), warning))
+            line, column = _warning_position(text, warning)
+            console.print(Text.assemble((f"{source}:{line}:{column}: ", "bold"), ("warning: ", "yellow"), warning,
+                                        _excerpt(text, line, column)))
     return count
 
 
-def _check(path: str, name: str = DEFAULT_NAME) -> list[Checked]:
+def _check(path: str, name: str = DEFAULT_NAME) -> tuple[list[Checked], str]:
     source = "<stdin>" if path == "-" else path
+    text = _read(path)
     try:
-        return check_text(_read(path), source, name=name)
+        return check_text(text, source, name=name), text
     except SystemExit:
         raise
     except Exception as exc:  # a bug must not surface as a traceback
@@ -108,8 +136,8 @@ def validate(file: str) -> None:
       kubectl get config.management.platform.sh platform -o yaml | syncpatch config validate -
     """
     source = "<stdin>" if file == "-" else file
-    results = _check(file)
-    errors = _report(results, source)
+    results, text = _check(file)
+    errors = _report(results, source, text)
     if errors:
         _err_console().print(Text(f"{source}: {errors} error{'s' if errors != 1 else ''}", "bold red"))
         raise SystemExit(1)
@@ -139,10 +167,10 @@ def show(file: str, output: str, reveal: bool, name: str) -> None:
       syncpatch config show config-object.yaml -o yaml
     """
     source = "<stdin>" if file == "-" else file
-    results = _check(file, name)
-    if _report([r for r in results if r.errors], source):
+    results, text = _check(file, name)
+    if _report([r for r in results if r.errors], source, text):
         raise SystemExit(1)
-    _report([r for r in results if r.warnings], source)
+    _report([r for r in results if r.warnings], source, text)
     objects = [to_wire(r.config) for r in results if r.config is not None]
     if not reveal:
         objects = [mask_secrets(obj) for obj in objects]

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import click
 
 __all__ = ["eval_"]
-
-
-def _to_json(v: Any) -> Any:
-    from syncpatch import UNDEFINED
-
-    if v is UNDEFINED:
-        return None
-    if isinstance(v, float) and (v != v or v in (math.inf, -math.inf)):
-        return None
-    if isinstance(v, list):
-        return [_to_json(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _to_json(x) for k, x in v.items() if x is not UNDEFINED}
-    return v
 
 
 def _parse(text: str | None, what: str) -> Any:
@@ -34,7 +19,7 @@ def _parse(text: str | None, what: str) -> Any:
         raise click.BadParameter(f"not valid JSON: {exc}", param_hint=what) from None
 
 
-@click.command("eval")
+@click.command("eval", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("expression")
 @click.option("--value", "value_json", metavar="JSON", help="The value the expression sees (JSON).")
 @click.option("--context", "context_json", metavar="JSON", help="The context object (JSON).")
@@ -48,7 +33,9 @@ def eval_(expression: str, value_json: str | None, context_json: str | None, val
       syncpatch eval 'value.map(p => p.port)' --value '[{"port": 80}]'
       syncpatch eval 'context.vcluster.name' --context '{"vcluster": {"name": "vc"}}'
 
-    undefined prints as `undefined`; exit status 1 on a compile or evaluation error.
+    undefined prints as `undefined`. A result JSON cannot hold (NaN, Infinity, a function,
+    a symbol) is an error naming where it sits, as it would fail a patch. Exit status 1 on a
+    compile or evaluation error or such a result.
     """
     from syncpatch import UNDEFINED, CompileError, EvaluationError, compile_expression
 
@@ -65,4 +52,11 @@ def eval_(expression: str, value_json: str | None, context_json: str | None, val
     if result is UNDEFINED:
         click.echo("undefined")
         return
-    click.echo(json.dumps(_to_json(result), ensure_ascii=False, indent=2))
+    from .render import NotJsonData, json_data
+
+    try:
+        data = json_data(result)
+    except NotJsonData as exc:
+        click.echo(f"error: {exc}", err=True)
+        raise SystemExit(1) from None
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False))

@@ -7,53 +7,31 @@ traceback: anything unexpected is reported as one ``internal error`` line with e
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator, ParamSpec, TypeVar
+from typing import Any, Callable, Iterator
 
 import click
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["compile_patches", "apply", "test", "schema", "run_demo"]
+from .common import CONTEXT, console, guarded
 
-P = ParamSpec("P")
-R = TypeVar("R")
-_CONTEXT = {"help_option_names": ["-h", "--help"]}
+__all__ = ["compile_patches", "test", "schema", "run_demo", "print_diagnostics"]
+
 _DIRECTIONS = {"to-host": "to_host", "from-host": "from_host"}
+_CONTEXT = CONTEXT
+_console = console
+_guarded = guarded
 
 
-def _console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
-    """Turn unexpected exceptions into one readable line and exit code 1."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return fn(*args, **kwargs)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
-            raise
-        except ImportError as exc:
-            _console(True).print(f"error: a syncpatch stage is missing from this installation: {exc}")
-            raise SystemExit(1) from None
-        except Exception as exc:  # noqa: BLE001 - the last line of defence for users
-            _console(True).print(f"internal error: {type(exc).__name__}: {exc}")
-            raise SystemExit(1) from None
-
-    return wrapper
-
-
-def _print_diagnostics(diagnostics: list[Any], sources: dict[str, str], fmt: str, **extra: Any) -> None:
+def print_diagnostics(diagnostics: list[Any], sources: dict[str, str], fmt: str, **extra: Any) -> None:
     from syncpatch.patches.diagnostics import render_json, render_text, summary_line
 
     if fmt == "json":
-        click.echo(render_json(diagnostics, **extra))
+        click.echo(render_json(diagnostics, sources, **extra))
         return
     err = _console(True)
     if diagnostics:
@@ -63,8 +41,7 @@ def _print_diagnostics(diagnostics: list[Any], sources: dict[str, str], fmt: str
 
 
 @click.command("compile-patches", context_settings=_CONTEXT)
-@click.argument("configs", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("configs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               help="Write the artifact (an importable .py module) here; '-' for stdout. "
                    "Without it, only check.")
@@ -73,6 +50,7 @@ def _print_diagnostics(diagnostics: list[Any], sources: dict[str, str], fmt: str
 @click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too.")
 @click.option("--tests", "tests", multiple=True, type=click.Path(exists=True, path_type=Path),
               help="Declarative test cases (file or folder): their objects feed the round-trip check.")
+@click.version_option(package_name="syncpatch", prog_name="compile-patches")
 @_guarded
 def compile_patches(configs: tuple[Path, ...], output: Path | None, fmt: str, strict: bool,
                     tests: tuple[Path, ...]) -> None:
@@ -97,13 +75,16 @@ def compile_patches(configs: tuple[Path, ...], output: Path | None, fmt: str, st
     from syncpatch.patches.build import build
     from syncpatch.patches.diagnostics import has_failures
 
+    if output is not None and str(output) != "-" and not output.resolve().parent.is_dir():
+        raise click.BadParameter(f"folder {output.parent} does not exist (compile-patches does not create it)",
+                                 param_hint="-o/--output")
     result = build(list(configs), tests=list(tests))
     diagnostics = result.diagnostics
     failed = has_failures(diagnostics, strict=strict)
     written = None
     if not failed and output is not None and result.artifact is not None:
         written = _write(output, result.artifact)
-    _print_diagnostics(diagnostics, result.sources, fmt, output=written)
+    print_diagnostics(diagnostics, result.sources, fmt, output=written)
     if written and fmt == "text":
         _console(True).print(f"wrote {written}")
     if failed:
@@ -114,7 +95,6 @@ def _write(output: Path, text: str) -> str:
     if str(output) == "-":
         sys.stdout.write(text)
         return "-"
-    output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(text, encoding="utf-8")
     _write_bytecode(output)
     return str(output)
@@ -134,102 +114,10 @@ def _write_bytecode(output: Path) -> None:
         pass
 
 
-def _read_objects(path: str) -> list[Any]:
-    import yaml
-
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        return [doc for doc in yaml.safe_load_all(text) if doc is not None]
-    except (OSError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="OBJECT") from None
-    except yaml.YAMLError as exc:
-        raise click.BadParameter(f"{path} is not YAML: {exc}", param_hint="OBJECT") from None
-
-
-def _plan_source(config: Path | None, artifact: Path | None) -> Any:
-    """A ``(side, resource) -> (plan, base context factory)`` provider from a config or an artifact.
-
-    Config errors are printed as diagnostics and end the command with exit code 1.
-    """
-    if artifact is not None:
-        from syncpatch.loader import load_plans
-
-        return load_plans(artifact)
-    from syncpatch.patches.build import check_config_file
-
-    assert config is not None
-    report = check_config_file(config)
-    if not report.ok or report.compiled is None:
-        errors = [d for d in report.diagnostics if d.severity == "error"]
-        _print_diagnostics(errors, {report.filename: report.text}, "text")
-        raise SystemExit(1)
-    return report.compiled
-
-
 def _vcluster_context(source: Any, name: str, namespace: str) -> dict[str, Any]:
     """Only ``context.vcluster``: leaving ``virtualObject``/``hostObject`` out lets the plan
     default the source side to the object being synced, as a syncer would."""
     return {"vcluster": source.context(name, namespace)["vcluster"]}
-
-
-def _dump(obj: Any, fmt: str) -> str:
-    from syncpatch.patches.testcases import yaml_dump
-
-    if fmt == "json":
-        return json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
-    return yaml_dump(obj)
-
-
-@click.command("apply", context_settings=_CONTEXT)
-@click.argument("objects", nargs=-1, required=True, type=click.Path(allow_dash=True))
-@click.option("--config", "config", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Tenant-cluster config (YAML) holding the patches.")
-@click.option("--artifact", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Use a compile-patches artifact instead of --config.")
-@click.option("--resource", required=True,
-              help="Resource key: endpoints, fromHost.nodes, toHost.customResources/NAME ...")
-@click.option("--direction", type=click.Choice(sorted(_DIRECTIONS)), default="to-host", show_default=True)
-@click.option("--diff", "show_diff", is_flag=True, help="Print a unified diff instead of the object.")
-@click.option("-o", "--output", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
-@click.option("--vcluster-name", default="my-vcluster", show_default=True, help="context.vcluster.name")
-@click.option("--vcluster-namespace", default="vcluster-my-vcluster", show_default=True,
-              help="context.vcluster.namespace (the tenant cluster's host namespace)")
-@_guarded
-def apply(objects: tuple[str, ...], config: Path | None, artifact: Path | None, resource: str,
-          direction: str, show_diff: bool, fmt: str, vcluster_name: str, vcluster_namespace: str) -> None:
-    """Apply a config's patches to Kubernetes objects and print the result.
-
-    OBJECTS are YAML files (several documents each allowed; '-' reads stdin).
-
-    \b
-    Examples:
-      syncpatch apply --config vcluster.yaml --resource endpoints ep.yaml
-      syncpatch apply --config vcluster.yaml --resource endpoints --direction from-host host-ep.yaml
-      syncpatch apply --config vcluster.yaml --resource secrets --diff -o json secret.yaml
-      kubectl get ep web -o yaml | syncpatch apply --artifact plans.py --resource endpoints -
-    """
-    from syncpatch.patches.testcases import parse_resource, unified_diff
-
-    if (config is None) == (artifact is None):
-        raise click.UsageError("give exactly one of --config or --artifact")
-    docs = [obj for path in objects for obj in _read_objects(path)]
-    source = _plan_source(config, artifact)
-    side, key = parse_resource(resource)
-    plan = source.plan(side, key)
-    out = _console()
-    for number, obj in enumerate(docs):
-        context = _vcluster_context(source, vcluster_name, vcluster_namespace)
-        try:
-            result = plan.apply(_DIRECTIONS[direction], obj, context).object
-        except Exception as exc:  # a PatchError: the object was left untouched
-            _console(True).print(f"error: {exc}")
-            raise SystemExit(1) from None
-        if number and not show_diff:
-            click.echo("---" if fmt == "yaml" else "", nl=fmt == "yaml")
-        if show_diff:
-            out.print(Text(unified_diff(obj, result, before="input", after="patched")), end="")
-        else:
-            click.echo(_dump(result, fmt), nl=False)
 
 
 def _case_plans() -> Callable[[Path, str, str], tuple[Any, dict[str, Any]]]:
@@ -253,14 +141,13 @@ def _case_plans() -> Callable[[Path, str, str], tuple[Any, dict[str, Any]]]:
 
 
 def _iter_cases(paths: tuple[Path, ...]) -> Iterator[Any]:
-    from syncpatch.patches.testcases import CaseFileError, discover, load_case_file
+    from syncpatch.patches.testcases import discover, load_cases
 
     for root in paths:
         for file in discover(root):
-            try:
-                yield from load_case_file(file)
-            except CaseFileError as exc:
-                yield exc
+            cases, errors = load_cases(file)
+            yield from errors
+            yield from cases
 
 
 _MARKS = {"pass": ("PASS", "green"), "fail": ("FAIL", "red"), "error": ("ERROR", "red")}

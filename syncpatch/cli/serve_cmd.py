@@ -22,7 +22,7 @@ def _check_port(host: str, port: int) -> None:
             raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}") from None
 
 
-@click.command()
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--listen", default="127.0.0.1:8443", show_default=True, help="HOST:PORT to serve TLS on.")
 @click.option("--data", "data_dir", default="syncpatch-data", show_default=True,
               type=click.Path(file_okay=False, path_type=Path),
@@ -34,7 +34,20 @@ def _check_port(host: str, port: int) -> None:
 @click.option("--store", "store_url", help="Database URL, e.g. postgresql://user:pw@host/db.")
 def serve(listen: str, data_dir: Path, config_path: Path | None, kubeconfig_out: Path | None,
           store_url: str | None) -> None:
-    """Serve Configs (management.platform.sh/v1) to kubectl over TLS."""
+    """Serve Configs (management.platform.sh/v1) to kubectl over TLS.
+
+    On first start it creates a CA, a serving certificate, an admin access key and a
+    kubeconfig in --data; it runs in the foreground until interrupted (Ctrl-C).
+
+    \b
+    Examples:
+      syncpatch serve --data ./platform-data --config examples/platform/minimal.yaml
+      syncpatch serve --listen 127.0.0.1:9443 --kubeconfig-out ~/.kube/platform.yaml
+      syncpatch serve --store postgresql://platform:secret@db/platform
+    \b
+    Then, in another shell:
+      kubectl --kubeconfig ./platform-data/kubeconfig get config.management.platform.sh
+    """
     try:
         import uvicorn
 

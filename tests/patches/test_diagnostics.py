@@ -231,7 +231,7 @@ sync:
 def test_yaml_syntax_error():
     report = check("sync:\n  toHost: [\n")
     diag = only(report, "yaml-syntax")
-    assert (diag.line, diag.column) == (3, 1)
+    assert (diag.line, diag.column) == (2, 12)  # the end of the file, on its last line
 
 
 def test_json_shape():

@@ -93,7 +93,7 @@ def test_position_of_missing_key_is_its_nearest_ancestor(doc):
 def test_yaml_syntax_error_has_position():
     with pytest.raises(YamlSyntaxError) as info:
         load_yaml("sync:\n  toHost: [a\n", "bad.yaml")
-    assert (info.value.line, info.value.column) == (3, 1)
+    assert (info.value.line, info.value.column) == (2, 11)  # the bracket that is never closed
     assert "invalid YAML" in info.value.message
 
 
