@@ -11,12 +11,13 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, ParamSpec, TypeVar
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+
+if TYPE_CHECKING:  # rich loads on first output, not for --help
+    from rich.console import Console
+    from rich.table import Table
 
 __all__ = ["compile_patches", "apply", "test", "schema", "run_demo"]
 
@@ -27,7 +28,16 @@ _DIRECTIONS = {"to-host": "to_host", "from-host": "from_host"}
 
 
 def _console(stderr: bool = False) -> Console:
+    from rich.console import Console
+
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def _text(*args: Any, **kwargs: Any) -> Any:
+    """rich's ``Text``, imported on first use (not for ``--help``)."""
+    from rich.text import Text
+
+    return Text(*args, **kwargs)
 
 
 def _guarded(fn: Callable[P, R]) -> Callable[P, R]:
@@ -227,7 +237,7 @@ def apply(objects: tuple[str, ...], config: Path | None, artifact: Path | None, 
         if number and not show_diff:
             click.echo("---" if fmt == "yaml" else "", nl=fmt == "yaml")
         if show_diff:
-            out.print(Text(unified_diff(obj, result, before="input", after="patched")), end="")
+            out.print(_text(unified_diff(obj, result, before="input", after="patched")), end="")
         else:
             click.echo(_dump(result, fmt), nl=False)
 
@@ -267,13 +277,15 @@ _MARKS = {"pass": ("PASS", "green"), "fail": ("FAIL", "red"), "error": ("ERROR",
 
 
 def _results_table(results: list[Any]) -> Table:
+    from rich.table import Table
+
     table = Table(title="patch tests", title_justify="left")
     for column in ("result", "case", "resource", "direction", "file"):
         table.add_column(column)
     for res in results:
         label, style = _MARKS[res.status]
         case = res.case
-        table.add_row(Text(label, style=style), case.name, f"{case.side}.{case.resource}",
+        table.add_row(_text(label, style=style), case.name, f"{case.side}.{case.resource}",
                       case.direction.replace("_", "-"), case.file)
     return table
 
@@ -337,13 +349,13 @@ def _print_results(results: list[Any], failed: list[Any], broken: list[str]) -> 
     if results:
         out.print(_results_table(results))
     for res in failed:
-        out.print(Text(f"\n{_MARKS[res.status][0]} {res.case.name} ({res.case.file})", style="bold red"))
+        out.print(_text(f"\n{_MARKS[res.status][0]} {res.case.name} ({res.case.file})", style="bold red"))
         if res.message:
-            out.print(Text(res.message))
+            out.print(_text(res.message))
         if res.diff:
-            out.print(Text(res.diff), end="")
+            out.print(_text(res.diff), end="")
     for message in broken:
-        out.print(Text(f"invalid case file: {message}", style="red"))
+        out.print(_text(f"invalid case file: {message}", style="red"))
     passed = len(results) - len(failed)
     if not results and not broken:
         out.print("no test cases found")
