@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from rich.console import Console
 
-from . import bench_build, bench_expressions, bench_plans, bench_startup, report
+from . import bench_build, bench_expressions, bench_plans, bench_realistic, bench_startup, report
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -21,6 +21,7 @@ def _sections(quick: bool) -> dict[str, Callable[[], dict[str, Any]]]:
     repeats, target = (3, 0.02) if quick else (7, 0.2)
     return {
         "expressions": lambda: bench_expressions.run(repeats=repeats, target=target),
+        "realistic": lambda: bench_realistic.run(repeats=repeats, target=target / 4, limit=6 if quick else None),
         "plans": lambda: bench_plans.run_application(
             repeats=repeats, target=target, endpoint_size=(5, 3, 3) if quick else (100, 10, 10)
         ),
@@ -73,6 +74,8 @@ def _print(console: Console, name: str, section: dict[str, Any]) -> None:
         console.print(f"[yellow]skipped[/]: {section['skipped']}")
     elif name == "expressions":
         report.print_expressions(console, section)
+    elif name == "realistic":
+        report.print_realistic(console, section)
     elif name == "plans":
         report.print_plans(console, section)
     else:

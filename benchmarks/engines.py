@@ -11,10 +11,51 @@ from typing import Any, Callable
 
 Call = Callable[[Any, Any], Any]
 
-# The script body each embedded engine runs: the same expression as a function of value and
-# context, with JSON in and out (these engines cannot share Python dicts).
-_WRAPPER = "(function (valueJson, contextJson) {{ var value = JSON.parse(valueJson); var context = JSON.parse(contextJson); var valueExists = true; var r = (function () {{ return eval({src}); }})(); return r === undefined ? undefined : JSON.stringify(r); }})"
+# The function each embedded engine compiles once: the script as the body of a function of
+# value and context, its completion value returned, with JSON in and out (these engines cannot
+# share Python dicts). The source is part of the function text, as a syncer embedding an
+# engine would write it, so no call re-parses it.
+_WRAPPER = ("(function (valueJson, contextJson) {{ var value = JSON.parse(valueJson); "
+            "var context = JSON.parse(contextJson); var valueExists = true; "
+            "var r = (function () {{ {body}\n}})(); return r === undefined ? undefined : JSON.stringify(r); }})")
 _PRELUDE = "var btoa = typeof btoa === 'function' ? btoa : undefined;"
+
+
+def function_body(source: str) -> str:
+    """The script as a function body that returns its completion value: ``return (...)``
+    around its last statement when that is an expression statement (so
+    ``value["k"]="v";value`` becomes ``value["k"]="v";return (value);``). A script ending in
+    another statement completes with undefined unless its body returns, as in node's
+    ``new Function``; the benchmark's scripts all end in an expression."""
+    from syncpatch.grammar import ast as A
+    from syncpatch.grammar.build import parse
+
+    program = parse(source)
+    if not program.body or not isinstance(program.body[-1], A.ExpressionStatement):
+        return source
+    span = program.body[-1].expression.span
+    starts = _line_starts(source)
+    begin = starts[span.line - 1] + span.column - 1
+    end = starts[span.end_line - 1] + span.end_column - 1
+    return f"{source[:begin]}return ({source[begin:end]});{source[end:]}"
+
+
+def _line_starts(text: str) -> list[int]:
+    """Offsets where each line starts (the lexer's line terminators; CRLF is one)."""
+    starts = [0]
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "\n\r\u2028\u2029":
+            if c == "\r" and text[i + 1:i + 2] == "\n":
+                i += 1
+            starts.append(i + 1)
+        i += 1
+    return starts
+
+
+def _wrapped(source: str) -> str:
+    return _WRAPPER.format(body=function_body(source))
 
 
 def syncpatch_engine(source: str) -> Call:
@@ -34,7 +75,7 @@ def quickjs_engine(source: str) -> Call:
 
     ctx = quickjs.Context()
     ctx.eval(_BASE64_POLYFILL)
-    fn = ctx.eval(_WRAPPER.format(src=json.dumps(source)))
+    fn = ctx.eval(_wrapped(source))
     return lambda value, context: _json_result(fn(json.dumps(value), json.dumps(context)))
 
 
@@ -43,7 +84,7 @@ def miniracer_engine(source: str) -> Call:
 
     ctx = MiniRacer()
     ctx.eval(_BASE64_POLYFILL)
-    ctx.eval("var __f = " + _WRAPPER.format(src=json.dumps(source)))
+    ctx.eval("var __f = " + _wrapped(source))
     return lambda value, context: _json_result(ctx.call("__f", json.dumps(value), json.dumps(context)))
 
 
@@ -52,7 +93,7 @@ def dukpy_engine(source: str) -> Call:
 
     interp = dukpy.JSInterpreter()
     interp.evaljs(_BASE64_POLYFILL)
-    interp.evaljs("var __f = " + _WRAPPER.format(src=json.dumps(source)))
+    interp.evaljs("var __f = " + _wrapped(source))
     return lambda value, context: _json_result(
         interp.evaljs("__f(dukpy.v, dukpy.c)", v=json.dumps(value), c=json.dumps(context))
     )

@@ -34,6 +34,21 @@ def print_expressions(console: Console, section: dict[str, Any]) -> None:
     console.print(section["summary"])
 
 
+def print_realistic(console: Console, section: dict[str, Any]) -> None:
+    table = Table(title="Realistic corpus: ratio to hand-written, and the tier each case ran on")
+    for col in ["case", "expression", "tier", "hand-written ns", "syncpatch", "general forced"]:
+        table.add_column(col, justify="left" if col in ("case", "expression", "tier") else "right")
+    for row in section["rows"]:
+        ratio = row["ratio_to_handwritten"]
+        table.add_row(row["id"], row["source"][:48], row["tier"], _fmt(row["ns"].get("handwritten"), 0),
+                      _fmt(ratio.get("syncpatch")), _fmt(ratio.get("general")))
+    console.print(table)
+    for row in section["rows"]:
+        for problem in row["problems"]:
+            console.print(f"[yellow]not timed[/]: {row['id']}: {problem}")
+    console.print(section["summary"])
+
+
 def print_plans(console: Console, section: dict[str, Any]) -> None:
     table = Table(title="Plan application (µs per object) and ratio to hand-written")
     for col in ["workload", "direction", "hand-written", "syncpatch", "ratio"]:
@@ -62,7 +77,7 @@ def write_chart(results: dict[str, Any], path: Path) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(19, 5), gridspec_kw={"width_ratios": [2, 3, 2]})
     rows = results.get("expressions", {}).get("rows", [])
     names = [r["name"] for r in rows]
     for engine in ["syncpatch", *results.get("expressions", {}).get("engines", [])]:
@@ -73,6 +88,7 @@ def write_chart(results: dict[str, Any], path: Path) -> bool:
     left.set_title("Per-expression call cost")
     left.tick_params(axis="x", rotation=60)
     left.legend(fontsize=8)
+    _realistic_chart(middle, results.get("realistic", {}))
     scaling = results.get("scaling", {}).get("by_size", [])
     if scaling:
         right.plot([s["elements"] for s in scaling], [s["us"] for s in scaling], marker="o")
@@ -86,3 +102,33 @@ def write_chart(results: dict[str, Any], path: Path) -> bool:
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+_TIER_COLOURS = {"native": "tab:green", "fallback": "tab:orange", "general": "tab:red"}
+
+
+def _realistic_chart(axis: Any, section: dict[str, Any]) -> None:
+    """The realistic corpus: each case's ratio (coloured by the tier it ran on) and the
+    general tier forced, sorted by ratio."""
+    rows = sorted((r for r in section.get("rows", []) if "syncpatch" in r["ratio_to_handwritten"]),
+                  key=lambda r: r["ratio_to_handwritten"]["syncpatch"])
+    if not rows:
+        axis.set_visible(False)
+        return
+    xs = range(len(rows))
+    axis.plot(xs, [r["ratio_to_handwritten"].get("general", math.nan) for r in rows], color="grey",
+              marker=".", linestyle="none", label="general tier forced")
+    for tier, colour in _TIER_COLOURS.items():
+        points = [(i, r["ratio_to_handwritten"]["syncpatch"]) for i, r in enumerate(rows) if r["tier"] == tier]
+        if points:
+            axis.scatter([p[0] for p in points], [p[1] for p in points], color=colour, s=18,
+                         label=f"syncpatch, {tier} ({len(points)})")
+    axis.axhline(1.5, color="grey", linestyle="--", label="target 1.5× (geomean)")
+    axis.axhline(4, color="grey", linestyle=":", label="cap 4× (any case)")
+    axis.set_yscale("log")
+    axis.set_xlabel("realistic cases, sorted by ratio")
+    axis.set_ylabel("time / hand-written Python")
+    summary = section.get("summary", {})
+    axis.set_title(f"Realistic corpus: geomean {_fmt(summary.get('syncpatch_geomean_ratio'))}×, "
+                   f"general forced {_fmt(summary.get('general_forced_geomean_ratio'))}×")
+    axis.legend(fontsize=8)

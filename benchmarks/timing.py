@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import statistics
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 Call = Callable[[Any, Any], Any]
 Inputs = Sequence[tuple[Any, Any]]
@@ -39,18 +39,24 @@ def _rounds_for(fn: Call, inputs: Inputs, target: float) -> int:
         rounds *= 4
 
 
-def interleaved_medians(fns: dict[str, Call], inputs: Inputs, *, repeats: int, target: float) -> dict[str, float]:
+def interleaved_medians(fns: dict[str, Call], inputs: Inputs | Mapping[str, Inputs], *, repeats: int,
+                        target: float) -> dict[str, float]:
     """Median seconds per call for each function, net of the loop's own cost (measured
     with a no-op in the same run). Repeats alternate between functions so that machine
-    drift hits every contender alike."""
+    drift hits every contender alike. ``inputs`` is one pool for all, or a pool per
+    contender (of equal size: the same data in the form each takes)."""
     contenders = {"<loop>": _noop, **fns}
-    for fn in contenders.values():  # warm-up, untimed: a plan compiles its code on first use,
-        _run(fn, inputs, 1)  # which would otherwise leave the round count calibrated on it
-    rounds = {name: _rounds_for(fn, inputs, target) for name, fn in contenders.items()}
+    pools = inputs if isinstance(inputs, Mapping) else {}
+    default = next(iter(pools.values())) if pools else inputs
+    assert not isinstance(default, Mapping)
+    pool = {name: pools.get(name, default) for name in contenders}
+    for name, fn in contenders.items():  # warm-up, untimed: a plan compiles its code on first use,
+        _run(fn, pool[name], 1)  # which would otherwise leave the round count calibrated on it
+    rounds = {name: _rounds_for(fn, pool[name], target) for name, fn in contenders.items()}
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
         for name, fn in contenders.items():
-            samples[name].append(_run(fn, inputs, rounds[name]))
+            samples[name].append(_run(fn, pool[name], rounds[name]))
     loop = statistics.median(samples.pop("<loop>"))
     return {name: max(statistics.median(values) - loop, 1e-9) for name, values in samples.items()}
 

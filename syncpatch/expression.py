@@ -85,8 +85,17 @@ def _deferred_general(program: NativeFirstProgram) -> CompiledFunction:
         general._main, general._names = main, names  # later calls go straight to the real one
         return main(*args, **kwargs)
 
+    first_call.generates_general = True  # type: ignore[attr-defined]  # see general_tier_ran
     general._main = first_call
     return general
+
+
+def general_tier_ran(expression: Expression) -> bool:
+    """Has ``expression`` needed its general tier yet? A script with a native tier generates
+    its general tier on the first call that needs it (a failed guard or ``budgets``), so on a
+    fresh expression this tells a call that stayed native from one that fell back. (Always
+    true for a script without a native tier.) The benchmarks report tiers with it."""
+    return not getattr(expression.general._main, "generates_general", False)
 
 
 def _unset(*_: Any) -> Any:  # pragma: no cover - replaced before any call

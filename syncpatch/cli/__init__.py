@@ -23,12 +23,35 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("serve_cmd", "serve"),
 }
 
+#: each command's one-line help, for the listing in `syncpatch --help` without importing every
+#: command module (pydantic models, the server stack); tests/cli/test_lazy_help.py keeps it equal
+#: to the commands' own help
+SHORT_HELP: dict[str, str] = {
+    "compile-patches": "Check tenant-cluster configs and compile every patch into one Python artifact.",
+    "apply": "Apply a config's patches to Kubernetes objects and print the result.",
+    "test": "Run declarative patch test cases (YAML) and print a pass/fail table.",
+    "schema": "Print the JSON Schema of tenant-config `sync` sections (from the pydantic models).",
+    "eval": "Evaluate EXPRESSION (JavaScript) and print the result as JSON.",
+    "config": "Validate the platform Config and show its effective settings.",
+    "serve": "Serve Configs (management.platform.sh/v1) to kubectl over TLS.",
+}
+
 
 class _LazyGroup(click.Group):
     """A click group that imports a subcommand's module on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from ``SHORT_HELP``: listing imports no command module."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = [(name, click.utils.make_default_short_help(SHORT_HELP.get(name, ""), limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = _COMMANDS.get(cmd_name)
