@@ -37,6 +37,13 @@ SHORT_HELP: dict[str, str] = {
 }
 
 
+def _shorten(text: str, limit: int) -> str:
+    """One line of at most ``limit`` characters, cut at a word with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 3, 1)].rsplit(" ", 1)[0].rstrip(" ,;:") + "..."
+
+
 class _LazyGroup(click.Group):
     """A click group that imports a subcommand's module on first use."""
 
@@ -49,7 +56,7 @@ class _LazyGroup(click.Group):
         if not names:
             return
         limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = [(name, click.utils.make_default_short_help(SHORT_HELP.get(name, ""), limit)) for name in names]
+        rows = [(name, _shorten(SHORT_HELP.get(name, ""), limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -58,12 +65,7 @@ class _LazyGroup(click.Group):
         if target is None:
             return None
         module_name, attr = target
-        try:
-            module = importlib.import_module(f"syncpatch.cli.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"syncpatch.cli.{module_name}":
-                return None  # command not built yet
-            raise
+        module = importlib.import_module(f"syncpatch.cli.{module_name}")
         command = getattr(module, attr, None)
         return command if isinstance(command, click.Command) else None
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from typing import Callable, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Callable, ParamSpec, TypeVar
 
 import click
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich loads on first output, not for --help
+    from rich.console import Console
 
 __all__ = ["CONTEXT", "console", "guarded", "fail"]
 
@@ -24,6 +26,8 @@ columns and cut file names in tables; a log viewer wraps long lines itself."""
 
 def console(stderr: bool = False) -> Console:
     """A console for stdout (or stderr); outside a terminal, as wide as the text needs."""
+    from rich.console import Console
+
     stream = sys.stderr if stderr else sys.stdout
     width = None
     if not stream.isatty() and not os.environ.get("COLUMNS"):
@@ -46,9 +50,6 @@ def guarded(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
             raise
-        except ImportError as exc:
-            click.echo(f"error: a syncpatch stage is missing from this installation: {exc}", err=True)
-            raise SystemExit(1) from None
         except Exception as exc:  # noqa: BLE001 - the last line of defence for users
             click.echo(f"internal error: {type(exc).__name__}: {exc}", err=True)
             raise SystemExit(1) from None

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+
+if TYPE_CHECKING:  # rich loads on first output, not for --help
+    from rich.table import Table
 
 from .common import CONTEXT, console, guarded
 
@@ -154,6 +154,9 @@ _MARKS = {"pass": ("PASS", "green"), "fail": ("FAIL", "red"), "error": ("ERROR",
 
 
 def _results_table(results: list[Any]) -> Table:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title="patch tests", title_justify="left")
     for column in ("result", "case", "resource", "direction", "file"):
         table.add_column(column)
@@ -220,6 +223,8 @@ def _json_results(results: list[Any], broken: list[str]) -> dict[str, Any]:
 
 
 def _print_results(results: list[Any], failed: list[Any], broken: list[str]) -> None:
+    from rich.text import Text
+
     out = _console()
     if results:
         out.print(_results_table(results))
