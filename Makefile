@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 # package here once `make typecheck` reports nothing for it.
 MYPY_CLEAN := patches platformconfig benchmarks \
 	syncpatch/__init__.py syncpatch/__main__.py syncpatch/cli syncpatch/loader.py \
-	syncpatch/pytest_plugin.py syncpatch/demo.py \
+	syncpatch/pytest_plugin.py syncpatch/demo.py syncpatch/resources.py \
 	runtime/stdlib runtime/plan.py runtime/plan_walkers.py runtime/plan_codegen.py runtime/plan_groups.py \
 	runtime/native.py runtime/plan_inline.py runtime/paths.py runtime/names.py \
 	compiler/native.py compiler/native_calls.py compiler/native_regex.py compiler/native_templates.py compiler/pyast.py \
