@@ -31,6 +31,12 @@ SECRET_PATHS: tuple[tuple[str, ...], ...] = (
 )
 DATA_SOURCE_PATH = ("database", "dataSource")
 _USERINFO = re.compile(r"(?P<head>(?:[A-Za-z][A-Za-z0-9+.-]*://)?[^:@/]*:)(?P<password>.+)@", re.DOTALL)
+# Credentials any string may carry: `scheme://user:password@host` (repository URLs, the
+# secret store address, issuer URLs) and `password=...`-style DSN or query parameters.
+_URL_USERINFO = re.compile(r"(?P<head>[A-Za-z][A-Za-z0-9+.-]*://[^/?#@:\s]*:)(?P<password>[^/?#@\s]+)@")
+_SECRET_PARAM = re.compile(
+    r"(?i)(?P<head>(?<![A-Za-z0-9_])(?:password|passwd|pwd|sslpassword|sslkey_?password|secret|"
+    r"client_?secret|token|access_?token|refresh_?token|api_?key)=)(?P<password>[^&;\s#]+)")
 
 
 def mask_secrets(obj: dict[str, Any]) -> dict[str, Any]:
@@ -51,24 +57,53 @@ def mask_status(status: dict[str, Any]) -> dict[str, Any]:
     for path in SECRET_PATHS:
         _mask_at(out, path, lambda value: MASK)
     _mask_at(out, DATA_SOURCE_PATH, mask_data_source)
-    return out
+    masked: dict[str, Any] = _mask_credentials(out)
+    return masked
+
+
+def mask_credentials(text: str) -> str:
+    """`text` with URL userinfo passwords and `password=`-style parameters masked."""
+    if "=" not in text and "@" not in text:
+        return text
+    text = _URL_USERINFO.sub(lambda m: m.group("head") + MASK + "@", text)
+    return _SECRET_PARAM.sub(lambda m: m.group("head") + MASK, text)
+
+
+def _mask_credentials(node: Any) -> Any:
+    if isinstance(node, str):
+        return mask_credentials(node)
+    if isinstance(node, dict):
+        return {key: _mask_credentials(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_mask_credentials(item) for item in node]
+    return node
+
+
+def is_secret_path(path: str) -> bool:
+    """Whether an error path (`auth.connectors[0].oidc.clientSecret`) names a secret field,
+    so that a message about it must not echo the value."""
+    parts = tuple("*" if p.startswith("[") else p for p in re.findall(r"\[\d+\]|[^.\[\]]+", path))
+    return parts == DATA_SOURCE_PATH or any(
+        len(parts) == len(secret) and all(s in ("*", p) for s, p in zip(secret, parts))
+        for secret in SECRET_PATHS)
 
 
 def mask_raw(raw: str) -> str:
     """`raw` with its secrets masked, re-rendered in its key order.
 
-    Text with nothing to mask comes back unchanged, comments included. Text that does not
-    parse (or exceeds the YAML size budget) cannot be masked field by field, so all of it is
-    masked rather than risk a leak.
+    Text with nothing to mask and no comments comes back unchanged. Comments are free text
+    that may hold a secret nobody can recognise, so text with a `#` is re-rendered without
+    them. Text that does not parse (or exceeds the YAML size budget) cannot be masked field
+    by field, so all of it is masked rather than risk a leak.
     """
     try:
         data: Any = load_document(raw).data
     except ConfigInvalid:
         return MASK
     if not isinstance(data, dict):
-        return raw
+        return raw if "#" not in raw else MASK
     masked = mask_status(data)
-    if masked == data:
+    if masked == data and "#" not in raw:
         return raw
     text: str = yaml.safe_dump(masked, sort_keys=False, default_flow_style=False, allow_unicode=True)
     return text

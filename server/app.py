@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import OperationalError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
@@ -25,22 +25,25 @@ from . import discovery as D
 from . import errors as E
 from . import openapi, reviews, table
 from .audit import AuditLog, RequestInfo
-from .auth import Authenticator, AuthSettings, Principal
-from .http import bool_param, decode, int_param, json_response, media_type, query_options, read_body, status_response
-from .model_adapter import MASK, mask_object
+from .auth import MAX_TTL, Authenticator, AuthSettings, Principal
+from .http import (bool_param, decode, int_param, json_response, media_type, query_options, read_body,
+                   resource_version_param, status_response)
+from .model_adapter import MASK
+from .rendering import RenderCache, present
 from .objects import Clock
 from .patching import APPLY
 from .selectors import field_matcher, label_matcher
-from .service import ConfigService, WriteCtx
+from .service import MAX_GRACE_SECONDS, ConfigService, WriteCtx
 from .store import Store
 from .ui.routes import ui_routes
 from .watch import Notifier, stream
 
 log = logging.getLogger("syncpatch.server")
-LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 BASE = f"/apis/{D.GROUP_VERSION}/configs"
 READ_VERBS = {"get", "list", "watch"}
 SERVER_CONFIG = "platform"  # the Config `syncpatch serve` keeps in step with its --config file
+MAX_WATCHES = 512  # open watch streams per server process; more get 429
+CLIENT_CLOSED = 499  # as nginx logs a request whose client closed the connection
 Handler = Callable[[Request, "State", Principal | None, RequestInfo], Awaitable[Response]]
 
 
@@ -55,6 +58,9 @@ class State:
     clock: Clock = field(default_factory=Clock)
     server_address: str = "127.0.0.1:8443"
     notifier: Notifier | None = None
+    renders: RenderCache = field(default_factory=RenderCache)
+    max_watches: int = MAX_WATCHES
+    watches: int = 0
 
     @property
     def service(self) -> ConfigService:
@@ -93,6 +99,8 @@ def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Ha
                 response = await fn(request, st, principal, info)
             except E.ApiError as err:
                 response = status_response(err)
+            except ClientDisconnect:  # the client went away mid-request: nothing to answer
+                response = Response(status_code=CLIENT_CLOSED)
             except OperationalError:
                 log.warning("store unavailable serving %s %s", request.method, request.url.path)
                 response = status_response(E.ServiceUnavailable(
@@ -103,11 +111,13 @@ def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Ha
             if auth_headers:
                 for key, value in st.settings.custom_headers:
                     response.headers[key] = value
-            req_obj, resp_obj = request.state.audit_objects
-            try:
-                st.audit.record(info, response.status_code, started, req_obj, resp_obj)
-            except Exception:  # noqa: BLE001 - a full disk must not turn answers into 500s
-                log.exception("cannot write the audit log")
+            if st.audit.enabled:
+                req_obj, resp_obj = request.state.audit_objects
+                try:  # serialising and writing (and rotating) happen in a worker thread
+                    await run_in_threadpool(st.audit.record, info, response.status_code, started,
+                                            req_obj, resp_obj)
+                except Exception:  # noqa: BLE001 - a full disk must not turn answers into 500s
+                    log.exception("cannot write the audit log")
             return response
         return handler
     return deco
@@ -148,21 +158,6 @@ def _reveal(request: Request, principal: Principal | None) -> bool:
     return wanted
 
 
-def present(obj: dict[str, Any], reveal: bool) -> dict[str, Any]:
-    """An object as a client may see it: secrets masked unless an admin asked to reveal."""
-    if reveal:
-        return obj
-    out = mask_object(obj)
-    annotations = out.get("metadata", {}).get("annotations") or {}
-    if LAST_APPLIED in annotations:
-        try:
-            applied = json.loads(annotations[LAST_APPLIED])
-            annotations[LAST_APPLIED] = json.dumps(mask_object(applied), separators=(",", ":"))
-        except Exception:  # noqa: BLE001 - anything unparseable is hidden whole
-            annotations[LAST_APPLIED] = MASK
-    return out
-
-
 def _audit_body(body: Any) -> Any:
     """The request body for the audit log, masked; unmaskable shapes are left out."""
     if isinstance(body, dict):
@@ -176,21 +171,26 @@ def _audit_body(body: Any) -> Any:
     return None
 
 
-def _render(request: Request, st: State, objs: list[dict[str, Any]], list_meta: dict[str, Any] | None,
-            reveal: bool, single: bool) -> Response:
-    accept = request.headers.get("accept", "")
-    shown = [present(o, reveal) for o in objs]
-    if D.accepts_table(accept):
-        tbl = table.table(shown, list_meta or {"resourceVersion": shown[0]["metadata"]["resourceVersion"]},
-                          st.clock.now())
-        if request.query_params.get("includeObject") == "Object":
-            for row, obj in zip(tbl["rows"], shown):
-                row["object"] = obj
-        return json_response(tbl)
-    if single:
-        return json_response(shown[0])
-    return json_response({"apiVersion": D.GROUP_VERSION, "kind": "ConfigList",
-                          "metadata": list_meta, "items": shown})
+async def _render(request: Request, st: State, objs: list[dict[str, Any]],
+                  list_meta: dict[str, Any] | None, reveal: bool, single: bool) -> Response:
+    """Masking (cached per version), tables and JSON encoding, in a worker thread."""
+    as_table = D.accepts_table(request.headers.get("accept", ""))
+    with_objects = request.query_params.get("includeObject") == "Object"
+
+    def build() -> Response:
+        shown = [st.renders.show(o, reveal) for o in objs]
+        if as_table:
+            tbl = table.table(shown, list_meta or {
+                "resourceVersion": shown[0]["metadata"]["resourceVersion"]}, st.clock.now())
+            if with_objects:
+                for row, obj in zip(tbl["rows"], shown):
+                    row["object"] = obj
+            return json_response(tbl)
+        if single:
+            return json_response(shown[0])
+        return json_response({"apiVersion": D.GROUP_VERSION, "kind": "ConfigList",
+                              "metadata": list_meta, "items": shown})
+    return await run_in_threadpool(build)
 
 
 # ---- discovery and openapi ------------------------------------------------------------
@@ -266,17 +266,20 @@ def govern(st: State, obj: dict[str, Any]) -> None:
     st.auth.settings = st.settings
 
 
-def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteCtx, code: int,
-             reveal: bool) -> Response:
+async def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteCtx, code: int,
+                   reveal: bool) -> Response:
     if ctx.dry_run and code == 201:
         obj["metadata"].pop("resourceVersion", None)  # a dry-run create has no version yet
     elif st.notifier and not ctx.dry_run:
         st.notifier.notify()
         if request.method != "DELETE":
             govern(st, obj)
-    shown = present(obj, reveal)
+
+    def build() -> tuple[dict[str, Any], Response]:
+        shown = present(obj, reveal)
+        return shown, json_response(shown, code)
+    shown, response = await run_in_threadpool(build)
     request.state.audit_objects = (request.state.audit_objects[0], shown)
-    response = json_response(shown, code)
     for warning in ctx.warnings[:20]:
         text = json.dumps(warning)[1:-1]  # escapes quotes, control and non-ASCII characters
         response.headers.append("Warning", f'299 - "{text}"')
@@ -284,8 +287,14 @@ def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteCtx, co
 
 
 async def _body(request: Request) -> Any:
-    data = decode(await read_body(request), media_type(request))
-    request.state.audit_objects = (_audit_body(data), None)
+    """The decoded body; parsing and the audit copy run in a worker thread."""
+    raw, ctype = await read_body(request), media_type(request)
+
+    def parse() -> tuple[Any, Any]:
+        data = decode(raw, ctype)
+        return data, _audit_body(data)
+    data, audited = await run_in_threadpool(parse)
+    request.state.audit_objects = (audited, None)
     return data
 
 
@@ -300,7 +309,7 @@ async def collection(request: Request, st: State, p: Principal | None, info: Req
         ctx = _write_ctx(request, p)
         body = await _body(request)
         obj = await run_in_threadpool(st.service.create, body, ctx)
-        return _written(request, st, obj, ctx, 201, reveal)
+        return await _written(request, st, obj, ctx, 201, reveal)
     if request.method != "GET":
         raise E.MethodNotAllowed(f"{request.method} is not supported on the Config collection")
     watching = bool_param(request, "watch")
@@ -317,7 +326,7 @@ async def _list(request: Request, st: State, p: Principal | None) -> Response:
     meta, items = await run_in_threadpool(
         st.service.list, lambda o: labels(o) and fields(o), limit or None,
         request.query_params.get("continue") or None)
-    return _render(request, st, items, meta, reveal, single=False)
+    return await _render(request, st, items, meta, reveal, single=False)
 
 
 async def _watch(request: Request, st: State, p: Principal | None, name: str | None) -> Response:
@@ -325,9 +334,7 @@ async def _watch(request: Request, st: State, p: Principal | None, name: str | N
     reveal = _reveal(request, p)
     labels = label_matcher(request.query_params.get("labelSelector"))
     fields = field_matcher(request.query_params.get("fieldSelector"))
-    start = request.query_params.get("resourceVersion")
-    if start not in (None, "") and not start.isdigit():
-        raise E.BadRequest(f"invalid resourceVersion {start!r}")
+    start = resource_version_param(request)
     timeout = int_param(request, "timeoutSeconds")
     as_table = D.accepts_table(request.headers.get("accept", ""))
 
@@ -335,15 +342,28 @@ async def _watch(request: Request, st: State, p: Principal | None, name: str | N
         return labels(obj) and fields(obj) and (name is None or obj["metadata"]["name"] == name)
 
     def render(obj: dict[str, Any]) -> Any:
-        shown = present(obj, reveal)
+        shown = st.renders.show(obj, reveal)
         if as_table:
             return table.table([shown], {"resourceVersion": shown["metadata"]["resourceVersion"]},
                                st.clock.now())
         return shown
+    if st.watches >= st.max_watches:
+        raise E.TooManyRequests(f"too many watches are open (at most {st.max_watches}); "
+                                "try again later", retry_after=1)
     body = stream(st.store, st.notifier or Notifier(), start, match, render, timeout,
                   bool_param(request, "allowWatchBookmarks"))
-    return StreamingResponse(body, media_type="application/json",
+    return StreamingResponse(_counted(st, body), media_type="application/json",
                              headers={"Cache-Control": "no-cache, private"})
+
+
+async def _counted(st: State, body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    """A watch stream that holds one of the server's watch slots while it runs."""
+    st.watches += 1
+    try:
+        async for chunk in body:
+            yield chunk
+    finally:
+        st.watches -= 1
 
 
 @endpoint()
@@ -362,24 +382,24 @@ async def item(request: Request, st: State, p: Principal | None, info: RequestIn
         return await _watch(request, st, p, name)
     if verb == "get":
         obj = await run_in_threadpool(st.service.get, name)
-        return _render(request, st, [obj], None, reveal, single=True)
+        return await _render(request, st, [obj], None, reveal, single=True)
     ctx = _write_ctx(request, p)
     if verb == "delete":
         return await _delete(request, st, name, ctx, reveal)
     body = await _body(request)
     if verb == "update":
         obj = await run_in_threadpool(st.service.replace, name, body, ctx)
-        return _written(request, st, obj, ctx, 200, reveal)
+        return await _written(request, st, obj, ctx, 200, reveal)
     ptype = media_type(request)
     ctx.force = bool_param(request, "force")
     created = ptype == APPLY and (await run_in_threadpool(st.store.get, name)) is None
     obj = await run_in_threadpool(st.service.patch, name, ptype, body, ctx)
-    return _written(request, st, obj, ctx, 201 if created else 200, reveal)
+    return await _written(request, st, obj, ctx, 201 if created else 200, reveal)
 
 
 async def _delete(request: Request, st: State, name: str, ctx: WriteCtx, reveal: bool) -> Response:
     """DeleteOptions come from the body (kubectl) or the query (curl); both are honoured."""
-    raw = await read_body(request)
+    raw = await read_body(request, 64 * 1024)
     opts: Any = decode(raw, media_type(request) or "application/json") if raw.strip() else {}
     if not isinstance(opts, dict):
         raise E.BadRequest("DeleteOptions must be an object")
@@ -387,13 +407,13 @@ async def _delete(request: Request, st: State, name: str, ctx: WriteCtx, reveal:
         if opts["dryRun"] != ["All"]:
             raise E.BadRequest('Invalid value for dryRun: supported values: "All"')
         ctx.dry_run = True
-    grace = int_param(request, "gracePeriodSeconds")
+    grace = int_param(request, "gracePeriodSeconds", MAX_GRACE_SECONDS)
     if grace is not None:
         opts["gracePeriodSeconds"] = grace
     if request.query_params.get("propagationPolicy"):
         opts["propagationPolicy"] = request.query_params["propagationPolicy"]
     obj = await run_in_threadpool(st.service.delete, name, opts, ctx)
-    return _written(request, st, obj, ctx, 200, reveal)
+    return await _written(request, st, obj, ctx, 200, reveal)
 
 
 # ---- authentication endpoints ---------------------------------------------------------
@@ -409,7 +429,7 @@ def _field(body: Any, key: str, required: bool = True) -> Any:
 @endpoint(auth="none", auth_headers=True)
 async def login(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
     """Password login: issues an access key with the loginAccessKeyTTLSeconds lifetime."""
-    body = decode(await read_body(request, 64 * 1024), media_type(request))
+    body = decode(await read_body(request, 64 * 1024), media_type(request), json_only=True)
     user, password = _field(body, "username"), _field(body, "password")
     info.user = user
     token, expires = await run_in_threadpool(st.auth.login, user, password)
@@ -421,11 +441,14 @@ async def create_key(request: Request, st: State, p: Principal | None, info: Req
     """A new access key for the caller (or, for admins, any user), capped by the TTL maximum."""
     assert p is not None
     raw = await read_body(request, 64 * 1024)
-    body = decode(raw, media_type(request)) if raw.strip() else {}
+    body = decode(raw, media_type(request), json_only=True) if raw.strip() else {}
     user = _field(body, "user", required=False) or p.user
+    if not isinstance(user, str):
+        raise E.invalid(None, [E.cause("user", "Invalid value: must be a string")])
     ttl = body.get("ttlSeconds") if isinstance(body, dict) else None
-    if ttl is not None and (not isinstance(ttl, int) or ttl <= 0):
-        raise E.invalid(None, [E.cause("ttlSeconds", "Invalid value: must be a positive integer")])
+    if ttl is not None and (not isinstance(ttl, int) or isinstance(ttl, bool) or not 0 < ttl <= MAX_TTL):
+        raise E.invalid(None, [E.cause("ttlSeconds", f"Invalid value: must be an integer from 1 "
+                                       f"to {MAX_TTL}")])
     if user != p.user and not p.is_admin:
         raise E.Forbidden("only admins may create access keys for other users")
     token, key_id, expires = await run_in_threadpool(st.auth.issue, user, "api", ttl)
@@ -444,7 +467,7 @@ async def create_user(request: Request, st: State, p: Principal | None, info: Re
     assert p is not None
     if not p.is_admin:
         raise E.Forbidden("only admins may create users")
-    body = decode(await read_body(request, 64 * 1024), media_type(request))
+    body = decode(await read_body(request, 64 * 1024), media_type(request), json_only=True)
     name, role = _field(body, "username"), _field(body, "role")
     password = _field(body, "password", required=False)
     await run_in_threadpool(st.auth.create_user, name, role, password)
@@ -459,7 +482,7 @@ async def access_review(request: Request, st: State, p: Principal | None, info: 
     if media_type(request) == reviews.PROTOBUF:
         body: Any = {"spec": reviews.decode_protobuf_review(raw)}
     else:
-        body = decode(raw, media_type(request))
+        body = decode(raw, media_type(request), json_only=True)
     return json_response(reviews.access_review(p, body, st.settings.disable_config_endpoint), 201)
 
 

@@ -90,8 +90,10 @@ class AuditLog:
         self.max_age_days = int(audit.get("maxAge") or 0)
         self.compress = bool(audit.get("compress"))
         self._lock = threading.Lock()
+        self._prune_lock = threading.Lock()
+        self._rotations: list[threading.Thread] = []
         if self.enabled:
-            self.dir.mkdir(parents=True, exist_ok=True)
+            self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
 
     @property
     def file(self) -> Path:
@@ -141,18 +143,37 @@ class AuditLog:
             size = self.file.stat().st_size if self.file.exists() else 0
             if size and size + len(data) > self.max_bytes:
                 self._rotate()
-            with open(self.file, "ab") as fh:
+            fd = os.open(self.file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            with os.fdopen(fd, "ab") as fh:
                 fh.write(data)
 
     def _rotate(self) -> None:
+        """Rename now (cheap, under the lock); compress and prune in a background thread,
+        so one request does not pay for gzipping a 100 MB log."""
         stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H-%M-%S.%f")
         target = self.dir / f"audit-{stamp}.log"
         os.replace(self.file, target)
-        if self.compress:
-            with open(target, "rb") as src, gzip.open(f"{target}.gz", "wb") as dst:
-                shutil.copyfileobj(src, dst)
-            target.unlink()
-        self._prune()
+        worker = threading.Thread(target=self._finish_rotation, args=(target,),
+                                  name="audit-rotation", daemon=True)
+        self._rotations.append(worker)
+        worker.start()
+
+    def _finish_rotation(self, target: Path) -> None:
+        with self._prune_lock:
+            if self.compress and target.exists():  # an earlier prune may have removed it
+                gz = Path(f"{target}.gz")
+                fd = os.open(gz, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with open(target, "rb") as src, os.fdopen(fd, "wb") as raw_out, \
+                        gzip.GzipFile(fileobj=raw_out, mode="wb") as dst:
+                    shutil.copyfileobj(src, dst)
+                target.unlink()
+            self._prune()
+
+    def flush(self) -> None:
+        """Wait for background rotations (tests, shutdown)."""
+        for worker in list(self._rotations):
+            worker.join()
+        self._rotations = [w for w in self._rotations if w.is_alive()]
 
     def backups(self) -> list[Path]:
         return sorted(p for p in self.dir.glob("audit-*.log*"))

@@ -22,7 +22,19 @@ from . import errors as E
 from .store import Store, keys_t, users_t
 
 DEFAULT_LOGIN_TTL = 20 * 24 * 3600
+MAX_TTL = 100 * 365 * 86400  # a requested key lifetime past this is refused (422)
+MAX_PASSWORD = 1024
 ROLES = ("admin", "viewer")
+KEY_ID_LENGTH = 16  # hex characters of `secrets.token_hex(8)`
+
+
+def valid_username(name: object) -> bool:
+    """1-128 printable characters: anything else can be neither stored nor looked up."""
+    return (isinstance(name, str) and 0 < len(name) <= 128 and name.isprintable())
+
+
+def valid_key_id(key_id: str) -> bool:
+    return len(key_id) == KEY_ID_LENGTH and all(c in "0123456789abcdef" for c in key_id)
 _DUMMY_HASH = hashlib.sha256(b"dummy").hexdigest()
 
 
@@ -95,7 +107,8 @@ class Authenticator:
         return ttl
 
     def issue(self, user: str, origin: str, ttl: int | None = None) -> tuple[str, str, float | None]:
-        """Create a key; returns (token, key id, expiry epoch or None)."""
+        """Create a key for an existing user (404 otherwise); returns (token, key id,
+        expiry epoch or None)."""
         key_id, secret = secrets.token_hex(8), secrets.token_urlsafe(32)
         lifetime = self.effective_ttl(ttl, origin)
         now = time.time()
@@ -103,14 +116,21 @@ class Authenticator:
         row = {"id": key_id, "user": user, "origin": origin, "created_at": now,
                "expires_at": expires, "revoked": False,
                "secret_hash": hashlib.sha256(secret.encode()).hexdigest()}
-        self.store.run(lambda c: c.execute(keys_t.insert().values(**row)), write=True)
+
+        def _do(c: Connection) -> None:
+            found = valid_username(user) and c.execute(
+                sa.select(users_t.c.name).where(users_t.c.name == user)).first()
+            if not found:
+                raise E.NotFound(f'user "{user[:128]}" not found', name=user[:128])
+            c.execute(keys_t.insert().values(**row))
+        self.store.run(_do, write=True)
         return f"sp.{key_id}.{secret}", key_id, expires
 
     def authenticate(self, token: str) -> Principal:
         """401 for unknown, malformed, revoked, expired or over-cap keys."""
         parts = token.split(".")
         key_id, secret = (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "sp" else ("", "")
-        row = self.store.run(lambda c: _key_row(c, key_id)) if key_id else None
+        row = self.store.run(lambda c: _key_row(c, key_id)) if valid_key_id(key_id) else None
         stored = row["secret_hash"] if row else _DUMMY_HASH
         given = hashlib.sha256(secret.encode()).hexdigest()
         ok = hmac.compare_digest(stored, given) and row is not None
@@ -128,14 +148,21 @@ class Authenticator:
     def login(self, username: str, password: str) -> tuple[str, float | None]:
         if self.settings.password_disabled:
             raise E.Forbidden("password login is disabled (auth.password.disabled is true)")
+        known = valid_username(username) and len(password) <= MAX_PASSWORD
         user = self.store.run(lambda c: c.execute(
-            sa.select(users_t).where(users_t.c.name == username)).mappings().first())
-        if not check_password(password, user["password_hash"] if user else None):
+            sa.select(users_t).where(users_t.c.name == username)).mappings().first()) if known else None
+        if not check_password(password[:MAX_PASSWORD], user["password_hash"] if user else None):
             raise E.Unauthorized("Unauthorized: wrong username or password")
         token, _, expires = self.issue(username, "login")
         return token, expires
 
     def create_user(self, name: str, role: str, password: str | None) -> None:
+        if not valid_username(name):
+            raise E.invalid(None, [E.cause("username", "Invalid value: 1 to 128 printable "
+                                           "characters")])
+        if password is not None and (not isinstance(password, str) or len(password) > MAX_PASSWORD):
+            raise E.invalid(name, [E.cause("password", f"Invalid value: a string of at most "
+                                           f"{MAX_PASSWORD} characters")])
         if role not in ROLES:
             raise E.invalid(name, [E.cause("role", f'Unsupported value: "{role}"', "FieldValueNotSupported")])
         hashed = hash_password(password) if password else None
@@ -147,6 +174,9 @@ class Authenticator:
         self.store.run(_do, write=True)
 
     def revoke(self, key_id: str, by: Principal) -> None:
+        if not valid_key_id(key_id):
+            raise E.NotFound(f'access key "{key_id[:40]}" not found', name=key_id[:40])
+
         def _do(c: Connection) -> None:
             row = c.execute(sa.select(keys_t).where(keys_t.c.id == key_id)).mappings().first()
             if row is None or (not by.is_admin and row["user"] != by.user):

@@ -104,6 +104,11 @@ class Gone(ApiError):
     reason = "Expired"
 
 
+class RequestTimeout(ApiError):
+    code = 408
+    reason = "Timeout"
+
+
 class RequestEntityTooLarge(ApiError):
     code = 413
     reason = "RequestEntityTooLarge"
@@ -117,6 +122,11 @@ class UnsupportedMediaType(ApiError):
 class Invalid(ApiError):
     code = 422
     reason = "Invalid"
+
+
+class TooManyRequests(ApiError):
+    code = 429
+    reason = "TooManyRequests"
 
 
 class InternalError(ApiError):

@@ -6,6 +6,7 @@ one place and every failure becomes a `Status`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 from typing import Any
@@ -16,27 +17,23 @@ from starlette.responses import Response
 
 from . import errors as E
 from .patching import APPLY, JSON_PATCH, MERGE, STRATEGIC
+from .yamlbounds import YamlTooBig, measure
+
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 MAX_BODY = 3 * 1024 * 1024  # as the Kubernetes apiserver's default request limit
 MAX_DEPTH = 64
+BODY_TIMEOUT = 60.0  # seconds for a whole request body (a slow sender holds a connection)
+MAX_YAML_NODES = 20_000  # a Config is a few dozen nodes; its raw config is one string
+MAX_INT64 = 2 ** 63 - 1  # resourceVersions, limits and durations live in 64-bit integers
 JSON_TYPES = {"application/json", "", "*/*", MERGE, JSON_PATCH, STRATEGIC}
 YAML_TYPES = {"application/yaml", "application/x-yaml", "text/yaml", APPLY}
 
 
-class _NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc,unused-ignore]
-    """YAML without anchors/aliases: no billion-laughs expansion through the server."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.events.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call,unused-ignore]
-            raise yaml.composer.ComposerError(None, None, "YAML aliases are not accepted",
-                                              event.start_mark)
-        return super().compose_node(parent, index)
-
-
 def json_response(body: Any, code: int = 200, headers: dict[str, str] | None = None,
                   media_type: str = "application/json") -> Response:
-    data = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    """JSON, ASCII-escaped: any string (even one holding a lone surrogate) encodes."""
+    data = json.dumps(body, separators=(",", ":")).encode()
     return Response(data, status_code=code, headers=headers, media_type=media_type)
 
 
@@ -53,7 +50,17 @@ async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
     if declared and declared.isdigit() and int(declared) > limit:
         raise E.RequestEntityTooLarge(f"the request body is larger than {limit} bytes")
     chunks, size = [], 0
-    async for chunk in request.stream():
+    deadline = asyncio.get_running_loop().time() + BODY_TIMEOUT
+    parts = request.stream().__aiter__()
+    while True:
+        left = deadline - asyncio.get_running_loop().time()
+        try:
+            chunk = await asyncio.wait_for(parts.__anext__(), max(left, 0.001))
+        except StopAsyncIteration:
+            break
+        except asyncio.TimeoutError:
+            raise E.RequestTimeout(f"the request body did not arrive within {BODY_TIMEOUT:.0f} "
+                                   "seconds") from None
         size += len(chunk)
         if size > limit:
             raise E.RequestEntityTooLarge(f"the request body is larger than {limit} bytes")
@@ -95,19 +102,28 @@ def media_type(request: Request) -> str:
     return request.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
-def decode(body: bytes, ctype: str) -> Any:
-    """Parse a JSON or YAML body; malformed input is 400, unknown types 415."""
+def decode(body: bytes, ctype: str, *, json_only: bool = False) -> Any:
+    """Parse a JSON or YAML body; malformed input is 400, unknown types 415.
+
+    YAML is measured first (node count, no aliases) so that no object is built for a
+    body past the bounds; endpoints kubectl only ever sends JSON to take `json_only`."""
     if not body.strip():
         raise E.BadRequest("the request body is empty")
+    if json_only and ctype not in JSON_TYPES:
+        raise E.UnsupportedMediaType(f"this endpoint accepts only application/json, not {ctype!r}")
     try:
         if ctype in YAML_TYPES:
-            data = yaml.load(body.decode("utf-8"), Loader=_NoAliasLoader)  # noqa: S506
+            text = body.decode("utf-8")
+            measure(text, max_nodes=MAX_YAML_NODES, max_bytes=2 * MAX_BODY, allow_aliases=False)
+            data = yaml.load(text, Loader=SafeLoader)  # noqa: S506 - a safe loader
         elif ctype in JSON_TYPES:
             data = json.loads(body, parse_constant=_reject_constant)
         else:
             raise E.UnsupportedMediaType(
                 f"the body of the request was in an unknown format ({ctype}) - accepted media "
                 "types include: application/json, application/yaml")
+    except YamlTooBig as exc:
+        raise E.BadRequest(f"the request body is not accepted: {exc}") from None
     except (ValueError, yaml.YAMLError, UnicodeDecodeError, RecursionError) as exc:
         raise E.BadRequest(f"the request body is not valid {_kind(ctype)}: "
                            f"{_short(exc)}") from None
@@ -146,17 +162,37 @@ def _manager_from_agent(agent: str) -> str:
     return (agent.split("/", 1)[0] or "unknown")[:128]
 
 
-def int_param(request: Request, name: str) -> int | None:
+def ascii_int(text: str, name: str, maximum: int = MAX_INT64) -> int:
+    """A non-negative decimal of ASCII digits only, at most `maximum` (400 otherwise).
+
+    `str.isdigit` and `int()` also accept digits such as '²' or '١', and a long digit
+    string would overflow the store's 64-bit columns, so both are refused here."""
+    if not text or len(text) > 19 or not all("0" <= ch <= "9" for ch in text):
+        raise E.BadRequest(f"{name} must be a non-negative integer of at most "
+                           f"{maximum} (got {_shown(text)})")
+    value = int(text)
+    if value > maximum:
+        raise E.BadRequest(f"{name} must be at most {maximum} (got {_shown(text)})")
+    return value
+
+
+def _shown(text: str) -> str:
+    return repr(text[:40] + ("..." if len(text) > 40 else ""))
+
+
+def int_param(request: Request, name: str, maximum: int = MAX_INT64) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise E.BadRequest(f"{name} must be an integer, not {raw!r}") from None
-    if value < 0:
-        raise E.BadRequest(f"{name} must not be negative")
-    return value
+    return ascii_int(raw, name, maximum)
+
+
+def resource_version_param(request: Request) -> str | None:
+    """`resourceVersion` of a watch: empty, or a decimal that fits the store's counter."""
+    raw = request.query_params.get("resourceVersion")
+    if raw in (None, ""):
+        return raw
+    return str(ascii_int(raw, "resourceVersion"))
 
 
 def bool_param(request: Request, name: str) -> bool:

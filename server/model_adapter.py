@@ -1,31 +1,26 @@
 """The one place the server touches the Config model (`syncpatch.platformconfig`).
 
 The server works on plain dicts; this module turns the model's API (pydantic objects,
-`ConfigInvalid` with `FieldError`s) into dicts and Kubernetes-style causes. While the model is
-missing or incomplete, small fallbacks keep the server usable; they are marked as such.
+`ConfigInvalid` with `FieldError`s) into dicts and Kubernetes-style causes, and bounds what
+`spec.raw` may cost before the model parses it.
 """
 
 from __future__ import annotations
 
-import copy
-import importlib
 from typing import Any
 
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
-_pc: Any
-try:  # pragma: no cover - depends on the other stage having landed
-    _pc = importlib.import_module("syncpatch.platformconfig")
-    _HAVE_MODEL = all(
-        hasattr(_pc, n)
-        for n in ("effective_config", "status_to_dict", "mask_secrets", "ConfigInvalid")
-    )
-except ImportError:  # pragma: no cover
-    _pc = None
-    _HAVE_MODEL = False
+from syncpatch import platformconfig as pc
+from syncpatch.platformconfig.masking import is_secret_path
 
-MASK = getattr(_pc, "MASK", "********") if _pc is not None else "********"
-_SECRET_KEYS = {"clientSecret", "password", "token", "caData"}
+from .yamlbounds import YamlTooBig, measure
+
+MASK = pc.MASK
+MAX_RAW_BYTES = 512 * 1024  # spec.raw text; the object limit leaves room for its echoes
+MAX_RAW_NODES = 20_000
+MAX_RAW_EXPANDED = 1024 * 1024  # bytes of spec.raw once YAML aliases are expanded
+MAX_DIGITS = 1000  # longest number accepted in spec.raw (Python refuses past 4300)
 
 
 class RawInvalid(Exception):
@@ -36,20 +31,71 @@ class RawInvalid(Exception):
         self.causes = causes
 
 
-def _causes_from(exc: Any, prefix: str) -> list[dict[str, str]]:
+def _invalid(message: str) -> RawInvalid:
+    return RawInvalid([{"reason": "FieldValueInvalid", "field": "spec.raw", "message": message}])
+
+
+def _causes_from(exc: pc.ConfigInvalid, prefix: str) -> list[dict[str, str]]:
+    """One cause per model error; a secret field's message never echoes the value."""
     out = []
-    for err in getattr(exc, "errors", []) or []:
-        path = getattr(err, "path", "") or ""
-        if isinstance(path, (list, tuple)):
-            path = ".".join(str(p) for p in path)
-        line, col = getattr(err, "line", None), getattr(err, "column", None)
-        where = f" (line {line}, column {col})" if line else ""
-        field = ".".join(p for p in (prefix, path) if p) or "<root>"
-        out.append({"reason": "FieldValueInvalid", "field": field,
-                    "message": f"{getattr(err, 'message', str(err))}{where}"})
-    if not out:
-        out.append({"reason": "FieldValueInvalid", "field": prefix, "message": str(exc)})
-    return out
+    for err in exc.errors:
+        where = f" (line {err.line}, column {err.column})" if err.line else ""
+        message = err.message
+        if is_secret_path(err.path):
+            message = "invalid value for a secret field (expected a string; the value is not shown)"
+        field = ".".join(p for p in (prefix, err.path) if p) or "<root>"
+        out.append({"reason": "FieldValueInvalid", "field": field, "message": f"{message}{where}"})
+    return out or [{"reason": "FieldValueInvalid", "field": prefix or "<root>",
+                    "message": "invalid platform config"}]
+
+
+def check_raw_bounds(raw: str) -> None:
+    """Size, node count, alias expansion and number length, measured before parsing."""
+    if len(raw) > MAX_RAW_BYTES:
+        raise _invalid(f"Invalid value: longer than {MAX_RAW_BYTES} characters")
+    if not raw.strip():
+        return
+    try:
+        measure(raw, max_nodes=MAX_RAW_NODES, max_bytes=MAX_RAW_EXPANDED, allow_aliases=True)
+    except YamlTooBig as exc:
+        raise _invalid(f"Invalid value: {exc}") from None
+    except yaml.YAMLError:
+        return  # the model reports the YAML error with its position
+    if _longest_digit_run(raw) > MAX_DIGITS:
+        raise _invalid(f"Invalid value: a number longer than {MAX_DIGITS} digits")
+
+
+def _longest_digit_run(text: str) -> int:
+    longest = run = 0
+    for ch in text:
+        if "0" <= ch <= "9":
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+    return longest
+
+
+def _find_lone_surrogate(node: Any, path: str) -> str | None:
+    """The path of the first string holding a lone surrogate (unencodable), if any."""
+    if isinstance(node, str):
+        try:
+            node.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    if isinstance(node, dict):
+        for key, value in node.items():
+            child = f"{path}.{key}" if isinstance(key, str) and key.isidentifier() else path
+            found = _find_lone_surrogate(key, child) or _find_lone_surrogate(value, child)
+            if found:
+                return found
+    if isinstance(node, list):
+        for item in node:
+            found = _find_lone_surrogate(item, path)
+            if found:
+                return found
+    return None
 
 
 def effective_status(raw: str) -> dict[str, Any]:
@@ -58,86 +104,51 @@ def effective_status(raw: str) -> dict[str, Any]:
 
 
 def effective_status_with_warnings(raw: str) -> tuple[dict[str, Any], list[str]]:
-    """The status dict plus deprecation warnings (shown by kubectl as `Warning:` lines)."""
-    if _HAVE_MODEL:
-        parse = getattr(_pc, "effective_config_with_warnings", None)
-        try:
-            if parse is not None:
-                status, warnings = parse(raw, source="spec.raw")
-            else:
-                status, warnings = _pc.effective_config(raw, source="spec.raw"), []
-        except _pc.ConfigInvalid as exc:
-            raise RawInvalid(_causes_from(exc, "spec.raw")) from None
-        return dict(_pc.status_to_dict(status)), [f"spec.raw: {w}" for w in warnings]
-    return _fallback_status(raw), []
+    """The status dict plus deprecation warnings (shown by kubectl as `Warning:` lines).
 
-
-def _fallback_status(raw: str) -> dict[str, Any]:
-    """Fallback while the model is missing: YAML mapping, nothing more."""
+    A status that could not be encoded (a YAML escape producing a lone surrogate) is
+    refused here, so that no stored object can break later reads."""
+    check_raw_bounds(raw)
     try:
-        data = yaml.safe_load(raw) if raw.strip() else {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise RawInvalid([{"reason": "FieldValueInvalid", "field": "spec.raw",
-                           "message": f"invalid YAML{where}"}]) from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise RawInvalid([{"reason": "FieldValueInvalid", "field": "spec.raw",
-                           "message": "must be a mapping"}])
-    data.setdefault("projectNamespacePrefix", "p-")
-    return data
+        status, warnings = pc.effective_config_with_warnings(raw, source="spec.raw")
+        out = dict(pc.status_to_dict(status))
+    except pc.ConfigInvalid as exc:
+        raise RawInvalid(_causes_from(exc, "spec.raw")) from None
+    except (ValueError, OverflowError, RecursionError):
+        raise _invalid("Invalid value: a value in the platform config is out of range") from None
+    bad = _find_lone_surrogate(out, "spec.raw")
+    if bad is not None:
+        raise RawInvalid([{"reason": "FieldValueInvalid", "field": bad, "message":
+                           "Invalid value: contains an escape for a lone surrogate "
+                           "(not a Unicode character)"}])
+    return out, [f"spec.raw: {w}" for w in warnings]
 
 
 def raw_text(raw: str) -> str:
     """`spec.raw` as text: a base64 `spec.raw` (the platform exports `[]byte`) is decoded."""
-    if _HAVE_MODEL and hasattr(_pc, "decode_raw"):
-        return str(_pc.decode_raw(raw)[0])
-    return raw
+    return str(pc.decode_raw(raw)[0])
 
 
 def mask_object(obj: dict[str, Any]) -> dict[str, Any]:
     """A copy of a Config object with every secret replaced by MASK."""
-    if _HAVE_MODEL:
-        return dict(_pc.mask_secrets(copy.deepcopy(obj)))
-    masked: dict[str, Any] = _fallback_mask(copy.deepcopy(obj))
-    return masked
-
-
-def _fallback_mask(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: (MASK if k in _SECRET_KEYS and isinstance(v, str) and v else _fallback_mask(v))
-                for k, v in node.items()}
-    if isinstance(node, list):
-        return [_fallback_mask(v) for v in node]
-    return node
+    return dict(pc.mask_secrets(obj))
 
 
 def validate_object(obj: dict[str, Any]) -> list[str]:
     """Model-level checks of a whole object (metadata rules); returns warnings."""
-    if _HAVE_MODEL and hasattr(_pc, "validate_config_object"):
-        try:
-            _config, warnings = _pc.validate_config_object(obj)
-        except _pc.ConfigInvalid as exc:
-            raise RawInvalid(_causes_from(exc, "")) from None
-        return list(warnings)
-    return []
+    try:
+        _config, warnings = pc.validate_config_object(obj)
+    except pc.ConfigInvalid as exc:
+        raise RawInvalid(_causes_from(exc, "")) from None
+    return list(warnings)
 
 
 def status_schema() -> dict[str, Any]:
-    """JSON schema of `status` (the effective config); permissive fallback."""
-    if _HAVE_MODEL and hasattr(_pc, "config_json_schema"):
-        return dict(_pc.config_json_schema())
-    return {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+    """JSON schema of `status` (the effective config)."""
+    return dict(pc.config_json_schema())
 
 
-def model_available() -> bool:
-    return _HAVE_MODEL
+def openapi_schemas(prefix: str) -> dict[str, Any]:
+    """OpenAPI 3.0 component schemas for Config and nested models."""
+    return dict(pc.config_openapi_schemas(prefix=prefix))
 
-
-def openapi_schemas(prefix: str) -> dict[str, Any] | None:
-    """OpenAPI 3.0 component schemas for Config and nested models, if the model has them."""
-    if _HAVE_MODEL and hasattr(_pc, "config_openapi_schemas"):
-        return dict(_pc.config_openapi_schemas(prefix=prefix))
-    return None

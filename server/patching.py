@@ -7,6 +7,7 @@ broken client gets a Status it can print.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from . import errors as E
@@ -16,6 +17,7 @@ JSON_PATCH = "application/json-patch+json"
 STRATEGIC = "application/strategic-merge-patch+json"
 APPLY = "application/apply-patch+yaml"
 MAX_OPS = 10000
+MAX_COPIED_BYTES = 3 * 1024 * 1024  # accumulated size of `copy` values, as the apiserver bounds it
 
 
 def merge_patch(target: Any, patch: Any) -> Any:
@@ -59,8 +61,9 @@ def _child(node: Any, part: str) -> Any:
 def _index(node: list[Any], part: str, *, allow_end: bool) -> int:
     if part == "-" and allow_end:
         return len(node)
-    if not part.isdigit() or (len(part) > 1 and part.startswith("0")):
-        raise E.Invalid(f"JSON patch: invalid array index {part!r}")
+    ascii_digits = part != "" and all("0" <= ch <= "9" for ch in part)
+    if not ascii_digits or (len(part) > 1 and part.startswith("0")) or len(part) > 18:
+        raise E.Invalid(f"JSON patch: invalid array index {part[:40]!r}")
     idx = int(part)
     if idx > len(node) or (idx == len(node) and not allow_end):
         raise E.Invalid(f"JSON patch: array index {idx} out of range")
@@ -93,7 +96,21 @@ def _remove(doc: Any, parts: list[str]) -> tuple[Any, Any]:
     raise E.Invalid("JSON patch: cannot remove from a scalar")
 
 
-def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
+class _CopyBudget:
+    """Bytes that `copy` operations may still add: a short patch of copies doubling a
+    value would otherwise grow the document exponentially."""
+
+    def __init__(self) -> None:
+        self.left = MAX_COPIED_BYTES
+
+    def charge(self, value: Any) -> None:
+        self.left -= len(json.dumps(value, separators=(",", ":")))
+        if self.left < 0:
+            raise E.RequestEntityTooLarge(
+                f"JSON patch copies more than {MAX_COPIED_BYTES} bytes in total")
+
+
+def _apply_op(doc: Any, op: dict[str, Any], budget: _CopyBudget) -> Any:
     """One RFC 6902 operation; `replace` is remove-then-add, `move` refuses moving a value
     into its own child (RFC 6902 section 4.4)."""
     kind = op.get("op")
@@ -110,6 +127,8 @@ def _apply_op(doc: Any, op: dict[str, Any]) -> Any:
     if kind in ("move", "copy"):
         source = _pointer(op.get("from"))
         value = _get(doc, source)
+        if kind == "copy":
+            budget.charge(value)
         if kind == "move":
             if parts[: len(source)] == source and parts != source:
                 raise E.Invalid("JSON patch: cannot move a value into its own child")
@@ -136,8 +155,9 @@ def json_patch(target: dict[str, Any], ops: Any) -> Any:
     if len(ops) > MAX_OPS:
         raise E.RequestEntityTooLarge(f"JSON patch has more than {MAX_OPS} operations")
     doc: Any = copy.deepcopy(target)
+    budget = _CopyBudget()
     for op in ops:
-        doc = _apply_op(doc, op)
+        doc = _apply_op(doc, op, budget)
     return doc
 
 

@@ -11,10 +11,20 @@ from .auth import Principal
 GROUP = "management.platform.sh"
 READ_VERBS = {"get", "list", "watch"}
 WRITE_VERBS = {"create", "update", "patch", "delete"}
+STRING_ATTRIBUTES = ("namespace", "verb", "group", "version", "resource", "subresource", "name", "path")
+
+
+def _strings(attrs: dict[str, Any], where: str) -> None:
+    """Every attribute of a review is a string (or absent), as in the Kubernetes types."""
+    for key in STRING_ATTRIBUTES:
+        value = attrs.get(key)
+        if value is not None and not isinstance(value, str):
+            raise E.BadRequest(f"{where}.{key} must be a string")
 
 
 def decide(principal: Principal, attrs: dict[str, Any], writes_disabled: bool) -> tuple[bool, str]:
     """Whether the caller may do `verb` on `resource` in `group`, and why."""
+    _strings(attrs, "spec.resourceAttributes")
     verb, group = attrs.get("verb") or "", attrs.get("group") or ""
     resource = attrs.get("resource") or ""
     if group not in (GROUP, "*") or resource not in ("configs", "*"):
@@ -40,6 +50,7 @@ def access_review(principal: Principal, body: Any, writes_disabled: bool) -> dic
     if isinstance(attrs, dict):
         allowed, reason = decide(principal, attrs, writes_disabled)
     elif isinstance(spec.get("nonResourceAttributes"), dict):
+        _strings(spec["nonResourceAttributes"], "spec.nonResourceAttributes")
         verb = spec["nonResourceAttributes"].get("verb")
         allowed, reason = verb == "get", "discovery and version documents are readable"
     else:

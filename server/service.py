@@ -52,6 +52,9 @@ def _contains_mask(node: Any) -> bool:
     return isinstance(node, str) and MASK in node
 
 
+MAX_GRACE_SECONDS = 100 * 365 * 86400  # past this a deletion timestamp leaves the calendar
+
+
 class ConfigService:
     def __init__(self, store: Store, clock: O.Clock) -> None:
         self.store = store
@@ -267,8 +270,9 @@ class ConfigService:
     def delete(self, name: str, opts: dict[str, Any], ctx: WriteCtx) -> dict[str, Any]:
         """Immediate without finalizers (dependents are collected), graceful with them."""
         grace = opts.get("gracePeriodSeconds")
-        if grace is not None and (not isinstance(grace, int) or isinstance(grace, bool) or grace < 0):
-            raise E.BadRequest("gracePeriodSeconds must be a non-negative integer")
+        if grace is not None and (not isinstance(grace, int) or isinstance(grace, bool) or grace < 0
+                                  or grace > MAX_GRACE_SECONDS):
+            raise E.BadRequest(f"gracePeriodSeconds must be an integer from 0 to {MAX_GRACE_SECONDS}")
         pre = opts.get("preconditions") or {}
         if not isinstance(pre, dict):
             raise E.BadRequest("preconditions must be an object")
@@ -365,9 +369,21 @@ def _encode_continue(name: str, rv: int) -> str:
 
 
 def _decode_continue(token: str) -> tuple[str, int]:
+    """The (last name, list resourceVersion) of a token this server made; anything else,
+    forged or damaged (huge numbers, NUL, non-names), is 400 before it reaches the store."""
+    bad = E.BadRequest("continue key is not valid")
+    if len(token) > 2048:
+        raise bad
     try:
         pad = "=" * (-len(token) % 4)
         data = json.loads(base64.urlsafe_b64decode(token + pad))
-        return str(data["start"]), int(data["rv"])
-    except (ValueError, KeyError, TypeError, binascii.Error):
-        raise E.BadRequest("continue key is not valid") from None
+    except (ValueError, binascii.Error, RecursionError):
+        raise bad from None
+    if not isinstance(data, dict):
+        raise bad
+    start, rv = data.get("start"), data.get("rv")
+    if not isinstance(start, str) or O.name_causes(start):
+        raise bad
+    if not isinstance(rv, int) or isinstance(rv, bool) or not 0 <= rv <= 2 ** 63 - 1:
+        raise bad
+    return start, rv

@@ -18,9 +18,14 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from . import errors as E
+
 T = TypeVar("T")
 
 EVENT_RETENTION = 5000  # watch history kept; older resourceVersions answer 410 Gone
+HISTORY_BYTES = 64 * 1024 * 1024  # ... and at most this much of it, however few events
+COMPACT_EVERY = 500  # writes between compactions (or HISTORY_BYTES / 4 written)
+MAX_OBJECT_BYTES = 3 * 1024 * 1024 // 2  # a stored Config, as etcd's default request limit
 
 metadata = sa.MetaData()
 meta_t = sa.Table(
@@ -58,6 +63,11 @@ keys_t = sa.Table(
     sa.Column("expires_at", sa.Float),
     sa.Column("revoked", sa.Boolean, nullable=False, default=False),
 )
+
+
+def storable_name(name: str) -> bool:
+    """Names a row can have: no NUL (PostgreSQL text refuses it) and within the column."""
+    return 0 < len(name) <= 253 and "\x00" not in name
 
 
 def sqlite_url(data_dir: Path) -> str:
@@ -100,6 +110,7 @@ class Tx:
     def __init__(self, conn: Connection, rv_base: int) -> None:
         self.conn = conn
         self._rv = rv_base
+        self.written = 0  # bytes added to the event log
 
     def next_rv(self) -> int:
         """A fresh resourceVersion; each write (and its watch event) gets its own."""
@@ -112,6 +123,8 @@ class Tx:
         return self._rv
 
     def get(self, name: str) -> dict[str, Any] | None:
+        if not storable_name(name):
+            return None
         row = self.conn.execute(
             sa.select(configs_t.c.data).where(configs_t.c.name == name)
         ).first()
@@ -124,6 +137,9 @@ class Tx:
         """Insert or replace an object and log the watch event (ADDED or MODIFIED)."""
         name, rv = obj["metadata"]["name"], int(obj["metadata"]["resourceVersion"])
         data = json.dumps(obj, separators=(",", ":"))
+        if len(data) > MAX_OBJECT_BYTES:
+            raise E.RequestEntityTooLarge(
+                f"the object would be {len(data)} bytes; at most {MAX_OBJECT_BYTES} can be stored")
         values = {"uid": obj["metadata"]["uid"], "rv": rv, "data": data}
         if event == "ADDED":
             self.conn.execute(configs_t.insert().values(name=name, **values))
@@ -142,6 +158,7 @@ class Tx:
         return [json.loads(r[0]) for r in rows]
 
     def _log(self, event: str, name: str, rv: int, data: str) -> None:
+        self.written += len(data)
         self.conn.execute(events_t.insert().values(rv=rv, type=event, name=name, data=data))
 
 
@@ -157,6 +174,7 @@ class Store:
             self.engine = sa.create_engine(self.url, pool_size=8, max_overflow=16,
                                            pool_pre_ping=True)
         self._writes = 0
+        self._written_bytes = 0
         self._init_schema()
 
     def _init_schema(self) -> None:
@@ -190,7 +208,8 @@ class Store:
                 rv = conn.execute(
                     sa.select(meta_t.c.value).where(meta_t.c.key == "rv").with_for_update()
                 ).scalar_one()
-                result = fn(Tx(conn, int(rv)))
+                tx = Tx(conn, int(rv))
+                result = fn(tx)
             except BaseException:
                 trans.rollback()
                 raise
@@ -200,7 +219,9 @@ class Store:
                 trans.commit()
         if not dry_run:
             self._writes += 1
-            if self._writes % 500 == 0:
+            self._written_bytes += tx.written
+            if self._writes % COMPACT_EVERY == 0 or self._written_bytes > HISTORY_BYTES // 4:
+                self._written_bytes = 0
                 self.compact()
         return result
 
@@ -216,6 +237,8 @@ class Store:
                 sa.select(meta_t.c.value).where(meta_t.c.key == "rv")).scalar_one())
 
     def get(self, name: str) -> dict[str, Any] | None:
+        if not storable_name(name):
+            return None
         with self.read() as conn:
             row = conn.execute(
                 sa.select(configs_t.c.data).where(configs_t.c.name == name)).first()
@@ -246,11 +269,23 @@ class Store:
         return int(compacted), events
 
     def compact(self) -> None:
-        """Drop watch history older than EVENT_RETENTION resourceVersions."""
+        """Drop watch history older than EVENT_RETENTION resourceVersions or beyond
+        HISTORY_BYTES of event data, whichever keeps less."""
         def _do(tx: Tx) -> None:
             floor = tx.current_rv - EVENT_RETENTION
-            if floor <= 0:
-                return
+            newest = tx.conn.execute(
+                sa.select(events_t.c.rv, sa.func.length(events_t.c.data))
+                .where(events_t.c.rv > max(floor, 0)).order_by(events_t.c.rv.desc()))
+            kept = 0
+            for rv, size in newest:
+                kept += int(size)
+                if kept > HISTORY_BYTES:
+                    floor = max(floor, int(rv))
+                    break
+            before = tx.conn.execute(
+                sa.select(meta_t.c.value).where(meta_t.c.key == "compacted")).scalar_one()
+            if floor <= max(int(before), 0):
+                return  # the compacted version never goes back
             tx.conn.execute(events_t.delete().where(events_t.c.rv <= floor))
             tx.conn.execute(meta_t.update().where(meta_t.c.key == "compacted").values(value=floor))
         self.write(_do)

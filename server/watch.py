@@ -58,11 +58,14 @@ async def stream(
 ) -> AsyncIterator[bytes]:
     """Yield watch events after `start` ("" or "0": the current objects first)."""
     deadline = time.monotonic() + timeout if timeout else None
+    def lines(events: list[tuple[str, dict[str, Any]]]) -> bytes:
+        return b"".join(_line(kind, render(obj)) for kind, obj in events if match(obj))
+
     if start in (None, "", "0"):
         rv, items = await run_in_threadpool(store.list_page, None, None)
-        for obj in items:
-            if match(obj):
-                yield _line("ADDED", render(obj))
+        chunk = await run_in_threadpool(lines, [("ADDED", obj) for obj in items])
+        if chunk:
+            yield chunk
         cursor = rv
     else:
         cursor = int(start)
@@ -72,10 +75,11 @@ async def stream(
         if cursor < compacted:
             yield expired(cursor, compacted)
             return
-        for rv, event_type, obj in events:
-            cursor = rv
-            if match(obj):
-                yield _line(event_type, render(obj))
+        if events:
+            cursor = events[-1][0]
+            chunk = await run_in_threadpool(lines, [(kind, obj) for _rv, kind, obj in events])
+            if chunk:
+                yield chunk
         if bookmarks and time.monotonic() - last_mark > BOOKMARK_SECONDS:
             last_mark = time.monotonic()
             yield _line("BOOKMARK", {"kind": "Config", "apiVersion": "management.platform.sh/v1",

@@ -74,6 +74,7 @@ def test_rotation_by_size_with_backups_and_gzip(tmp_path: Path) -> None:
     for i in range(60):
         log.record(RequestInfo("get", f"/apis/x/{i}"), 200, time.time())
         time.sleep(0.001)
+    log.flush()
     backups = log.backups()
     assert len(backups) == 2 and all(p.suffix == ".gz" for p in backups)
     assert (tmp_path / "audit.log").stat().st_size <= 2000
@@ -88,6 +89,7 @@ def test_rotation_max_age_by_file_name(tmp_path: Path) -> None:
     log = AuditLog({"enabled": True, "path": str(tmp_path), "level": 1, "maxAge": 1}, max_bytes=300)
     for i in range(5):
         log.record(RequestInfo("get", f"/x/{i}"), 200, time.time())
+    log.flush()
     assert not old.exists()
     assert log.backups()
 
@@ -102,3 +104,16 @@ def test_omit_stages_response_complete_logs_nothing(tmp_path: Path) -> None:
                     "policy": {"omitStages": ["ResponseComplete"], "rules": [{"level": "Metadata"}]}})
     log.record(RequestInfo("get", "/x"), 200, time.time())
     assert not (tmp_path / "audit.log").exists()
+
+
+def test_audit_files_are_private(tmp_path: Path) -> None:
+    """The log holds request objects (masked, but still private): owner-only modes."""
+    target = tmp_path / "audit"
+    log = AuditLog({"enabled": True, "path": str(target), "level": 1, "compress": True},
+                   max_bytes=300)
+    for i in range(5):
+        log.record(RequestInfo("get", f"/x/{i}"), 200, time.time())
+    log.flush()
+    assert target.stat().st_mode & 0o777 == 0o700
+    files = [target / "audit.log", *log.backups()]
+    assert len(files) > 1 and all(p.stat().st_mode & 0o777 == 0o600 for p in files)
