@@ -7,11 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from syncpatch.cli import cli
-from syncpatch.patches.build import artifact_exit_available, compiler_available, example_configs
+from syncpatch.patches.build import example_configs
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
-pytestmark = pytest.mark.skipif(not compiler_available(), reason="syncpatch.compile_expression has not landed")
 
 
 def test_examples_compile_without_errors():
@@ -22,7 +21,6 @@ def test_examples_compile_without_errors():
     assert '"errors": 0' in result.stdout
 
 
-@pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed")
 def test_examples_artifact_written(tmp_path):
     configs = [str(p) for p in example_configs(EXAMPLES)]
     out = tmp_path / "plans.py"
@@ -61,7 +59,6 @@ def test_examples_tests_pass():
     assert " 0 failed" in result.output
 
 
-@pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed")
 def test_apply_with_artifact_equals_apply_with_config(tmp_path):
     config = EXAMPLES / "endpoints-prefix.yaml"
     out = tmp_path / "plans.py"
@@ -75,7 +72,6 @@ def test_apply_with_artifact_equals_apply_with_config(tmp_path):
     assert '"host-http"' in via_artifact.stdout
 
 
-@pytest.mark.skipif(not artifact_exit_available(), reason="the compiler's module-text exit has not landed")
 def test_demo_entry_point(capsys):
     from syncpatch.patches.build import demo_main
 
