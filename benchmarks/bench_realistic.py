@@ -77,7 +77,6 @@ def canonical(value: Any) -> Any:
 def observed_tier(source: str, value: Any, context: Any) -> str:
     """The tier one call of a fresh expression ran on (see the module docstring)."""
     import syncpatch
-    from syncpatch.expression import general_tier_ran
 
     expression = syncpatch.compile_expression(source)
     if not expression.native:
@@ -86,7 +85,7 @@ def observed_tier(source: str, value: Any, context: Any) -> str:
         expression(copy.deepcopy(value), copy.deepcopy(context))
     except syncpatch.EvaluationError:
         pass
-    return "fallback" if general_tier_ran(expression) else "native"
+    return "fallback" if expression.general.loaded else "native"  # a native-first tier loads its general tier on first need
 
 
 def run(*, repeats: int, target: float, limit: int | None = None) -> dict[str, Any]:

@@ -1,15 +1,9 @@
-"""Checks and code generation: typed AST -> Python code (closures or module text)."""
+"""Checks and code generation: typed AST -> one emitted module per expression (``emit.py``),
+run in process or printed into a ``compile-patches`` artifact."""
 
-from .pipeline import (
-    CompiledProgram,
-    bind_entry as bind_entry,
-    bind_main,
-    compile_program,
-    compile_to_module_source,
-    generate_module,
-    module_header,
-    source_hash,
-)
+from .codegen import GeneratedCode
+from .emit import EmittedExpression, emit_expression, load_expression
+from .pipeline import compile_expression, generate_module
 
-__all__ = ["CompiledProgram", "bind_main", "compile_program", "compile_to_module_source", "generate_module",
-           "module_header", "source_hash"]
+__all__ = ["EmittedExpression", "GeneratedCode", "compile_expression", "emit_expression", "generate_module",
+           "load_expression"]

@@ -21,7 +21,6 @@ class GenBase:
     origin: str
     names: dict[str, str]
     free_globals: dict[str, Span]
-    used_inputs: set[str]
     uses_names: bool
     pre: list[ast.stmt]
     breakables: list[str]

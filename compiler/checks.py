@@ -9,12 +9,13 @@ ECMA-262 13.2.7.2). ``mutates_inputs`` tells the facade whether the inputs must 
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.grammar.ast import walk
 from syncpatch.grammar.errors import CompileError
 
-__all__ = ["check_program", "mutates_inputs", "walk"]
+__all__ = ["check_program", "mutates_inputs", "only_writes_value_members", "input_reads", "copy_mask", "SCRIPT_GLOBALS"]
 
 _REFUSED_NAMES = {
     "eval": "'eval' is not allowed: patch expressions are compiled ahead of time and cannot run code from strings",
@@ -26,20 +27,6 @@ _MUTATORS = frozenset(
     "push pop shift unshift splice sort reverse fill copyWithin assign defineProperty defineProperties "
     "setPrototypeOf set delete clear add call apply bind".split()
 )
-
-
-def walk(node: Any) -> Iterator[Any]:
-    """Every AST node under ``node`` (pre-order, deterministic)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend(reversed(n))
-            continue
-        if not hasattr(n, "__attrs_attrs__"):
-            continue
-        yield n
-        stack.extend(reversed([getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span"]))
 
 
 def check_program(program: A.Program, source: str, origin: str) -> None:
@@ -97,20 +84,7 @@ def _early_error(node: Any, loop_heads: set[int]) -> tuple[str, Any] | None:
 
 def _label_reaches(root: Any, target: Any) -> bool:
     """Is ``target`` inside ``root`` without crossing a function boundary?"""
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n is target:
-            return True
-        if isinstance(n, tuple):
-            stack.extend(n)
-            continue
-        if not hasattr(n, "__attrs_attrs__"):
-            continue
-        if n is not root and isinstance(n, (A.FunctionExpression, A.ArrowFunctionExpression, A.FunctionDeclaration)):
-            continue
-        stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span")
-    return False
+    return any(n is target for n in walk(root, prune=A.FUNCTIONS))
 
 
 def regex_error(pattern: str, flags: str) -> str | None:
@@ -217,3 +191,23 @@ def mutates_inputs(program: A.Program) -> bool:
             case _:
                 pass
     return False
+
+
+#: the per-call globals a script sees as variables, in ``_main``'s parameter order
+SCRIPT_GLOBALS = ("value", "context", "valueExists")
+
+
+def input_reads(program: A.Program) -> frozenset[str]:
+    """The script globals (``SCRIPT_GLOBALS``) the script names anywhere. Conservative: a
+    local that shadows one counts too, which only costs a copy or a ``context.path`` update."""
+    return frozenset(n.name for n in walk(program) if isinstance(n, A.Identifier) and n.name in SCRIPT_GLOBALS)
+
+
+def copy_mask(program: A.Program, reads: frozenset[str]) -> int:
+    """Which inputs a call must deep-copy: 1 = value, 2 = context (0: none); 4 with 1: a
+    shallow copy of ``value`` suffices (the script writes only its own members)."""
+    if not mutates_inputs(program):
+        return 0
+    if only_writes_value_members(program):
+        return 5 if "value" in reads else 0
+    return (1 if "value" in reads else 0) | (2 if "context" in reads else 0)

@@ -11,47 +11,29 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+import attrs
+
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.errors import CompileError, Span
 
 from . import pyast as P
 from .calls import CallGen
+from .checks import SCRIPT_GLOBALS
 from .expressions import ExprGen
 from .functions import FuncGen
 from .scope import Binding, FunctionFrame, Scope
 from .statements import StmtGen
 
-__all__ = ["Codegen", "GeneratedCode", "SCRIPT_GLOBALS"]
+__all__ = ["Codegen", "GeneratedCode", "generate"]
 
-#: the per-call globals a script sees as variables, in ``_main``'s parameter order
-SCRIPT_GLOBALS = ("value", "context", "valueExists")
-
-
+@attrs.frozen
 class GeneratedCode:
-    """The result of code generation: the Python module AST and the name side table."""
+    """The general tier of one script: the Python module defining ``_main``, the name side
+    table (compiler-made names -> JS names) and the undeclared globals it reads, with spans."""
 
-    def __init__(self, module: ast.Module, names: dict[str, str], free_globals: dict[str, Span],
-                 mutates_inputs: bool, used_inputs: frozenset[str] = frozenset(),
-                 shallow_value: bool = False, native: Any = None) -> None:
-        self.module = module
-        self.native = native  # (statements, constants) of the native tier, or None
-        self.native_result = "any"  # the type of every result the native tier returns
-        self.names = names
-        self.free_globals = free_globals
-        self.mutates_inputs = mutates_inputs
-        self.used_inputs = used_inputs
-        self.shallow_value = shallow_value
-
-    @property
-    def copy_mask(self) -> int:
-        """Which inputs the caller must deep-copy: 1 = value, 2 = context (0: none); 4 with 1:
-        a shallow copy of ``value`` suffices (the script writes only its own members; wrappers
-        that predate bit 4 deep-copy ``value``, which is also correct)."""
-        if not self.mutates_inputs:
-            return 0
-        if self.shallow_value:
-            return 5 if "value" in self.used_inputs else 0
-        return (1 if "value" in self.used_inputs else 0) | (2 if "context" in self.used_inputs else 0)
+    module: ast.Module
+    names: dict[str, str]
+    free_globals: dict[str, Span]
 
 
 class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
@@ -63,7 +45,6 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         self.counter = 0
         self.names: dict[str, str] = {}
         self.free_globals: dict[str, Span] = {}
-        self.used_inputs: set[str] = set()
         self.uses_names = False
         self.pre: list[ast.stmt] = []
         self.breakables: list[str] = []
@@ -182,18 +163,8 @@ def _is_pattern_assign(s: A.ExpressionStatement) -> bool:
     return isinstance(e, A.AssignmentExpression) and not isinstance(e.left, (A.Identifier, A.MemberExpression))
 
 
-def generate(program: A.Program, source: str, origin: str, with_native: bool = True) -> GeneratedCode:
-    """Typed AST -> GeneratedCode (and its native tier, unless ``with_native`` is False)."""
+def generate(program: A.Program, source: str, origin: str) -> GeneratedCode:
+    """Typed AST -> the general tier's module (see module docstring)."""
     gen = Codegen(source, origin)
     module = gen.program(program)
-    from .checks import mutates_inputs, only_writes_value_members
-
-    from .native import native_program
-
-    mutates = mutates_inputs(program)
-    code = GeneratedCode(module, gen.names, gen.free_globals, mutates, frozenset(gen.used_inputs),
-                         mutates and only_writes_value_members(program))
-    translated = native_program(program, code.copy_mask) if with_native else None
-    code.native = (translated.body, translated.constants) if translated is not None else None
-    code.native_result = translated.result_type if translated is not None else "any"
-    return code
+    return GeneratedCode(module, gen.names, gen.free_globals)

@@ -134,8 +134,6 @@ class ExprGen(GenBase):
         if b is not None:
             if b.per_iteration and b.frame is not self.frame:
                 self.note_capture(b)
-            if b.kind == "global-arg":
-                self.used_inputs.add(b.name)
             return P.name(b.pyname)
         if node.name == "undefined":
             return P.name("UNDEFINED")

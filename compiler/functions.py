@@ -12,6 +12,7 @@ import ast
 from typing import Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.grammar.ast import walk
 
 from . import pyast as P
 from .base import GenBase
@@ -22,18 +23,8 @@ __all__ = ["FuncGen"]
 
 def _uses_arguments(node: Any) -> bool:
     """Does a non-arrow function body mention ``arguments`` (not inside nested functions)?"""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Identifier) and n.name == "arguments":
-            return True
-        if isinstance(n, (A.FunctionExpression, A.FunctionDeclaration)):
-            continue
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif hasattr(n, "__attrs_attrs__"):
-            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span")
-    return False
+    return any(isinstance(n, A.Identifier) and n.name == "arguments"
+               for n in walk(node, prune=(A.FunctionExpression, A.FunctionDeclaration)))
 
 
 def _calls_nothing(node: Any) -> bool:
@@ -41,16 +32,8 @@ def _calls_nothing(node: Any) -> bool:
     no call-depth accounting. Implicit calls through user
     ``valueOf``/``toString`` that recurse end in Python's recursion limit, which the
     facade reports as the same RangeError."""
-    stack: list[Any] = [node.params, node.body]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (A.CallExpression, A.NewExpression, A.TaggedTemplateExpression)):
-            return False
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif hasattr(n, "__attrs_attrs__"):
-            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span")
-    return True
+    return not any(isinstance(n, (A.CallExpression, A.NewExpression, A.TaggedTemplateExpression))
+                   for n in walk((node.params, node.body)))
 
 
 def _length(params: tuple[Any, ...]) -> int:

@@ -19,6 +19,7 @@ import ast
 from typing import Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.grammar.ast import walk
 
 from .native_templates import expr as E
 from .native_templates import stmts as S
@@ -87,16 +88,7 @@ class _ReadAgain(ast.NodeTransformer):
 
 def _contains(node: Any, kind: type) -> bool:
     """Whether the JS tree ``node`` holds a node of ``kind``."""
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, kind):
-            return True
-        if isinstance(item, tuple):
-            stack.extend(item)
-        elif hasattr(type(item), "__attrs_attrs__"):
-            stack.extend(getattr(item, f.name) for f in type(item).__attrs_attrs__ if f.name != "span")
-    return False
+    return any(isinstance(n, kind) for n in walk(node))
 
 
 def _tested_string(test: ast.expr) -> str | None:

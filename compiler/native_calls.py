@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.grammar.ast import walk
 
 from .native import Unsupported, _plain_text
 from .native_regex import literal_regex, translate_regex
@@ -516,14 +517,7 @@ def _accumulate_in_place(gen: "NativeGen", body: Any, acc_name: str, acc: str, f
 
 
 def _mentions(node: Any, name: str) -> bool:
-    if isinstance(node, A.Identifier):
-        return node.name == name
-    if isinstance(node, tuple):
-        return any(_mentions(n, name) for n in node)
-    fields = getattr(type(node), "__attrs_attrs__", None)
-    if fields is None:
-        return False
-    return any(_mentions(getattr(node, f.name), name) for f in fields if f.name != "span")
+    return any(isinstance(n, A.Identifier) and n.name == name for n in walk(node))
 
 
 _ARRAY_METHODS: dict[str, Any] = {

@@ -12,6 +12,7 @@ import ast
 from typing import Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.grammar.ast import walk
 
 from . import pyast as P
 from .base import GenBase
@@ -409,18 +410,8 @@ class StmtGen(GenBase):
 
 def _breaks_to(node: Any, label: str) -> bool:
     """Does ``break label`` occur inside ``node`` (not inside nested functions)?"""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.BreakStatement) and n.label is not None and n.label.name == label:
-            return True
-        if isinstance(n, (A.FunctionExpression, A.FunctionDeclaration, A.ArrowFunctionExpression)):
-            continue
-        if isinstance(n, tuple):
-            stack.extend(n)
-        elif hasattr(n, "__attrs_attrs__"):
-            stack.extend(getattr(n, f.name) for f in n.__attrs_attrs__ if f.name != "span")
-    return False
+    return any(isinstance(n, A.BreakStatement) and n.label is not None and n.label.name == label
+               for n in walk(node, prune=A.FUNCTIONS))
 
 
 def _rebind(stmts: list[ast.stmt], exc: str, value: str) -> list[ast.stmt]:

@@ -7,7 +7,7 @@ know Babel or Acorn find their way; ``span`` is the 1-based line/column range in
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Iterator, Union
 
 import attrs
 
@@ -25,7 +25,7 @@ __all__ = [
     "ArrowFunctionExpression", "UnaryExpression", "UpdateExpression", "BinaryExpression",
     "LogicalExpression", "AssignmentExpression", "ConditionalExpression", "CallExpression",
     "NewExpression", "MemberExpression", "ChainExpression", "SequenceExpression", "SpreadElement",
-    "ObjectPattern", "ArrayPattern", "AssignmentPattern", "RestElement", "dump",
+    "ObjectPattern", "ArrayPattern", "AssignmentPattern", "RestElement", "dump", "walk", "FUNCTIONS",
 ]
 
 
@@ -414,3 +414,34 @@ def dump(node: object, indent: int = 0) -> str:
         return head
     body = "".join(f"{pad}  {f.name}: {dump(getattr(node, f.name), indent + 1)}\n" for f in fields)
     return f"{head}\n{body.rstrip()}"
+
+
+#: the nodes that start a function scope (``walk(..., prune=FUNCTIONS)`` stays in the current one)
+FUNCTIONS = (FunctionExpression, FunctionDeclaration, ArrowFunctionExpression)
+
+
+def walk(node: object, prune: type | tuple[type, ...] = ()) -> Iterator[Any]:
+    """Every AST node in ``node`` (a node or a tuple of them), itself first, in source order:
+    the one traversal every stage uses. A node of a ``prune`` type below ``node`` is yielded
+    but not entered (``prune=FUNCTIONS``: the code of one function, not its nested ones)."""
+    stack: list[object] = [node]
+    root = node
+    while stack:
+        item = stack.pop()
+        if type(item) is tuple:
+            stack.extend(reversed(item))
+            continue
+        fields = _FIELDS.get(type(item))
+        if fields is None:
+            continue
+        yield item
+        if prune and item is not root and isinstance(item, prune):
+            continue
+        stack.extend(reversed([getattr(item, name) for name in fields]))
+
+
+#: per node class, its fields other than ``span``, in declaration order
+_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+    for cls in (obj for obj in list(globals().values()) if isinstance(obj, type) and attrs.has(obj))
+}

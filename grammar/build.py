@@ -702,21 +702,9 @@ def build_ast(tree: Tree[Any], source: str = "", origin: str = "<expression>") -
 
 def _check_proto_duplicates(program: A.Program, spans: list[Span], source: str, origin: str) -> None:
     """Duplicate ``__proto__:`` is an early error in a literal, not in a destructuring pattern."""
-    from_patterns: set[tuple[int, int]] = set()
-
-    def visit(node: Any) -> None:
-        if isinstance(node, A.ObjectPattern):
-            for p in node.properties:
-                if isinstance(p, A.Property) and isinstance(p.key, A.Literal) and p.key.value == "__proto__":
-                    from_patterns.add((p.span.line, p.span.column))
-        if isinstance(node, tuple):
-            for x in node:
-                visit(x)
-        elif hasattr(node, "__attrs_attrs__"):
-            for f in node.__attrs_attrs__:
-                visit(getattr(node, f.name))
-
-    visit(program)
+    from_patterns = {(p.span.line, p.span.column) for node in A.walk(program) if isinstance(node, A.ObjectPattern)
+                     for p in node.properties
+                     if isinstance(p, A.Property) and isinstance(p.key, A.Literal) and p.key.value == "__proto__"}
     for span in spans:
         if (span.line, span.column) not in from_patterns:
             raise CompileError("Duplicate __proto__ fields are not allowed in object literals", span, source, origin)
@@ -724,26 +712,11 @@ def _check_proto_duplicates(program: A.Program, spans: list[Span], source: str, 
 
 def _check_templates(program: A.Program, errors: list[_Fail], source: str, origin: str) -> None:
     """Invalid escapes are allowed only in tagged templates (13.2.8.1 / ES2018 revision)."""
-    tagged_spans: set[tuple[int, int]] = set()
-
-    def visit(node: Any) -> None:
-        if isinstance(node, A.TaggedTemplateExpression):
-            tagged_spans.add((node.quasi.span.line, node.quasi.span.column))
-            for x in node.quasi.expressions:
-                visit(x)
-            visit(node.tag)
-            return
-        if isinstance(node, A.TemplateLiteral) and any(q is None for q in node.quasis):
-            err = errors[0]
-            raise CompileError(err.message, node.span, source, origin)
-        if isinstance(node, tuple):
-            for x in node:
-                visit(x)
-        elif hasattr(node, "__attrs_attrs__"):
-            for f in node.__attrs_attrs__:
-                visit(getattr(node, f.name))
-
-    visit(program)
+    nodes = list(A.walk(program))
+    tagged = {id(node.quasi) for node in nodes if isinstance(node, A.TaggedTemplateExpression)}
+    for node in nodes:
+        if isinstance(node, A.TemplateLiteral) and id(node) not in tagged and any(q is None for q in node.quasis):
+            raise CompileError(errors[0].message, node.span, source, origin)
 
 
 def parse(source: str, origin: str = "<expression>") -> A.Program:

@@ -1,8 +1,8 @@
 """Write compiled patch plans as one deterministic, importable Python module.
 
 Syncers must start without compiling anything and without lark, pydantic or YAML installed,
-so ``compile-patches`` writes the plans as Python: the generated code of every expression
-(from the compiler's module-text exit) plus constructor calls that rebuild each
+so ``compile-patches`` writes the plans as Python: the module of every expression (from the
+compiler's one emitter, ``compiler/emit.py``, which the in-process exit runs too) plus constructor calls that rebuild each
 :class:`~syncpatch.runtime.plan.PatchPlan` from plain data. Everything is built with ``ast``
 and printed with ``ast.unparse``; user text only ever enters as ``ast.Constant``, and names
 are ours, so nothing in a config can inject code.
@@ -23,6 +23,8 @@ import math
 from typing import Any, Callable, Mapping, Sequence
 
 import attrs
+
+from syncpatch.runtime.compiled import CompiledExpression
 
 __all__ = [
     "ARTIFACT_FORMAT",
@@ -45,24 +47,15 @@ class ArtifactBuildError(Exception):
 
 @attrs.frozen
 class EmittedFunction:
-    """One expression's generated module (parsed) and the top-level name of its entry.
-
-    With ``wrapper`` set, the entry is the compiler's raw ``_main(_realm, value, context,
-    valueExists)`` and the artifact binds ``wrapper(entry, names, copy_mask, source)``
-    (imported from ``wrapper_module``) to get a patch function; without it, the entry already
-    is one.
-    """
+    """One expression's module as the compiler emits it (``compiler/emit.py``: imports, then
+    statements) and the top-level name it binds the compiled expression to."""
 
     module: ast.Module
     entry: str
-    names: Mapping[str, str] = attrs.field(factory=dict)
-    copy_mask: int = 0
-    wrapper: str | None = None
-    wrapper_module: str | None = None
 
 
 Emitter = Callable[[str], EmittedFunction]
-"""``source -> EmittedFunction``: the compiler's module-text exit, adapted (see ``build``)."""
+"""``source -> EmittedFunction``: the compiler's one emitter (see ``build``)."""
 
 
 @attrs.frozen
@@ -151,24 +144,8 @@ class _Collector:
             elif not _is_docstring(stmt):
                 self.body.append(_Names(mapping).visit(stmt))
         entry = mapping.get(emitted.entry, emitted.entry)
-        if emitted.wrapper is not None:
-            entry = self._wrap(emitted, entry, prefix, source)
         self.entries[source] = entry
         return entry
-
-    def _wrap(self, emitted: EmittedFunction, entry: str, prefix: str, source: str) -> str:
-        """``_xN = wrapper(_xN_main, {names}, copy_mask, source)``: a ready patch function."""
-        assert emitted.wrapper is not None and emitted.wrapper_module is not None
-        self.add_import(emitted.wrapper_module, emitted.wrapper)
-        names = dict(sorted(emitted.names.items()))
-        call = ast.Call(ast.Name(emitted.wrapper, ast.Load()), [
-            ast.Name(entry, ast.Load()),
-            ast.Dict([ast.Constant(k) for k in names], [ast.Constant(v) for v in names.values()]),
-            ast.Constant(int(emitted.copy_mask)),
-            ast.Constant(source),
-        ], [])
-        self.body.append(_assign(prefix, call))
-        return prefix
 
     def _import(self, stmt: ast.ImportFrom) -> None:
         module = stmt.module or ""
@@ -216,10 +193,12 @@ class _Values:
         if isinstance(value, frozenset):
             items = ast.Set([self.expr(v) for v in sorted(value)]) if value else ast.Tuple([], ast.Load())
             return ast.Call(ast.Name("_frozenset", ast.Load()), [items], [])
-        if attrs.has(type(value)):
-            return self.instance(value)
         if callable(value) and id(value) in self.sources:
             return ast.Name(self.collector.function(self.sources[id(value)]), ast.Load())
+        if isinstance(value, CompiledExpression):
+            return ast.Name(self.collector.function(value.source), ast.Load())
+        if attrs.has(type(value)):
+            return self.instance(value)
         raise ArtifactBuildError(f"cannot write {type(value).__qualname__} into an artifact")
 
     def instance(self, value: Any) -> ast.expr:

@@ -9,7 +9,6 @@ flags and prints.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -154,78 +153,11 @@ def _not_text(name: str, data: bytes, offset: int) -> Diagnostic:
     return Diagnostic(name, line, column, "error", "unreadable", f"cannot read: {what}")
 
 
-def _module_text_exit() -> Callable[[str], Any]:
-    """The compiler's artifact exit: source -> generated module (AST) plus its side tables."""
-    from syncpatch.compiler import generate_module
-
-    return generate_module
-
-
 def _module_source(source: str) -> EmittedFunction:
-    """One expression through the compiler's module exit, ready for the artifact writer.
+    """One expression through the compiler's one emitter, as the artifact writer takes it."""
+    from syncpatch.compiler import emit_expression
 
-    The generated ``_main`` refers to ABI helpers as free names; the import line names exactly
-    those it uses (sorted), so the artifact stays readable and deterministic.
-    """
-    from syncpatch.runtime import abi
-
-    generated = _module_text_exit()(source)
-    module: ast.Module = generated.module
-    used = sorted({n.id for n in ast.walk(module) if isinstance(n, ast.Name)} & set(abi.NAMES))
-    if used:
-        aliases = [ast.alias(name=name) for name in used]
-        module = ast.Module(body=[ast.ImportFrom("syncpatch.runtime.abi", aliases, 0), *module.body],
-                            type_ignores=[])
-    native = getattr(generated, "native", None)
-    if native is not None:
-        return _with_native_tier(module, generated, native, source)
-    return EmittedFunction(module, "_main", dict(generated.names), _copy_mask(generated),
-                           "patch_function", "syncpatch.runtime.abi")
-
-
-def _with_native_tier(module: ast.Module, generated: Any, native: Any, source: str) -> EmittedFunction:
-    """The artifact form of a script with a native tier: ``_main`` wrapped as the general
-    tier, then the compiler's ``_entry`` over it (see ``syncpatch.runtime.native``), so an
-    artifact runs exactly what ``compile_expression`` runs in process."""
-    from syncpatch.compiler.pipeline import entry_module
-    from syncpatch.runtime.native import BUILTINS, HELPERS
-
-    statements, constants = native
-    names = dict(sorted(generated.names.items()))
-    general = ast.parse("_general = patch_function(_main, N, M, S)\n_general_invoke = _general._invoke").body
-    assert isinstance(general[0], ast.Assign) and isinstance(general[0].value, ast.Call)
-    general[0].value.args[1:] = [
-        ast.Dict([ast.Constant(k) for k in names], [ast.Constant(v) for v in names.values()]),
-        ast.Constant(_copy_mask(generated)), ast.Constant(source)]
-    regexes: list[ast.stmt] = [
-        ast.Assign([ast.Name(name, ast.Store())], ast.Call(ast.Name("compile_regex", ast.Load()),
-                                                          [ast.Constant(pattern), ast.Constant(ignore_case)], []))
-        for name, (pattern, ignore_case) in constants.items()]
-    entry = entry_module(statements).body  # (which also gives the statements their positions)
-    native_text = ast.unparse(ast.Module(body=statements, type_ignores=[]))  # for plans (runtime/plan_inline.py)
-    finish = ast.parse("_fn = native_function(_entry, _invoke, _general, S, T, R, C)").body
-    assert isinstance(finish[0], ast.Assign) and isinstance(finish[0].value, ast.Call)
-    # the regexes by the names the text uses (the artifact renames the globals, not the text)
-    finish[0].value.args[3:] = [ast.Constant(source), ast.Constant(native_text),
-                                ast.Constant(getattr(generated, "native_result", "any")),
-                                ast.Dict([ast.Constant(n) for n in constants], [ast.Name(n, ast.Load()) for n in constants])]
-    helpers = sorted({n.id for f in entry for n in ast.walk(f) if isinstance(n, ast.Name)} & {*HELPERS, *BUILTINS})
-    imports: list[ast.stmt] = [
-        ast.ImportFrom("syncpatch.runtime.abi", [ast.alias("patch_function")], 0),
-        ast.ImportFrom("syncpatch.runtime.native",
-                       [ast.alias(n) for n in ["compile_regex", "native_function", *helpers]], 0)]
-    body = [*imports, *module.body, *general, *regexes, *entry, *finish]
-    out = ast.Module(body=body, type_ignores=[])
-    ast.fix_missing_locations(out)
-    return EmittedFunction(out, "_fn", names, _copy_mask(generated))
-
-
-def _copy_mask(generated: Any) -> int:
-    """Which inputs the script could mutate (bit 1 value, bit 2 context): those get copied."""
-    mask = getattr(generated, "copy_mask", None)
-    if mask is not None:
-        return int(mask)
-    return 3 if generated.mutates_inputs else 0
+    return EmittedFunction(emit_expression(source).module, "_expression")
 
 
 def _abi_version() -> Any:

@@ -7,7 +7,7 @@ All errors of a config are collected and raised together as one :class:`ConfigEr
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence, cast
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 import attrs
 from pydantic import ValidationError
@@ -154,9 +154,11 @@ def _clean(message: str) -> str:
 
 
 def _default_compiler() -> Callable[[str], PatchFunction]:
-    from syncpatch.expression import compile_expression
+    """The compiler's in-process exit: each expression becomes its ``CompiledExpression``
+    record, whose facts plans use (imported on first use: validating needs no compiler)."""
+    from syncpatch.compiler import compile_expression
 
-    return cast(Callable[[str], PatchFunction], compile_expression)
+    return compile_expression
 
 
 def _compile_one(source: str, compiler: Callable[[str], PatchFunction], loc: Loc,
@@ -232,8 +234,8 @@ def compile_patches(
     """Compile one patch list into a direction-neutral :class:`PatchPlan`.
 
     ``plan.to_host`` runs ``expression`` and ``plan.from_host`` runs ``reverseExpression``
-    (exchanged with ``swap_keywords=True``). ``compiler`` defaults to
-    ``syncpatch.compile_expression``; any callable returning a patch function will do.
+    (exchanged with ``swap_keywords=True``). ``compiler`` defaults to the JS compiler
+    (``syncpatch.compiler.compile_expression``); any callable returning a patch function will do.
     Raises :class:`ConfigError` listing every problem.
     """
     models, issues = _validate_list(patches, loc)

@@ -12,7 +12,7 @@ from typing import Any
 
 from . import callops, convert, globals as _globals, members, ops
 from .functions import arguments_object as arguments_object  # re-exported: generated code calls it
-from .realm import PATCHED_REALMS, Realm
+from .realm import PATCHED_REALMS
 from .stdlib.registry import GLOBALS as GLOBALS  # re-exported for artifacts
 from .values import JSFunction as JSFunction  # re-exported: generated code builds functions
 from .values import UNDEFINED, JSThrow, make_error, reference_error, type_error
@@ -147,15 +147,6 @@ NAMES: tuple[str, ...] = (
 )
 
 
-def patch_function(main: Any, names: Any, copy_mask: Any, source: str = "") -> Any:
-    """The artifact hook: wrap a generated ``_main`` as a patch function (``entry.py``).
-
-    Not in ``NAMES``: generated code never calls it; artifact modules import it by name."""
-    from .entry import patch_function as make
-
-    return make(main, names, copy_mask, source)
-
-
 def namespace() -> dict[str, Any]:
     """The globals dict generated code runs in: empty builtins plus exactly ``NAMES``."""
     g: dict[str, Any] = {"__builtins__": {}}
@@ -164,5 +155,3 @@ def namespace() -> dict[str, Any]:
         g[name] = here[name]
     return g
 
-
-_ = Realm

@@ -21,7 +21,7 @@ from typing import Any
 
 from .values import UNDEFINED
 
-__all__ = ["Deopt", "deopt", "namespace", "native_function", "compile_regex", "HELPERS", "MAX_ITEMS",
+__all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
            "MAX_TEXT"]
 
 #: longest list or object a native callback loop walks (past it: the general tier, budgets)
@@ -168,23 +168,3 @@ def namespace(extra: dict[str, Any] | None = None) -> dict[str, Any]:
 def compile_regex(pattern: str, ignore_case: bool) -> LazyRegex:
     """A translated pattern (``compiler/native_regex.py``), for ASCII text only."""
     return LazyRegex(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
-
-
-def native_function(entry: Any, invoke: Any, general: Any, source: str = "", native_source: Any = None,
-                    native_result: str = "any", native_constants: dict[str, Any] | None = None) -> Any:
-    """A generated ``_entry`` made a patch function: ``general`` (the ``CompiledFunction``) for
-    the general tier and the plan walkers' ``_invoke`` ride along as attributes, and so does
-    what a plan needs to write the native body in place of calls (``plan_inline``): its
-    statements (``native_source``: text, or a list of ``ast`` statements), the type of every
-    result, and the constants (regexes) it names."""
-    entry.__qualname__ = entry.__name__ = "Expression"
-    entry.source = source
-    entry.budgets = general.budgets
-    entry.general = general
-    entry._invoke = invoke
-    entry.native = True
-    if native_source is not None:
-        entry.native_source = native_source
-        entry.native_result = native_result
-        entry.native_constants = native_constants or {}
-    return entry

@@ -21,14 +21,14 @@ Application rules:
 from __future__ import annotations
 
 import functools
-import opcode
 from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 
 import attrs
 
+from .compiled import CompiledExpression
 from .paths import Segment, parse_path
 from .plan_codegen import InlineEntry, compile_plan
-from .plan_walkers import Walker, build_walker, is_positional as _is_positional, positional, run_walker
+from .plan_walkers import Walker, build_walker, positional, run_walker
 from .realm import DEFAULT_BUDGETS, Realm, local_state
 
 _LOCAL = local_state()
@@ -201,49 +201,25 @@ def _base_context(context: Any, obj: Any, direction: Direction) -> dict[str, Any
     return ctx
 
 
-_Step = tuple[Any, "Walker | None", "PatchFunction | None", bool]
-
-
-_LOAD_FAST = opcode.opmap["LOAD_FAST"]
+_Step = tuple[Any, "Walker | None", "PatchFunction | None", bool, "CompiledExpression | None"]
 
 
 def _reads_context(fn: PatchFunction) -> bool:
-    """Whether ``fn`` can observe ``context`` (and so ``context.path``). Only a compiled
-    expression whose generated ``_main`` never loads its ``context`` parameter (nor lets a
-    closure capture it) is known not to; generated code has no eval and no ``locals()``.
-    (A public compiled expression's native tier reads exactly the inputs its script reads.)"""
-    declared = getattr(fn, "reads_context", None)  # a native-first expression knows without code
-    if type(declared) is bool:
-        return declared
-    fn = getattr(fn, "general", fn)
-    if getattr(type(fn), "_invoke", None) is None:
-        return True
-    code = getattr(getattr(fn, "_main", None), "__code__", None)
-    if code is None or code.co_argcount < 3:
-        return True
-    if code.co_varnames[2] in code.co_cellvars:
-        return True
-    # A byte search for ``LOAD_FAST 2`` (the ``context`` parameter) instead of a dis walk
-    # (which cost ~0.4 ms a function when loading large artifacts). A match that straddles two
-    # instructions is only a false positive: the plan then builds context.path, still correct.
-    return bytes((_LOAD_FAST, 2)) in code.co_code
+    """Whether ``fn`` can observe ``context`` (and so ``context.path``): the compiler's fact
+    for a compiled expression; any other function is assumed to."""
+    return fn.facts.reads_context if isinstance(fn, CompiledExpression) else True
 
 
 def _walker_call(fn: PatchFunction) -> PatchFunction:
     """The positional ``(value, ctx, value_exists)`` form walkers call: a compiled expression's
-    ``_invoke`` (runs in the application's realm, copies only what its script can mutate), or
+    ``invoke`` (runs in the application's realm, copies only what its script can mutate), or
     ``positional(fn)`` for any other patch function."""
-    invoke = getattr(type(fn), "_invoke", None)
-    if invoke is not None and callable(invoke):
-        return fn._invoke  # type: ignore[no-any-return,attr-defined]
-    general = getattr(fn, "general", None)
-    if general is not None and callable(getattr(type(general), "_invoke", None)):
-        return fn._invoke  # type: ignore[no-any-return,attr-defined] # a public Expression: native, then general
-    return positional(fn)
+    return fn.invoke if isinstance(fn, CompiledExpression) else positional(fn)
 
 
 def _steps(entries: tuple[PlanEntry, ...], keyword: Keyword) -> tuple[_Step, ...]:
-    """Per direction: (entry, walker, walker call, whether the call reads context).
+    """Per direction: (entry, walker, walker call, whether the call reads context, the
+    compiled expression when the function is one).
     Expression entries without a function for the direction are dropped; other entries
     resolve their function per application."""
     steps: list[_Step] = []
@@ -252,9 +228,10 @@ def _steps(entries: tuple[PlanEntry, ...], keyword: Keyword) -> tuple[_Step, ...
             fn = entry.expression if keyword == "expression" else entry.reverse_expression
             if fn is not None:
                 reads = _reads_context(fn)
-                steps.append((entry, build_walker(entry.segments, reads), _walker_call(fn), reads))
+                compiled = fn if isinstance(fn, CompiledExpression) else None
+                steps.append((entry, build_walker(entry.segments, reads), _walker_call(fn), reads, compiled))
         else:
-            steps.append((entry, build_walker(entry.segments), None, True))
+            steps.append((entry, build_walker(entry.segments), None, True, None))
     return tuple(steps)
 
 
@@ -275,14 +252,15 @@ class _Program:
         self.steps = steps
         self.run: Callable[[Any, dict[str, Any], dict[int, Any]], Any] | None = None
         self.fused = False
-        static = [(entry, entry.segments, fn, reads) for entry, _walker, fn, reads in steps if fn is not None]
+        static = [(entry, entry.segments, fn, reads, compiled)
+                  for entry, _walker, fn, reads, compiled in steps if fn is not None]
         if len(static) == len(steps):
-            self.fused = not any(_is_positional(fn) for _entry, _segments, fn, _reads in static)
+            self.fused = all(compiled is not None for *_, compiled in static)
             self.run = compile_plan(static, self.fused, _wrap, direction)
         # every function has a native tier: the generated run needs no realm (a native
         # fallback sets up its own, as any call from outside an evaluation does)
         self.native = self.run is not None and self.fused and all(
-            getattr(fn, "native", False) is True for _entry, _segments, fn, _reads in static)
+            compiled is not None and compiled.native is not None for *_, compiled in static)
         # and the same function with native bodies written in place of the calls
         self.inlined = compile_plan(static, True, _wrap, direction, InlineEntry(
             functools.partial(_base_context, direction=direction), _MISS)) if self.native else None
@@ -415,7 +393,7 @@ class PatchPlan:
         root = obj
         # ctx["path"] is set right before every patch-function call, the only place that
         # can raise, so on failure it names the concrete path that failed.
-        for entry, walker, fn, _reads in steps:
+        for entry, walker, fn, _reads, _compiled in steps:
             try:
                 if fn is None:
                     if env is None:

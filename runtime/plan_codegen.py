@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, NamedTuple, Sequence
 
+from .compiled import CompiledExpression
 from .paths import Index, Key, Segment, Wildcard
 from .plan_groups import Ownership, edge, group_steps
 from .plan_inline import inline_lines
@@ -28,8 +29,9 @@ from .plan_walkers import _DELETE, _INDEX_STEP, _INDEX_TEXT, _UNDEFINED, _key_te
 
 __all__ = ["compile_plan", "StaticStep", "InlineEntry"]
 
-StaticStep = tuple[Any, "tuple[Segment, ...]", Callable[..., Any], bool]
-"""(entry, segments, walker call ``fn(value, ctx, value_exists)``, whether ``fn`` reads context)."""
+StaticStep = tuple[Any, "tuple[Segment, ...]", Callable[..., Any], bool, "CompiledExpression | None"]
+"""(entry, segments, walker call ``fn(value, ctx, value_exists)``, whether ``fn`` reads context,
+the compiled expression it calls when it is one)."""
 
 
 class InlineEntry(NamedTuple):
@@ -132,11 +134,21 @@ class _Branch:
 
     __slots__ = ("segs", "fn", "paths", "callee")
 
-    def __init__(self, segs: tuple[Segment, ...], fn: str, paths: bool, callee: Any = None) -> None:
+    def __init__(self, segs: tuple[Segment, ...], fn: str, paths: bool, callee: CompiledExpression | None) -> None:
         self.segs = segs
         self.fn = fn
         self.paths = paths  # whether the function reads context.path
-        self.callee = callee  # the function itself (its native body may be written in place)
+        self.callee = callee  # the compiled expression called (its native body may be written in place)
+
+    def inline(self, src: "_Source", value: str, out: str, exists: bool = True) -> list[str] | None:
+        """The callee's native body assigning ``out`` (``plan_inline``), or None to call it."""
+        if not src.inline or self.callee is None or self.callee.native is None:
+            return None
+        return inline_lines(self.callee.native, value, out, src.fresh("_q") + "_", src.names, src.bind, exists)
+
+    def sure_scalar(self) -> bool:
+        """Whether an inlined body surely returns a string or an int."""
+        return self.callee is not None and self.callee.facts.native_result in ("ascii", "str", "int")
 
 
 class _Node:
@@ -202,14 +214,13 @@ class _Source:
     def call_missing(self, branch: _Branch, out: str, path: str, ind: int) -> bool:
         """``out = fn(None, ctx, False)`` for a missing ``["key"]``, with ``context.path`` set
         first (the error names it); True as for ``call``."""
-        body = inline_lines(branch.callee, "None", out, self.fresh("_q") + "_", self.names, self.bind,
-                            exists=False) if self.inline else None
+        body = branch.inline(self, "None", out, exists=False)
         if body is not None:  # as in call: a failure leaves the function
             if branch.paths:
                 self.line(ind, f"ctx['path'] = {path}")
             for text in body:
                 self.line(ind, text)
-            return getattr(branch.callee, "native_result", "any") in ("ascii", "str", "int")
+            return branch.sure_scalar()
         self.line(ind, f"ctx['path'] = {path}")
         self.line(ind, f"{out} = {branch.fn}(None, ctx, False)")
         return False
@@ -221,12 +232,11 @@ class _Source:
         returns only those (a call may fall back, and the general tier returns what JS does)."""
         if branch.paths:
             self.line(ind, f"ctx['path'] = {path}")
-        body = inline_lines(branch.callee, value, out, self.fresh("_q") + "_", self.names,
-                                                    self.bind) if self.inline else None
+        body = branch.inline(self, value, out)
         if body is not None:  # a failure leaves the function: the caller re-runs with calls
             for text in body:
                 self.line(ind, text)
-            return getattr(branch.callee, "native_result", "any") in ("ascii", "str", "int")
+            return branch.sure_scalar()
         if branch.paths:
             self.line(ind, f"{out} = {branch.fn}({value}, ctx, True)")
             return False
@@ -415,7 +425,7 @@ def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Ex
     paths = [tuple(step[1]) for step in steps]
     groups = group_steps(paths, fuse)
     src = _Source(Ownership(paths, groups), inline is not None and fuse)
-    branches = [_Branch(path, src.bind(step[2], "f"), step[3], step[2]) for path, step in zip(paths, steps)]
+    branches = [_Branch(path, src.bind(step[2], "f"), step[3], step[4]) for path, step in zip(paths, steps)]
     body = 1
     if src.inline:
         assert inline is not None

@@ -13,17 +13,18 @@ included) leaves the plan function; the caller then re-runs the plan with calls,
 expression falls back on its own (see ``plan._apply``). Native code has no side effects
 beyond copies it made, so abandoning a partial run is safe.
 
-Bodies come from ``fn.native_source`` (``native.native_function`` attaches it: the statements
-themselves in process, their text in a ``compile-patches`` artifact); a function without one,
-or a body too large or of a shape this transform does not handle, is called as before.
+Bodies come from the compiled expression's record (``CompiledExpression.native``: the
+statements' text and the constants they name); a function without a native tier, or a body
+too large or of a shape this transform does not handle, is called as before.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
+from .compiled import NativeTier
 from .native import BUILTINS, HELPERS
 
 __all__ = ["inline_lines"]
@@ -36,19 +37,16 @@ class _NotInlinable(Exception):
     pass
 
 
-def inline_lines(fn: Any, value: str, out: str, prefix: str, names: dict[str, Any],
+def inline_lines(native: NativeTier, value: str, out: str, prefix: str, names: dict[str, Any],
                  bind: Callable[[Any, str], str], exists: bool = True) -> list[str] | None:
-    """Source lines (unindented) that set ``out`` to what ``fn``'s native tier returns for
+    """Source lines (unindented) that set ``out`` to what the ``native`` tier returns for
     the plan variable ``value`` (``context`` is ``ctx``, ``value_exists`` is ``exists``; a
-    missing value is ``value="None", exists=False``), or None when ``fn`` is not inlined.
+    missing value is ``value="None", exists=False``), or None when it is not inlined.
     The native helpers go into the plan's globals ``names`` under their own names;
     ``bind(obj, stem)`` names any other global the lines need."""
-    body = getattr(fn, "native_source", None)
-    constants = getattr(fn, "native_constants", None)
-    if not body or not isinstance(body, (list, str)) or not isinstance(constants, dict):
-        return None
+    constants = native.constants
     try:
-        statements = ast.parse(body).body if isinstance(body, str) else [copy.deepcopy(s) for s in body]
+        statements = ast.parse(native.text).body
         stmts = _assign_returns(statements, out)
         module = ast.Module(body=stmts, type_ignores=[])
         if sum(1 for _ in ast.walk(module)) > _MAX_NODES:
@@ -74,7 +72,7 @@ def _locals(tree: ast.AST) -> set[str]:
 
 
 class _Rename(ast.NodeTransformer):
-    def __init__(self, value: str, prefix: str, local: set[str], constants: dict[str, Any],
+    def __init__(self, value: str, prefix: str, local: set[str], constants: Mapping[str, Any],
                  names: dict[str, Any], bind: Callable[[Any, str], str], exists: bool) -> None:
         self.value = value
         self.exists = exists

@@ -28,7 +28,7 @@ try:
 except ImportError:  # pragma: no cover - the value model ships with the compiler
     _UNDEFINED = object()
 
-__all__ = ["Walker", "build_walker", "run_walker", "positional", "is_positional", "DELETE"]
+__all__ = ["Walker", "build_walker", "run_walker", "positional", "DELETE"]
 
 PatchFunction = Callable[..., Any]
 DELETE = _DELETE = object()
@@ -47,7 +47,7 @@ def _clone(value: Any) -> Any:
 
 Walker = Callable[[Any, str, PatchFunction, dict[str, Any], dict[int, Any]], Any]
 """Walkers call ``fn(value, ctx, value_exists)`` positionally with the input's own value (no
-copy): the plan passes either a compiled expression's ``_invoke`` (which copies what its
+copy): the plan passes either a compiled expression's ``invoke`` (which copies what its
 script could mutate) or ``positional(fn)`` for any other patch function."""
 
 
@@ -60,14 +60,7 @@ def positional(fn: PatchFunction) -> PatchFunction:
             value = _clone(value)
         return fn(value, ctx, value_exists=value_exists)
 
-    call.positional_of = fn  # type: ignore[attr-defined]
     return call
-
-
-def is_positional(call: PatchFunction) -> bool:
-    """Whether a walker call adapts an arbitrary function (which may have side effects, so its
-    calls keep their order) rather than being a compiled expression's own entry."""
-    return getattr(call, "positional_of", None) is not None
 
 
 _INDEX_TEXT = tuple(str(i) for i in range(1024))

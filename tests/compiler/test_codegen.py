@@ -11,8 +11,11 @@ import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from syncpatch import compile_expression
-from syncpatch.compiler import bind_main, compile_program, compile_to_module_source, generate_module
+from syncpatch.compiler import emit_expression, generate_module
+from syncpatch.compiler.checks import mutates_inputs
+from syncpatch.grammar.build import parse
 from syncpatch.runtime import abi
+from syncpatch.runtime.compiled import PROVIDERS, CompiledExpression
 
 SOURCES = [
     '"p-" + value',
@@ -42,6 +45,18 @@ def _generated(source: str) -> str:
     return ast.unparse(generate_module(source).module)
 
 
+def _module_text(source: str) -> str:
+    """The emitted module as an artifact prints it."""
+    return ast.unparse(emit_expression(source).module)
+
+
+def _run_module_text(text: str) -> CompiledExpression:
+    namespace: dict[str, Any] = {}
+    exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102
+    record: CompiledExpression = namespace["_expression"]
+    return record
+
+
 def test_generated_code(snapshot: Any) -> None:
     text = "\n\n".join(f"# ---- {src}\n{_generated(src)}" for src in SOURCES) + "\n"
     assert text == snapshot.use_extension(TextSnapshot)
@@ -49,7 +64,7 @@ def test_generated_code(snapshot: Any) -> None:
 
 @pytest.mark.parametrize("source", SOURCES)
 def test_codegen_is_deterministic(source: str) -> None:
-    assert compile_to_module_source(source).encode() == compile_to_module_source(source).encode()
+    assert _module_text(source).encode() == _module_text(source).encode()
     assert _generated(source) == _generated(source)
 
 
@@ -77,32 +92,26 @@ def test_generated_code_sees_only_the_abi() -> None:
     assert set(namespace) == {"__builtins__", *abi.NAMES}
 
 
-def test_module_exit_imports_only_the_runtime_abi() -> None:
-    text = compile_to_module_source("value.x + 1", origin="t")
+def test_module_exit_imports_only_the_runtime() -> None:
+    text = _module_text("value.x + 1")
     imports = [n for n in ast.walk(ast.parse(text)) if isinstance(n, (ast.Import, ast.ImportFrom))]
-    assert len(imports) == 1 and isinstance(imports[0], ast.ImportFrom)
-    assert imports[0].module == "syncpatch.runtime.abi"
-    assert f"ABI_VERSION = {abi.ABI_VERSION}" in text and "SOURCE_HASH = " in text
+    assert imports and all(isinstance(n, ast.ImportFrom) and n.module in PROVIDERS for n in imports)
 
 
 def test_module_exit_loads_without_lark() -> None:
     """The artifact text runs with the compiler stages blocked from import."""
-    text = compile_to_module_source("value.map(x => x * 2)")
+    text = _module_text("value.map(x => x * 2)")
     blocked = {name: sys.modules.get(name) for name in ("lark",)}
     try:
         sys.modules["lark"] = None  # type: ignore[assignment]
-        namespace: dict[str, Any] = {}
-        exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102
+        record = _run_module_text(text)
     finally:
         for name, module in blocked.items():
             if module is None:
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = module
-    from syncpatch.runtime.realm import Realm, activate
-
-    with activate(Realm()) as realm:
-        assert namespace["_main"](realm, [1, 2], None, True) == [2, 4]
+    assert record([1, 2]) == [2, 4]
 
 
 def test_free_globals_are_reported() -> None:
@@ -126,44 +135,35 @@ def test_free_globals_are_reported() -> None:
     ],
 )
 def test_mutation_analysis(source: str, mutates: bool) -> None:
-    assert compile_program(source).mutates_inputs is mutates
+    assert mutates_inputs(parse(source)) is mutates
 
 
-def test_closure_and_module_exits_agree() -> None:
-    source = "let out = {}; for (const [k, v] of Object.entries(value)) out[k.toUpperCase()] = v * 2; out"
-    main = bind_main(compile_program(source).code)
-    namespace: dict[str, Any] = {}
-    exec(compile(compile_to_module_source(source), "<a>", "exec"), namespace)  # noqa: S102
-    from syncpatch.runtime.realm import Realm, activate
+@pytest.mark.parametrize(("source", "value"), [
+    ("let out = {}; for (const [k, v] of Object.entries(value)) out[k.toUpperCase()] = v * 2; out", {"x": 1, "y": 2}),
+    ("value.map(x => x * 2)", [1, 2]),
+    ("value.k = 1; value", {}),
+    ("value.a.b", {}),
+    ('"v-" + value', "é"),
+])
+def test_closure_and_module_exits_agree(source: str, value: Any) -> None:
+    """The in-process closure and the printed module (what an artifact holds) are one module."""
+    import syncpatch
 
-    with activate(Realm()) as realm:
-        a = main(realm, {"x": 1, "y": 2}, None, True)
-        b = namespace["_main"](realm, {"x": 1, "y": 2}, None, True)
-    assert a == b == {"X": 2, "Y": 4}
+    closure, module = compile_expression(source), _run_module_text(_module_text(source))
+    assert module.facts == closure.compiled.facts
+    try:
+        expected = closure(copy.deepcopy(value), {})
+    except syncpatch.EvaluationError as exc:
+        with pytest.raises(syncpatch.EvaluationError) as info:
+            module(value, {})
+        assert str(info.value) == str(exc)
+        return
+    original = copy.deepcopy(value)
+    assert module(value, {}) == expected
+    assert value == original
 
 
 def test_js_positions_are_stamped_on_generated_code() -> None:
     tree = generate_module("1;\n\n value.x").module
     lines = {getattr(n, "lineno", None) for n in ast.walk(tree)}
     assert 3 in lines
-
-
-def test_patch_function_wraps_artifact_mains_like_expressions() -> None:
-    """``abi.patch_function`` (the artifact hook) behaves as ``compile_expression``."""
-    import syncpatch
-    from syncpatch.runtime.abi import patch_function
-
-    for source, value in [("value.map(x => x * 2)", [1, 2]), ("value.k = 1; value", {}), ("value.a.b", {})]:
-        program = compile_program(source)
-        fn = patch_function(bind_main(program.code), program.names, program.copy_mask, source)
-        expr = compile_expression(source)
-        try:
-            expected = expr(value, {})
-        except syncpatch.EvaluationError as exc:
-            with pytest.raises(syncpatch.EvaluationError) as info:
-                fn(value, {})
-            assert str(info.value) == str(exc)
-            continue
-        original = copy.deepcopy(value)
-        assert fn(value, {}) == expected
-        assert value == original

@@ -22,6 +22,7 @@ import shutil
 import subprocess
 from typing import Any
 
+import attrs
 import pytest
 
 import syncpatch
@@ -659,10 +660,10 @@ def test_benchmark_inputs_do_not_fall_back(case: Any) -> None:
 
 def test_general_tier_is_generated_on_first_need() -> None:
     f = syncpatch.compile_expression('"v-" + value')
-    assert f.native and f.general._main.__name__ == "first_call"
-    assert f("web") == "v-web" and f.general._main.__name__ == "first_call"  # native: not needed
+    assert f.native and not f.general.loaded
+    assert f("web") == "v-web" and not f.general.loaded  # native: not needed
     assert f("é") == "v-é"  # a guard fails: the general tier is generated and runs
-    assert f.general._main.__name__ == "_main"
+    assert f.general.loaded
     with pytest.raises(syncpatch.EvaluationError):
         syncpatch.compile_expression("value.toUpperCase()")(None)
 
@@ -678,17 +679,17 @@ def test_compile_errors_are_not_deferred(source: str) -> None:
 
 @pytest.mark.parametrize("source", sorted(set(EXPRESSIONS + CONTEXT_EXPRESSIONS)))
 def test_native_first_facts_match_the_general_tier(source: str) -> None:
-    """free_globals and the copy mask, computed without generating the general tier, are the
-    ones the general code generator computes."""
-    from syncpatch.compiler import compile_program
-    from syncpatch.runtime.plan import _reads_context
+    """The facts are computed once, before either tier: the native-first expression and the
+    general-only one (custom budgets) carry the same; its free globals are the ones the
+    general code generator finds."""
+    from syncpatch.compiler import generate_module
 
     f = syncpatch.compile_expression(source)
-    eager = compile_program(source)
-    assert set(f.free_globals) == set(eager.free_globals)
-    assert f.general._copy == eager.copy_mask
-    plain = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())  # the eager, general-only path
-    assert _reads_context(f) is _reads_context(plain)
+    plain = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())  # the general-only path
+    facts, general_facts = f.compiled.facts, plain.compiled.facts
+    assert attrs.evolve(facts, native_result="any", regexes=()) == general_facts
+    assert set(facts.free_globals) == set(generate_module(source).free_globals)
+    assert f.general.copy_mask == facts.copy_mask
 
 
 def test_native_bodies_name_only_what_their_namespace_holds() -> None:
@@ -706,8 +707,10 @@ def test_native_bodies_name_only_what_their_namespace_holds() -> None:
             continue
         if not f.native:
             continue
-        module = ast.Module(body=list(f.native_source), type_ignores=[])
+        native = f.compiled.native
+        assert native is not None
+        module = ast.parse(native.text)
         bound = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
         free = {n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - bound
-        unknown = free - set(HELPERS) - set(BUILTINS) - set(f.native_constants) - {"value", "context", "value_exists"}
+        unknown = free - set(HELPERS) - set(BUILTINS) - set(native.constants) - {"value", "context", "value_exists"}
         assert not unknown, (source, unknown)

@@ -8,7 +8,10 @@ import copy
 import pytest
 
 import syncpatch
-from syncpatch.compiler.pipeline import compile_program
+
+
+def _mask(source: str) -> int:
+    return syncpatch.compile_expression(source).compiled.facts.copy_mask
 
 
 @pytest.mark.parametrize(
@@ -31,7 +34,7 @@ from syncpatch.compiler.pipeline import compile_program
     ],
 )
 def test_copy_mask(source: str, mask: int) -> None:
-    assert compile_program(source).copy_mask == mask
+    assert _mask(source) == mask
 
 
 @pytest.mark.parametrize(
@@ -46,7 +49,7 @@ def test_copy_mask(source: str, mask: int) -> None:
 )
 def test_shallow_copy_leaves_the_input_alone(source: str, data: object) -> None:
     before = copy.deepcopy(data)
-    assert compile_program(source).copy_mask == 5
+    assert _mask(source) == 5
     syncpatch.compile_expression(source)(data)
     assert data == before
 

@@ -1,21 +1,25 @@
 """The public oracle corpus (node-evaluated) through the public API, both exits.
 
 Every case must agree with node. Each case runs through ``compile_expression`` (the
-in-process closure) and through the artifact form (``compile_to_module_source``).
+in-process closure) and through a ``compile-patches`` artifact: one config holding every
+expression, checked and rendered by the build step, written to a file and loaded with
+``load_plans``, as a syncer loads it.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-import syncpatch
 from syncpatch import CompileError, EvaluationError, compile_expression
 
-from syncpatch.compiler import compile_to_module_source
-from syncpatch.runtime.realm import Realm
+from syncpatch.loader import load_plans
+from syncpatch.patches.build import check_config_text, render
 
 from ..support.data import ORACLE_CORPUS, require_data
 from ..support.oracle_canon import canon, decode_input  # the oracle's tagged forms, shared
@@ -47,30 +51,33 @@ def run_closure(case: dict[str, Any]) -> Any:
         return {"$error": exc.js_name}
 
 
-def run_module(case: dict[str, Any]) -> Any:
-    """The artifact exit: module text, imported with the normal import system."""
-    try:
-        text = compile_to_module_source(case["expr"])
-    except CompileError:
-        return {"$compile_error": True}
-    namespace: dict[str, Any] = {}
-    exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102
-    from syncpatch.runtime import realm as realm_mod
-    from syncpatch.runtime.interop import to_js, to_python
-    from syncpatch.runtime.values import JSThrow
+@functools.lru_cache(maxsize=1)
+def _artifact_functions() -> dict[str, Any]:
+    """Every compiling case's expression, by case id, from one loaded artifact."""
+    ids, patches = [], []
+    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        if run_closure(case) != {"$compile_error": True}:
+            ids.append(case["id"])
+            patches.append({"path": f"case{len(patches)}", "expression": case["expr"]})
+    config = {"sync": {"toHost": {"configMaps": {"enabled": True, "patches": patches}}}}
+    report = check_config_text(json.dumps(config, ensure_ascii=False), "oracle.json")
+    assert report.compiled is not None, report.diagnostics
+    folder = Path(tempfile.mkdtemp(prefix="syncpatch-oracle-"))
+    (folder / "oracle_artifact.py").write_text(render([report]), encoding="utf-8")
+    entries = load_plans(folder / "oracle_artifact.py").plan("toHost", "configMaps").entries
+    return {case_id: entry.expression for case_id, entry in zip(ids, entries)}
 
-    realm = Realm()
-    previous = getattr(realm_mod._local, "realm", None)
-    realm_mod._local.realm = realm
+
+def run_module(case: dict[str, Any]) -> Any:
+    """The artifact exit: the expression as a loaded ``compile-patches`` artifact holds it."""
+    fn = _artifact_functions().get(case["id"])
+    if fn is None:
+        return {"$compile_error": True}
     try:
-        result = namespace["_main"](realm, to_js(decode_input(case["value"])), to_js(decode_input(case["context"])), True)
-        return canon(to_python(result))
-    except JSThrow as exc:
-        return {"$error": syncpatch.expression._from_throw(exc.value).js_name}
-    except Exception as exc:  # noqa: BLE001
-        return {"$error": syncpatch.expression._translate(exc, {}).js_name}
-    finally:
-        realm_mod._local.realm = previous
+        return canon(fn(decode_input(case["value"]), decode_input(case["context"])))
+    except EvaluationError as exc:
+        return {"$error": exc.js_name}
 
 
 @pytest.mark.parametrize("case", _cases())

@@ -1,17 +1,15 @@
 """Running one script through both backends and node, with canonical outcomes (not a test).
 
 * closure backend: ``syncpatch.compile_expression`` (the in-process exit);
-* generated-source backend: the ``compile-patches`` artifact's per-expression exit
-  (``patches.build._module_source``: the compiler's module exit plus the import line), printed
-  with ``ast.unparse``, executed as module text and wrapped with the artifact's
-  ``patch_function`` — exactly what an artifact module does at import.
+* generated-source backend: the ``compile-patches`` artifact's per-expression module
+  (``patches.build._module_source``: the compiler's one emitter), printed with
+  ``ast.unparse`` and executed as module text, as an artifact module runs it at import.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
-import importlib
 import json
 import shutil
 import subprocess
@@ -75,13 +73,7 @@ def artifact_function(src: str) -> Callable[..., Any]:
     text = ast.unparse(ast.fix_missing_locations(emitted.module))
     namespace: dict[str, Any] = {}
     exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102 - the artifact's own code
-    if emitted.wrapper is None:  # a script with a native tier: the entry already is the patch function
-        return namespace[emitted.entry]  # type: ignore[no-any-return]
-    wrapper = getattr(importlib.import_module(emitted.wrapper_module), emitted.wrapper)
-    mask = getattr(emitted, "copy_mask", None)
-    if mask is None:
-        mask = getattr(emitted, "mutates_inputs", True)
-    return wrapper(namespace[emitted.entry], emitted.names, mask, src)  # type: ignore[no-any-return]
+    return namespace[emitted.entry]  # type: ignore[no-any-return]
 
 
 def artifact_outcome(src: str, value: Any, budgets: Budgets = FUZZ_BUDGETS) -> Any:

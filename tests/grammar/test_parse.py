@@ -139,9 +139,7 @@ def test_statement_start_brace_is_a_block() -> None:
 
 
 def test_every_node_has_a_span() -> None:
-    from syncpatch.compiler.checks import walk
-
-    for node in walk(parse("const f = ({a}, [b] = [1], ...c) => a ? `${b}` : c?.d ?? new X(...c); f(value)")):
+    for node in A.walk(parse("const f = ({a}, [b] = [1], ...c) => a ? `${b}` : c?.d ?? new X(...c); f(value)")):
         assert node.span.line >= 1 and node.span.column >= 1
 
 

@@ -55,7 +55,7 @@ def wrap(exc: Exception, entry: Any, concrete: str, direction: str) -> Exception
 
 
 def generated(obj: Any, steps: list[tuple[tuple, Any, bool]], fuse: bool) -> Any:
-    static = [(number, segs, fn, reads) for number, (segs, fn, reads) in enumerate(steps)]
+    static = [(number, segs, fn, reads, None) for number, (segs, fn, reads) in enumerate(steps)]
     return compile_plan(static, fuse, wrap, "to_host")(obj, {"path": ""}, {})
 
 
@@ -280,7 +280,8 @@ def test_every_native_body_of_the_differential_table_can_be_written_in_place() -
             names[name] = obj
             return name
 
-        lines = inline_lines(fn, "v", "x", "_q1_", names, bind)
+        assert fn.compiled.native is not None
+        lines = inline_lines(fn.compiled.native, "v", "x", "_q1_", names, bind)
         assert lines is not None, source
         compile("def site(v, ctx):\n" + "".join(f"    {line}\n" for line in lines) + "    return x\n", "<site>", "exec")
         checked += 1

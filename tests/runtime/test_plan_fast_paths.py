@@ -28,8 +28,10 @@ def _plan(expression: str, path: str = "items[*].name") -> object:
         ("value.map(x => context.path + x)", True),
     ],
 )
-def test_reads_context_from_generated_code(source: str, reads: bool) -> None:
-    assert _reads_context(syncpatch.compile_expression(source)) is reads
+def test_reads_context_is_the_compilers_fact(source: str, reads: bool) -> None:
+    compiled = syncpatch.compile_expression(source).compiled
+    assert compiled.facts.reads_context is reads
+    assert _reads_context(compiled) is reads
 
 
 def test_plain_callables_are_assumed_to_read_context() -> None:
@@ -93,3 +95,17 @@ def test_map_wildcard_deletes_and_keeps_unchanged_values() -> None:
     out = _plan(source, "metadata.labels[*]").to_host(obj)  # type: ignore[attr-defined]
     assert out == {"metadata": {"labels": {"a": "v-1", "keep": {"n": 1}}}}
     assert obj == {"metadata": {"labels": {"a": "1", "drop": "x", "keep": {"n": 1}}}}
+
+
+@pytest.mark.parametrize("source", [
+    'value + "@" + context.path',  # the native tier
+    'try { value + "@" + context.path } catch (e) { "failed" }',  # the general tier only
+    'function at(v) { return v + "@" + context.path } at(value)',  # context read by a closure
+])
+def test_context_path_reaches_every_tier(source: str) -> None:
+    """Whether a script reads ``context`` is the compiler's fact, never read from bytecode:
+    CPython 3.13 fuses the ``LOAD_FAST`` a bytecode scan looked for, and plans then left
+    ``context.path`` unset for general-tier scripts (``x@undefined``)."""
+    plan = _plan(source)
+    out = plan.to_host({"items": [{"name": "x"}, {"name": "y"}]})  # type: ignore[attr-defined]
+    assert out == {"items": [{"name": "x@items.0.name"}, {"name": "y@items.1.name"}]}

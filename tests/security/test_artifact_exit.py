@@ -1,15 +1,14 @@
 """The sandbox holds in the artifact exit too: every hostile row, through the generated source.
 
-``compile-patches`` artifacts run the same generated code, printed as module text and
-wrapped by the artifact's ``patch_function`` (``syncpatch.runtime.abi``), a separate code path from
-``syncpatch.Expression``. Each table row (results, JS errors, limits, compile errors, leak
+``compile-patches`` artifacts run the module the compiler emits (``compiler/emit.py``),
+printed as text and run at import, where ``syncpatch.Expression`` runs it in process. Each
+table row (results, JS errors, limits, compile errors, leak
 filter, input deep-compare) runs here through that exit, with the row's budgets per call.
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
 import importlib.util
 from pathlib import Path
 from typing import Any
@@ -30,12 +29,7 @@ def artifact_compiler(src: str, budgets: Any) -> Any:
     namespace: dict[str, Any] = {}
     text = ast.unparse(ast.fix_missing_locations(emitted.module))
     exec(compile(text, "<artifact>", "exec"), namespace)  # noqa: S102 - generated code, as an artifact runs it
-    if emitted.wrapper is None:  # a script with a native tier: the entry already is the patch function
-        fn = namespace[emitted.entry]
-    else:
-        wrapper = getattr(importlib.import_module(emitted.wrapper_module), emitted.wrapper)
-        mask = getattr(emitted, "copy_mask", None)
-        fn = wrapper(namespace[emitted.entry], emitted.names, True if mask is None else mask, src)
+    fn = namespace[emitted.entry]
     return lambda value, context: fn(value, context, budgets=budgets)
 
 

@@ -1,0 +1,268 @@
+"""The one emitter: a compiled expression as one Python module, for both exits.
+
+``emit_expression`` writes the module; what differs between the exits is only where it runs,
+as with fastjsonschema's ``compile`` and ``compile_to_code``:
+
+* in process, ``load_expression`` runs its code in ``runtime.compiled.namespace()``;
+* in a ``compile-patches`` artifact, ``EmittedExpression.module`` (its statements after the
+  imports that bind the same names) is printed into the artifact, which runs it at import.
+
+The module defines the general tier (``_main``, wrapped by ``general_tier``), the native
+tier's regexes, ``_entry`` (the public call: the native statements first, the general tier
+on any exception) and ``_invoke`` (the plans' call), and ends with
+``_expression = bind_expression(...)``: the :class:`~syncpatch.runtime.compiled.CompiledExpression`
+record, with every fact the compiler computed (``checks.input_reads``, ``checks.copy_mask``,
+the native tier's result type and regexes) written in as constants.
+
+In process, a script with a native tier may leave its general tier out (``defer_general``):
+it is generated on first need, which is most of the compile time saved.
+"""
+
+from __future__ import annotations
+
+import ast
+from types import CodeType
+from typing import Any, Callable, Mapping
+
+import attrs
+
+from syncpatch.grammar import ast as A
+from syncpatch.grammar.build import parse
+from syncpatch.runtime.compiled import PROVIDERS, CompiledExpression, ExpressionFacts, namespace
+from syncpatch.runtime.entry import CompiledFunction
+from syncpatch.runtime.realm import Budgets
+
+from . import pyast as P
+from .checks import check_program, copy_mask, input_reads
+from .codegen import generate
+from syncpatch.grammar.errors import CompileError, Span
+from .native import NativeProgram, native_program
+from .native_templates import copy_tree
+
+__all__ = ["EmittedExpression", "emit_expression", "load_expression", "front", "too_deep"]
+
+LoadGeneral = Callable[[], tuple[Callable[..., Any], Mapping[str, str]]]
+
+
+@attrs.frozen
+class EmittedExpression:
+    """One expression's module: ``imports`` (the runtime names it uses, by provider) and
+    ``body``, compiled as ``code``; ``load_general`` generates the general tier when the body
+    leaves it out (in process only: see ``emit_expression``)."""
+
+    source: str
+    facts: ExpressionFacts
+    imports: tuple[ast.ImportFrom, ...]
+    body: tuple[ast.stmt, ...]
+    code: CodeType
+    load_general: LoadGeneral | None = None
+
+    @property
+    def module(self) -> ast.Module:
+        """The module as an artifact holds it (imports first)."""
+        return ast.Module(body=[*self.imports, *self.body], type_ignores=[])
+
+
+def too_deep(source: str, origin: str) -> CompileError:
+    return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin)
+
+
+def front(source: str, origin: str) -> A.Program:
+    """Parse and check (every compile error that a script can have is raised here)."""
+    if not isinstance(source, str):
+        raise CompileError("the expression must be a string", Span(1, 1), "", origin)
+    try:
+        program = parse(source, origin)
+        check_program(program, source, origin)
+    except RecursionError:
+        raise too_deep(source, origin) from None
+    return program
+
+
+def emit_expression(source: str, origin: str = "<expression>", *, native: bool = True,
+                    defer_general: bool = False) -> EmittedExpression:
+    """Source text -> the expression's module (raises ``CompileError``).
+
+    ``native=False`` leaves the native tier out (every call takes the general tier, as custom
+    budgets need); ``defer_general`` leaves the general tier out when there is a native tier,
+    for ``load_expression`` to generate on first need."""
+    program = front(source, origin)
+    reads = input_reads(program)
+    mask = copy_mask(program, reads)
+    try:
+        translated = native_program(program, mask) if native else None
+        general = None if defer_general and translated is not None else _general(program, source, origin)
+    except RecursionError:
+        raise too_deep(source, origin) from None
+    emitted = _emit(program, source, origin, reads, mask, translated, general)
+    if emitted is None and translated is not None:  # the native tier is too deep for CPython
+        emitted = _emit(program, source, origin, reads, mask, None, general or _general(program, source, origin))
+    if emitted is None:
+        raise too_deep(source, origin)
+    return emitted
+
+
+def load_expression(emitted: EmittedExpression, budgets: Budgets | None = None) -> CompiledExpression:
+    """The in-process exit: run the emitted module and return its record. ``budgets``: the
+    limits every call of the general tier starts from (the module must have no native tier)."""
+    ns = namespace()
+    if emitted.load_general is not None:
+        ns["_general"] = CompiledFunction.deferred(emitted.load_general, emitted.facts.copy_mask, emitted.source)
+    if budgets is not None:
+        def general_tier(main: Callable[..., Any], names: Mapping[str, str], mask: int, source: str) -> CompiledFunction:
+            return CompiledFunction(main, names, mask, source, budgets)
+
+        ns["general_tier"] = general_tier
+    exec(emitted.code, ns)  # noqa: S102 - compiler-made code, no Python builtins
+    record: CompiledExpression = ns["_expression"]
+    return record
+
+
+class _General:
+    """The general tier's code and names (``codegen.generate``), checked to compile."""
+
+    def __init__(self, program: A.Program, source: str, origin: str) -> None:
+        generated = generate(program, source, origin)
+        self.statements = generated.module.body
+        self.names = generated.names
+        self.free_globals = tuple(generated.free_globals)
+        self.program, self.source, self.origin = program, source, origin
+
+    def load(self) -> tuple[Callable[..., Any], Mapping[str, str]]:
+        """``_main`` run in the runtime namespace, and its names (for a deferred tier)."""
+        ns = namespace()
+        exec(_compile(self.statements, self.source, self.origin), ns)  # noqa: S102 - compiler-made code
+        return ns["_main"], self.names
+
+
+def _general(program: A.Program, source: str, origin: str) -> _General:
+    return _General(program, source, origin)
+
+
+def _deferred(program: A.Program, source: str, origin: str) -> LoadGeneral:
+    def load() -> tuple[Callable[..., Any], Mapping[str, str]]:
+        try:
+            general = _General(program, source, origin)
+        except RecursionError:  # pragma: no cover - the native tier refuses what is this deep
+            raise too_deep(source, origin) from None
+        return general.load()
+
+    return load
+
+
+def _compile(statements: list[ast.stmt], source: str, origin: str) -> CodeType:
+    try:
+        return compile(ast.Module(body=statements, type_ignores=[]), filename=f"<js {origin}>", mode="exec")
+    except RecursionError:
+        raise too_deep(source, origin) from None
+    except (SyntaxError, ValueError, MemoryError) as exc:  # pragma: no cover - a codegen bug
+        raise CompileError(f"the expression is too complex to compile ({type(exc).__name__})",
+                           Span(1, 1), source, origin) from None
+
+
+def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], mask: int,
+          translated: NativeProgram | None, general: _General | None) -> EmittedExpression | None:
+    """The module with the given tiers, or None when CPython cannot compile it (a native tier
+    nested past its limits: the caller retries without one)."""
+    free = tuple(translated.free_globals) if translated is not None else general.free_globals if general else ()
+    regexes = tuple((name, pattern, bool(ignore_case)) for name, (pattern, ignore_case) in
+                    (translated.constants.items() if translated is not None else ()))
+    facts = ExpressionFacts(reads_value="value" in reads, reads_context="context" in reads,
+                            reads_value_exists="valueExists" in reads, copy_mask=mask, free_globals=free,
+                            native_result=translated.result_type if translated is not None else "any",
+                            regexes=regexes)
+    body: list[ast.stmt] = [P.assign("_source", P.const(source))]
+    if general is not None:
+        body.extend(general.statements)
+        body.append(P.assign("_general", P.call("general_tier", P.name("_main"), _literal(general.names),
+                                                  P.const(mask), P.name("_source"))))
+    for name, pattern, ignore_case in regexes:
+        body.append(P.assign(name, P.call("compile_regex", P.const(pattern), P.const(ignore_case))))
+    entry = _entry(translated.body if translated is not None else None)
+    body.extend(entry)
+    P.locate(ast.Module(body=entry, type_ignores=[]))  # (positions, which unparse needs)
+    try:
+        native_text = None if translated is None else ast.unparse(ast.Module(body=translated.body, type_ignores=[]))
+    except RecursionError:
+        return None
+    body.append(P.assign("_expression", P.call(
+        "bind_expression", P.name("_entry"), P.name("_invoke"), P.name("_general"), _facts(facts),
+        P.name("_source"), P.const(origin), P.const(native_text),
+        ast.Dict(keys=[P.const(name) for name, _, _ in regexes], values=[P.name(name) for name, _, _ in regexes]))))
+    module = ast.Module(body=body, type_ignores=[])
+    P.locate(module)
+    try:
+        code = compile(module, filename=f"<js {origin}>", mode="exec")
+    except (RecursionError, SyntaxError, ValueError, MemoryError):
+        if translated is None:
+            raise too_deep(source, origin) from None
+        return None
+    load = _deferred(program, source, origin) if general is None else None
+    return EmittedExpression(source, facts, _imports(module), tuple(body), code, load)
+
+
+def _literal(value: Mapping[str, str]) -> ast.expr:
+    items = sorted(value.items())
+    return ast.Dict(keys=[P.const(k) for k, _ in items], values=[P.const(v) for _, v in items])
+
+
+def _facts(facts: ExpressionFacts) -> ast.expr:
+    """``ExpressionFacts(...)`` with every field written as a literal."""
+    keywords = [ast.keyword(arg=field.name, value=_constant(getattr(facts, field.name)))
+                for field in attrs.fields(ExpressionFacts)]
+    return ast.Call(func=P.name("ExpressionFacts"), args=[], keywords=keywords)
+
+
+def _constant(value: Any) -> ast.expr:
+    if type(value) is tuple:
+        return ast.Tuple(elts=[_constant(v) for v in value], ctx=ast.Load())
+    return ast.Constant(value=value)
+
+
+_ENTRY = """
+def _entry(value=UNDEFINED, context=None, value_exists=True, budgets=None):
+    if budgets is None:
+        try:
+            pass
+        except Exception:
+            pass
+    return _general(value, context, value_exists=value_exists, budgets=budgets)
+
+_invoke = _entry
+"""
+_SHELL = ast.parse(_ENTRY).body
+_GENERAL_INVOKE = ast.parse("_invoke = _general.invoke").body[0]
+
+
+def _entry(native: list[ast.stmt] | None) -> list[ast.stmt]:
+    """``_entry``, the public call: the native statements first when the script has them,
+    the general tier (``_general``) on any exception or without them. Plans call ``_invoke``:
+    ``_entry`` itself when there is a native tier (one call per match; a fallback inside a
+    plan runs isolated, as any nested call does), else the general tier's in-plan entry.
+    The shell is parsed once and copied (the artifact writer renames names in place)."""
+    entry, invoke = (copy_tree(node) for node in _SHELL)
+    assert isinstance(entry, ast.FunctionDef) and isinstance(invoke, ast.stmt)
+    if native is None:
+        entry.body = entry.body[1:]
+        invoke = copy_tree(_GENERAL_INVOKE)
+        assert isinstance(invoke, ast.stmt)
+    elif len(native) == 1 and isinstance(native[0], ast.Return) and isinstance(native[0].value, ast.Constant):
+        entry.body = native  # a constant: no budget can apply, nothing can fail
+    else:
+        guarded = entry.body[0]
+        assert isinstance(guarded, ast.If) and isinstance(guarded.body[0], ast.Try)
+        guarded.body[0].body = native
+    return [entry, invoke]
+
+
+def _imports(module: ast.Module) -> tuple[ast.ImportFrom, ...]:
+    """One ``from <provider> import ...`` per runtime module, naming exactly what the module
+    uses (sorted, so the artifact is deterministic)."""
+    used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name)}
+    out = []
+    for provider, names in PROVIDERS.items():
+        found = sorted(used & set(names))
+        used -= set(found)
+        if found:
+            out.append(ast.ImportFrom(module=provider, names=[ast.alias(name=n) for n in found], level=0))
+    return tuple(out)
