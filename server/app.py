@@ -7,6 +7,7 @@ audit event.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -14,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
@@ -28,14 +29,15 @@ from .audit import AuditLog, RequestInfo
 from .auth import MAX_TTL, Authenticator, AuthSettings, Principal
 from .http import (bool_param, decode, int_param, json_response, media_type, query_options, read_body,
                    resource_version_param, status_response)
-from .model_adapter import MASK
-from .rendering import RenderCache, present
+from .model_adapter import MASK, RawInvalid, check_raw_bounds
+from .rendering import RenderCache, present, redact_query
 from .objects import Clock
 from .patching import APPLY
 from .selectors import field_matcher, label_matcher
 from .service import MAX_GRACE_SECONDS, ConfigService, WriteCtx
 from .store import Store
 from .ui.routes import ui_routes
+from .throttle import LoginThrottle
 from .watch import Notifier, stream
 
 log = logging.getLogger("syncpatch.server")
@@ -43,7 +45,8 @@ BASE = f"/apis/{D.GROUP_VERSION}/configs"
 READ_VERBS = {"get", "list", "watch"}
 SERVER_CONFIG = "platform"  # the Config `syncpatch serve` keeps in step with its --config file
 MAX_WATCHES = 512  # open watch streams per server process; more get 429
-CLIENT_CLOSED = 499  # as nginx logs a request whose client closed the connection
+CLIENT_CLOSED = 499
+READY_TIMEOUT = 3.0  # as nginx logs a request whose client closed the connection
 Handler = Callable[[Request, "State", Principal | None, RequestInfo], Awaitable[Response]]
 
 
@@ -59,6 +62,7 @@ class State:
     server_address: str = "127.0.0.1:8443"
     notifier: Notifier | None = None
     renders: RenderCache = field(default_factory=RenderCache)
+    login_throttle: LoginThrottle = field(default_factory=LoginThrottle)
     max_watches: int = MAX_WATCHES
     watches: int = 0
 
@@ -85,7 +89,7 @@ def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Ha
         async def handler(request: Request) -> Response:
             st: State = request.app.state.sp
             started = time.time()
-            query = f"?{request.url.query}" if request.url.query else ""
+            query = f"?{redact_query(request.url.query)}" if request.url.query else ""
             info = RequestInfo(verb=request.method.lower(), uri=request.url.path + query,
                                source_ip=request.client.host if request.client else "",
                                user_agent=request.headers.get("user-agent", ""))
@@ -113,9 +117,14 @@ def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Ha
                     response.headers[key] = value
             if st.audit.enabled:
                 req_obj, resp_obj = request.state.audit_objects
-                try:  # serialising and writing (and rotating) happen in a worker thread
-                    await run_in_threadpool(st.audit.record, info, response.status_code, started,
-                                            req_obj, resp_obj)
+                code = response.status_code
+
+                def write() -> None:
+                    wanted = req_obj is not None and st.audit.wants_request_object(info)
+                    st.audit.record(info, code, started, _audit_body(req_obj) if wanted else None,
+                                    resp_obj)
+                try:  # masking, serialising and writing (and rotating) run in a worker thread
+                    await run_in_threadpool(write)
                 except Exception:  # noqa: BLE001 - a full disk must not turn answers into 500s
                     log.exception("cannot write the audit log")
             return response
@@ -162,6 +171,12 @@ def _audit_body(body: Any) -> Any:
     """The request body for the audit log, masked; unmaskable shapes are left out."""
     if isinstance(body, dict):
         try:
+            raw = (body.get("spec") or {}).get("raw") if isinstance(body.get("spec"), dict) else None
+            if isinstance(raw, str):
+                try:
+                    check_raw_bounds(raw)
+                except RawInvalid:  # too costly to mask field by field: hidden whole
+                    body = {**body, "spec": {**body["spec"], "raw": MASK}}
             return present(body, False)
         except Exception:  # noqa: BLE001 - a malformed body must not break the request
             return None
@@ -201,6 +216,17 @@ async def version(request: Request, st: State, p: Principal | None, info: Reques
 
 @endpoint(auth="none")
 async def healthz(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    """Liveness: the process answers (it does not depend on the store)."""
+    return Response("ok", media_type="text/plain")
+
+
+@endpoint(auth="none")
+async def readyz(request: Request, st: State, p: Principal | None, info: RequestInfo) -> Response:
+    """Readiness: the store answers a query within READY_TIMEOUT seconds."""
+    try:
+        await asyncio.wait_for(run_in_threadpool(st.store.ping), READY_TIMEOUT)
+    except (asyncio.TimeoutError, SQLAlchemyError, OSError):
+        return Response("store unavailable", status_code=503, media_type="text/plain")
     return Response("ok", media_type="text/plain")
 
 
@@ -287,14 +313,11 @@ async def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteC
 
 
 async def _body(request: Request) -> Any:
-    """The decoded body; parsing and the audit copy run in a worker thread."""
+    """The decoded body, parsed in a worker thread."""
     raw, ctype = await read_body(request), media_type(request)
 
-    def parse() -> tuple[Any, Any]:
-        data = decode(raw, ctype)
-        return data, _audit_body(data)
-    data, audited = await run_in_threadpool(parse)
-    request.state.audit_objects = (audited, None)
+    data = await run_in_threadpool(decode, raw, ctype)
+    request.state.audit_objects = (data, None)  # masked later, and only if the log wants it
     return data
 
 
@@ -431,8 +454,11 @@ async def login(request: Request, st: State, p: Principal | None, info: RequestI
     """Password login: issues an access key with the loginAccessKeyTTLSeconds lifetime."""
     body = decode(await read_body(request, 64 * 1024), media_type(request), json_only=True)
     user, password = _field(body, "username"), _field(body, "password")
-    info.user = user
+    info.user = user[:128]
+    address = request.client.host if request.client else ""
+    st.login_throttle.acquire(user, address)
     token, expires = await run_in_threadpool(st.auth.login, user, password)
+    st.login_throttle.succeeded(user, address)
     return json_response({"token": token, "expiresAt": _iso(expires)})
 
 
@@ -508,7 +534,7 @@ async def _last_resort(request: Request, exc: Exception) -> Response:
 def create_app(state: State) -> Starlette:
     """The Starlette application over a prepared State."""
     routes = [
-        Route("/version", version), Route("/healthz", healthz), Route("/readyz", healthz),
+        Route("/version", version), Route("/healthz", healthz), Route("/readyz", readyz),
         Route("/livez", healthz), Route("/api", api_root), Route("/api/v1", core_v1),
         Route("/apis", apis_root), Route(f"/apis/{D.GROUP}", group_doc),
         Route(f"/apis/{D.GROUP_VERSION}", group_version_doc),

@@ -107,6 +107,9 @@ class AuditLog:
                 return "None" if "ResponseComplete" in omitted else str(rule.get("level", "None"))
         return "None" if "ResponseComplete" in self.omit else self.default_level
 
+    def wants_request_object(self, req: RequestInfo) -> bool:
+        return self.enabled and self.level_for(req) in ("Request", "RequestResponse")
+
     def record(self, req: RequestInfo, code: int, started: float,
                request_obj: Any = None, response_obj: Any = None) -> None:
         if not self.enabled:

@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
+from syncpatch.platformconfig.masking import mask_credentials
+
 from . import errors as E
 from .audit import AuditLog
 from .auth import Authenticator, AuthSettings
@@ -168,19 +170,29 @@ def _seed_once(store: Store, clock: Clock, raw: str | None) -> None:
         service.replace(PLATFORM_NAME, body, ctx)
 
 
+def _plain(exc: Exception) -> str:
+    """A driver error's first line, with any password in a URL or DSN masked."""
+    return mask_credentials(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+
+
 def prepare(opts: ServeOptions, clock: Clock | None = None) -> Prepared:
     """Everything `serve` needs before uvicorn starts; raises ServeError with a message."""
     host, port = parse_listen(opts.listen)
     raw, status = load_platform(opts.config_path)
     try:
-        opts.data_dir.mkdir(parents=True, exist_ok=True)
-        ca, cert, key = ensure_certificates(opts.data_dir, host)
+        opts.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        opts.data_dir.chmod(0o700)  # keys, the kubeconfig and store.db live here
     except OSError as exc:
         raise ServeError(f"cannot prepare --data {opts.data_dir}: {exc}") from None
     try:
         store = Store(store_url(opts, status))
     except Exception as exc:  # noqa: BLE001 - driver errors vary; report them plainly
-        raise ServeError(f"cannot open the store: {type(exc).__name__}: {str(exc).splitlines()[0]}") from None
+        raise ServeError(f"cannot open the store: {_plain(exc)}") from None
+    try:
+        ca, cert, key = ensure_certificates(opts.data_dir, host,
+                                            None if store.is_sqlite else store.shared)
+    except OSError as exc:
+        raise ServeError(f"cannot prepare --data {opts.data_dir}: {exc}") from None
     if raw is None:  # no file: the stored server Config (perhaps written through the API) governs
         stored = store.get(PLATFORM_NAME)
         if stored is not None and isinstance(stored.get("status"), dict):

@@ -10,9 +10,13 @@ write answers (dry runs included) are rendered afresh.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import OrderedDict
 from typing import Any
+from urllib.parse import unquote
+
+from syncpatch.platformconfig.masking import mask_credentials
 
 from .model_adapter import MASK, mask_object
 
@@ -50,6 +54,14 @@ def _mask_last_applied(text: str) -> str:
     if masked == applied:
         return text
     return json.dumps(masked, separators=(",", ":")) + ("\n" if text.endswith("\n") else "")
+
+
+_BEARER_KEY = re.compile(r"sp\.[0-9a-f]{16}\.[A-Za-z0-9_-]+")
+
+
+def redact_query(query: str) -> str:
+    """A query string fit for logs: access keys and secret-named parameters masked."""
+    return mask_credentials(_BEARER_KEY.sub(MASK, unquote(query)))
 
 
 class RenderCache:

@@ -9,6 +9,7 @@ and the event log used by watch is gap-free and ordered.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -53,6 +54,11 @@ users_t = sa.Table(
     sa.Column("role", sa.String(16), nullable=False),
     sa.Column("password_hash", sa.String(256)),
 )
+shared_t = sa.Table(  # what replicas must agree on: the CA and the serving identity
+    "sp_shared", metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
 keys_t = sa.Table(
     "sp_access_keys", metadata,
     sa.Column("id", sa.String(32), primary_key=True),
@@ -82,9 +88,23 @@ def normalize_url(url: str) -> str:
     return url
 
 
+def _private_sqlite_files(url: str) -> None:
+    """store.db holds secrets in clear (and, in its WAL, history): owner-only. SQLite gives
+    the -wal and -shm files the database file's mode, so creating it 0600 covers them."""
+    path = url.split(":///", 1)[1] if ":///" in url else ""
+    if not path or path == ":memory:":
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.exists(path + suffix):
+            os.chmod(path + suffix, 0o600)
+
+
 def _sqlite_engine(url: str) -> Engine:
     """WAL with synchronous=FULL (an acknowledged write survives SIGKILL and power loss);
     writers open with BEGIN IMMEDIATE so they queue instead of failing to upgrade a lock."""
+    _private_sqlite_files(url)
     engine = sa.create_engine(url, pool_size=8, max_overflow=16)
 
     @sa.event.listens_for(engine, "connect")
@@ -172,7 +192,8 @@ class Store:
             self.engine = _sqlite_engine(self.url)
         else:
             self.engine = sa.create_engine(self.url, pool_size=8, max_overflow=16,
-                                           pool_pre_ping=True)
+                                           pool_pre_ping=True, pool_timeout=10,
+                                           connect_args={"connect_timeout": 5})
         self._writes = 0
         self._written_bytes = 0
         self._init_schema()
@@ -230,6 +251,23 @@ class Store:
         with self.engine.connect() as conn:
             with conn.begin():
                 yield conn
+
+    def shared(self, name: str, make: Callable[[], str]) -> str:
+        """The value every replica of this store uses under `name`; the first replica to
+        ask makes it (`make`), the others read it."""
+        def _do(conn: Connection) -> str:
+            row = conn.execute(sa.select(shared_t.c.value).where(shared_t.c.name == name)).first()
+            if row is not None:
+                return str(row[0])
+            value = make()
+            conn.execute(shared_t.insert().values(name=name, value=value))
+            return value
+        return self.run(_do, write=True)  # the write lock serialises concurrent first starts
+
+    def ping(self) -> None:
+        """One round trip to the database (readiness)."""
+        with self.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
 
     def current_rv(self) -> int:
         with self.read() as conn:

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import ipaddress
+import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -121,26 +125,81 @@ def _is_ip(host: str) -> bool:
     return True
 
 
-def ensure_certificates(data_dir: Path, listen_host: str) -> tuple[Path, Path, Path]:
+Shared = Callable[[str, Callable[[], str]], str]
+
+
+def _pem_cert(cert: x509.Certificate) -> str:
+    return cert.public_bytes(serialization.Encoding.PEM).decode()
+
+
+def _bundle(key: ec.EllipticCurvePrivateKey, cert: x509.Certificate) -> str:
+    return json.dumps({"cert": _pem_cert(cert), "key": _key_pem(key).decode()})
+
+
+def _unbundle(text: str) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
+    data = json.loads(text)
+    key = serialization.load_pem_private_key(data["key"].encode(), None)
+    assert isinstance(key, ec.EllipticCurvePrivateKey)
+    return key, x509.load_pem_x509_certificate(data["cert"].encode())
+
+
+def _load_pair(crt: Path, key_path: Path) -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate] | None:
+    if not (crt.exists() and key_path.exists()):
+        return None
+    key = serialization.load_pem_private_key(key_path.read_bytes(), None)
+    assert isinstance(key, ec.EllipticCurvePrivateKey)
+    return key, x509.load_pem_x509_certificate(crt.read_bytes())
+
+
+def _save_pair(crt: Path, key_path: Path, key: ec.EllipticCurvePrivateKey,
+               cert: x509.Certificate) -> None:
+    pem = _pem_cert(cert).encode()
+    if not crt.exists() or crt.read_bytes() != pem:
+        _write_private(key_path, _key_pem(key))
+        crt.write_bytes(pem)
+
+
+def ensure_certificates(data_dir: Path, listen_host: str,
+                        shared: Shared | None = None) -> tuple[Path, Path, Path]:
     """Create (or reuse) the CA and a serving cert covering the listen host.
 
     Returns (ca.crt, tls.crt, tls.key). The CA is kept across restarts so existing
     kubeconfigs stay valid; the serving cert is re-issued when the host set changes.
+    With `shared` (the store of replicas on one database), the CA and the serving identity
+    come from the store, so a kubeconfig made by one replica works against every replica;
+    the first replica offers what its --data already holds.
     """
     ca_crt, ca_key_path = data_dir / "ca.crt", data_dir / "ca.key"
     tls_crt, tls_key = data_dir / "tls.crt", data_dir / "tls.key"
-    if ca_crt.exists() and ca_key_path.exists():
-        ca_cert = x509.load_pem_x509_certificate(ca_crt.read_bytes())
-        loaded = serialization.load_pem_private_key(ca_key_path.read_bytes(), None)
-        assert isinstance(loaded, ec.EllipticCurvePrivateKey)
-        ca_key = loaded
-    else:
-        ca_key, ca_cert = _make_ca()
-        _write_private(ca_key_path, _key_pem(ca_key))
-        ca_crt.write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
     hosts = serving_hosts(listen_host)
-    if not (tls_crt.exists() and tls_key.exists() and _covers(tls_crt, hosts)):
-        key, cert = _make_serving(ca_key, ca_cert, hosts)
-        _write_private(tls_key, _key_pem(key))
-        tls_crt.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    local_ca = _load_pair(ca_crt, ca_key_path)
+    if shared is None:
+        ca_key, ca_cert = local_ca or _make_ca()
+    else:
+        ca_key, ca_cert = _unbundle(shared("ca", lambda: _bundle(*(local_ca or _make_ca()))))
+    _save_pair(ca_crt, ca_key_path, ca_key, ca_cert)
+
+    def fresh_serving() -> tuple[ec.EllipticCurvePrivateKey, x509.Certificate]:
+        local = _load_pair(tls_crt, tls_key)
+        if local and local[1].issuer == ca_cert.subject and _covers(tls_crt, hosts) and \
+                _signed_by(local[1], ca_cert):
+            return local
+        return _make_serving(ca_key, ca_cert, hosts)
+
+    if shared is None:
+        key, cert = fresh_serving()
+    else:
+        key, cert = _unbundle(shared("serving", lambda: _bundle(*fresh_serving())))
+    _save_pair(tls_crt, tls_key, key, cert)
+    if not (_covers(tls_crt, hosts) and _signed_by(cert, ca_cert)):
+        key, cert = _make_serving(ca_key, ca_cert, hosts)  # this replica's own host
+        _save_pair(tls_crt, tls_key, key, cert)
     return ca_crt, tls_crt, tls_key
+
+
+def _signed_by(cert: x509.Certificate, ca: x509.Certificate) -> bool:
+    try:
+        cert.verify_directly_issued_by(ca)
+    except (ValueError, TypeError, InvalidSignature):
+        return False
+    return True

@@ -49,9 +49,8 @@ def serve(listen: str, data_dir: Path, config_path: Path | None, kubeconfig_out:
       kubectl --kubeconfig ./platform-data/kubeconfig get config.management.platform.sh
     """
     try:
-        import uvicorn
-
         from syncpatch.server.app import State, create_app
+        from syncpatch.server.runner import run as run_server
         from syncpatch.server.bootstrap import ServeError, ServeOptions, prepare, server_url
     except ImportError as exc:
         raise click.ClickException(f"the server needs the 'server' extra ({exc.name} is missing)") from None
@@ -68,9 +67,7 @@ def serve(listen: str, data_dir: Path, config_path: Path | None, kubeconfig_out:
     click.echo(f"syncpatch: serving {server_url(prep.host, prep.port)}", err=True)
     click.echo(f"syncpatch: kubeconfig {kubeconfig_out or prep.kubeconfig}", err=True)
     try:
-        uvicorn.run(app, host=prep.host, port=prep.port, ssl_certfile=str(prep.cert),
-                    ssl_keyfile=str(prep.key), log_level="warning", access_log=False,
-                    timeout_graceful_shutdown=1)
+        run_server(app, prep.host, prep.port, prep.cert, prep.key)
     finally:
         prep.store.close()
     sys.exit(0)

@@ -89,9 +89,27 @@ def test_raw_keeps_key_order(examples: Path) -> None:
     assert keys(masked) == keys(original)
 
 
-def test_raw_without_secrets_is_returned_verbatim() -> None:
-    raw = "# comment kept\nplatformHost: a.example.com  # here too\n"
+def test_raw_without_secrets_or_comments_is_returned_verbatim() -> None:
+    raw = "platformHost: a.example.com\nprojectNamespacePrefix:   p-\n"
     assert mask_raw(raw) == raw
+
+
+def test_comments_are_dropped_because_they_may_hold_secrets() -> None:
+    raw = "# admin password is hunter2\nplatformHost: a.example.com  # token abc123\n"
+    masked = mask_raw(raw)
+    assert "hunter2" not in masked and "abc123" not in masked
+    assert "platformHost: a.example.com" in masked
+
+
+def test_credentials_in_urls_and_dsn_parameters_are_masked() -> None:
+    raw = ("database:\n  enabled: true\n  dataSource: postgres://u@db:5432/x?sslmode=require&password=pw1\n"
+           "apps:\n  repositories:\n  - url: https://bob:tok2@git.example.com/r.git\n"
+           "secretStore:\n  address: https://ops:tok3@vault.example.com\n")
+    masked = mask_raw(raw)
+    for secret in ("pw1", "tok2", "tok3"):
+        assert secret not in masked
+    assert "password=********" in masked and "bob:********@git.example.com" in masked
+    assert mask_status({"x": "host=db password=pw4 user=u"}) == {"x": "host=db password=******** user=u"}
 
 
 def test_empty_secrets_stay_empty() -> None:

@@ -104,10 +104,12 @@ def test_create_list_json_and_selectors(server: ServerProc) -> None:
 
 def test_apply_creates_then_configures(server: ServerProc, tmp_path: Path) -> None:
     path = tmp_path / "applied.yaml"
-    path.write_text(manifest("applied", "one.example.com"))
+    path.write_text(manifest("applied", "one.example.com", {"tier": "a"}))
     assert kc(server, "apply", "-f", str(path)).stdout.strip() == f"{RES}/applied created"
-    path.write_text(manifest("applied", "two.example.com"))
+    assert kc(server, "apply", "-f", str(path)).stdout.strip() == f"{RES}/applied unchanged"
+    path.write_text(manifest("applied", "two.example.com", {"tier": "a"}))
     assert kc(server, "apply", "-f", str(path)).stdout.strip() == f"{RES}/applied configured"
+    assert kc(server, "apply", "-f", str(path)).stdout.strip() == f"{RES}/applied unchanged"
     obj = json.loads(kc(server, "get", RES, "applied", "-o", "json").stdout)
     assert obj["status"]["platformHost"] == "two.example.com"
     assert obj["metadata"]["generation"] == 2
