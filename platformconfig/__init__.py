@@ -4,7 +4,7 @@ effective config, masking.
 API (stable; the API server builds on these names):
 
 - `Config`, `ObjectMeta`, `ConfigSpec`, `ConfigStatus`: pydantic v2 models. Python names are
-  snake_case, wire names camelCase exactly as the seed (aliases, `populate_by_name=True`,
+  snake_case, wire names camelCase exactly as the platform's API (aliases, `populate_by_name=True`,
   `extra="forbid"`, strict types). Dump with `by_alias=True, exclude_none=True`.
 - `effective_config(raw, *, source="<raw>") -> ConfigStatus`: parse the raw YAML, validate
   it, fill the documented defaults. Raises `ConfigInvalid`.

@@ -1,6 +1,6 @@
 """Masking secret-bearing fields before a Config leaves the process.
 
-The seed does not say whether secrets are returned; users expect them hidden. Every client
+Users expect secrets hidden when a Config is returned. Every client
 secret, password, inline token and `caData`, and the password inside `database.dataSource`,
 becomes `MASK`. A `tokenSecretRef` is only a reference and stays. Empty values stay empty, so
 the mask never suggests a secret that is not there.

@@ -1,7 +1,7 @@
 """The `Config` resource (`management.platform.sh/v1`): metadata, `spec.raw`, effective `status`.
 
 `costControl`, `platformDB`, `imageBuilder` and `database` are direct children of `status`,
-beside `cloud` (the seed leaves this open; the issue settles it).
+beside `cloud`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def decode_raw(raw: str) -> tuple[str, bool]:
     """`spec.raw` as text, and whether it arrived base64-encoded.
 
     The platform's own type is `[]byte`, so a Config exported from it carries the raw config
-    in base64; the seed describes a plain string. Both are accepted. A YAML mapping always
+    in base64; a hand-written Config holds a plain string. Both are accepted. A YAML mapping always
     holds a `:`, which base64 never does, so text and base64 cannot be confused; the decoded
     bytes must also be UTF-8.
     """

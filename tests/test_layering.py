@@ -57,9 +57,12 @@ ALLOWED: dict[str, frozenset[str]] = {
 # Modules whose layer is not their folder's. ``syncpatch/expression.py`` is the compiler's
 # public entry (``compile_expression``): it imports only grammar, compiler and runtime, and the
 # patch compiler builds on it, so it sits in the compiler layer although it lives in the
-# facade's folder.
+# facade's folder. ``syncpatch/resources.py`` (the plan-key check shared by compiled configs
+# and loaded artifacts) imports only the standard library, so artifacts load with the runtime
+# alone: it sits in the runtime layer.
 LAYER_OF_MODULE = {
     "syncpatch.expression": "compiler",
+    "syncpatch.resources": "runtime",
     "syncpatch.__main__": "cli",
     "syncpatch.demo": "cli",
 }

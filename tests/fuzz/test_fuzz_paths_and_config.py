@@ -18,12 +18,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fuzz_grammar import json_values  # noqa: E402
-from .fuzz_support import save_crasher
+from syncpatch.patches import ConfigError, compile_config
+from syncpatch.patches.build import check_config_text
+from syncpatch.runtime.paths import PathError, format_segments, parse_path
 
-from syncpatch.patches import ConfigError, compile_config  # noqa: E402
-from syncpatch.patches.build import check_config_text  # noqa: E402
-from syncpatch.runtime.paths import PathError, format_segments, parse_path  # noqa: E402
+from .fuzz_grammar import json_values
+from .fuzz_support import save_crasher
 
 QUICK = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 CONFIG_QUICK = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)

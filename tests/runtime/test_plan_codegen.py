@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections import OrderedDict
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -256,15 +255,9 @@ def test_every_native_body_of_the_differential_table_can_be_written_in_place() -
     """Each native body the table exercises (``tests/compiler/test_native_tier.py``) can be
     written into a plan function: the return rewrite and the renaming cover every shape the
     native tier emits (a ``return`` inside a loop, say, would quietly fall back to calls)."""
-    import importlib.util
-
     from syncpatch.runtime.plan_inline import inline_lines
 
-    spec = importlib.util.spec_from_file_location(
-        "native_table", Path(__file__).parents[1] / "compiler" / "test_native_tier.py")
-    assert spec is not None and spec.loader is not None
-    table = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(table)
+    from ..compiler import test_native_tier as table
     checked = 0
     for source in table.EXPRESSIONS:
         try:

@@ -36,10 +36,7 @@ def artifact_compiler(src: str, budgets: Any) -> Any:
 def _cases() -> list[Any]:
     out = []
     for stem in TABLES:
-        spec = importlib.util.spec_from_file_location(f"_artifact_tables_{stem}", HERE / f"{stem}.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = importlib.import_module(f".{stem}", __package__)
         for case in module.CASES:
             marks = [pytest.mark.xfail(strict=True, reason=f"bug: {case.bug}")] if case.bug else []
             out.append(pytest.param(case, id=f"{stem[5:]}::{case.id}", marks=marks))

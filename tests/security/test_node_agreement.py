@@ -8,7 +8,7 @@ are checked here too. One node process evaluates all rows. Skipped without node.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 from pathlib import Path
 from typing import Any
@@ -27,10 +27,7 @@ def _all_cases() -> list[tuple[str, Case]]:
     for path in sorted(HERE.glob("test_*.py")):
         if path.name == Path(__file__).name:
             continue
-        spec = importlib.util.spec_from_file_location(f"_sec_tables_{path.stem}", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = importlib.import_module(f".{path.stem}", __package__)
         for case in getattr(module, "CASES", []):
             if case.node and isinstance(case.expect, (_Result, _Error)):
                 out.append((path.stem, case))
