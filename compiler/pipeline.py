@@ -88,7 +88,7 @@ def generate_module(source: str, origin: str = "<expression>") -> GeneratedCode:
 
 
 def _too_deep(source: str, origin: str) -> CompileError:
-    return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin)
+    return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin, refused=True)
 
 
 def compile_program(source: str, origin: str = "<expression>") -> CompiledProgram:

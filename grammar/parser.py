@@ -133,7 +133,7 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
         return done.tree
     except LexError as exc:
         span = _offset_span(source, exc.pos, exc.end)
-        raise CompileError(exc.message, span, source, origin) from None
+        raise CompileError(exc.message, span, source, origin, refused=exc.refused) from None
     except VisitError as exc:  # pragma: no cover - no transformer runs during parsing
         raise CompileError(str(exc.orig_exc), Span(1, 1), source, origin) from None
 
