@@ -26,6 +26,11 @@ from . import ast as A
 
 __all__ = ["EarlyError", "check"]
 
+#: reserved words, never an identifier (12.7.2); the lexer lets an escaped one, or one where
+#: a property name could stand, through as an identifier, so a reference or binding is refused here
+RESERVED = frozenset("""break case catch class const continue debugger default delete do else enum export
+    extends false finally for function if import in instanceof new null return super switch this throw true
+    try typeof var void while with""".split())
 #: identifiers reserved in strict mode code only (ECMA-262 12.7.2, 13.1.1)
 STRICT_RESERVED = frozenset("implements interface let package private protected public static yield".split())
 _LEGACY_OCTAL_NUMBER = re.compile(r"0[0-9]")
@@ -84,13 +89,14 @@ def _walk(node: Any, strict: bool) -> None:
             is_strict = _check_function(n, is_strict)
         else:
             _check_statement_positions(n, is_strict)
+            _check_any_mode(n)
             if is_strict:
                 _check_strict(n)
         for f in n.__attrs_attrs__:
             if f.name == "span":
                 continue
             child = getattr(n, f.name)
-            if is_strict and _is_property_name(n, f.name):
+            if _is_property_name(n, f.name):
                 continue  # a property name may be any word: ({static: 1}).static
             stack.append((child, is_strict))
 
@@ -144,6 +150,13 @@ def _check_statement_positions(n: Any, strict: bool) -> None:
             raise EarlyError("Lexical declaration cannot appear in a single-statement context", stmt)
 
 
+def _check_any_mode(n: Any) -> None:
+    if isinstance(n, A.Identifier) and n.name in RESERVED:
+        raise EarlyError(f"Unexpected reserved word '{n.name}'", n)
+    if isinstance(n, A.RestElement) and isinstance(n.argument, A.AssignmentPattern):
+        raise EarlyError("Rest element may not have a default initializer", n)
+
+
 def _check_strict(n: Any) -> None:
     if isinstance(n, A.Literal):
         if isinstance(n.value, (int, float)) and not isinstance(n.value, bool) \
@@ -153,6 +166,12 @@ def _check_strict(n: Any) -> None:
             raise EarlyError("Octal escape sequences are not allowed in strict mode.", n)
     elif isinstance(n, A.UnaryExpression) and n.operator == "delete" and isinstance(n.argument, A.Identifier):
         raise EarlyError("Delete of an unqualified identifier in strict mode.", n)
+    elif isinstance(n, A.UpdateExpression) and isinstance(n.argument, A.Identifier) \
+            and n.argument.name in ("eval", "arguments"):
+        raise EarlyError("Unexpected eval or arguments in strict mode", n.argument)
+    elif isinstance(n, A.AssignmentExpression) and isinstance(n.left, A.Identifier) \
+            and n.left.name in ("eval", "arguments"):
+        raise EarlyError("Unexpected eval or arguments in strict mode", n.left)
     elif isinstance(n, A.Identifier) and n.name in STRICT_RESERVED:
         raise EarlyError(f"Unexpected strict mode reserved word '{n.name}'", n)
     elif isinstance(n, A.VariableDeclarator):

@@ -74,7 +74,7 @@ _NUMBER = re.compile(
 _STRING_BODY = {"'": re.compile(r"(?:[^'\\\n\r]|\\(?:\r\n|[\s\S]))*'"),
                 '"': re.compile(r'(?:[^"\\\n\r]|\\(?:\r\n|[\s\S]))*"')}
 _TEMPLATE_CHUNK = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*(`|\$\{)")
-_REGEX = re.compile(r"/((?:[^/\\\[\n\r]|\\[^\n\r]|\[(?:[^\]\\\n\r]|\\[^\n\r])*\])+)/([A-Za-z0-9_$]*)")
+_REGEX = re.compile(r"/((?:[^/\\\[\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029]|\[(?:[^\]\\\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029])*\])+)/([A-Za-z0-9_$]*)")
 
 _ID_CONTINUE_EXTRA = {"\u200c", "\u200d"}
 #: Other_ID_Start and Other_ID_Continue (Unicode PropList): identifier characters by fiat

@@ -82,3 +82,28 @@ def test_refused_constructs_are_marked() -> None:
         with pytest.raises(CompileError) as info:
             compile_expression(source)
         assert info.value.refused, source
+
+
+MORE_INVALID = [
+    "var x = ({ c\\u0061se }) => {};",
+    "var x = { voi\\u0064 } = { void: 42 };",
+    "var enum = 1",
+    "var af = enum => 1;",
+    "var f = ([...x = []]) => 1;",
+    '"use strict"; arguments--;',
+    '"use strict"; eval++;',
+    "for(\n;\n) { break }",
+    "for(\nfalse\nfalse\nfalse\n) { break }",
+    "/\u2028/",
+]
+
+
+@pytest.mark.parametrize("source", MORE_INVALID)
+def test_more_early_errors(source: str) -> None:
+    with pytest.raises(CompileError):
+        compile_expression(source)
+
+
+def test_asi_still_works_inside_a_for_body() -> None:
+    assert compile_expression("for (var i = 0; i < 2; i++) {\n var a = 1\n var b = [1\n,2]\n}\n 5")() == 5
+    assert compile_expression("var n = 0; for (var k in {a: 1}) { n = `x${ {a: 1}.a }`\n n }\n n")() == "x1"
