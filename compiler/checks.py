@@ -38,10 +38,10 @@ def check_program(program: A.Program, source: str, origin: str) -> None:
         if early is not None:
             raise CompileError(early[0], early[1].span, source, origin)
         if isinstance(node, A.Identifier) and node.name == "eval":
-            raise CompileError(_REFUSED_NAMES["eval"], node.span, source, origin)
+            raise CompileError(_REFUSED_NAMES["eval"], node.span, source, origin, refused=True)
         if isinstance(node, (A.CallExpression, A.NewExpression)) and isinstance(node.callee, A.Identifier) \
                 and node.callee.name == "Function":
-            raise CompileError(_REFUSED_NAMES["Function"], node.callee.span, source, origin)
+            raise CompileError(_REFUSED_NAMES["Function"], node.callee.span, source, origin, refused=True)
         if isinstance(node, A.ObjectExpression):
             protos = [p for p in node.properties if isinstance(p, A.Property) and not p.computed
                       and not p.shorthand and not p.method and isinstance(p.key, A.Literal)

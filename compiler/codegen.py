@@ -89,14 +89,14 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
     def is_script_global(self, name: str) -> bool:
         return name in self.globals_scope.bindings
 
-    def fail(self, message: str, node: Any) -> CompileError:
+    def fail(self, message: str, node: Any, refused: bool = False) -> CompileError:
         span = getattr(node, "span", None) or Span(1, 1)
-        return CompileError(message, span, self.source, self.origin)
+        return CompileError(message, span, self.source, self.origin, refused=refused)
 
     def this_expr(self, node: A.ThisExpression) -> ast.expr:
         if self.frame.this_name is None:
             raise self.fail("'this' is not allowed at the top level of a patch expression "
-                            "(there is no receiver; use value or context)", node)
+                            "(there is no receiver; use value or context)", node, refused=True)
         frame = self.frame
         while frame.is_arrow and frame.parent is not None:
             frame = frame.parent

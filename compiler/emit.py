@@ -64,7 +64,7 @@ class EmittedExpression:
 
 
 def too_deep(source: str, origin: str) -> CompileError:
-    return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin)
+    return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin, refused=True)
 
 
 def front(source: str, origin: str) -> A.Program:

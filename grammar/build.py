@@ -687,7 +687,8 @@ def build_ast(tree: Tree[Any], source: str = "", origin: str = "<expression>") -
         if isinstance(inner, CompileError):
             raise inner from None
         if isinstance(inner, RecursionError):
-            raise CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin) from None
+            raise CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin,
+                               refused=True) from None
         raise CompileError(f"cannot build the syntax tree: {inner}", Span(1, 1), source, origin) from None
     except _Fail as exc:
         raise CompileError(exc.message, exc.span, source, origin) from None
@@ -720,5 +721,16 @@ def _check_templates(program: A.Program, errors: list[_Fail], source: str, origi
 
 
 def parse(source: str, origin: str = "<expression>") -> A.Program:
-    """Source text -> typed AST (the grammar stage's one entry point)."""
-    return build_ast(parse_tree(source, origin), source, origin)
+    """Source text -> typed AST (the grammar stage's one entry point), early errors checked."""
+    from . import early_errors
+
+    program = build_ast(parse_tree(source, origin), source, origin)
+    try:
+        early_errors.check(program)
+    except early_errors.EarlyError as exc:
+        span = getattr(exc.node, "span", None) or Span(1, 1)
+        raise CompileError(exc.message, span, source, origin) from None
+    except RecursionError:
+        raise CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin,
+                           refused=True) from None
+    return program

@@ -34,7 +34,10 @@ class Span:
 
 
 class CompileError(Exception):
-    """A script that cannot be compiled: a syntax error, an early error or a refused construct."""
+    """A script that cannot be compiled: a syntax error, an early error or a refused construct.
+
+    ``refused`` is true for valid JavaScript that syncpatch declines (``class``, ``eval``, ...),
+    so a caller such as the conformance runner can tell it from a syntax error."""
 
     def __init__(
         self,
@@ -46,6 +49,7 @@ class CompileError(Exception):
         line: int | None = None,
         column: int | None = None,
         hint: str | None = None,
+        refused: bool = False,
     ) -> None:
         if span is None:
             span = Span(line or 1, column or 1)
@@ -55,6 +59,7 @@ class CompileError(Exception):
         self.source = source
         self.origin = origin
         self.hint = hint
+        self.refused = refused
 
     @property
     def line(self) -> int:
@@ -66,7 +71,7 @@ class CompileError(Exception):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.message, self.span.line, self.span.column, self.span.end_line,
-                           self.span.end_column, self.source, self.origin, self.hint))
+                           self.span.end_column, self.source, self.origin, self.hint, self.refused))
 
     def __str__(self) -> str:
         head = f"{self.origin}:{self.line}:{self.column}: {self.message}"
@@ -83,8 +88,9 @@ class CompileError(Exception):
 
 
 def _rebuild(message: str, line: int, column: int, end_line: int, end_column: int, source: str,
-             origin: str, hint: str | None) -> CompileError:
-    return CompileError(message, Span(line, column, end_line, end_column), source, origin, hint=hint)
+             origin: str, hint: str | None, refused: bool = False) -> CompileError:
+    return CompileError(message, Span(line, column, end_line, end_column), source, origin, hint=hint,
+                        refused=refused)
 
 
 _WORDS = {

@@ -19,13 +19,15 @@ __all__ = ["Lexer", "LexError", "PUNCTUATORS", "KEYWORD_TYPES"]
 
 
 class LexError(Exception):
-    """A lexical error at ``pos`` (turned into a CompileError by the parser driver)."""
+    """A lexical error at ``pos`` (turned into a CompileError by the parser driver);
+    ``refused`` marks a valid construct syncpatch declines rather than a syntax error."""
 
-    def __init__(self, message: str, pos: int, end: int | None = None) -> None:
+    def __init__(self, message: str, pos: int, end: int | None = None, *, refused: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.pos = pos
         self.end = pos + 1 if end is None else end
+        self.refused = refused
 
 
 PUNCTUATORS = sorted(
@@ -34,6 +36,8 @@ PUNCTUATORS = sorted(
     key=len,
     reverse=True,
 )
+#: the longest punctuator at a position, in one regex match
+_PUNCTUATOR = re.compile("|".join(re.escape(p) for p in PUNCTUATORS))
 #: words that are terminals of their own kind rather than a literal keyword terminal
 KEYWORD_TYPES = {
     "var": "VAR_KIND", "let": "VAR_KIND", "const": "VAR_KIND",
@@ -61,8 +65,8 @@ REFUSED = {
 }
 _WS = re.compile(r"[\t\v\f \u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _NL = "\n\r\u2028\u2029"
-_IDENT = re.compile(r"(?:[A-Za-z_$]|[^\x00-\x7f]|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]+\})"
-                    r"(?:[\w$]|[^\x00-\x7f]|\\u[0-9a-fA-F]{4}|\\u\{[0-9a-fA-F]+\})*")
+#: a \uXXXX or \u{X...} escape inside an identifier (ECMA-262 12.7.1)
+_IDENT_ESCAPE = re.compile(r"\\u(?:([0-9a-fA-F]{4})|\{([0-9a-fA-F]+)\})")
 _NUMBER = re.compile(
     r"0[xX][0-9a-fA-F](?:_?[0-9a-fA-F])*n?|0[oO][0-7](?:_?[0-7])*n?|0[bB][01](?:_?[01])*n?"
     r"|(?:(?:\d(?:_?\d)*)(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?n?"
@@ -70,9 +74,15 @@ _NUMBER = re.compile(
 _STRING_BODY = {"'": re.compile(r"(?:[^'\\\n\r]|\\(?:\r\n|[\s\S]))*'"),
                 '"': re.compile(r'(?:[^"\\\n\r]|\\(?:\r\n|[\s\S]))*"')}
 _TEMPLATE_CHUNK = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*(`|\$\{)")
-_REGEX = re.compile(r"/((?:[^/\\\[\n\r]|\\[^\n\r]|\[(?:[^\]\\\n\r]|\\[^\n\r])*\])+)/([A-Za-z0-9_$]*)")
+_REGEX = re.compile(r"/((?:[^/\\\[\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029]|\[(?:[^\]\\\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029])*\])+)/([A-Za-z0-9_$]*)")
 
 _ID_CONTINUE_EXTRA = {"\u200c", "\u200d"}
+#: Other_ID_Start and Other_ID_Continue (Unicode PropList): identifier characters by fiat
+_OTHER_ID_START = frozenset("\u1885\u1886\u2118\u212e\u309b\u309c")
+_OTHER_ID_CONTINUE = frozenset("\u00b7\u0387\u1369\u136a\u136b\u136c\u136d\u136e\u136f\u1370\u1371\u19da")
+#: reserved words that no escape may spell outside a property name (``let``, ``yield`` and
+#: ``await`` are identifiers in sloppy scripts)
+_ESCAPE_FORBIDDEN = RESERVED - {"let", "yield", "await"}
 
 
 def _is_id_char(c: str, start: bool) -> bool:
@@ -82,8 +92,9 @@ def _is_id_char(c: str, start: bool) -> bool:
         return False
     cat = unicodedata.category(c)
     if start:
-        return cat in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nl")
-    return cat in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Mn", "Mc", "Nd", "Pc") or c in _ID_CONTINUE_EXTRA
+        return cat in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nl") or c in _OTHER_ID_START
+    return cat in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Mn", "Mc", "Nd", "Pc") or c in _ID_CONTINUE_EXTRA \
+        or c in _OTHER_ID_START or c in _OTHER_ID_CONTINUE
 
 
 class Lexer:
@@ -188,7 +199,7 @@ class Lexer:
         if c == "\\" or _is_id_char(c, True):
             return self._word(start, line, col, choices)
         if c == "#":
-            raise LexError("private names (#x) are not supported: classes are not allowed", start)
+            raise LexError("private names (#x) are not supported: classes are not allowed", start, refused=True)
         return self._punct(start, line, col, choices)
 
     def _template(self, pos: int, start: int, line: int, col: int, done: str, more: str) -> Token:
@@ -206,7 +217,7 @@ class Lexer:
         end = m.end()
         value = m.group()
         if value.endswith("n"):
-            raise LexError("BigInt literals are not supported", start, end)
+            raise LexError("BigInt literals are not supported", start, end, refused=True)
         if end < len(self.text) and (_is_id_char(self.text[end], False) or self.text[end] == "\\"):
             raise LexError("Invalid or unexpected token", end)
         if value.startswith("0") and len(value) > 1 and (value[1].isdigit() or value[1] == "_") and "_" in value:
@@ -214,27 +225,24 @@ class Lexer:
         return self._token("NUMBER", value, start, end, line, col)
 
     def _word(self, start: int, line: int, col: int, choices: Callable[[], set[str]]) -> Token:
-        m = _IDENT.match(self.text, start)
-        end = start + 1
-        while end < len(self.text) and _is_id_char(self.text[end], False):
-            end += 1
-        if m is not None and m.end() > end:
-            end = m.end()
-        word = self.text[start:end]
-        if "\\" in word:
-            word = _decode_ident(word, start)
-        kind = self.keyword_types.get(word)
+        word, end = _scan_identifier(self.text, start)
+        escaped = end - start != len(word) or "\\" in self.text[start:end]
         after_dot = self.prev is not None and self.prev.type in ("DOT", "QDOT")
+        if escaped:  # an escaped word is never a keyword (12.7.2); a reserved one only names a property
+            if word in _ESCAPE_FORBIDDEN and not after_dot and not self._key_follows(end):
+                raise LexError("Keyword must not contain escaped characters", start, end)
+            return self._token("IDENT", word, start, end, line, col)
+        kind = self.keyword_types.get(word)
         if not after_dot and word in REFUSED and not self._key_follows(end) and self._refused_here(word, end):
-            raise LexError(REFUSED[word], start, end)
+            raise LexError(REFUSED[word], start, end, refused=True)
         if word in ("get", "set") and self.prev is not None and self.prev.type in ("LBRACE", "COMMA") \
                 and re.match(r"\s*(?:[\w$\[\"']|[^\x00-\x7f])", self.text[end:]) \
                 and not re.match(r"\s*(?:[:,}(=])", self.text[end:]):
             raise LexError(f"'{word}' accessors in object literals are not supported: use a plain property "
-                           "or a method", start, end)
+                           "or a method", start, end, refused=True)
         if word == "function" and not after_dot and self.text[end:].lstrip().startswith("*"):
             raise LexError("generator functions are not supported: 'function*' is not allowed in patch expressions",
-                           start, end)
+                           start, end, refused=True)
         if kind is None or after_dot:
             if word == "of" and not after_dot and "OF" in choices():
                 return self._token("OF", word, start, end, line, col)
@@ -262,11 +270,10 @@ class Lexer:
 
     def _punct(self, start: int, line: int, col: int, choices: Callable[[], set[str]]) -> Token:
         text = self.text
-        for p in PUNCTUATORS:
-            if text.startswith(p, start):
-                break
-        else:
+        m = _PUNCTUATOR.match(text, start)
+        if m is None:
             raise LexError(f"Invalid or unexpected token {text[start]!r}", start)
+        p = m.group()
         if p == "?." and text[start + 2:start + 3].isdigit():
             p = "?"
         if p == "/=" and "REGEX" in choices():  # pragma: no cover - regex handled earlier
@@ -287,12 +294,39 @@ class Lexer:
         return True
 
 
-def _decode_ident(word: str, start: int) -> str:
-    def repl(m: re.Match[str]) -> str:
-        hexa = m.group(1) or m.group(2)
-        cp = int(hexa, 16)
-        if cp > 0x10FFFF:
-            raise LexError("Undefined Unicode code-point", start)
-        return chr(cp)
+def _scan_identifier(text: str, start: int) -> tuple[str, int]:
+    """The identifier name at ``start`` (escapes decoded) and where it ends. Only ID_Start /
+    ID_Continue characters belong to it, so ``x\u00a0+ 1`` reads ``x``, white space, ``+``;
+    an escape must decode to such a character too."""
+    out: list[str] = []
+    pos, n = start, len(text)
+    while pos < n:
+        c = text[pos]
+        if c == "\\":
+            m = _IDENT_ESCAPE.match(text, pos)
+            if m is None:
+                raise LexError("Invalid Unicode escape sequence", pos)
+            cp = int(m.group(1) or m.group(2), 16)
+            if cp > 0x10FFFF:
+                raise LexError("Undefined Unicode code-point", pos, m.end())
+            decoded = chr(cp)
+            if not _is_id_char(decoded, not out):
+                raise LexError("Invalid Unicode escape sequence", pos, m.end())
+            out.append(decoded)
+            pos = m.end()
+        elif _is_id_char(c, not out) or (0xD800 <= ord(c) <= 0xDBFF and _is_id_char(_pair(text, pos), not out)):
+            width = 2 if 0xD800 <= ord(c) <= 0xDBFF else 1
+            out.append(text[pos:pos + width])
+            pos += width
+        else:
+            break
+    return "".join(out), pos
 
-    return re.sub(r"\\u(?:([0-9a-fA-F]{4})|\{([0-9a-fA-F]+)\})", repl, word)
+
+def _pair(text: str, pos: int) -> str:
+    """The astral character a surrogate pair at ``pos`` spells (or the lone surrogate)."""
+    pair = text[pos:pos + 2]
+    try:
+        return pair.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
+        return pair[:1]

@@ -31,6 +31,8 @@ _COMPOSITE = {
     **{op: "ASSIGN_OP" for op in "+= -= *= /= %= **= <<= >>= >>>= &= |= ^= &&= ||= ??=".split()},
 }
 _RESTRICTED = {"RETURN", "BREAK", "CONTINUE", "THROW"}
+_OPENERS = {"LPAR", "LSQB", "LBRACE", "BLOCK_LBRACE", "TEMPLATE_HEAD"}
+_CLOSERS = {"RPAR", "RSQB", "RBRACE", "TEMPLATE_TAIL"}
 
 
 class _NoLexer(LarkLexer):
@@ -116,24 +118,31 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
     def choices() -> set[str]:
         return set(ip.choices())
     prev_type = ""
+    brackets: list[bool] = []  # open brackets, innermost last: is it the head of a `for`?
     try:
         while True:
             tok = lexer.next(choices)
             nl = lexer.newline_before
+            in_for_head = bool(brackets) and brackets[-1]  # ASI never makes a for head's `;` (12.10)
             if nl and prev_type == "THROW":
                 raise CompileError("Illegal newline after throw", _span_of(tok), source, origin)
-            if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in choices():
+            if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in choices() \
+                    and not in_for_head:
                 ip.feed_token(_semicolon(tok, lexer.before))
             if tok.type == "$END":
                 _finish(ip, tok, lexer.prev, source, origin, patterns)
                 raise AssertionError("unreachable: _finish raises")  # pragma: no cover
-            _feed(ip, tok, nl, source, origin, patterns, lexer.before)
+            _feed(ip, tok, nl and not in_for_head, source, origin, patterns, lexer.before)
+            if tok.type in _OPENERS:
+                brackets.append(tok.type == "LPAR" and prev_type == "FOR")
+            elif tok.type in _CLOSERS and brackets:
+                brackets.pop()
             prev_type = tok.type
     except _Done as done:
         return done.tree
     except LexError as exc:
         span = _offset_span(source, exc.pos, exc.end)
-        raise CompileError(exc.message, span, source, origin) from None
+        raise CompileError(exc.message, span, source, origin, refused=exc.refused) from None
     except VisitError as exc:  # pragma: no cover - no transformer runs during parsing
         raise CompileError(str(exc.orig_exc), Span(1, 1), source, origin) from None
 
