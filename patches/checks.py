@@ -21,7 +21,9 @@ from syncpatch.runtime.plan import ExpressionPatch
 from syncpatch.yamlsource import YamlDocument
 
 from . import lint, roundtrip
+from .config_shape import known_keys_at
 from .diagnostics import Diagnostic
+from .messages import did_you_mean
 from .testcases import CaseFileError, discover, load_case_file, values_at
 
 __all__ = [
@@ -57,6 +59,9 @@ _CODES = (
     ("cannot be patched", "forbidden-target"),
     ("namePath is required", "reference-name-path"),
     ("Extra inputs are not permitted", "unknown-field"),
+    ("unknown field `", "unknown-field"),
+    ("was removed in vCluster", "removed-field"),
+    ("vCluster decodes its config strictly", "wrong-type"),
     ("Field required", "missing-field"),
 )
 _SAMPLE_CONTEXT = ("my-vcluster", "vcluster-my-vcluster")
@@ -106,8 +111,11 @@ def _hint(doc: YamlDocument, loc: Loc, code: str) -> tuple[str, str | None]:
             "(vCluster silently never matches a single-quoted key)"
         )
     if code == "unknown-field" and loc and isinstance(loc[-1], str):
-        close = difflib.get_close_matches(loc[-1], _KNOWN_KEYS, n=1, cutoff=0.75)
-        return code, f"did you mean `{close[0]}`?" if close else None
+        from .models import TenantConfig
+
+        known = known_keys_at(TenantConfig, loc[:-1]) or list(_KNOWN_KEYS)
+        close = did_you_mean(loc[-1], known)
+        return code, f"did you mean `{close}`?" if close else None
     return code, None
 
 
@@ -146,9 +154,12 @@ def issue_diagnostic(doc: YamlDocument, issue: Any, compiler: Any = None) -> Dia
     line, column = _place(doc, loc, issue.line, issue.column)
     code, hint = _hint(doc, loc, _code(issue.message))
     length, message = 1, issue.message
-    if code in ("unknown-field", "missing-field") and loc and isinstance(loc[-1], str):
+    if code in ("unknown-field", "missing-field") and loc and isinstance(loc[-1], str) and "`" not in message:
         message = _field_message(code, loc[-1], message)
-        length = len(loc[-1]) if code == "unknown-field" else 1
+    if code in ("unknown-field", "removed-field") and loc and isinstance(loc[-1], str):
+        length = len(loc[-1])
+    if code == "wrong-type":
+        line, column = doc.position(loc)
     if code == "expression-syntax":
         length = _token_length(doc, loc, issue.line, issue.column)
         exc = _compile_failure(compiler, _get(doc.data, loc))
@@ -162,7 +173,7 @@ def issue_diagnostic(doc: YamlDocument, issue: Any, compiler: Any = None) -> Dia
 def _field_message(code: str, name: str, message: str) -> str:
     """pydantic's "Extra inputs are not permitted" names no field; ours does."""
     if code == "unknown-field":
-        return f"unknown field `{name}` (not part of the sync config)"
+        return f"unknown field `{name}`: vCluster refuses unknown keys at start-up"
     return f"missing required field `{name}`"
 
 

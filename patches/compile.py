@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError
 from syncpatch.runtime.plan import ExpressionPatch, PatchFunction, PatchPlan, PlanEntry
 from syncpatch.runtime.references import LabelsPatch, ReferencePatch, ReferenceSpec
 
+from .messages import explain
 from .models import (FromHostSync, PatchModel, SyncConfig, SyncResource, TenantConfig, ToHostSync,
                      check_duplicate_paths)
 
@@ -121,12 +122,41 @@ def _patch_path_at(raw: Any, loc: Loc) -> str | None:
     return None
 
 
+_UNION_TAGS = frozenset({"bool", "str", "int", "float"})
+
+
+def _data_loc(loc: tuple[Any, ...], raw: Any) -> Loc:
+    """The error's location in the data: pydantic's union-member tags (``bool``, ``str``) dropped
+    where the data has no such key."""
+    out: list[str | int] = []
+    node = raw
+    for part in loc:
+        present = isinstance(node, Mapping) and part in node or isinstance(node, list) and isinstance(part, int)
+        if not present and part in _UNION_TAGS:
+            continue
+        out.append(part)
+        if isinstance(node, Mapping):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            node = None
+    return tuple(out)
+
+
 def _issues_from_validation(exc: ValidationError, prefix: Loc, raw: Any = None,
                             default_path: str | None = None) -> list[ConfigIssue]:
     issues = []
+    seen: set[Loc] = set()
     for err in exc.errors(include_url=False):
         ctx = err.get("ctx") or {}
-        loc: Loc = prefix + tuple(err["loc"])
+        loc: Loc = prefix + _data_loc(tuple(err["loc"]), raw)
+        if loc in seen:  # the members of one union fail at one place: one issue
+            continue
+        seen.add(loc)
+        explained = explain(err, loc)
+        if explained is not None:
+            err = {**err, "msg": explained}
         if "index" in ctx and loc and loc[-1] == "patches":
             loc = loc + (int(ctx["index"]),)
         patch_path = ctx.get("path")

@@ -1,10 +1,11 @@
-"""pydantic v2 models of a tenant-cluster config's ``sync`` section.
+"""pydantic v2 models of a vCluster config: the ``sync`` section by hand, the rest generated.
 
-Field names are camelCase in YAML (aliases) and snake_case in Python; unknown keys are errors
-(``extra="forbid"``) so a typo such as ``reverseExpresion`` is reported instead of silently
-disabling a patch. Defaults follow vCluster: towards the host, endpoints, services, secrets,
-configMaps, pods and persistentVolumeClaims are enabled; from the host, events are, and the
-CSI/storage-class syncers are ``"auto"``.
+Field names are camelCase in YAML (aliases, spelled as vCluster spells them) and snake_case in
+Python; unknown keys are errors (``extra="forbid"``) so a typo such as ``reverseExpresion`` is
+reported instead of silently disabling a patch. Scalars are strict, as vCluster's decoding is:
+``enabled: "true"`` is refused. Defaults follow vCluster 0.33's chart: towards the host,
+endpoints, endpointSlices, services, secrets, configMaps, pods and persistentVolumeClaims are
+enabled; from the host, events are, and the CSI/storage-class syncers are ``"auto"``.
 
 Validation here is structural (shapes, modes, duplicate paths, path syntax). Expressions are
 compiled by :mod:`syncpatch.patches.compile`, which reports compile errors with the same
@@ -13,13 +14,15 @@ field locations.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import PydanticCustomError
 
 from syncpatch.runtime.paths import Index, Key, PathError, parse_path
+
+from .config_shape import register_external, shape_model
 
 __all__ = [
     "PatchModel",
@@ -52,12 +55,12 @@ def _check_path(value: str, field: str) -> str:
 class ReferenceModel(_Strict):
     """``reference:``: the value at ``path`` names another object."""
 
-    api_version: str = ""
-    api_version_path: str | None = None
-    kind: str = ""
-    kind_path: str | None = None
-    name_path: str | None = None
-    namespace_path: str | None = None
+    api_version: StrictStr = ""
+    api_version_path: StrictStr | None = None
+    kind: StrictStr = ""
+    kind_path: StrictStr | None = None
+    name_path: StrictStr | None = None
+    namespace_path: StrictStr | None = None
 
     @field_validator("api_version_path", "kind_path", "name_path", "namespace_path")
     @classmethod
@@ -92,9 +95,9 @@ _TARGET_FORBIDDEN = {("metadata", "name"), ("metadata", "namespace")}
 class PatchModel(_Strict):
     """One entry of a ``patches`` list."""
 
-    path: str
-    expression: str | None = None
-    reverse_expression: str | None = None
+    path: StrictStr
+    expression: StrictStr | None = None
+    reverse_expression: StrictStr | None = None
     reference: ReferenceModel | None = None
     labels: LabelsModel | None = None
 
@@ -187,7 +190,7 @@ def check_duplicate_paths(patches: list[PatchModel]) -> list[PatchModel]:
 class SyncResource(_Strict):
     """``enabled`` plus ``patches``: what every synced resource has."""
 
-    enabled: bool = False
+    enabled: StrictBool = False
     patches: list[PatchModel] = Field(default_factory=list)
 
     @field_validator("patches")
@@ -197,63 +200,120 @@ class SyncResource(_Strict):
 
 
 class EnabledResource(SyncResource):
-    enabled: bool = True
+    enabled: StrictBool = True
 
 
 class AutoResource(SyncResource):
-    """Syncers vCluster turns on automatically when the host has the API (``"auto"``)."""
+    """Syncers vCluster turns on automatically when the host has the API (``"auto"``).
+
+    vCluster reads ``enabled`` as a string or a boolean here (``true``, ``false``, ``"auto"``)."""
 
     # Widens the base field's bool on purpose ("auto" is valid only here); pydantic allows it.
-    enabled: Union[bool, Literal["auto"]] = "auto"  # type: ignore[assignment]
+    enabled: Union[StrictBool, StrictStr] = "auto"  # type: ignore[assignment]
+
+
+def _selector() -> Any:
+    return Field(default=None)
+
+
+class SelectorResource(SyncResource):
+    """fromHost class syncers (ingress, runtime, priority and device classes): ``selector``
+    limits which host objects are synced (a Kubernetes label selector)."""
+
+    selector: Optional[shape_model("K8sLabelSelector")] = _selector()  # type: ignore[valid-type]
+
+
+class AutoSelectorResource(AutoResource):
+    """fromHost storageClasses: ``"auto"`` plus a label selector."""
+
+    selector: Optional[shape_model("K8sLabelSelector")] = _selector()  # type: ignore[valid-type]
+
+
+class RewriteHostsInitContainer(_Strict):
+    image: Optional[shape_model("Image")] = None  # type: ignore[valid-type]
+    resources: Optional[shape_model("Resources")] = None  # type: ignore[valid-type]
+
+
+class RewriteHosts(_Strict):
+    enabled: StrictBool = True
+    init_container: Optional[RewriteHostsInitContainer] = None
+
+
+class HybridScheduling(_Strict):
+    enabled: StrictBool = False
+    host_schedulers: list[StrictStr] = Field(default_factory=list)
 
 
 class ToHostPods(EnabledResource):
-    translate_image: dict[str, str] = Field(default_factory=dict)
-    enforce_tolerations: list[str] = Field(default_factory=list)
-    use_secrets_for_sa_tokens: bool = False
-    runtime_class_name: str = ""
-    priority_class_name: str = ""
-    rewrite_hosts: dict[str, Any] = Field(default_factory=dict)
-    hybrid_scheduling: dict[str, Any] = Field(default_factory=dict)
+    translate_image: dict[str, StrictStr] = Field(default_factory=dict)
+    enforce_tolerations: list[StrictStr] = Field(default_factory=list)
+    # vCluster spells it with "SA" in capitals; an alias generator would guess "Sa".
+    use_secrets_for_sa_tokens: StrictBool = Field(default=False, alias="useSecretsForSATokens")
+    runtime_class_name: StrictStr = ""
+    priority_class_name: StrictStr = ""
+    rewrite_hosts: RewriteHosts = Field(default_factory=RewriteHosts)
+    hybrid_scheduling: HybridScheduling = Field(default_factory=HybridScheduling)
 
 
 class ToHostAllResource(EnabledResource):
     """configMaps / secrets: ``all`` syncs every object, not only those pods use."""
 
-    all: bool = False
+    all: StrictBool = False
+
+
+class Mappings(_Strict):
+    """``mappings.byName``: exact names or ``prefix-*`` patterns, key → value."""
+
+    by_name: dict[str, StrictStr] = Field(default_factory=dict)
 
 
 class ToHostNamespaces(SyncResource):
-    mappings: dict[str, Any] = Field(default_factory=dict)
-    mappings_only: bool = False
-    extra_labels: dict[str, str] = Field(default_factory=dict)
+    mappings: Mappings = Field(default_factory=Mappings)
+    mappings_only: StrictBool = False
+    extra_labels: dict[str, StrictStr] = Field(default_factory=dict)
 
 
-class CustomResourceSync(SyncResource):
-    enabled: bool = True
-    scope: Literal["Namespaced", "Cluster"] | None = None
-    mappings: dict[str, Any] = Field(default_factory=dict)
+class ToHostCustomResource(SyncResource):
+    """``sync.toHost.customResources.<plural>.<group>``: vCluster syncs only namespaced ones."""
+
+    enabled: StrictBool = True
+    scope: StrictStr = ""
+
+
+class FromHostCustomResource(SyncResource):
+    """``sync.fromHost.customResources.<plural>.<group>``: cluster-scoped or namespaced (then
+    with ``mappings``)."""
+
+    enabled: StrictBool = True
+    scope: StrictStr = ""
+    mappings: Mappings = Field(default_factory=Mappings)
+
+
+class NodeSelector(_Strict):
+    all: StrictBool = False
+    labels: dict[str, StrictStr] = Field(default_factory=dict)
 
 
 class FromHostNodes(SyncResource):
-    sync_back_changes: bool = False
-    clear_image_status: bool = False
-    selector: dict[str, Any] = Field(default_factory=dict)
+    sync_back_changes: StrictBool = False
+    clear_image_status: StrictBool = False
+    selector: NodeSelector = Field(default_factory=NodeSelector)
 
 
 class FromHostMapped(SyncResource):
     """fromHost configMaps / secrets: host objects mapped into the tenant."""
 
-    mappings: dict[str, Any] = Field(default_factory=dict)
+    mappings: Mappings = Field(default_factory=Mappings)
 
 
 class ToHostSync(_Strict):
-    """``sync.toHost``: tenant → host syncers."""
+    """``sync.toHost``: tenant → host syncers (vCluster 0.33's list, its defaults)."""
 
     pods: ToHostPods = Field(default_factory=ToHostPods)
     secrets: ToHostAllResource = Field(default_factory=ToHostAllResource)
     config_maps: ToHostAllResource = Field(default_factory=ToHostAllResource)
     endpoints: EnabledResource = Field(default_factory=EnabledResource)
+    endpoint_slices: EnabledResource = Field(default_factory=EnabledResource)
     services: EnabledResource = Field(default_factory=EnabledResource)
     persistent_volume_claims: EnabledResource = Field(default_factory=EnabledResource)
     ingresses: SyncResource = Field(default_factory=SyncResource)
@@ -265,26 +325,29 @@ class ToHostSync(_Strict):
     volume_snapshot_contents: SyncResource = Field(default_factory=SyncResource)
     pod_disruption_budgets: SyncResource = Field(default_factory=SyncResource)
     priority_classes: SyncResource = Field(default_factory=SyncResource)
+    resource_claims: SyncResource = Field(default_factory=SyncResource)
+    resource_claim_templates: SyncResource = Field(default_factory=SyncResource)
     namespaces: ToHostNamespaces = Field(default_factory=ToHostNamespaces)
-    custom_resources: dict[str, CustomResourceSync] = Field(default_factory=dict)
+    custom_resources: dict[str, ToHostCustomResource] = Field(default_factory=dict)
 
 
 class FromHostSync(_Strict):
-    """``sync.fromHost``: host → tenant syncers."""
+    """``sync.fromHost``: host → tenant syncers (vCluster 0.33's list, its defaults)."""
 
     events: EnabledResource = Field(default_factory=EnabledResource)
     nodes: FromHostNodes = Field(default_factory=FromHostNodes)
     csi_drivers: AutoResource = Field(default_factory=AutoResource)
     csi_nodes: AutoResource = Field(default_factory=AutoResource)
     csi_storage_capacities: AutoResource = Field(default_factory=AutoResource)
-    storage_classes: AutoResource = Field(default_factory=AutoResource)
-    ingress_classes: SyncResource = Field(default_factory=SyncResource)
-    runtime_classes: SyncResource = Field(default_factory=SyncResource)
-    priority_classes: SyncResource = Field(default_factory=SyncResource)
+    storage_classes: AutoSelectorResource = Field(default_factory=AutoSelectorResource)
+    ingress_classes: SelectorResource = Field(default_factory=SelectorResource)
+    runtime_classes: SelectorResource = Field(default_factory=SelectorResource)
+    priority_classes: SelectorResource = Field(default_factory=SelectorResource)
+    device_classes: SelectorResource = Field(default_factory=SelectorResource)
     volume_snapshot_classes: SyncResource = Field(default_factory=SyncResource)
     config_maps: FromHostMapped = Field(default_factory=FromHostMapped)
     secrets: FromHostMapped = Field(default_factory=FromHostMapped)
-    custom_resources: dict[str, CustomResourceSync] = Field(default_factory=dict)
+    custom_resources: dict[str, FromHostCustomResource] = Field(default_factory=dict)
 
 
 class SyncConfig(_Strict):
@@ -294,10 +357,22 @@ class SyncConfig(_Strict):
     from_host: FromHostSync = Field(default_factory=FromHostSync)
 
 
-class TenantConfig(BaseModel):
-    """A whole tenant-cluster config file. Only ``sync`` is modelled; other top-level sections
-    (controlPlane, networking, ...) belong to vCluster and pass through unvalidated."""
+CustomResourceSync = ToHostCustomResource  # the name earlier releases exported
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True)
+register_external("Sync", SyncConfig)
+
+if TYPE_CHECKING:
+    _Sections = BaseModel
+else:
+    _Sections = shape_model("Config", base=_Strict, skip=frozenset({"sync"}))
+
+
+class TenantConfig(_Sections):
+    """A whole vCluster config file: every section of vCluster 0.33, unknown keys refused.
+
+    ``sync`` is modelled by hand (it carries the patches); every other section comes from the
+    shape in :mod:`.vcluster_spec`, as strict as vCluster's own start-up decoding."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     sync: SyncConfig = Field(default_factory=SyncConfig)

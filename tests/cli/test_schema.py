@@ -20,10 +20,11 @@ def resolve(document, ref):
     return node
 
 
-def test_whole_file_schema_constrains_only_sync():
+def test_whole_file_schema_covers_every_section():
     document = schema()
     assert document["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert document["additionalProperties"] is True
+    assert document["additionalProperties"] is False
+    assert {"controlPlane", "networking", "policies", "experimental"} <= set(document["properties"])
     sync = resolve(document, document["properties"]["sync"]["$ref"])
     to_host = resolve(document, sync["properties"]["toHost"]["$ref"])
     assert {"endpoints", "services", "secrets", "configMaps", "customResources"} <= set(to_host["properties"])

@@ -153,7 +153,7 @@ def test_several_configs_in_one_artifact(tmp_path):
 
 def test_config_text_cannot_inject_code(tmp_path):
     evil = 'x"); import os; os.system("echo pwned"); ("'
-    text = CONFIG.replace("kind: Secret", f"kind: '{evil}'") + f"extra: '{evil}'\n"
+    text = CONFIG.replace("kind: Secret", f"kind: '{evil}'") + f"global: '{evil}'\n"
     result = artifact_of([make(tmp_path, text)])
     tree = ast.parse(result.artifact)
     assert not [n for n in ast.walk(tree) if isinstance(n, ast.Import)]

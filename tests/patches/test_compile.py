@@ -139,11 +139,11 @@ def test_endpoints_disabled_with_services_enabled_warns_but_compiles():
 
 
 def test_context_carries_config_merged_with_defaults():
-    compiled = compile_config({"controlPlane": {"x": 1}, "sync": {"toHost": {"ingresses": {"enabled": True}}}},
-                              compiler=py_compiler)
+    compiled = compile_config({"controlPlane": {"distro": {"k8s": {"enabled": True}}},
+                               "sync": {"toHost": {"ingresses": {"enabled": True}}}}, compiler=py_compiler)
     ctx = compiled.context("vc", "vcluster-vc")
     cfg = ctx["vcluster"]["config"]
-    assert cfg["controlPlane"] == {"x": 1}
+    assert cfg["controlPlane"]["distro"]["k8s"]["enabled"] is True
     assert cfg["sync"]["toHost"]["ingresses"]["enabled"] is True
     assert cfg["sync"]["toHost"]["pods"]["enabled"] is True  # default filled in
     assert ctx["vcluster"]["name"] == "vc" and ctx["hostObject"] is None
