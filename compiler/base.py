@@ -32,6 +32,11 @@ class GenBase:
     frame: FunctionFrame
     scope: Scope
 
+    @property
+    def setm_name(self) -> str:
+        """The runtime's member store: strict code throws where sloppy code drops a write."""
+        return "setm_strict" if self.strict else "setm"
+
     def fresh(self, prefix: str) -> str:
         raise NotImplementedError
 

@@ -180,7 +180,7 @@ class CallGen(GenBase):
             if isinstance(left, A.Identifier):
                 return self.store_ident(left, self.named_value(node.right, left.name))
             if isinstance(left, A.MemberExpression):
-                return P.call("setm", self.expr(left.object), self.member_key(left), self.expr(node.right))
+                return P.call(self.setm_name, self.expr(left.object), self.member_key(left), self.expr(node.right))
             return self.destructure_expr(left, node.right)
         if op in ("&&=", "||=", "??="):
             return self.logical_assign(node)
@@ -190,7 +190,7 @@ class CallGen(GenBase):
         assert isinstance(left, A.MemberExpression)
         o, k = self.tmp(), self.tmp()
         value = P.call(fn, P.call("get", P.name(o), P.name(k)), self.expr(node.right))
-        return P.call("setm", P.walrus(o, self.expr(left.object)), P.walrus(k, self.member_key(left)), value)
+        return P.call(self.setm_name, P.walrus(o, self.expr(left.object)), P.walrus(k, self.member_key(left)), value)
 
     def logical_assign(self, node: A.AssignmentExpression) -> ast.expr:
         left = node.left
@@ -202,7 +202,7 @@ class CallGen(GenBase):
             assert isinstance(left, A.MemberExpression)
             o, k = self.tmp(), self.tmp()
             current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, self.member_key(left))))
-            store = P.call("setm", P.name(o), P.name(k), self.expr(node.right))
+            store = P.call(self.setm_name, P.name(o), P.name(k), self.expr(node.right))
         keep: ast.expr
         if node.operator == "??=":
             keep = P.not_(P.or_(P.is_(current, P.const(None)), P.is_(P.name(t), P.name("UNDEFINED"))))

@@ -94,9 +94,8 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         return CompileError(message, span, self.source, self.origin, refused=refused)
 
     def this_expr(self, node: A.ThisExpression) -> ast.expr:
-        if self.frame.this_name is None:
-            raise self.fail("'this' is not allowed at the top level of a patch expression "
-                            "(there is no receiver; use value or context)", node, refused=True)
+        if self.frame.this_name is None:  # a script's `this` is the global object (9.4.4 GetThisEnvironment)
+            return P.name("GLOBAL_THIS")
         frame = self.frame
         while frame.is_arrow and frame.parent is not None:
             frame = frame.parent

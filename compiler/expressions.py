@@ -187,11 +187,17 @@ class ExprGen(GenBase):
                 elts.append(ast.Starred(value=P.call("spread", self.expr(e.argument)), ctx=ast.Load()))
             else:
                 elts.append(self.expr(e))
+        holes = [i for i, e in enumerate(node.elements) if e is None]
+        if holes and not any(isinstance(e, A.SpreadElement) for e in node.elements):
+            # elisions are holes (13.2.4.1): absent for `in`, keys and the array methods
+            return P.call("array_holes", P.list_(elts), P.tuple_(*[P.const(i) for i in holes]))
         return P.list_(elts)
 
     def object(self, node: A.ObjectExpression) -> ast.expr:
         """An object literal as one Python dict display (13.2.5); ``...x`` is ``**x`` when x
         is a plain dict at run time, else its own enumerable properties (CopyDataProperties)."""
+        if any(isinstance(p, A.Property) and p.kind != "init" for p in node.properties):
+            return self.object_with_accessors(node)
         keys: list[ast.expr | None] = []
         values: list[ast.expr] = []
         proto: ast.expr | None = None
@@ -199,8 +205,9 @@ class ExprGen(GenBase):
             if isinstance(p, A.SpreadElement):
                 t = self.tmp()
                 keys.append(None)
-                values.append(P.ifexp(P.type_is(P.walrus(t, self.expr(p.argument)), "dict"), P.name(t),
-                                      P.call("spread_dict", P.name(t))))
+                values.append(P.ifexp(P.and_(P.type_is(P.walrus(t, self.expr(p.argument)), "dict"),
+                                             P.not_(P.subscript(P.name("PATCHED"), P.const(0)))),
+                                      P.name(t), P.call("spread_dict", P.name(t))))
                 continue
             if not p.computed and not p.shorthand and not p.method and isinstance(p.key, A.Literal) \
                     and p.key.value == "__proto__":
@@ -218,6 +225,36 @@ class ExprGen(GenBase):
         if proto is not None:
             result = P.call("set_literal_proto", result, proto)
         return result
+
+    def object_with_accessors(self, node: A.ObjectExpression) -> ast.expr:
+        """An object literal with ``get``/``set`` members: each member defined in order on a new
+        dict (13.2.5.5), so the accessors land in the runtime's side table."""
+        t = self.tmp()
+        steps: list[ast.expr] = [P.walrus(t, ast.Dict(keys=[], values=[]))]
+        for p in node.properties:
+            if isinstance(p, A.SpreadElement):
+                steps.append(P.call("literal_spread", P.name(t), self.expr(p.argument)))
+                continue
+            if p.kind == "init" and not p.computed and not p.shorthand and not p.method \
+                    and isinstance(p.key, A.Literal) and p.key.value == "__proto__":
+                steps.append(P.call("set_literal_proto", P.name(t), self.expr(p.value)))
+                continue
+            key = self.literal_key(p)
+            name = p.key.value if isinstance(p.key, A.Literal) and isinstance(p.key.value, str) else (
+                p.key.name if isinstance(p.key, A.Identifier) else "")
+            if p.kind != "init":
+                k = self.tmp()
+                assert isinstance(p.value, A.FunctionExpression)
+                fn = self.function_value(p.value, f"{p.kind} {name}", method=True, span=p.span)
+                steps.append(P.call("literal_accessor", P.name(t), P.walrus(k, key), fn, P.const(p.kind)))
+                continue
+            if isinstance(p.value, (A.FunctionExpression, A.ArrowFunctionExpression)):
+                value = self.function_value(p.value, name, method=p.method, span=p.span if p.method else None)
+            else:
+                value = self.expr(p.value)
+            steps.append(P.call("literal_data", P.name(t), key, value))
+        steps.append(P.name(t))
+        return P.subscript(P.tuple_(*steps), P.const(-1))
 
     def literal_key(self, p: A.Property) -> ast.expr:
         if not p.computed and isinstance(p.key, A.Identifier):
@@ -252,7 +289,7 @@ class ExprGen(GenBase):
         if isinstance(arg, A.ChainExpression):
             arg = arg.expression
         if isinstance(arg, A.MemberExpression) and not arg.optional:
-            return P.call("delm", self.expr(arg.object), self.member_key(arg))
+            return P.call("delm_strict" if self.strict else "delm", self.expr(arg.object), self.member_key(arg))
         if isinstance(arg, A.Identifier):
             # sloppy mode (13.5.1.2): bindings cannot be deleted; NaN/Infinity/undefined are
             # non-configurable; other globals are left in place (the sandbox keeps them).

@@ -212,7 +212,7 @@ class FuncGen(GenBase):
             self.mark_write(b)
             return [P.assign(b.pyname, value)]
         if isinstance(target, A.MemberExpression):
-            return [P.expr_stmt(P.call("setm", self.expr(target.object), self.member_key(target), value))]
+            return [P.expr_stmt(P.call(self.setm_name, self.expr(target.object), self.member_key(target), value))]
         return self.bind_pattern(target, value, mode)
 
     def bind_pattern(self, pattern: Any, value: ast.expr, mode: str) -> list[ast.stmt]:
@@ -268,6 +268,8 @@ class FuncGen(GenBase):
                 out.append(P.expr_stmt(item))
                 continue
             out.extend(self.bind_pattern(e, item, mode))
+        else:
+            out.append(P.expr_stmt(P.call("iter_close", P.name(it))))
         return out
 
     def destructure_expr(self, pattern: Any, right: Any) -> ast.expr:

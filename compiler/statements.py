@@ -258,8 +258,15 @@ class StmtGen(GenBase):
             else:
                 bind = self.bind_pattern(s.left, P.name(item), "assign")
             body = self.loop_body(s.body)
-            loop = ast.For(target=P.store(item), iter=source, body=[*bind, *body], orelse=[])
-            return [*self.reset_completion(), loop]
+            if isinstance(s, A.ForInStatement):
+                loop = ast.For(target=P.store(item), iter=source, body=[*bind, *body], orelse=[])
+                return [*self.reset_completion(), loop]
+            # for-of: an iterator left early (break, return, throw) is closed (14.7.5.7 IteratorClose)
+            it = self.fresh("_i")
+            loop = ast.For(target=P.store(item), iter=P.name(it), body=[*bind, *body], orelse=[])
+            guarded = ast.Try(body=[loop], handlers=[], orelse=[],
+                              finalbody=[P.expr_stmt(P.call("iter_close", P.name(it)))])
+            return [*self.reset_completion(), P.assign(it, source), guarded]
         finally:
             self.scope = saved
 

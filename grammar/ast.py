@@ -93,6 +93,7 @@ class Property:
     shorthand: bool
     method: bool
     span: Span
+    kind: str = "init"  # "get" / "set" for accessor properties
 
 
 @attrs.frozen(kw_only=True)

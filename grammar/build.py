@@ -660,6 +660,23 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         fn = A.FunctionExpression(id=None, params=n[1], body=n[2], span=_join(*c))
         return A.Property(key=key, value=fn, computed=computed, shorthand=False, method=True, span=_join(*c))
 
+    def prop_getter(self, c: list[Any]) -> A.Property:
+        return self._accessor(c, "get", ())
+
+    def prop_setter(self, c: list[Any]) -> A.Property:
+        return self._accessor(c, "set", None)
+
+    def _accessor(self, c: list[Any], kind: str, params: Any) -> A.Property:
+        """``get x() {}`` / ``set x(v) {}`` in an object literal (13.2.5, 15.4)."""
+        key, computed = next(x for x in c if isinstance(x, tuple))
+        n = _nodes(c)
+        body = n[-1]
+        if params is None:
+            params = n[-2]
+        fn = A.FunctionExpression(id=None, params=params, body=body, span=_join(*c))
+        return A.Property(key=key, value=fn, computed=computed, shorthand=False, method=True, span=_join(*c),
+                          kind=kind)
+
     def key_ident(self, c: list[Any]) -> tuple[Any, bool]:
         return A.Literal(value=str(c[0]), raw=str(c[0]), span=_join(c[0])), False
 

@@ -235,11 +235,13 @@ class Lexer:
         kind = self.keyword_types.get(word)
         if not after_dot and word in REFUSED and not self._key_follows(end) and self._refused_here(word, end):
             raise LexError(REFUSED[word], start, end, refused=True)
-        if word in ("get", "set") and self.prev is not None and self.prev.type in ("LBRACE", "COMMA") \
-                and re.match(r"\s*(?:[\w$\[\"']|[^\x00-\x7f])", self.text[end:]) \
-                and not re.match(r"\s*(?:[:,}(=])", self.text[end:]):
-            raise LexError(f"'{word}' accessors in object literals are not supported: use a plain property "
-                           "or a method", start, end, refused=True)
+        if (word == "get" or word == "set") and not after_dot:
+            # an accessor only where the parser takes one and a property name follows
+            # (`{get x() {}}`); `{get: 1}`, `{get() {}}` and `get` elsewhere are identifiers
+            if word.upper() in choices() and re.match(r"\s*(?:[\w$\[\"'\\]|[^\x00-\x7f])", self.text[end:]) \
+                    and not re.match(r"\s*(?:[:,}(=])", self.text[end:]):
+                return self._token(word.upper(), word, start, end, line, col)
+            return self._token("IDENT", word, start, end, line, col)
         if word == "function" and not after_dot and self.text[end:].lstrip().startswith("*"):
             raise LexError("generator functions are not supported: 'function*' is not allowed in patch expressions",
                            start, end, refused=True)

@@ -35,6 +35,8 @@ PATCHED = PATCHED_REALMS  # [n]: realms shadowing built-ins; inlined String meth
 get = members.get_member
 delm = members.delete_member
 setm = callops.assign_member
+setm_strict = callops.assign_member_strict
+delm_strict = callops.delete_member_strict
 invoke = callops.invoke
 invoke_opt = callops.invoke_opt
 call = callops.call
@@ -42,9 +44,14 @@ call_this = callops.call_this
 construct = callops.construct
 spread = callops.spread
 iterate = members.js_iterate
+iter_close = members.iter_close
 object_spread = callops.object_spread
 spread_dict = callops.spread_dict
 set_literal_proto = callops.set_literal_proto
+literal_data = callops.literal_data
+array_holes = callops.array_holes
+literal_accessor = callops.literal_accessor
+literal_spread = callops.literal_spread
 template = callops.template
 tagged_strings = callops.tagged_strings
 forin_keys = callops.forin_keys
@@ -136,8 +143,8 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 
 NAMES: tuple[str, ...] = (
     "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
-    "get", "delm", "setm", "invoke", "invoke_opt", "call", "call_this", "construct", "spread",
-    "iterate", "object_spread", "spread_dict", "set_literal_proto", "template", "tagged_strings", "forin_keys",
+    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_opt", "call", "call_this", "construct", "spread",
+    "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",
     "update_member", "compound_member", "new_regexp", "property_key", "rest_object", "rest_array",
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",

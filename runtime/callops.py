@@ -12,6 +12,7 @@ from typing import Any, Iterator
 from . import convert, members
 from .convert import to_property_key, to_string
 from .ops import add, inc, dec
+from .properties import C, E, Accessor, ensure_meta, meta_of, note_accessor
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
 from .strings import concat
@@ -125,7 +126,7 @@ def object_spread(*parts: Any) -> dict[str, Any]:
             out.update(part)
         elif part is None or part is UNDEFINED:
             continue
-        elif type(part) is dict:
+        elif type(part) is dict and not (PATCHED_REALMS[0] and meta_of(part) is not None):
             out.update(part)  # integer-like keys are ordered when read, so order is kept
         elif members._is_object(part) or type(part) is str:
             for k in members.own_keys(part):
@@ -138,6 +139,10 @@ def spread_dict(part: Any) -> dict[str, Any]:
     (CopyDataProperties, 7.3.25); nothing for null/undefined and other primitives but strings."""
     if part is None or part is UNDEFINED:
         return {}
+    if PATCHED_REALMS[0] and meta_of(part) is not None:
+        return {k: get_member(part, k) for k in members.own_keys(part)}
+    if type(part) is dict:
+        return part
     if isinstance(part, dict) and type(part) is not dict:
         return {k: part[k] for k in convert.ordered_keys(part) if type(k) is str}
     if members._is_object(part) or type(part) is str:
@@ -150,6 +155,45 @@ def set_literal_proto(obj: dict[str, Any], proto: Any) -> dict[str, Any]:
     if proto is None or members._is_object(proto):
         members.set_prototype(obj, proto)
     return obj
+
+
+def array_holes(items: list[Any], holes: tuple[int, ...]) -> list[Any]:
+    """An array literal with elisions (``[1, , 3]``): the elided indexes are recorded as holes."""
+    m = ensure_meta(items)
+    m.holes = set(holes)
+    return items
+
+
+def literal_data(obj: dict[str, Any], key: Any, value: Any) -> None:
+    """A data member of an object literal that also has accessors (CreateDataPropertyOrThrow)."""
+    m = meta_of(obj)
+    if m is not None:
+        m.accessors.pop(key, None)
+        m.flags.pop(key, None)
+    if key == "__proto__" and type(key) is str:
+        dict.__setitem__(obj, key, value)
+        return
+    obj[key] = value
+
+
+def literal_accessor(obj: dict[str, Any], key: Any, fn: Any, kind: str) -> None:
+    """``get key() {}`` / ``set key(v) {}`` in an object literal (15.4.5 MethodDefinitionEvaluation):
+    an enumerable, configurable accessor that keeps the other half of an earlier one."""
+    m = ensure_meta(obj)
+    note_accessor(m, obj, key)
+    obj.pop(key, None)
+    m.flags.pop(key, None)
+    old = m.accessors.get(key)
+    getter = fn if kind == "get" else (old.get if old is not None else UNDEFINED)
+    setter = fn if kind == "set" else (old.set if old is not None else UNDEFINED)
+    m.accessors[key] = Accessor(getter, setter)
+    m.flags[key] = E | C
+
+
+def literal_spread(obj: dict[str, Any], source: Any) -> None:
+    """``...source`` inside an object literal with accessors (CopyDataProperties, 7.3.25)."""
+    for k, v in spread_dict(source).items():
+        literal_data(obj, k, v)
 
 
 def template(*parts: Any) -> str:
@@ -222,6 +266,17 @@ def assign_member(obj: Any, key: Any, value: Any) -> Any:
     """``obj[key] = value`` as an expression: the value."""
     members.set_member(obj, key, value)
     return value
+
+
+def assign_member_strict(obj: Any, key: Any, value: Any) -> Any:
+    """``obj[key] = value`` in strict code: a refused write is a TypeError (6.2.5.6)."""
+    members.set_member(obj, key, value, True)
+    return value
+
+
+def delete_member_strict(obj: Any, key: Any) -> bool:
+    """``delete obj[key]`` in strict code: a non-configurable property is a TypeError."""
+    return members.delete_member(obj, key, True)
 
 
 def update_member(obj: Any, key: Any, delta: int, prefix: bool) -> Any:

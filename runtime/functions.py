@@ -7,6 +7,8 @@ with V8's EvalError text, as in a context with ``--disallow-code-generation-from
 
 from __future__ import annotations
 
+from .arguments import JSArguments
+
 from typing import Any
 
 from . import convert, members
@@ -35,8 +37,8 @@ def make_function(call: Any, name: str, length: int, kind: str) -> JSFunction:
 
 
 def arguments_object(args: tuple[Any, ...]) -> list[Any]:
-    """The ``arguments`` object (10.4.4), modelled as an array of the actual arguments."""
-    return list(args)
+    """The ``arguments`` object (10.4.4): see ``runtime/arguments.py``."""
+    return JSArguments(args)
 
 
 def _require_callable(this: Any, what: str) -> JSFunction:

@@ -9,6 +9,7 @@ realm's overlay (``realm.overlay``), which dies with the evaluation.
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Iterator
 
 from . import convert
@@ -29,6 +30,7 @@ from .values import (
     type_error,
 )
 from .stdlib.registry import BuiltinNamespace
+from .properties import BUILTIN_ACCESSORS, C, E, W, Accessor, ensure_meta, flags_of, is_hole, meta_of, ordered_own
 
 __all__ = [
     "BuiltinProto",
@@ -169,6 +171,8 @@ def get_prototype(obj: Any) -> Any:
         raise type_error("Cannot convert undefined or null to object")
     if t is JSIterator:
         return PROTOTYPES["Iterator"]
+    if getattr(t, "JS_CLASS", None) == "Arguments":
+        return OBJECT_PROTOTYPE
     return _class_proto(obj)
 
 
@@ -194,8 +198,13 @@ def set_prototype(obj: Any, proto: Any) -> None:
     """Object.setPrototypeOf / ``__proto__`` writes (20.1.2.21).
 
     A plain dict cannot carry a prototype without changing identity, so its new prototype
-    lives in the realm (keyed by identity); JSObject keeps it in ``.proto``.
+    lives in the realm (keyed by identity); JSObject keeps it in ``.proto``. A cycle, or a new
+    prototype for a non-extensible object, is a TypeError (10.1.2.1 OrdinarySetPrototypeOf).
     """
+    if not prototype_settable(obj, proto):
+        if PATCHED_REALMS[0] and not _extensible(obj):
+            raise type_error(f"{_callee_text(obj) if type(obj) is not dict else '#<Object>'} is not extensible")
+        raise type_error("Cyclic __proto__ value")
     if type(obj) is JSObject or type(obj) is JSErrorObject:
         obj.proto = proto
         return
@@ -207,6 +216,28 @@ def set_prototype(obj: Any, proto: Any) -> None:
     if type(obj) is BuiltinProto and obj.tag == "Object" and proto is not None:
         raise type_error("Immutable prototype object 'Object.prototype' cannot have their prototype set")
     # other kinds: silently ignored (primitives, arrays, functions keep theirs)
+
+
+def _extensible(obj: Any) -> bool:
+    m = meta_of(obj)
+    return m is None or m.extensible
+
+
+def prototype_settable(obj: Any, proto: Any) -> bool:
+    """OrdinarySetPrototypeOf's checks (10.1.2.1 steps 4-8): same prototype, extensible, no cycle."""
+    current = _dict_proto(obj) if type(obj) is dict else get_prototype(obj)
+    if current is proto:
+        return True
+    if PATCHED_REALMS[0] and not _extensible(obj):
+        return False
+    p = proto
+    depth = 0
+    while p is not None and depth < 10_000:
+        if p is obj:
+            return False
+        depth += 1
+        p = _next_proto(p)
+    return True
 
 
 def _dict_proto(obj: dict[str, Any]) -> Any:
@@ -228,20 +259,57 @@ def _from_proto(proto: Any, key: Any, receiver: Any) -> Any:
     while proto is not None and depth < 10_000:
         depth += 1
         if type(proto) is BuiltinProto:
-            v = proto.lookup(key)
+            v = proto.lookup(key) if not PATCHED_REALMS[0] else _get_own(proto, key)
+            if v is MISSING and (proto.tag, key) in BUILTIN_ACCESSORS:
+                v = BUILTIN_ACCESSORS[(proto.tag, key)]
             if v is not MISSING:
-                return v
+                return v if type(v) is not Accessor else _call_getter(v, receiver)
             proto = proto.parent
             continue
         v = _get_own(proto, key)
         if v is not MISSING:
-            return v
-        proto = get_prototype(proto)
+            return v if type(v) is not Accessor else _call_getter(v, receiver)
+        proto = _dict_proto(proto) if type(proto) is dict else get_prototype(proto)
     return UNDEFINED
 
 
+def _call_getter(acc: Accessor, receiver: Any) -> Any:
+    """[[Get]] of an accessor property (10.1.8.1 step 5): the getter, or undefined."""
+    if type(acc.get) is JSFunction:
+        return acc.get.call(receiver)
+    return UNDEFINED
+
+
+def _meta_own(obj: Any, key: Any) -> Any:
+    """An accessor or an array's named property from the side table, or MISSING."""
+    m = meta_of(obj)
+    if m is None:
+        return MISSING
+    if m.accessors:
+        a = m.accessors.get(str(key) if type(key) is int else key)
+        if a is not None:
+            return a
+    if m.named is not None:
+        return m.named.get(key, MISSING)
+    return MISSING
+
+
 def _get_own(obj: Any, key: Any) -> Any:
-    """An own property of ``obj`` or MISSING (no prototype walk)."""
+    """An own property of ``obj`` or MISSING (no prototype walk); an ``Accessor`` for an
+    accessor property."""
+    if PATCHED_REALMS[0]:
+        v = _meta_own(obj, key)
+        if v is not MISSING:
+            return v
+        if type(obj) is list and (type(key) is int or (type(key) is str and key[:1].isdigit())):
+            m = meta_of(obj)
+            if m is not None and m.holes and is_hole(m, obj, int(key) if type(key) is int or is_array_index(key) else -1):
+                return MISSING
+    return _plain_own(obj, key)
+
+
+def _plain_own(obj: Any, key: Any) -> Any:
+    """An own data property stored in the object itself (not in the side table)."""
     t = type(obj)
     if t is dict or t is JSObject or t is BuiltinNamespace:
         if t is BuiltinNamespace and PATCHED_REALMS[0]:
@@ -260,7 +328,10 @@ def _get_own(obj: Any, key: Any) -> Any:
     if t is JSErrorObject:
         return _error_own(obj, key)
     if t is BuiltinProto:
-        return obj.lookup(key)
+        v = obj.lookup(key)
+        if v is MISSING and BUILTIN_ACCESSORS:
+            return BUILTIN_ACCESSORS.get((obj.tag, key), MISSING)
+        return v
     if t is int or t is float or t is bool or t is JSSymbol:
         if t is JSSymbol and key == "description":
             return obj.description
@@ -305,7 +376,7 @@ def _function_own(fn: JSFunction, key: Any) -> Any:
     if fn.props is not None:
         v = fn.props.get(key, MISSING)
         if v is not MISSING:
-            return v
+            return v if v is not _DELETED_FN else MISSING
     if key == "name":
         return fn.name
     if key == "length":
@@ -365,15 +436,28 @@ def get_member(obj: Any, key: Any) -> Any:
             if v is not MISSING:
                 return v
             key = str(key)
+        if PATCHED_REALMS[0]:
+            v = _meta_own(obj, key)
+            if v is not MISSING:
+                return v if type(v) is not Accessor else _call_getter(v, obj)
         if key == "__proto__":
             return _dict_proto(obj)
         return _from_proto(_dict_proto(obj), key, obj)
     if t is list:
-        if kt is int and 0 <= key < len(obj):
+        if kt is int and 0 <= key < len(obj) and not PATCHED_REALMS[0]:
             return obj[key]
-        v = _list_own(obj, key)
-        if v is not MISSING:
-            return v
+        if PATCHED_REALMS[0]:  # the side table may hold an accessor or a hole at this index
+            v = _get_own(obj, key)
+            if v is not MISSING:
+                return v if type(v) is not Accessor else _call_getter(v, obj)
+        else:
+            v = _list_own(obj, key)
+            if v is not MISSING:
+                return v
+        if PATCHED_REALMS[0]:
+            v = _meta_own(obj, key)
+            if v is not MISSING:
+                return v if type(v) is not Accessor else _call_getter(v, obj)
         if key == "__proto__":
             return PROTOTYPES["Array"]
         return _from_proto(PROTOTYPES["Array"], _norm_key(key), obj)
@@ -391,11 +475,13 @@ def get_member(obj: Any, key: Any) -> Any:
     if key == "__proto__":
         return get_prototype(obj)
     if t is JSErrorObject:
-        v = _error_own(obj, key)
+        v = _error_own(obj, key) if not PATCHED_REALMS[0] else _get_own(obj, key)
+        if type(v) is Accessor:
+            return _call_getter(v, obj)
         return v if v is not MISSING else _error_proto_get(obj, key)
     v = _get_own(obj, key)
     if v is not MISSING:
-        return v
+        return v if type(v) is not Accessor else _call_getter(v, obj)
     return _from_proto(get_prototype(obj), key, obj)
 
 
@@ -408,22 +494,87 @@ def _norm_key(key: Any) -> Any:
 
 # --- [[Set]] / [[Delete]] ---------------------------------------------------------------------
 
-def _frozen_set() -> dict[int, Any] | None:
-    if not _FREEZE_USED[0]:
-        return None
-    return current_realm().extra.get("frozen")  # type: ignore[no-any-return]
+def _refuse_write(obj: Any, key: Any, strict: bool) -> None:
+    """A failed [[Set]]: silent in sloppy code, a TypeError in strict code (10.1.9, 6.2.5.6)."""
+    if strict:
+        from .stdlib.array_support import describe
+
+        shown = describe(obj) if type(obj) is not list else "[object Array]"
+        raise type_error(f"Cannot assign to read only property {describe_key(key)} of object '{shown}'")
 
 
-_FREEZE_USED = [0]
+def _is_own(obj: Any, key: Any) -> bool:
+    if type(obj) is dict or type(obj) is JSObject:
+        return key in obj
+    if type(obj) is list:
+        return _get_own(obj, key) is not MISSING and type(_get_own(obj, key)) is not Accessor
+    return _plain_own(obj, key) is not MISSING
 
 
-def _check_writable(obj: Any, key: Any) -> bool:
-    frozen = _frozen_set()
-    return not (frozen and id(obj) in frozen and frozen[id(obj)] is obj)
+def _next_proto(obj: Any) -> Any:
+    if type(obj) is dict:
+        return _dict_proto(obj)
+    if type(obj) is BuiltinProto:
+        return obj.parent
+    return get_prototype(obj)
 
 
-def set_member(obj: Any, key: Any, value: Any) -> None:
-    """``obj[key] = value`` (13.15.2 / 10.1.9 OrdinarySet)."""
+def _set_patched(obj: Any, key: Any, value: Any, strict: bool) -> bool:
+    """OrdinarySet (10.1.9) where the side table may matter: accessors (own or inherited),
+    non-writable properties, non-extensible objects. True when it dealt with the write."""
+    m = meta_of(obj)
+    skey = str(key) if type(key) is int else key
+    if m is not None:
+        a = m.accessors.get(skey) if m.accessors else None
+        if a is not None:
+            if type(a.set) is JSFunction:
+                a.set.call(obj, value)
+            else:
+                _refuse_write(obj, key, strict)
+            return True
+        if m.named is not None and skey in m.named:
+            if m.flags.get(skey, W) & W:
+                m.named[skey] = value
+            else:
+                _refuse_write(obj, key, strict)
+            return True
+        if _is_own(obj, key):
+            if not flags_of(obj, skey) & W:
+                _refuse_write(obj, key, strict)
+                return True
+            return False
+    elif _is_own(obj, key):
+        return False
+    proto = _next_proto(obj)
+    depth = 0
+    while proto is not None and depth < 10_000:
+        depth += 1
+        pm = meta_of(proto)
+        if pm is not None:
+            a = pm.accessors.get(skey) if pm.accessors else None
+            if a is not None:
+                if type(a.set) is JSFunction:
+                    a.set.call(obj, value)
+                else:
+                    _refuse_write(obj, key, strict)
+                return True
+            f = pm.flags.get(skey)
+            if f is not None and not f & W and _is_own(proto, key):
+                _refuse_write(obj, key, strict)
+                return True
+        if _is_own(proto, key):
+            break
+        proto = _next_proto(proto)
+    if m is not None and not m.extensible:
+        if strict:
+            raise type_error(f"Cannot add property {_key_text(key)}, object is not extensible")
+        return True
+    return False
+
+
+def set_member(obj: Any, key: Any, value: Any, strict: bool = False) -> None:
+    """``obj[key] = value`` (13.15.2 / 10.1.9 OrdinarySet); ``strict`` code throws where
+    sloppy code drops the write."""
     t = type(obj)
     if t is dict or t is JSObject:
         if type(key) is not str:
@@ -432,21 +583,28 @@ def set_member(obj: Any, key: Any, value: Any) -> None:
             if value is None or _is_object(value):
                 set_prototype(obj, value)
             return
-        if _FREEZE_USED[0] and not _check_writable(obj, key):
+        if PATCHED_REALMS[0] and _set_patched(obj, key, value, strict):
             return
         obj[key] = value
         return
     if t is list:
-        _set_list(obj, key, value)
+        _set_list(obj, key, value, strict)
         return
     if obj is UNDEFINED or obj is None:
         raise type_error(f"Cannot set properties of {'undefined' if obj is UNDEFINED else 'null'} "
                          f"(setting {describe_key(key)})")
     key = _norm_key(key)
     if t is str or t is int or t is float or t is bool or t is JSSymbol:
+        if strict:
+            raise type_error(f"Cannot create property {describe_key(key)} on {typeof_name(obj)} "
+                             f"'{convert.to_string(obj) if t is not JSSymbol else repr(obj)}'")
         return  # sloppy mode: writes to primitives are dropped
-    if not _check_writable(obj, key):
+    if PATCHED_REALMS[0] and _set_patched(obj, key, value, strict):
         return
+    if t is JSFunction or t is BuiltinNamespace or t is BuiltinProto:
+        if not flags_of(obj, key) & W and _plain_own(obj, key) is not MISSING:
+            _refuse_write(obj, key, strict)  # name, length, built-in prototype, Math.PI...
+            return
     if t is JSFunction:
         if obj.builtin:
             _overlay()[(id(obj), key)] = value
@@ -468,21 +626,42 @@ def set_member(obj: Any, key: Any, value: Any) -> None:
         set_own(obj, key, value)
 
 
-def _set_list(obj: list[Any], key: Any, value: Any) -> None:
+def typeof_name(v: Any) -> str:
+    return convert.typeof(v) if hasattr(convert, "typeof") else "object"
+
+
+def _set_list(obj: list[Any], key: Any, value: Any, strict: bool = False) -> None:
     if type(key) is not int:
         key = _norm_key(key)
         if key == "length":
+            if PATCHED_REALMS[0] and not flags_of(obj, "length") & W:
+                if convert.to_number(value) != len(obj):
+                    _refuse_write(obj, key, strict)
+                return
             _set_length(obj, value)
             return
         if not (type(key) is str and is_array_index(key)):
-            return  # named properties on arrays are not modelled (no holes, no extras)
+            if PATCHED_REALMS[0] and _set_patched(obj, key, value, strict):
+                return
+            m = ensure_meta(obj)  # an array with named properties: kept in the side table
+            if m.named is None:
+                m.named = {}
+            m.named[key] = value
+            return
         key = int(key)
-    if _FREEZE_USED[0] and not _check_writable(obj, key):
-        return
+    if PATCHED_REALMS[0]:
+        if _set_patched(obj, key, value, strict):
+            return
+        m = meta_of(obj)
+        if m is not None and m.holes:
+            m.holes.discard(key)
     n = len(obj)
     if 0 <= key < n:
         obj[key] = value
     elif key >= n:
+        if PATCHED_REALMS[0] and not flags_of(obj, "length") & W:
+            _refuse_write(obj, key, strict)
+            return
         current_realm().check_array(key + 1)
         obj.extend([UNDEFINED] * (key - n))
         obj.append(value)
@@ -492,38 +671,76 @@ def _set_length(obj: list[Any], value: Any) -> None:
     n = convert.to_number(value)
     if type(n) is not int or n < 0 or n > 4294967295:
         raise JSThrow(make_error("RangeError", "Invalid array length"))
-    if _FREEZE_USED[0] and not _check_writable(obj, "length"):
-        return
     if n < len(obj):
+        m = meta_of(obj) if PATCHED_REALMS[0] else None
+        if m is not None and m.flags:
+            for i in range(len(obj) - 1, n - 1, -1):  # stop at a non-configurable element (10.4.2.4)
+                if not m.flags.get(str(i), C) & C:
+                    del obj[i + 1:]
+                    return
         del obj[n:]
     else:
         current_realm().check_array(n)
         obj.extend([UNDEFINED] * (n - len(obj)))
 
 
-def delete_member(obj: Any, key: Any) -> bool:
+def _refuse_delete(key: Any, obj: Any, strict: bool) -> bool:
+    if strict:
+        raise type_error(f"Cannot delete property {describe_key(key)} of {_callee_text(obj)}")
+    return False
+
+
+def delete_member(obj: Any, key: Any, strict: bool = False) -> bool:
     """The ``delete`` operator (13.5.1.2); sloppy mode: false instead of TypeError."""
     t = type(obj)
     if obj is UNDEFINED or obj is None:
         raise type_error("Cannot convert undefined or null to object")
     key = _norm_key(key)
-    if not _check_writable(obj, key):
-        return False
+    m = meta_of(obj) if PATCHED_REALMS[0] else None
+    if m is not None:
+        skey = key
+        if skey in m.accessors or (m.named is not None and skey in m.named) or _is_own(obj, key):
+            if not flags_of(obj, skey) & C:
+                return _refuse_delete(key, obj, strict)
+            m.flags.pop(skey, None)
+            if m.order is not None and skey in m.order:
+                m.order.remove(skey)
+            if m.accessors.pop(skey, None) is not None:
+                return True
+            if m.named is not None and m.named.pop(skey, MISSING) is not MISSING:
+                return True
     if t is dict or t is JSObject or t is JSErrorObject:
         obj.pop(key, None)
         return True
     if t is list:
+        if key == "length":
+            return _refuse_delete(key, obj, strict)
         if type(key) is str and is_array_index(key) and int(key) < len(obj):
-            obj[int(key)] = UNDEFINED  # no holes: the slot reads as undefined
-        return key != "length"
+            i = int(key)
+            obj[i] = UNDEFINED  # a hole: the slot reads as undefined, the side table says absent
+            hm = m if m is not None else ensure_meta(obj)
+            if hm.holes is None:
+                hm.holes = set()
+            hm.holes.add(i)
+        return True
+    if t is str:
+        return _str_own(obj, key) is MISSING or _refuse_delete(key, obj, strict)
+    if (t is JSFunction or t is BuiltinNamespace or t is BuiltinProto) and _plain_own(obj, key) is not MISSING \
+            and not flags_of(obj, key) & C:
+        return _refuse_delete(key, obj, strict)
     if t is BuiltinNamespace or t is BuiltinProto or (t is JSFunction and obj.builtin):
         _overlay()[(id(obj), key)] = _DELETED
         return True
-    if t is str:
-        return _str_own(obj, key) is MISSING
-    if t is JSFunction and obj.props:
-        obj.props.pop(key, None)
+    if t is JSFunction:
+        if obj.props:
+            obj.props.pop(key, None)
+        if key in ("name", "length"):
+            obj.props = obj.props or {}
+            obj.props[key] = _DELETED_FN
     return True
+
+
+_DELETED_FN: Any = object()
 
 
 # --- in / keys / iteration --------------------------------------------------------------------
@@ -561,6 +778,26 @@ def _key_text(key: Any) -> str:
 
 def own_keys(obj: Any) -> list[str]:
     """EnumerableOwnProperties keys (7.3.23) in JS order, for every value kind."""
+    if PATCHED_REALMS[0]:
+        m = meta_of(obj)
+        if m is not None:
+            t = type(obj)
+            if m.accessors and (t is dict or t is JSObject or t is JSErrorObject):
+                keys = ordered_keys(dict.fromkeys(k for k in ordered_own(m, obj) if type(k) is str))
+            else:
+                keys = _plain_keys(obj)
+                if t is list and m.holes:
+                    keys = [k for i, k in enumerate(keys) if not is_hole(m, obj, i)]
+                if m.named or m.accessors:
+                    keys = keys + [k for k in ordered_own(m, m.named or {}) if type(k) is str and k not in keys]
+            if m.flags:
+                keys = [k for k in keys if m.flags.get(k, E) & E]
+            return keys
+    return _plain_keys(obj)
+
+
+def _plain_keys(obj: Any) -> list[str]:
+    """The enumerable own string keys stored in the object itself."""
     t = type(obj)
     if t is dict or t is JSObject or t is JSErrorObject:
         return [k for k in ordered_keys(obj) if type(k) is str]
@@ -571,7 +808,7 @@ def own_keys(obj: Any) -> list[str]:
     if t is BuiltinNamespace:
         return []
     if t is JSFunction:
-        return list(obj.props or {}) if not obj.builtin else []
+        return [k for k, v in (obj.props or {}).items() if v is not _DELETED_FN] if not obj.builtin else []
     if obj is None or obj is UNDEFINED:
         raise type_error("Cannot convert undefined or null to object")
     keys = getattr(t, "js_own_keys", None)
@@ -582,7 +819,11 @@ def js_iterate(value: Any) -> Iterator[Any]:
     """GetIterator + IteratorStep (7.4): what spread and for-of walk."""
     t = type(value)
     if t is list:
+        if PATCHED_REALMS[0] and _iterator_patched(value):
+            return _protocol_iterate(value)
         return iter(value)
+    if t is dict or t is JSObject:
+        return _protocol_iterate(value)
     if t is str:
         return iter(value) if value.isascii() else iter(from_units(value))
     if t is JSIterator:
@@ -595,26 +836,158 @@ def js_iterate(value: Any) -> Iterator[Any]:
     raise type_error(f"{_iter_name(value)} is not iterable")
 
 
+def _iterator_patched(value: Any) -> bool:
+    """An array whose @@iterator or %ArrayIteratorPrototype%.next a script replaced."""
+    from .stdlib.symbol import SYMBOL_ITERATOR
+
+    method = get_member(value, SYMBOL_ITERATOR)
+    return type(method) is not JSFunction or not method.builtin or method.name != "values"
+
+
+def _protocol_iterate(value: Any) -> Iterator[Any]:
+    """GetIterator(value, sync) (7.4.3) through a script's own ``[Symbol.iterator]``."""
+    from .stdlib.symbol import SYMBOL_ITERATOR
+
+    method = get_member(value, SYMBOL_ITERATOR)
+    if method is UNDEFINED or method is None:
+        raise type_error(f"{_iter_name(value)} is not iterable")
+    if type(method) is not JSFunction:
+        raise type_error(f"{_iter_name(value)} is not iterable")
+    it = method.call(value)
+    if type(it) is JSIterator:
+        return it.it
+    if not _is_object(it):
+        raise type_error(f"Result of the Symbol.iterator method is not an object")
+    next_fn = get_member(it, "next")
+    return _IteratorRecord(it, next_fn)
+
+
+class _IteratorRecord:
+    """A JS iterator seen as a Python iterator (7.4.1): ``next()`` is IteratorStep plus
+    IteratorValue; ``close()`` is IteratorClose (7.4.8), called when a consumer stops early."""
+
+    __slots__ = ("iterator", "next_fn", "done")
+
+    def __init__(self, iterator: Any, next_fn: Any) -> None:
+        self.iterator = iterator
+        self.next_fn = next_fn
+        self.done = False
+
+    def __iter__(self) -> "_IteratorRecord":
+        return self
+
+    def __next__(self) -> Any:
+        if self.done:
+            raise StopIteration
+        self.done = True  # an abrupt step leaves the iterator closed (not to be closed again)
+        result = call_function(self.next_fn, self.iterator)
+        if not _is_object(result):
+            raise type_error(f"Iterator result {_key_text(result) if not _is_object(result) else 'object'} "
+                             "is not an object")
+        if convert.to_boolean(get_member(result, "done")):
+            raise StopIteration
+        value = get_member(result, "value")
+        self.done = False
+        return value
+
+    def close(self) -> None:
+        """IteratorClose (7.4.8): call ``return`` when the consumer did not exhaust it."""
+        if self.done:
+            return
+        self.done = True
+        ret = get_member(self.iterator, "return")
+        if ret is UNDEFINED or ret is None:
+            return
+        result = call_function(ret, self.iterator)
+        if not _is_object(result):
+            raise type_error("iterator.return() did not return an object")
+
+
+def iter_close(it: Any) -> None:
+    """Close a script iterator a for-of or an array pattern stopped using (7.4.8); while an
+    exception is already on its way, an error from ``return`` does not replace it."""
+    if type(it) is _IteratorRecord and not it.done:
+        if sys.exc_info()[1] is not None:
+            try:
+                it.close()
+            except JSThrow:
+                pass
+        else:
+            it.close()
+
+
 def _iter_name(value: Any) -> str:
     if _is_object(value):
         return "object"
     return convert.to_string(value) if type(value) is not JSSymbol else repr(value)
 
 
-def freeze(obj: Any) -> Any:
-    """Object.freeze (20.1.2.6): recorded per realm, so inputs are never marked."""
+def all_own_keys(obj: Any) -> list[Any]:
+    """Every own key, enumerable or not, string or symbol (what integrity levels visit)."""
+    t = type(obj)
+    keys: list[Any]
+    if t is dict or t is JSObject or t is JSErrorObject:
+        keys = list(obj)
+        if t is JSErrorObject:
+            keys += [k for k in ("message", "stack") if _plain_own(obj, k) is not MISSING]
+    elif t is list:
+        keys = [str(i) for i in range(len(obj))] + ["length"]
+    elif t is JSFunction:
+        keys = [k for k in ("length", "name", "prototype") if _plain_own(obj, k) is not MISSING]
+        keys += [k for k, v in (obj.props or {}).items() if k not in keys and v is not _DELETED_FN]
+    else:
+        keys = list(_plain_keys(obj))
+    m = meta_of(obj) if PATCHED_REALMS[0] else None
+    if m is not None:
+        if t is dict or t is JSObject:
+            return ordered_own(m, obj)
+        keys += [k for k in ordered_own(m, m.named or {}) if k not in keys]
+    return keys
+
+
+def prevent_extensions(obj: Any) -> None:
+    """[[PreventExtensions]] (10.1.4): no new own properties from now on."""
     if _is_object(obj):
-        _FREEZE_USED[0] = 1
-        current_realm().extra.setdefault("frozen", {})[id(obj)] = obj
+        ensure_meta(obj).extensible = False
+
+
+def freeze(obj: Any) -> Any:
+    """Object.freeze (20.1.2.6) via SetIntegrityLevel (7.3.15): recorded in this evaluation's
+    side table, so inputs are never marked."""
+    return set_integrity(obj, frozen=True)
+
+
+def set_integrity(obj: Any, frozen: bool) -> Any:
+    """SetIntegrityLevel (7.3.15): sealed, or frozen when ``frozen``."""
+    if not _is_object(obj):
+        return obj
+    m = ensure_meta(obj)
+    m.extensible = False
+    for k in all_own_keys(obj):
+        f = flags_of(obj, k) & ~C
+        if frozen and k not in m.accessors:
+            f &= ~W
+        m.flags[k] = f
     return obj
+
+
+def test_integrity(obj: Any, frozen: bool) -> bool:
+    """TestIntegrityLevel (7.3.16): Object.isSealed / Object.isFrozen."""
+    if not _is_object(obj):
+        return True
+    m = meta_of(obj)
+    if m is None or m.extensible:
+        return False
+    for k in all_own_keys(obj):
+        f = flags_of(obj, k)
+        if f & C or (frozen and f & W and k not in m.accessors):
+            return False
+    return True
 
 
 def is_frozen(obj: Any) -> bool:
     """Object.isFrozen (20.1.2.15)."""
-    if not _is_object(obj):
-        return True
-    frozen = _frozen_set()
-    return bool(frozen and frozen.get(id(obj)) is obj)
+    return test_integrity(obj, frozen=True)
 
 
 # --- calls ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import importlib
 _MODULES = (
     "string", "regexp", "uri", "base64", "collation",
     "number", "math", "json", "date", "boolean",
-    "object", "array", "collections", "errors", "symbol", "reflect",
+    "object", "array", "collections", "errors", "symbol", "reflect", "builtin_accessors",
 )
 _loaded = False
 #: module name -> the error its import raised (kept so a broken module does not break the rest)

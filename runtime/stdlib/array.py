@@ -19,7 +19,7 @@ from ..convert import (
     to_uint32,
 )
 from ..realm import current_realm
-from ..values import MISSING, UNDEFINED, range_error, type_error
+from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_support import (
     charge_work,
     check_not_frozen,
@@ -71,7 +71,7 @@ def array_ctor(this: Any, *args: Any) -> list[Any]:
 
 def array_is_array(this: Any, arg: Any = UNDEFINED, *_: Any) -> bool:
     """Array.isArray (23.1.2.2)."""
-    return isinstance(arg, list)
+    return isinstance(arg, list) and getattr(type(arg), "JS_CLASS", "Array") == "Array"
 
 
 def array_of(this: Any, *items: Any) -> list[Any]:
@@ -90,6 +90,12 @@ def _iterate(items: Any) -> Any:
         raise type_error(f"{shown} is not iterable (cannot read property Symbol(Symbol.iterator))")
     if hasattr(type(items), "js_iterator"):
         return members().js_iterate(items)
+    if isinstance(items, dict) or type(items) is JSFunction:
+        from .symbol import SYMBOL_ITERATOR
+
+        method = members().get_member(items, SYMBOL_ITERATOR)
+        if method is not UNDEFINED and method is not None:
+            return members().js_iterate(items)  # a script's own iterable (23.1.2.1 step 5)
     return None
 
 

@@ -13,6 +13,7 @@ import math
 from typing import Any, Callable
 
 from ..convert import to_integer_or_infinity, to_length, to_string
+from ..properties import meta_of
 from ..realm import current_realm
 from ..strings import has_astral, to_units
 from ..values import (
@@ -105,7 +106,7 @@ def snapshot(o: Any) -> list[Any]:
 
     A list is returned as is (the live array); other receivers are read once, which is
     observably different from the spec only if a callback mutates a non-array receiver."""
-    if isinstance(o, list):
+    if isinstance(o, list) and not (members().PATCHED_REALMS[0] and meta_of(o) is not None):
         return o
     if type(o) is str:
         return list(to_units(o)) if has_astral(o) else list(o)

@@ -11,6 +11,7 @@ from typing import Any
 from ..convert import to_boolean
 from ..values import type_error
 from .registry import BOOLEAN_PROTO, GLOBALS, method, native
+from .wrappers import BooleanObject
 
 __all__ = ["BOOLEAN"]
 
@@ -20,15 +21,17 @@ def _boolean_ctor(this: Any, *args: Any) -> bool:
     return to_boolean(args[0]) if args else False
 
 
-def _boolean_construct(*args: Any) -> bool:
-    """``new Boolean(value)``: the primitive (no wrapper objects; documented)."""
-    return _boolean_ctor(None, *args)
+def _boolean_construct(*args: Any) -> BooleanObject:
+    """``new Boolean(value)`` (20.3.1.1): a wrapper object."""
+    return BooleanObject(_boolean_ctor(None, *args))
 
 
 def _this_boolean(this: Any, name: str) -> bool:
     """thisBooleanValue (20.3.3.3.1)."""
     if type(this) is bool:
         return this
+    if type(this) is BooleanObject:
+        return this.value  # type: ignore[no-any-return]
     raise type_error(f"Boolean.prototype.{name} requires that 'this' be a Boolean")
 
 

@@ -196,7 +196,9 @@ def _receiver_text(v: Any) -> str:
         return f"#<{getattr(v, 'error_name', 'Object')}>"
     if type(v) is JSFunction:
         return f"function {v.name}() {{ [native code] }}"
-    return to_string(v)
+    if type(v) in (str, int, float, bool) or v is None or v is UNDEFINED:
+        return to_string(v)
+    return f"#<{getattr(v, 'tag', 'Object')}>"  # no ToString of an object: it may be Date.prototype itself
 
 
 def _proto(name: str, length: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -21,7 +21,8 @@ import math
 import re
 from typing import Any
 
-from ..convert import normalize_number, ordered_keys, to_integer_or_infinity, to_string
+from ..convert import normalize_number, ordered_keys, to_integer_or_infinity, to_number, to_string
+from ..properties import meta_of
 from ..members import BuiltinProto, call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
 from ..strings import from_units, to_units
@@ -108,7 +109,8 @@ class _Stringifier:
         self.path: list[tuple[Any, Any]] = []  # (key that led here, object)
         self.realm = current_realm()
         self.limit = max(self.realm.budgets.call_depth * 5, 100)  # nesting levels (V8: stack-bound)
-        self.plain = self.realm.overlay is None and not self.realm.extra.get("protos")
+        self.plain = self.realm.overlay is None and not self.realm.extra.get("protos") \
+            and not self.realm.extra.get("props")  # no accessors, attributes or named array props
         self.fast = self.plain and replacer is None and keys is None and not gap
 
     def prop(self, value: Any, key: Any, holder: Any) -> str | None:
@@ -146,6 +148,9 @@ class _Stringifier:
             return None
         if getattr(t, "JS_CLASS", None) == "String" and hasattr(value, "value"):
             return quote(to_string(value))  # a String wrapper serialises as its string (step 4.c)
+        if getattr(t, "JS_CLASS", None) in ("Number", "Boolean") and hasattr(value, "value"):
+            inner = to_number(value) if t.JS_CLASS == "Number" else value.value  # step 4.a, 4.b
+            return self.primitive(inner, key)
         if t is BuiltinProto and value.tag in _WRAPPER_PROTOS and not own_keys(value):
             # String.prototype is a String object for "", Number.prototype for 0, Boolean.prototype
             # for false (22.1.3, 21.1.3, 20.3.3); Array.prototype is an empty array (23.1.3)
@@ -235,7 +240,7 @@ class _Stringifier:
 
     def object(self, value: Any) -> str:
         """SerializeJSONObject (25.5.2.5)."""
-        plain = type(value) is dict or type(value) is JSObject
+        plain = (type(value) is dict or type(value) is JSObject) and meta_of(value) is None
         if self.keys is not None:
             keys = self.keys
         elif plain:

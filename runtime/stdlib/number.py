@@ -31,6 +31,7 @@ from ..convert import to_number as _core_to_number
 from ..members import get_member
 from ..values import UNDEFINED, range_error, type_error
 from .registry import GLOBALS, NUMBER_PROTO, method, native
+from .wrappers import NumberObject
 
 __all__ = [
     "to_number",
@@ -332,9 +333,9 @@ def _number_ctor(this: Any, *args: Any) -> int | float:
     return to_number(args[0]) if args else 0
 
 
-def _number_construct(*args: Any) -> int | float:
-    """``new Number(value)``: returns the primitive (no wrapper objects; documented)."""
-    return _number_ctor(UNDEFINED, *args)
+def _number_construct(*args: Any) -> NumberObject:
+    """``new Number(value)`` (21.1.1.1): a wrapper object."""
+    return NumberObject(_number_ctor(UNDEFINED, *args))
 
 
 def _is_num(x: Any) -> bool:
@@ -387,6 +388,8 @@ def _this_number(this: Any, name: str) -> int | float:
     """thisNumberValue (21.1.3.7.1)."""
     if type(this) is int or type(this) is float:
         return this
+    if type(this) is NumberObject:
+        return this.value  # type: ignore[no-any-return]
     raise type_error(f"Number.prototype.{name} requires that 'this' be a Number")
 
 

@@ -14,7 +14,9 @@ from typing import Any
 from ..convert import same_value, to_property_key
 from ..realm import current_realm
 from ..values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
+from ..properties import is_extensible
 from .array_support import describe, members, require_callable
+from .descriptors import define_or_throw, from_property_descriptor, own_descriptor, to_property_descriptor
 from .object_proto import (
     get_own,
     has_own,
@@ -25,6 +27,7 @@ from .object_proto import (
     to_object,
 )
 from .registry import GLOBALS, method, native
+from .wrappers import wrap_primitive
 
 __all__ = ["object_keys", "object_values", "object_entries", "object_assign", "object_from_entries"]
 
@@ -35,7 +38,7 @@ def object_ctor(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
     """Object ( [ value ] ) (20.1.1.1): a new object for null/undefined, else ToObject."""
     if value is None or value is UNDEFINED:
         return {}
-    return value
+    return wrap_primitive(value)
 
 
 # --- keys / values / entries ------------------------------------------------------------------
@@ -80,12 +83,10 @@ def object_assign(this: Any, target: Any = UNDEFINED, *sources: Any) -> Any:
             continue
         for k in m.own_keys(src):
             v = m.get_member(src, k)
-            if m.is_frozen(to) and is_object(to):
-                raise type_error(f"Cannot assign to read only property '{k}' of object '{describe(to)}'")
             if type(to) is str and (k == "length" or (k.isdigit() and int(k) < m.get_member(to, "length"))):
                 # a String object's indexes and length are read-only (10.4.3): Object.assign('ab', 'x')
                 raise type_error(f"Cannot assign to read only property '{k}' of object '[object String]'")
-            m.set_member(to, k, v)
+            m.set_member(to, k, v, True)
     return to
 
 
@@ -124,61 +125,41 @@ def type_name(v: Any) -> str:
 
 # --- integrity levels -------------------------------------------------------------------------
 
-def _levels() -> dict[int, tuple[Any, str]]:
-    """Per-realm record of sealed / non-extensible objects (identity -> (obj, level))."""
-    return current_realm().extra.setdefault("object.integrity", {})  # type: ignore[no-any-return]
-
-
-def _level(o: Any) -> str | None:
-    entry = _levels().get(id(o))
-    return entry[1] if entry is not None and entry[0] is o else None
-
-
 @method(_STATICS, "freeze", 1)
 def object_freeze(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
     """Object.freeze (20.1.2.6)."""
-    return members().freeze(o)
+    return members().set_integrity(o, frozen=True)
 
 
 @method(_STATICS, "isFrozen", 1)
 def object_is_frozen(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
-    """Object.isFrozen (20.1.2.15); an empty non-extensible object is frozen too."""
-    if not is_object(o):
-        return True
-    if members().is_frozen(o):
-        return True
-    return _level(o) is not None and not members().own_keys(o) and not hidden_keys(o)
+    """Object.isFrozen (20.1.2.15)."""
+    return bool(members().test_integrity(o, frozen=True))
 
 
 @method(_STATICS, "seal", 1)
 def object_seal(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
-    """Object.seal (20.1.2.22): recorded, writes are not blocked (see module docstring)."""
-    if is_object(o):
-        _levels()[id(o)] = (o, "sealed")
-    return o
+    """Object.seal (20.1.2.22)."""
+    return members().set_integrity(o, frozen=False)
 
 
 @method(_STATICS, "isSealed", 1)
 def object_is_sealed(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
     """Object.isSealed (20.1.2.16)."""
-    if not is_object(o) or members().is_frozen(o):
-        return True
-    level = _level(o)
-    return level == "sealed" or (level is not None and not members().own_keys(o) and not hidden_keys(o))
+    return bool(members().test_integrity(o, frozen=False))
 
 
 @method(_STATICS, "preventExtensions", 1)
 def object_prevent_extensions(this: Any, o: Any = UNDEFINED, *_: Any) -> Any:
-    """Object.preventExtensions (20.1.2.20): recorded only."""
-    if is_object(o) and _level(o) is None:
-        _levels()[id(o)] = (o, "nonextensible")
+    """Object.preventExtensions (20.1.2.20)."""
+    members().prevent_extensions(o)
     return o
 
 
 @method(_STATICS, "isExtensible", 1)
 def object_is_extensible(this: Any, o: Any = UNDEFINED, *_: Any) -> bool:
     """Object.isExtensible (20.1.2.14)."""
-    return is_object(o) and not members().is_frozen(o) and _level(o) is None
+    return is_object(o) and is_extensible(o)
 
 
 # --- own properties ---------------------------------------------------------------------------
@@ -203,80 +184,43 @@ def object_get_own_property_symbols(this: Any, o: Any = UNDEFINED, *_: Any) -> l
     return [k for k in o if type(k) is JSSymbol] if isinstance(o, dict) else []
 
 
-def _descriptor(o: Any, key: Any) -> dict[str, Any] | Any:
-    """FromPropertyDescriptor of the own property ``key`` (20.1.2.8), or undefined."""
-    if not has_own(o, key):
-        return UNDEFINED
-    v = get_own(o, key)
-    frozen = bool(members().is_frozen(o))
-    t = type(o)
-    hidden = key in hidden_keys(o)
-    if t is str:
-        return {"value": v, "writable": False, "enumerable": not hidden, "configurable": False}
-    if t is list and key == "length":
-        return {"value": v, "writable": not frozen, "enumerable": False, "configurable": False}
-    if t is JSFunction and key in ("name", "length"):
-        return {"value": v, "writable": False, "enumerable": False, "configurable": True}
-    sealed = frozen or _level(o) == "sealed"
-    return {"value": v, "writable": not frozen, "enumerable": not hidden, "configurable": not sealed}
-
-
 @method(_STATICS, "getOwnPropertyDescriptor", 2)
 def object_get_own_property_descriptor(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> Any:
     """Object.getOwnPropertyDescriptor (20.1.2.8)."""
     o = to_object(o)
-    return _descriptor(o, to_property_key(key))
+    return from_property_descriptor(own_descriptor(o, to_property_key(key)))
 
 
 @method(_STATICS, "getOwnPropertyDescriptors", 1)
 def object_get_own_property_descriptors(this: Any, o: Any = UNDEFINED, *_: Any) -> dict[str, Any]:
     """Object.getOwnPropertyDescriptors (20.1.2.9)."""
     o = to_object(o)
-    return {k: _descriptor(o, k) for k in own_property_names(o)}
-
-
-def _define(o: Any, key: Any, desc: Any) -> None:
-    """ValidateAndApplyPropertyDescriptor for data descriptors (10.1.6.3), simplified."""
-    if not is_object(desc):
-        raise type_error(f"Property description must be an object: {describe(desc)}")
-    m = members()
-    if m.has_property(desc, "get") or m.has_property(desc, "set"):
-        raise type_error("Accessor properties (get/set) are not supported by syncpatch")
-    exists = has_own(o, key)
-    if m.is_frozen(o):
-        if exists:
-            raise type_error(f"Cannot redefine property: {key if type(key) is str else repr(key)}")
-        raise type_error(f"Cannot define property {key}, object is not extensible")
-    if not exists and _level(o) is not None:
-        raise type_error(f"Cannot define property {key}, object is not extensible")
-    if m.has_property(desc, "value"):
-        value = m.get_member(desc, "value")
-    else:
-        value = get_own(o, key) if exists else UNDEFINED
-    if isinstance(o, dict) and type(o) in (dict, JSObject) and type(key) is JSSymbol:
-        o[key] = value
-        return
-    m.set_member(o, key, value)
+    keys: list[Any] = own_property_names(o)
+    if isinstance(o, dict):
+        keys += [k for k in o if type(k) is JSSymbol]
+    return {k: from_property_descriptor(own_descriptor(o, k)) for k in keys}
 
 
 @method(_STATICS, "defineProperty", 3)
 def object_define_property(this: Any, o: Any = UNDEFINED, key: Any = UNDEFINED, desc: Any = UNDEFINED, *_: Any) -> Any:
-    """Object.defineProperty (20.1.2.4): data descriptors only (see module docstring)."""
+    """Object.defineProperty (20.1.2.4)."""
     if not is_object(o):
         raise type_error("Object.defineProperty called on non-object")
-    _define(o, to_property_key(key), desc)
+    k = to_property_key(key)
+    define_or_throw(o, k, to_property_descriptor(desc))
     return o
 
 
 @method(_STATICS, "defineProperties", 2)
 def object_define_properties(this: Any, o: Any = UNDEFINED, props: Any = UNDEFINED, *_: Any) -> Any:
-    """Object.defineProperties (20.1.2.3)."""
+    """Object.defineProperties (20.1.2.3): every descriptor is read before any is applied."""
     if not is_object(o):
         raise type_error("Object.defineProperties called on non-object")
     props = to_object(props)
     m = members()
-    for k in m.own_keys(props):
-        _define(o, k, m.get_member(props, k))
+    pending = [(k, to_property_descriptor(m.get_member(props, k))) for k in m.own_keys(props)]
+    for k, d in pending:
+        define_or_throw(o, k, d)
     return o
 
 

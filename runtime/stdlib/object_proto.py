@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..convert import to_property_key, to_string
+from ..convert import ordered_keys, to_property_key, to_string
+from ..properties import BUILTIN_ACCESSORS, E, flags_of, meta_of
 from ..values import MISSING, UNDEFINED, JSErrorObject, JSFunction, JSIterator, JSObject, JSSymbol, type_error
 from .array_support import members
 from .registry import OBJECT_PROTO, BuiltinNamespace, method, native
@@ -42,7 +43,7 @@ def to_object(v: Any) -> Any:
 
 def get_own(o: Any, key: Any) -> Any:
     """The value of own property ``key`` of ``o``, or MISSING."""
-    if type(o) is dict:
+    if type(o) is dict and not members().PATCHED_REALMS[0]:
         return o.get(key, MISSING)
     return members()._get_own(o, key)
 
@@ -68,16 +69,17 @@ def hidden_keys(o: Any) -> list[str]:
     if t is BuiltinNamespace:
         return [k for k in o if type(k) is str]
     if t.__name__ == "BuiltinProto":
-        return ["constructor"] + [k for k in o.table if type(k) is str]
+        return ["constructor"] + [k for k in o.table if type(k) is str] + \
+            [k for (tag, k) in BUILTIN_ACCESSORS if tag == o.tag and type(k) is str]
     if getattr(t, "JS_CLASS", None) == "RegExp":
         return ["lastIndex"]  # a RegExp instance's one own (non-enumerable) property (22.2.3.1)
-    if getattr(t, "JS_CLASS", None) == "Array" and isinstance(o, list):
-        return ["length"]  # regex match arrays, template strings arrays
+    if getattr(t, "JS_CLASS", None) in ("Array", "Arguments") and isinstance(o, list):
+        return ["length"]  # regex match arrays, template strings arrays, arguments objects
     return []
 
 
 def _function_keys(fn: JSFunction) -> list[str]:
-    names = ["length", "name"]
+    names = [k for k in ("length", "name") if members()._plain_own(fn, k) is not MISSING]
     if fn.kind == "function":
         names += ["arguments", "caller", "prototype"]
     elif fn.builtin:
@@ -89,7 +91,18 @@ def _function_keys(fn: JSFunction) -> list[str]:
 
 def own_property_names(o: Any) -> list[str]:
     """[[OwnPropertyKeys]] string keys (20.1.2.10): indices, then the rest, hidden included."""
-    keys: list[str] = members().own_keys(o)
+    m = members()
+    if m.PATCHED_REALMS[0] and meta_of(o) is not None:
+        every = [k for k in m.all_own_keys(o) if type(k) is str]
+        if type(o) is dict or type(o) is JSObject:
+            return ordered_keys(dict.fromkeys(every))
+        base = _plain_names(o)
+        return base + [k for k in every if k not in base]
+    return _plain_names(o)
+
+
+def _plain_names(o: Any) -> list[str]:
+    keys: list[str] = members()._plain_keys(o)
     hidden = hidden_keys(o)
     if type(o) is list or type(o) is str:
         return keys + hidden
@@ -119,7 +132,7 @@ def _class_tag(o: Any) -> str:
     """builtinTag / @@toStringTag of Object.prototype.toString (20.1.3.6)."""
     t = type(o)
     if isinstance(o, list):
-        return "Array"
+        return getattr(t, "JS_CLASS", "Array")  # "Arguments" for an arguments object
     if t is JSFunction:
         return "Function"
     if isinstance(o, JSErrorObject):
@@ -197,11 +210,11 @@ def object_property_is_enumerable(this: Any, key: Any = UNDEFINED, *_: Any) -> b
     """Object.prototype.propertyIsEnumerable (20.1.3.4)."""
     k = to_property_key(key)
     o = to_object(this)
-    if type(k) is not str:
-        return False
-    if type(o) is dict:
+    if type(o) is dict and not members().PATCHED_REALMS[0]:
         return k in o
-    return has_own(o, k) and k not in hidden_keys(o) and k in members().own_keys(o)
+    if type(k) is not str:
+        return isinstance(o, dict) and k in o and bool(flags_of(o, k) & E)
+    return has_own(o, k) and k not in hidden_keys(o) and bool(flags_of(o, k) & E)
 
 
 def _describe_for_message(v: Any) -> str:

@@ -1,9 +1,8 @@
 """The Reflect namespace (ECMA-262 28.1).
 
 Each function is the plain object operation it names, with a TypeError for a non-object
-target (``Reflect.ownKeys('a')``). The value model's limits apply as for ``Object``: property
-attributes are not modelled, so ``defineProperty``/``set`` answer true unless the target is
-frozen.
+target (``Reflect.ownKeys('a')``); where ``Object``'s statics throw on a refused change,
+``defineProperty``/``set``/``setPrototypeOf`` answer false.
 """
 
 from __future__ import annotations
@@ -12,6 +11,7 @@ from typing import Any, Callable, TypeVar
 
 from ..convert import to_length, to_property_key
 from ..values import UNDEFINED, JSFunction, JSSymbol, type_error
+from ..properties import is_extensible
 from .array_support import members
 from .object_proto import is_object, own_property_names
 from .registry import GLOBALS, BuiltinNamespace, native
@@ -63,7 +63,7 @@ def reflect_apply(this: Any, target: Any = UNDEFINED, this_arg: Any = UNDEFINED,
 @_fn("deleteProperty", 2)
 def reflect_delete_property(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> bool:
     """Reflect.deleteProperty (28.1.4)."""
-    return bool(members().delete_member(_target(target, "deleteProperty"), to_property_key(key)))
+    return bool(members().delete_member(_target(target, "deleteProperty"), to_property_key(key), False))
 
 
 @_fn("get", 2)
@@ -87,7 +87,7 @@ def reflect_has(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, *_: An
 @_fn("isExtensible", 1)
 def reflect_is_extensible(this: Any, target: Any = UNDEFINED, *_: Any) -> bool:
     """Reflect.isExtensible (28.1.9)."""
-    return not members().is_frozen(_target(target, "isExtensible"))
+    return is_extensible(_target(target, "isExtensible"))
 
 
 @_fn("ownKeys", 1)
@@ -106,9 +106,13 @@ def reflect_set(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, value:
     """Reflect.set (28.1.12): false when the target is frozen."""
     m = members()
     o = _target(target, "set")
-    if m.is_frozen(o):
-        return False
-    m.set_member(o, to_property_key(key), value)
+    try:
+        m.set_member(o, to_property_key(key), value, True)  # strict: a refused write throws...
+    except m.JSThrow as exc:
+        if getattr(exc.value, "error_name", "") == "TypeError" and "read only" in getattr(exc.value, "message", "") \
+                or "not extensible" in getattr(exc.value, "message", ""):
+            return False  # ...which Reflect.set reports as false
+        raise
     return True
 
 
@@ -118,7 +122,58 @@ def reflect_set_prototype_of(this: Any, target: Any = UNDEFINED, proto: Any = UN
     o = _target(target, "setPrototypeOf")
     if proto is not None and not is_object(proto):
         raise type_error("Object prototype may only be an Object or null: " + members().describe_key(proto)[1:-1])
+    if not members().prototype_settable(o, proto):
+        return False
     members().set_prototype(o, proto)
+    return True
+
+
+@_fn("construct", 2)
+def reflect_construct(this: Any, target: Any = UNDEFINED, args: Any = UNDEFINED, new_target: Any = UNDEFINED,
+                      *_: Any) -> Any:
+    """Reflect.construct (28.1.2); a distinct ``newTarget`` lends its ``prototype``."""
+    from .. import callops
+
+    if not _is_constructor(target):
+        raise type_error(f"{members()._callee_text(target)} is not a constructor")
+    if new_target is not UNDEFINED and not _is_constructor(new_target):
+        raise type_error(f"{members()._callee_text(new_target)} is not a constructor")
+    result = callops.construct(target, "target", *_arg_list(args))
+    if new_target is not UNDEFINED and new_target is not target:
+        proto = members().get_member(new_target, "prototype")
+        if is_object(proto) and is_object(result):
+            members().set_prototype(result, proto)
+    return result
+
+
+def _is_constructor(f: Any) -> bool:
+    return type(f) is JSFunction and (f.construct is not None or (not f.builtin and f.kind == "function"))
+
+
+@_fn("defineProperty", 3)
+def reflect_define_property(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, attributes: Any = UNDEFINED,
+                            *_: Any) -> bool:
+    """Reflect.defineProperty (28.1.3): false where Object.defineProperty throws."""
+    from .descriptors import define_own_property, to_property_descriptor
+
+    o = _target(target, "defineProperty")
+    k = to_property_key(key)
+    return define_own_property(o, k, to_property_descriptor(attributes))
+
+
+@_fn("getOwnPropertyDescriptor", 2)
+def reflect_get_own_property_descriptor(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, *_: Any) -> Any:
+    """Reflect.getOwnPropertyDescriptor (28.1.6)."""
+    from .descriptors import from_property_descriptor, own_descriptor
+
+    o = _target(target, "getOwnPropertyDescriptor")
+    return from_property_descriptor(own_descriptor(o, to_property_key(key)))
+
+
+@_fn("preventExtensions", 1)
+def reflect_prevent_extensions(this: Any, target: Any = UNDEFINED, *_: Any) -> bool:
+    """Reflect.preventExtensions (28.1.11)."""
+    members().prevent_extensions(_target(target, "preventExtensions"))
     return True
 
 

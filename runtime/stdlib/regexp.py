@@ -584,10 +584,7 @@ def _register() -> None:
     proto["exec"] = native(regexp_proto_exec, "exec", 1)
     proto["test"] = native(regexp_proto_test, "test", 1)
     proto["toString"] = native(regexp_proto_to_string, "toString", 0)
-    # the accessors read on RegExp.prototype itself (22.2.6.4 flags, 22.2.6.13 source)
-    values = cast("dict[str, Any]", proto)
-    values["source"] = "(?:)"
-    values["flags"] = ""
+    # source, flags and the flag getters are accessors (stdlib/builtin_accessors.py)
     from ..members import get_prototype  # complete by now: the stdlib loads after it
 
     # the core makes a class's prototype object lazily, from its first instance

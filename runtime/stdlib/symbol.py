@@ -13,6 +13,7 @@ from ..convert import to_string
 from ..realm import current_realm
 from ..values import UNDEFINED, JSSymbol, type_error
 from .registry import GLOBALS, SYMBOL_PROTO, method, native
+from .wrappers import SymbolObject
 
 __all__ = ["WELL_KNOWN", "SYMBOL_ITERATOR", "SYMBOL_TO_PRIMITIVE", "SYMBOL_TO_STRING_TAG", "symbol_descriptive_string", "is_registered"]
 
@@ -71,6 +72,8 @@ def is_registered(sym: JSSymbol) -> bool:
 
 def _this_symbol(this: Any, name: str) -> JSSymbol:
     """thisSymbolValue (20.4.3.6.1)."""
+    if type(this) is SymbolObject:
+        return this.value  # type: ignore[no-any-return]
     if type(this) is not JSSymbol:
         raise type_error(f"Symbol.prototype.{name} requires that 'this' be a Symbol")
     return this

@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from syncpatch.runtime.stdlib.wrappers import NumberObject
 from syncpatch.runtime.stdlib import number as N
 from syncpatch.runtime.stdlib.registry import GLOBALS
 
@@ -35,9 +36,10 @@ def test_statics_are_the_global_functions():
     assert math.isnan(number.props["NaN"])
 
 
-def test_new_number_returns_the_primitive():
-    assert GLOBALS["Number"].construct("12") == 12
-    assert GLOBALS["Number"].construct() == 0
+def test_new_number_returns_a_wrapper_object():
+    assert type(GLOBALS["Number"].construct("12")) is NumberObject
+    assert GLOBALS["Number"].construct("12").value == 12
+    assert GLOBALS["Number"].construct().value == 0
 
 
 @pytest.mark.parametrize(
