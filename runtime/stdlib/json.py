@@ -25,6 +25,7 @@ from ..convert import normalize_number, ordered_keys, to_integer_or_infinity, to
 from ..members import BuiltinProto, call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
 from ..strings import from_units, to_units
+from ..errors import LimitExceeded
 from ..values import (
     MISSING,
     UNDEFINED,
@@ -32,7 +33,6 @@ from ..values import (
     JSFunction,
     JSObject,
     JSSymbol,
-    LimitExceeded,
     type_error,
 )
 from .json_errors import Diagnose
