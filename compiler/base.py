@@ -7,8 +7,9 @@ import ast
 from typing import Any
 
 from syncpatch.grammar import ast as A
-from syncpatch.grammar.errors import CompileError, Span
+from syncpatch.grammar.errors import Span
 
+from .errors import CompileError
 from .scope import Binding, FunctionFrame, Scope
 
 __all__ = ["GenBase"]

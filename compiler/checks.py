@@ -13,7 +13,8 @@ from typing import Any
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
-from syncpatch.grammar.errors import CompileError
+
+from .errors import CompileError
 
 __all__ = ["check_program", "mutates_inputs", "only_writes_value_members", "input_reads", "copy_mask", "SCRIPT_GLOBALS"]
 

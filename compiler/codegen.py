@@ -14,11 +14,12 @@ from typing import Any
 import attrs
 
 from syncpatch.grammar import ast as A
-from syncpatch.grammar.errors import CompileError, Span
+from syncpatch.grammar.errors import Span
 
 from . import pyast as P
 from .calls import CallGen
 from .checks import SCRIPT_GLOBALS
+from .errors import CompileError
 from .expressions import ExprGen
 from .functions import FuncGen
 from .scope import Binding, FunctionFrame, Scope

@@ -28,6 +28,7 @@ import attrs
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.build import parse
+from syncpatch.grammar.errors import GrammarError, Span
 from syncpatch.runtime.compiled import PROVIDERS, CompiledExpression, ExpressionFacts, namespace
 from syncpatch.runtime.entry import CompiledFunction
 from syncpatch.runtime.realm import Budgets
@@ -35,7 +36,7 @@ from syncpatch.runtime.realm import Budgets
 from . import pyast as P
 from .checks import check_program, copy_mask, input_reads
 from .codegen import generate
-from syncpatch.grammar.errors import CompileError, Span
+from .errors import CompileError
 from .native import NativeProgram, native_program
 from .native_templates import copy_tree
 
@@ -74,6 +75,8 @@ def front(source: str, origin: str) -> A.Program:
     try:
         program = parse(source, origin)
         check_program(program, source, origin)
+    except GrammarError as error:
+        raise CompileError.from_grammar(error) from None
     except RecursionError:
         raise too_deep(source, origin) from None
     return program

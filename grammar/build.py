@@ -2,7 +2,7 @@
 
 Covers are resolved here: a parenthesised list followed by ``=>`` becomes arrow parameters,
 object/array literals on the left of ``=`` become patterns (13.15.5 destructuring
-assignment), and what cannot be reinterpreted is a CompileError at its position.
+assignment), and what cannot be reinterpreted is a GrammarError at its position.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from lark import Token, Transformer, Tree
 from lark.exceptions import VisitError
 
 from . import ast as A
-from .errors import CompileError, Span
+from .errors import GrammarError, Span
 from .literals import number_value, string_value, template_value
 from .parser import parse_tree
 
@@ -693,22 +693,22 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
 
 def build_ast(tree: Tree[Any], source: str = "", origin: str = "<expression>") -> A.Program:
-    """Turn a Lark parse tree into the typed AST; shape errors become CompileErrors."""
+    """Turn a Lark parse tree into the typed AST; shape errors become GrammarErrors."""
     builder = _Builder()
     try:
         program = builder.transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, _Fail):
-            raise CompileError(inner.message, inner.span, source, origin) from None
-        if isinstance(inner, CompileError):
+            raise GrammarError(inner.message, inner.span, source, origin) from None
+        if isinstance(inner, GrammarError):
             raise inner from None
         if isinstance(inner, RecursionError):
-            raise CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin,
+            raise GrammarError("the expression is nested too deeply to compile", Span(1, 1), source, origin,
                                refused=True) from None
-        raise CompileError(f"cannot build the syntax tree: {inner}", Span(1, 1), source, origin) from None
+        raise GrammarError(f"cannot build the syntax tree: {inner}", Span(1, 1), source, origin) from None
     except _Fail as exc:
-        raise CompileError(exc.message, exc.span, source, origin) from None
+        raise GrammarError(exc.message, exc.span, source, origin) from None
     duplicates = getattr(builder, "_proto_duplicates", None)
     if duplicates:
         _check_proto_duplicates(program, duplicates, source, origin)
@@ -725,7 +725,7 @@ def _check_proto_duplicates(program: A.Program, spans: list[Span], source: str, 
                      if isinstance(p, A.Property) and isinstance(p.key, A.Literal) and p.key.value == "__proto__"}
     for span in spans:
         if (span.line, span.column) not in from_patterns:
-            raise CompileError("Duplicate __proto__ fields are not allowed in object literals", span, source, origin)
+            raise GrammarError("Duplicate __proto__ fields are not allowed in object literals", span, source, origin)
 
 
 def _check_templates(program: A.Program, errors: list[_Fail], source: str, origin: str) -> None:
@@ -734,7 +734,7 @@ def _check_templates(program: A.Program, errors: list[_Fail], source: str, origi
     tagged = {id(node.quasi) for node in nodes if isinstance(node, A.TaggedTemplateExpression)}
     for node in nodes:
         if isinstance(node, A.TemplateLiteral) and id(node) not in tagged and any(q is None for q in node.quasis):
-            raise CompileError(errors[0].message, node.span, source, origin)
+            raise GrammarError(errors[0].message, node.span, source, origin)
 
 
 def parse(source: str, origin: str = "<expression>") -> A.Program:
@@ -746,8 +746,8 @@ def parse(source: str, origin: str = "<expression>") -> A.Program:
         early_errors.check(program)
     except early_errors.EarlyError as exc:
         span = getattr(exc.node, "span", None) or Span(1, 1)
-        raise CompileError(exc.message, span, source, origin) from None
+        raise GrammarError(exc.message, span, source, origin) from None
     except RecursionError:
-        raise CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin,
+        raise GrammarError("the expression is nested too deeply to compile", Span(1, 1), source, origin,
                            refused=True) from None
     return program

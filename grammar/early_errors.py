@@ -13,7 +13,7 @@ are checked here on the AST, before any code is generated:
   future reserved words (``implements``, ``static``, ``yield``, ...) as identifiers, and a
   ``"use strict"`` directive in a function with non-simple parameters.
 
-Each violation is raised as ``EarlyError`` (message, node) and becomes a ``CompileError``
+Each violation is raised as ``EarlyError`` (message, node) and becomes a ``GrammarError``
 with the node's position in ``build.parse``.
 """
 

@@ -1,14 +1,17 @@
-"""Compile errors with positions, the one place where parser failures become messages.
+"""Errors with positions in a script, the one place where parser failures become messages.
 
-``CompileError`` renders as ``origin:line:col: message`` followed by the offending source
-line and a caret; it pickles (``__reduce__``) so it crosses process boundaries.
+A :class:`Located` error renders as ``origin:line:col: message`` followed by the offending
+source line and a caret; it pickles (``__reduce__``) so it crosses process boundaries. The
+grammar stage raises :class:`GrammarError`; it imports nothing of the other stages, so the
+compiler, where it calls the parser, raises it again as ``CompileError``, which is a
+``SyncpatchError`` with the same fields and text (``compiler/errors.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CompileError", "Span", "describe_terminal", "MISTAKES", "hint_for"]
+__all__ = ["Located", "GrammarError", "Span", "describe_terminal", "MISTAKES", "hint_for"]
 
 
 class Span:
@@ -33,8 +36,8 @@ class Span:
         return hash((self.line, self.column, self.end_line, self.end_column))
 
 
-class CompileError(Exception):
-    """A script that cannot be compiled: a syntax error, an early error or a refused construct.
+class Located(Exception):
+    """A message about a place in a script (see the module docstring).
 
     ``refused`` is true for valid JavaScript that syncpatch declines (``class``, ``eval``, ...),
     so a caller such as the conformance runner can tell it from a syntax error."""
@@ -70,7 +73,7 @@ class CompileError(Exception):
         return self.span.column
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.message, self.span.line, self.span.column, self.span.end_line,
+        return (_rebuild, (type(self), self.message, self.span.line, self.span.column, self.span.end_line,
                            self.span.end_column, self.source, self.origin, self.hint, self.refused))
 
     def __str__(self) -> str:
@@ -87,10 +90,14 @@ class CompileError(Exception):
         return head
 
 
-def _rebuild(message: str, line: int, column: int, end_line: int, end_column: int, source: str,
-             origin: str, hint: str | None, refused: bool = False) -> CompileError:
-    return CompileError(message, Span(line, column, end_line, end_column), source, origin, hint=hint,
-                        refused=refused)
+def _rebuild(cls: type[Located], message: str, line: int, column: int, end_line: int, end_column: int,
+             source: str, origin: str, hint: str | None, refused: bool) -> Located:
+    return cls(message, Span(line, column, end_line, end_column), source, origin, hint=hint, refused=refused)
+
+
+class GrammarError(Located):
+    """A script the grammar stage rejects: a syntax error, an early error the parser sees, or
+    a construct the lexer refuses."""
 
 
 _WORDS = {

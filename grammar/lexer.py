@@ -19,7 +19,7 @@ __all__ = ["Lexer", "LexError", "PUNCTUATORS", "KEYWORD_TYPES"]
 
 
 class LexError(Exception):
-    """A lexical error at ``pos`` (turned into a CompileError by the parser driver);
+    """A lexical error at ``pos`` (turned into a GrammarError by the parser driver);
     ``refused`` marks a valid construct syncpatch declines rather than a syntax error."""
 
     def __init__(self, message: str, pos: int, end: int | None = None, *, refused: bool = False) -> None:

@@ -4,7 +4,7 @@ ASI (ECMA-262 12.10) is done here, where the parser rejects a token: a ``;`` is 
 the rejected token follows a line break, is ``}``, or is the end of input, and the state
 accepts ``;``. Restricted productions (``return``/``break``/``continue``/``throw`` then a
 line break, ``++``/``--`` on a new line) insert the ``;`` eagerly. Every Lark or lexer failure
-becomes a ``CompileError`` here and nowhere else.
+becomes a ``GrammarError`` here and nowhere else.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Lexer as LarkLexer, PatternStr
 
-from .errors import CompileError, Span, describe_terminal, hint_for
+from .errors import GrammarError, Span, describe_terminal, hint_for
 from .lexer import KEYWORD_TYPES, PUNCTUATORS, LexError, Lexer
 
 __all__ = ["parse_tree", "grammar_parser"]
@@ -111,7 +111,7 @@ def _semicolon(tok: Token, after: Token | None = None) -> Token:
 
 
 def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
-    """Parse a script into Lark's tree; every failure is a CompileError."""
+    """Parse a script into Lark's tree; every failure is a GrammarError."""
     lark, punct, keywords, patterns = grammar_parser()
     lexer = Lexer(source, punct, keywords)
     ip = lark.parse_interactive(None)
@@ -125,7 +125,7 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
             nl = lexer.newline_before
             in_for_head = bool(brackets) and brackets[-1]  # ASI never makes a for head's `;` (12.10)
             if nl and prev_type == "THROW":
-                raise CompileError("Illegal newline after throw", _span_of(tok), source, origin)
+                raise GrammarError("Illegal newline after throw", _span_of(tok), source, origin)
             if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in choices() \
                     and not in_for_head:
                 ip.feed_token(_semicolon(tok, lexer.before))
@@ -142,9 +142,9 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
         return done.tree
     except LexError as exc:
         span = _offset_span(source, exc.pos, exc.end)
-        raise CompileError(exc.message, span, source, origin, refused=exc.refused) from None
+        raise GrammarError(exc.message, span, source, origin, refused=exc.refused) from None
     except VisitError as exc:  # pragma: no cover - no transformer runs during parsing
-        raise CompileError(str(exc.orig_exc), Span(1, 1), source, origin) from None
+        raise GrammarError(str(exc.orig_exc), Span(1, 1), source, origin) from None
 
 
 class _Done(Exception):
@@ -185,7 +185,7 @@ def _finish(ip: Any, tok: Token, last: Token | None, source: str, origin: str, p
     raise _unexpected(ip, end, source, origin, patterns)
 
 
-def _unexpected(ip: Any, tok: Token, source: str, origin: str, patterns: dict[str, str]) -> CompileError:
+def _unexpected(ip: Any, tok: Token, source: str, origin: str, patterns: dict[str, str]) -> GrammarError:
     expected = sorted({describe_terminal(t, patterns.get(t)) for t in ip.choices() if t.isupper() or t == "$END"})
     if tok.type == "$END":
         span = _end_position(source)
@@ -203,7 +203,7 @@ def _unexpected(ip: Any, tok: Token, source: str, origin: str, patterns: dict[st
         message += f"; expected {', '.join(expected[:-1]) + ' or ' + expected[-1] if len(expected) > 1 else expected[0]}"
     offset = tok.start_pos if tok.start_pos is not None else len(source)
     hint = hint_for(source, offset, tok.type if tok.type in ("STRING",) else str(tok.value))
-    return CompileError(message, span, source, origin, hint=hint)
+    return GrammarError(message, span, source, origin, hint=hint)
 
 
 def _offset_span(source: str, pos: int, end: int) -> Span:

@@ -25,6 +25,7 @@ from typing import Any, Callable, Mapping, Sequence
 import attrs
 
 from syncpatch.runtime.compiled import CompiledExpression
+from syncpatch.runtime.errors import SyncpatchError
 
 __all__ = [
     "ARTIFACT_FORMAT",
@@ -41,7 +42,7 @@ ABI_MODULE = "syncpatch.runtime.abi"
 _RUNTIME_PREFIX = "syncpatch.runtime."
 
 
-class ArtifactBuildError(Exception):
+class ArtifactBuildError(SyncpatchError):
     """A plan holds something the artifact cannot express (a foreign class or callable)."""
 
 

@@ -13,6 +13,7 @@ import attrs
 from pydantic import ValidationError
 from pydantic_core import PydanticCustomError
 
+from syncpatch.runtime.errors import SyncpatchError
 from syncpatch.runtime.plan import ExpressionPatch, PatchFunction, PatchPlan, PlanEntry
 from syncpatch.runtime.references import LabelsPatch, ReferencePatch, ReferenceSpec
 
@@ -80,7 +81,7 @@ class ConfigWarning:
         return f"{format_loc(self.loc)}: warning: {self.message}"
 
 
-class ConfigError(ValueError):
+class ConfigError(SyncpatchError, ValueError):
     """Every error found in a patch list or config; ``issues`` keeps them structured."""
 
     def __init__(self, issues: Sequence[ConfigIssue]) -> None:

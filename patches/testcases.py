@@ -26,6 +26,8 @@ from typing import Any, Callable, Iterator, Literal, Mapping
 import attrs
 import yaml
 
+from syncpatch.runtime.errors import SyncpatchError
+
 from .roundtrip import js_equal
 
 __all__ = [
@@ -56,7 +58,7 @@ _CASE_KEYS = frozenset({"name", "config", "resource", "direction", "context", "i
                         "expected", "expectedFile", "expectedError"})
 
 
-class CaseFileError(ValueError):
+class CaseFileError(SyncpatchError, ValueError):
     """A case file (or one case in it) that cannot be run as written (missing key, unknown
     direction...); ``line``/``column`` locate it when known, ``key`` names the offending key."""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import attrs
 
+from syncpatch.runtime.errors import SyncpatchError
+
 
 @attrs.frozen
 class FieldError:
@@ -34,7 +36,7 @@ class FieldError:
         return f"{source}:{self.line}:{self.column or 1}: {self}"
 
 
-class ConfigInvalid(Exception):
+class ConfigInvalid(SyncpatchError):
     """A platform config or Config object failed validation; `.errors` lists every problem."""
 
     def __init__(self, errors: list[FieldError], source: str = "<raw>") -> None:

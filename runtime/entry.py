@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
-from .errors import translate_exception
+from .translate import translate_exception
 from .interop import scalar_to_js, shallow_to_js, to_js, to_python
 from .realm import DEFAULT_BUDGETS, Budgets, Realm
 from .realm import _local as _LOCAL

@@ -14,7 +14,8 @@ from typing import Any, Callable, Iterator
 
 from .convert import has_index_keys, normalize_number, ordered_keys
 from .strings import from_units
-from .values import UNDEFINED, JSErrorObject, JSObject, LimitExceeded
+from .errors import LimitExceeded
+from .values import UNDEFINED, JSErrorObject, JSObject
 
 __all__ = ["to_js", "to_python", "scalar_to_js", "shallow_to_js"]
 

@@ -30,6 +30,8 @@ from typing import Union
 
 import attrs
 
+from .errors import SyncpatchError
+
 __all__ = [
     "Key",
     "Index",
@@ -73,7 +75,7 @@ Segment = Union[Key, Index, Wildcard]
 _SPECIAL = frozenset('.[]"\'')
 
 
-class PathError(ValueError):
+class PathError(SyncpatchError, ValueError):
     """A path that does not parse. ``column`` is 1-based within ``path``."""
 
     def __init__(self, message: str, path: str, column: int) -> None:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 import attrs
 
 from .compiled import CompiledExpression
+from .errors import SyncpatchError
 from .paths import Segment, parse_path
 from .plan_codegen import InlineEntry, compile_plan
 from .plan_walkers import Walker, build_walker, positional, run_walker
@@ -70,7 +71,7 @@ def _js_error_parts(exc: BaseException) -> tuple[str, str]:
     return str(name or type(exc).__name__), str(message if message is not None else exc)
 
 
-class PatchError(Exception):
+class PatchError(SyncpatchError):
     """One patch failed; the object was left untouched.
 
     Carries the patch index (position in the configured list), the configured path, the concrete

@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any
 
-from .values import LimitExceeded
+from .errors import LimitExceeded
 
 __all__ = ["Budgets", "DEFAULT_BUDGETS", "Realm", "current_realm", "activate", "acquire", "local_state", "PATCHED_REALMS"]
 

@@ -33,7 +33,6 @@ __all__ = [
     "JSErrorObject",
     "JSSymbol",
     "JSThrow",
-    "LimitExceeded",
     "is_number",
     "make_error",
     "throw_error",
@@ -182,21 +181,6 @@ class JSThrow(Exception):
     def __init__(self, value: Any) -> None:
         super().__init__(value)
         self.value = value
-
-
-class LimitExceeded(Exception):
-    """A budget ran out (steps, call depth, string/array size, allocation, wall time).
-
-    Raised from the runtime; the facade re-raises it as ``syncpatch.LimitExceeded`` (a
-    subclass of ``EvaluationError``). ``js_name`` is the JS error V8 would give where one
-    exists (``RangeError`` for call depth and sizes), else ``"LimitExceeded"``.
-    """
-
-    def __init__(self, message: str, *, budget: str, js_name: str = "RangeError") -> None:
-        super().__init__(message)
-        self.message = message
-        self.budget = budget
-        self.js_name = js_name
 
 
 def make_error(name: str, message: str) -> JSErrorObject:

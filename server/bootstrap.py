@@ -16,6 +16,7 @@ from typing import Any
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
 from syncpatch.platformconfig.masking import mask_credentials
+from syncpatch.runtime.errors import SyncpatchError
 
 from . import errors as E
 from .audit import AuditLog
@@ -30,7 +31,7 @@ PLATFORM_NAME = "platform"
 SERVE_MANAGER = "syncpatch-serve"
 
 
-class ServeError(Exception):
+class ServeError(SyncpatchError):
     """A problem starting the server, worded for the terminal."""
 
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # the lazily exported names, for type checkers (never importe
     from syncpatch.patches import compile_patches as compile_patches
     from syncpatch.resources import UnknownResourceError as UnknownResourceError
     from syncpatch.runtime.plan import PatchError as PatchError
+    from syncpatch.runtime.errors import SyncpatchError as SyncpatchError
     from syncpatch.runtime.plan import PatchPlan as PatchPlan
 
 __all__: list[str] = []
@@ -31,6 +32,7 @@ _LAZY_EXPORTS: dict[str, tuple[str, str]] = {
     "compile_config": ("syncpatch.patches", "compile_config"),
     "PatchPlan": ("syncpatch.runtime.plan", "PatchPlan"),
     "PatchError": ("syncpatch.runtime.plan", "PatchError"),
+    "SyncpatchError": ("syncpatch.runtime.errors", "SyncpatchError"),
     "load_plans": ("syncpatch.loader", "load_plans"),
     "compile_expression": ("syncpatch.expression", "compile_expression"),
     "Expression": ("syncpatch.expression", "Expression"),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Protocol, runtime_checkable
 
 from syncpatch.compiler import compile_expression as compile_record
-from syncpatch.grammar.errors import CompileError
+from syncpatch.compiler.errors import CompileError
 from syncpatch.runtime.compiled import CompiledExpression, ensure_stack_room
 from syncpatch.runtime.entry import CompiledFunction
 from syncpatch.runtime.errors import EvaluationError, LimitExceeded

@@ -17,6 +17,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping
 
+# One set of public error classes for in-process expressions and artifacts alike.
+from syncpatch.runtime.errors import EvaluationError, LimitExceeded, SyncpatchError
+from syncpatch.runtime.plan import PatchPlan
+
 
 __all__ = [
     "ArtifactError",
@@ -31,11 +35,7 @@ __all__ = [
 SUPPORTED_FORMAT = 1
 
 
-# One set of public error classes for in-process expressions and artifacts alike.
-from syncpatch.runtime.errors import EvaluationError, LimitExceeded  # noqa: E402
-
-
-class ArtifactError(ImportError):
+class ArtifactError(SyncpatchError, ImportError):
     """The file is not a loadable artifact, or was built for another syncpatch."""
 
 
@@ -60,8 +60,6 @@ class PlanSet:
         check_plan_key(side, resource, self.enabled)
         found = self.plans.get((side, resource))
         if found is None:
-            from syncpatch.runtime.plan import PatchPlan
-
             return PatchPlan()
         return found
 

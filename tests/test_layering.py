@@ -10,7 +10,8 @@ The layers, bottom first (a layer may import the layers listed for it, and itsel
 - ``grammar`` (lark + attrs) and ``runtime`` (standard library only) depend on nothing here;
 - ``compiler`` turns grammar ASTs into code that runs on the runtime;
 - ``yamlsource`` (YAML with line/column positions) is shared by the two config readers;
-- ``patches`` (sync patch configs) and ``platformconfig`` (the platform Config API);
+- ``patches`` (sync patch configs) and ``platformconfig`` (the platform Config API; its errors
+  derive from the runtime's leaf ``errors`` module, the root of every public error);
 - ``server`` serves the Config API;
 - the facade (``syncpatch/``: the public names, the artifact loader, the pytest plugin);
 - the command line (``syncpatch/cli/``, ``python -m syncpatch``, ``make demo``) on top.
@@ -47,7 +48,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "compiler": frozenset({"grammar", "runtime"}),
     "yamlsource": frozenset(),
     "patches": frozenset({"grammar", "compiler", "runtime", "yamlsource"}),
-    "platformconfig": frozenset({"yamlsource"}),
+    "platformconfig": frozenset({"yamlsource", "runtime"}),  # runtime.errors: the root SyncpatchError
     "server": frozenset({"platformconfig", "runtime"}),
     "facade": frozenset({"grammar", "compiler", "runtime", "yamlsource", "patches", "platformconfig", "server"}),
     "cli": frozenset({"grammar", "compiler", "runtime", "yamlsource", "patches", "platformconfig", "server",

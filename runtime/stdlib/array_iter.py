@@ -12,7 +12,8 @@ from typing import Any, Iterator, cast
 
 from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import current_realm
-from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, LimitExceeded, type_error
+from ..errors import LimitExceeded
+from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, type_error
 from .array_support import require_callable, require_object_coercible, snapshot
 from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
 from .symbol import SYMBOL_ITERATOR

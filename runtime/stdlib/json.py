@@ -26,6 +26,7 @@ from ..properties import meta_of
 from ..members import BuiltinProto, call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
 from ..strings import from_units, to_units
+from ..errors import LimitExceeded
 from ..values import (
     MISSING,
     UNDEFINED,
@@ -33,7 +34,6 @@ from ..values import (
     JSFunction,
     JSObject,
     JSSymbol,
-    LimitExceeded,
     type_error,
 )
 from .json_errors import Diagnose

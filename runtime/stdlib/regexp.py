@@ -29,7 +29,8 @@ from typing import Any, Iterator, cast
 from ..convert import is_array_index, to_length, to_string
 from ..realm import current_realm
 from ..strings import from_units, has_astral, js_len, to_units
-from ..values import MISSING, UNDEFINED, JSFunction, JSObject, LimitExceeded, syntax_error, type_error
+from ..errors import LimitExceeded
+from ..values import MISSING, UNDEFINED, JSFunction, JSObject, syntax_error, type_error
 from .registry import ARRAY_PROTO, GLOBALS, native
 from .regexp_syntax import PatternError, Translation, translate
 

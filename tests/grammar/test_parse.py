@@ -8,7 +8,7 @@ import pytest
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.build import parse
-from syncpatch.grammar.errors import CompileError, hint_for
+from syncpatch.grammar.errors import GrammarError, hint_for
 
 SNAPSHOT_SOURCES = [
     "value.a?.b[0]",
@@ -78,7 +78,7 @@ def test_accepts(source: str) -> None:
     ],
 )
 def test_compile_errors_have_positions(source: str, line: int, column: int, fragment: str) -> None:
-    from syncpatch import compile_expression
+    from syncpatch import CompileError, compile_expression
 
     with pytest.raises(CompileError) as info:
         compile_expression(source)
@@ -88,7 +88,7 @@ def test_compile_errors_have_positions(source: str, line: int, column: int, frag
 
 
 def test_compile_error_renders_caret_and_pickles() -> None:
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(GrammarError) as info:
         parse("value.a +\n  * 2", origin="patch.yaml")
     err = info.value
     text = str(err)
@@ -108,7 +108,7 @@ def test_compile_error_renders_caret_and_pickles() -> None:
     ],
 )
 def test_hints_for_common_mistakes(source: str, hint: str) -> None:
-    with pytest.raises(CompileError) as info:
+    with pytest.raises(GrammarError) as info:
         parse(source)
     assert info.value.hint is not None and hint in info.value.hint
 
@@ -146,7 +146,7 @@ def test_every_node_has_a_span() -> None:
 @pytest.mark.parametrize("source", ["(" * 3000 + "1" + ")" * 3000, "[" * 3000 + "]" * 3000,
                                     "+".join(["value"] * 4000), "a" + ".b" * 6000])
 def test_deep_nesting_is_a_compile_error_not_a_crash(source: str) -> None:
-    from syncpatch import compile_expression
+    from syncpatch import CompileError, compile_expression
 
     with pytest.raises(CompileError, match="nested too deeply"):
         compile_expression(source)

@@ -4,6 +4,8 @@ a patch function can read it, no input clone for compiled expressions."""
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
 import pytest
 
@@ -97,15 +99,34 @@ def test_map_wildcard_deletes_and_keeps_unchanged_values() -> None:
     assert obj == {"metadata": {"labels": {"a": "1", "drop": "x", "keep": {"n": 1}}}}
 
 
-@pytest.mark.parametrize("source", [
+CONTEXT_PATH_SCRIPTS = [
     'value + "@" + context.path',  # the native tier
-    'try { value + "@" + context.path } catch (e) { "failed" }',  # the general tier only
+    'const c = context; value + "@" + c.path',  # 3.13 fuses the LOAD_FAST of `context` here
+    'const c = context; try { value + "@" + c.path } catch (e) { "failed" }',  # the general tier only
     'function at(v) { return v + "@" + context.path } at(value)',  # context read by a closure
-])
+]
+
+
+@pytest.mark.parametrize("source", CONTEXT_PATH_SCRIPTS)
 def test_context_path_reaches_every_tier(source: str) -> None:
     """Whether a script reads ``context`` is the compiler's fact, never read from bytecode:
     CPython 3.13 fuses the ``LOAD_FAST`` a bytecode scan looked for, and plans then left
-    ``context.path`` unset for general-tier scripts (``x@undefined``)."""
+    ``context.path`` unset (``x@undefined``)."""
     plan = _plan(source)
     out = plan.to_host({"items": [{"name": "x"}, {"name": "y"}]})  # type: ignore[attr-defined]
     assert out == {"items": [{"name": "x@items.0.name"}, {"name": "y@items.1.name"}]}
+
+
+def test_context_path_reaches_every_tier_of_an_artifact(tmp_path: Path) -> None:
+    """The same through a ``compile-patches`` artifact, loaded as a syncer loads it."""
+    from syncpatch.loader import load_plans
+    from syncpatch.patches.build import check_config_text, render
+
+    patches = [{"path": f"items[*].n{i}", "expression": source} for i, source in enumerate(CONTEXT_PATH_SCRIPTS)]
+    report = check_config_text(json.dumps({"sync": {"toHost": {"configMaps": {"enabled": True, "patches": patches}}}}),
+                               "c.json")
+    (tmp_path / "artifact.py").write_text(render([report]))
+    plan = load_plans(tmp_path / "artifact.py").plan("toHost", "configMaps")
+    item = {f"n{i}": "x" for i in range(len(CONTEXT_PATH_SCRIPTS))}
+    out = plan.to_host({"items": [item]})
+    assert out == {"items": [{f"n{i}": f"x@items.0.n{i}" for i in range(len(CONTEXT_PATH_SCRIPTS))}]}

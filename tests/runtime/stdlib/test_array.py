@@ -4,7 +4,7 @@ import pytest
 
 from syncpatch.runtime.stdlib.registry import GLOBALS
 from syncpatch.runtime.realm import Budgets, Realm, activate
-from syncpatch.runtime.values import LimitExceeded
+from syncpatch.runtime.errors import LimitExceeded
 
 from .direct import fresh_realm, NAN, U, fn, proto, same, static, throws  # noqa: F401 (fixture)
 

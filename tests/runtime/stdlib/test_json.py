@@ -4,7 +4,8 @@ import pytest
 
 from syncpatch.runtime.realm import Budgets, Realm, activate
 from syncpatch.runtime.stdlib.json import json_parse, json_stringify, quote
-from syncpatch.runtime.values import UNDEFINED, JSErrorObject, JSFunction, JSThrow, LimitExceeded
+from syncpatch.runtime.errors import LimitExceeded
+from syncpatch.runtime.values import UNDEFINED, JSErrorObject, JSFunction, JSThrow
 
 from .numeric_direct import rows, run_row
 
