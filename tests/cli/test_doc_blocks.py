@@ -21,13 +21,14 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-VENV = ROOT / ".venv"
+VENV = Path(sys.prefix)  # the venv running the tests (make test: .venv, .venv311 or .venv313)
 DOCS = ["README.md", "docs/cli.md"]
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 SHELL = {"sh", "bash", "shell", "console"}
@@ -72,7 +73,7 @@ def _env(work: Path) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def venv():
     if not (VENV / "bin" / "syncpatch").exists():
-        pytest.skip("no .venv with syncpatch installed (run `make venv`)")
+        pytest.fail(f"the tests run outside a venv with syncpatch installed ({VENV}); run `make test`")
     return VENV
 
 
