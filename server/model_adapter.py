@@ -12,7 +12,7 @@ from typing import Any
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
 from syncpatch import platformconfig as pc
-from syncpatch.platformconfig.masking import is_secret_path
+from syncpatch.platformconfig.masking import is_secret_path, mask_credentials
 
 from .yamlbounds import YamlTooBig, measure
 
@@ -40,9 +40,9 @@ def _causes_from(exc: pc.ConfigInvalid, prefix: str) -> list[dict[str, str]]:
     out = []
     for err in exc.errors:
         where = f" (line {err.line}, column {err.column})" if err.line else ""
-        message = err.message
-        if is_secret_path(err.path):
-            message = "invalid value for a secret field (expected a string; the value is not shown)"
+        message = mask_credentials(err.message)
+        if is_secret_path(err.path) and err.path != "database.dataSource":
+            message = "invalid value (not shown: the field holds a secret); expected a string"
         field = ".".join(p for p in (prefix, err.path) if p) or "<root>"
         out.append({"reason": "FieldValueInvalid", "field": field, "message": f"{message}{where}"})
     return out or [{"reason": "FieldValueInvalid", "field": prefix or "<root>",
