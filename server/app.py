@@ -186,13 +186,17 @@ def _audit_body(body: Any) -> Any:
     return None
 
 
-async def _render(request: Request, st: State, objs: list[dict[str, Any]],
-                  list_meta: dict[str, Any] | None, reveal: bool, single: bool) -> Response:
-    """Masking (cached per version), tables and JSON encoding, in a worker thread."""
+Fetch = Callable[[], tuple[dict[str, Any] | None, list[dict[str, Any]]]]
+
+
+async def _render(request: Request, st: State, fetch: Fetch, reveal: bool, single: bool) -> Response:
+    """Reading (`fetch`: list metadata and objects), masking (cached per version), tables
+    and JSON encoding, in one worker-thread call."""
     as_table = D.accepts_table(request.headers.get("accept", ""))
     with_objects = request.query_params.get("includeObject") == "Object"
 
     def build() -> Response:
+        list_meta, objs = fetch()
         shown = [st.renders.show(o, reveal) for o in objs]
         if as_table:
             tbl = table.table(shown, list_meta or {
@@ -302,7 +306,8 @@ async def _written(request: Request, st: State, obj: dict[str, Any], ctx: WriteC
             govern(st, obj)
 
     def build() -> tuple[dict[str, Any], Response]:
-        shown = present(obj, reveal)
+        # a committed write is what later reads of this version see: cache its rendering
+        shown = present(obj, reveal) if reveal or ctx.dry_run else st.renders.masked(obj)
         return shown, json_response(shown, code)
     shown, response = await run_in_threadpool(build)
     request.state.audit_objects = (request.state.audit_objects[0], shown)
@@ -346,10 +351,11 @@ async def _list(request: Request, st: State, p: Principal | None) -> Response:
     labels = label_matcher(request.query_params.get("labelSelector"))
     fields = field_matcher(request.query_params.get("fieldSelector"))
     limit = int_param(request, "limit")
-    meta, items = await run_in_threadpool(
-        st.service.list, lambda o: labels(o) and fields(o), limit or None,
-        request.query_params.get("continue") or None)
-    return await _render(request, st, items, meta, reveal, single=False)
+    token = request.query_params.get("continue") or None
+
+    def fetch() -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+        return st.service.list(lambda o: labels(o) and fields(o), limit or None, token)
+    return await _render(request, st, fetch, reveal, single=False)
 
 
 async def _watch(request: Request, st: State, p: Principal | None, name: str | None) -> Response:
@@ -404,8 +410,8 @@ async def item(request: Request, st: State, p: Principal | None, info: RequestIn
         info.verb = "watch"
         return await _watch(request, st, p, name)
     if verb == "get":
-        obj = await run_in_threadpool(st.service.get, name)
-        return await _render(request, st, [obj], None, reveal, single=True)
+        return await _render(request, st, lambda: (None, [st.service.get(name)]), reveal,
+                             single=True)
     ctx = _write_ctx(request, p)
     if verb == "delete":
         return await _delete(request, st, name, ctx, reveal)

@@ -7,12 +7,13 @@ The server works on plain dicts; this module turns the model's API (pydantic obj
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
 from syncpatch import platformconfig as pc
-from syncpatch.platformconfig.masking import is_secret_path
+from syncpatch.platformconfig.masking import is_secret_path, mask_credentials
 
 from .yamlbounds import YamlTooBig, measure
 
@@ -21,6 +22,7 @@ MAX_RAW_BYTES = 512 * 1024  # spec.raw text; the object limit leaves room for it
 MAX_RAW_NODES = 20_000
 MAX_RAW_EXPANDED = 1024 * 1024  # bytes of spec.raw once YAML aliases are expanded
 MAX_DIGITS = 1000  # longest number accepted in spec.raw (Python refuses past 4300)
+_TOO_MANY_DIGITS = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
 
 
 class RawInvalid(Exception):
@@ -40,9 +42,9 @@ def _causes_from(exc: pc.ConfigInvalid, prefix: str) -> list[dict[str, str]]:
     out = []
     for err in exc.errors:
         where = f" (line {err.line}, column {err.column})" if err.line else ""
-        message = err.message
-        if is_secret_path(err.path):
-            message = "invalid value for a secret field (expected a string; the value is not shown)"
+        message = mask_credentials(err.message)
+        if is_secret_path(err.path) and err.path != "database.dataSource":
+            message = "invalid value (not shown: the field holds a secret); expected a string"
         field = ".".join(p for p in (prefix, err.path) if p) or "<root>"
         out.append({"reason": "FieldValueInvalid", "field": field, "message": f"{message}{where}"})
     return out or [{"reason": "FieldValueInvalid", "field": prefix or "<root>",
@@ -61,19 +63,8 @@ def check_raw_bounds(raw: str) -> None:
         raise _invalid(f"Invalid value: {exc}") from None
     except yaml.YAMLError:
         return  # the model reports the YAML error with its position
-    if _longest_digit_run(raw) > MAX_DIGITS:
+    if _TOO_MANY_DIGITS.search(raw):
         raise _invalid(f"Invalid value: a number longer than {MAX_DIGITS} digits")
-
-
-def _longest_digit_run(text: str) -> int:
-    longest = run = 0
-    for ch in text:
-        if "0" <= ch <= "9":
-            run += 1
-            longest = max(longest, run)
-        else:
-            run = 0
-    return longest
 
 
 def _find_lone_surrogate(node: Any, path: str) -> str | None:

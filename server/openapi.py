@@ -83,6 +83,7 @@ def _meta_schemas() -> dict[str, dict[str, Any]]:
         f"{META}.ManagedFieldsEntry": _managed_schema(),
         f"{META}.ObjectMeta": {"type": "object", "description": "Standard object metadata.",
                                "properties": _object_meta_properties()},
+        f"{META}.Status": _status_schema(),
         f"{META}.ListMeta": {"type": "object", "description": "List metadata.",
                              "properties": {"resourceVersion": _s("Store version of the list."),
                                             "continue": _s("Token for the next page."),
@@ -149,12 +150,61 @@ _WRITE_PARAMS = [
 ]
 
 
+_FAILURES = {  # every failure is a meta/v1 Status with the Kubernetes reason
+    "400": "BadRequest: malformed body, query parameter or continue token.",
+    "401": "Unauthorized: missing, unknown, revoked or expired access key.",
+    "403": "Forbidden: the caller's role does not allow the verb, or writes are disabled.",
+    "404": "NotFound: no Config of that name.",
+    "405": "MethodNotAllowed.",
+    "408": "Timeout: the request body did not arrive in time.",
+    "409": "Conflict or AlreadyExists: stale resourceVersion, failed precondition, "
+           "apply conflict, or the name is taken.",
+    "413": "RequestEntityTooLarge: body, object or JSON-patch copies over their bounds.",
+    "415": "UnsupportedMediaType: content type not accepted (strategic merge patch included).",
+    "422": "Invalid: field causes name each bad field (spec.raw with line and column).",
+    "429": "TooManyRequests: too many open watches; see Retry-After.",
+    "503": "ServiceUnavailable: the store is unavailable; see Retry-After.",
+}
+
+
+def _failures(codes: list[str]) -> dict[str, Any]:
+    status = {"application/json": {"schema": _ref(f"{META}.Status")}}
+    return {code: {"description": _FAILURES[code], "content": status} for code in codes}
+
+
+_READ_FAILURES = ["400", "401", "403", "404", "429", "503"]
+_WRITE_FAILURES = sorted(set(_FAILURES) - {"429"})
+
+
+def _status_schema() -> dict[str, Any]:
+    return {"type": "object", "description": "The outcome of a failed request.",
+            "x-kubernetes-group-version-kind": [{"group": "", "version": "v1", "kind": "Status"}],
+            "properties": {
+                "apiVersion": _s("v1."), "kind": _s("Status."), "metadata": {"type": "object"},
+                "status": _s("Failure."), "message": _s("What went wrong, for humans."),
+                "reason": _s("Machine-readable reason, e.g. Invalid or NotFound."),
+                "code": _s("The HTTP status code.", "integer", format="int32"),
+                "details": {"type": "object", "properties": {
+                    "name": _s("Name of the object concerned."), "group": _s("Its API group."),
+                    "kind": _s("Its resource."),
+                    "retryAfterSeconds": _s("When to retry.", "integer", format="int32"),
+                    "causes": {"type": "array", "items": {"type": "object", "properties": {
+                        "reason": _s("FieldValueInvalid, FieldValueRequired, ..."),
+                        "message": _s("Why the field is wrong."),
+                        "field": _s("Path of the field, e.g. spec.raw.auth.oidc.issuer.")}}}}}}}
+
+
 def _op(action: str, desc: str, body: bool, content: list[str] | None = None,
         extra: list[dict[str, Any]] | None = None, list_kind: bool = False) -> dict[str, Any]:
     target = _ref(f"{PREFIX}.ConfigList" if list_kind else f"{PREFIX}.Config")
+    found = {"application/json": {"schema": target}}
+    responses: dict[str, Any] = {"200": {"description": "OK", "content": found}}
+    if action in ("post", "patch"):
+        responses["201"] = {"description": "Created", "content": found}
+    responses.update(_failures(_WRITE_FAILURES if body or action == "delete" else _READ_FAILURES))
     op: dict[str, Any] = {
         "description": desc, "operationId": f"{action}ManagementPlatformShV1Config",
-        "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": target}}}},
+        "responses": responses,
         "x-kubernetes-action": action,
         "x-kubernetes-group-version-kind": GVK[0],
         "parameters": list(extra or []),

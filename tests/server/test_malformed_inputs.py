@@ -212,3 +212,24 @@ def test_client_disconnect_is_not_an_internal_error(sqlite_api: Api,
     assert not [r for r in caplog.records if "internal error" in r.getMessage()]
     starts = [m for m in sent if m["type"] == "http.response.start"]
     assert all(m["status"] < 500 for m in starts)
+
+
+def test_malformed_answers_are_documented_in_openapi(sqlite_api: Api) -> None:
+    """Each Config operation's answer to the suite is a response the OpenAPI documents,
+    with the meta/v1 Status schema."""
+    doc = sqlite_api.req("GET", "/openapi/v3/apis/management.platform.sh/v1").json()
+    assert "io.k8s.apimachinery.pkg.apis.meta.v1.Status" in doc["components"]["schemas"]
+    assert sqlite_api.create("c1", finalizers=[]).status_code == 201
+    checked = 0
+    for case, method, path, kw, who in CASES:
+        if path.startswith("/a"):
+            continue
+        resp = _send(sqlite_api, method, path, kw, who)
+        template = BASE if path in ("", "?") else BASE + "/{name}"
+        op = doc["paths"][template][method.lower()]
+        assert str(resp.status_code) in op["responses"], (case, resp.status_code)
+        if resp.status_code >= 400:
+            schema = op["responses"][str(resp.status_code)]["content"]["application/json"]["schema"]
+            assert schema["$ref"].endswith("meta.v1.Status")
+        checked += 1
+    assert checked > 40

@@ -272,3 +272,26 @@ def test_replicas_share_one_ca_and_serving_identity(serve: Any, pg_server: PgSer
     with httpx.Client(base_url=second.url, verify=ctx,
                       headers={"Authorization": f"Bearer {first.token()}"}) as c:
         assert c.get(BASE).status_code == 200
+
+
+# ---- secrets in answers --------------------------------------------------------------------
+@pytest.mark.parametrize("raw", [
+    "auth:\n  oidc:\n    clientSecret: 918273645\n",
+    "apps:\n  repositories:\n  - name: r\n    url: https://git.example.com/r.git\n    password: 918273645\n",
+])
+def test_mistyped_numeric_secret_is_not_echoed(sqlite_api: Api, raw: str) -> None:
+    r = sqlite_api.create("s", raw)
+    assert r.status_code == 422, r.text
+    assert "918273645" not in r.text
+
+
+def test_credentials_in_urls_are_masked_in_reads(sqlite_api: Api) -> None:
+    raw = ("database:\n  enabled: true\n"
+           "  dataSource: postgres://app:pw@db.example.com:5432/x?sslpassword=dsn-pw-1\n")
+    r = sqlite_api.create("u", raw)
+    assert r.status_code == 201, r.text
+    for who in ("admin", "viewer"):
+        text = sqlite_api.get("u", who).text
+        assert "dsn-pw-1" not in text and "sslpassword=********" in text
+    revealed = sqlite_api.req("GET", f"{BASE}/u", params={"reveal": "true"}).text
+    assert "dsn-pw-1" in revealed
