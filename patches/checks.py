@@ -61,6 +61,13 @@ _CODES = (
     ("Extra inputs are not permitted", "unknown-field"),
     ("unknown field `", "unknown-field"),
     ("was removed in vCluster", "removed-field"),
+    ("synced both to and from", "synced-both-ways"),
+    ("in both sync.toHost.customResources", "synced-both-ways"),
+    ("is not supported towards the host", "custom-resource-scope"),
+    ("is empty: vCluster reads an empty expression", "empty-expression"),
+    ("reference needs ", "reference-target"),
+    ("namespace sync is enabled but", "namespace-mappings"),
+    ("mappings.byName is empty", "mappings-empty"),
     ("vCluster decodes its config strictly", "wrong-type"),
     ("Field required", "missing-field"),
 )

@@ -18,6 +18,7 @@ from syncpatch.runtime.plan import ExpressionPatch, PatchFunction, PatchPlan, Pl
 from syncpatch.runtime.references import LabelsPatch, ReferencePatch, ReferenceSpec
 
 from .messages import explain
+from .rules import rule_violations
 from .models import (FromHostSync, PatchModel, SyncConfig, SyncResource, TenantConfig, ToHostSync,
                      check_duplicate_paths)
 
@@ -398,6 +399,7 @@ def compile_config(
     enabled: dict[tuple[Side, str], bool | str] = {}
     kinds = frozenset(concat_kinds)
     compile_fn = compiler
+    issues.extend(ConfigIssue(loc, message) for loc, message in rule_violations(model))
     for side, resource, res in _resources(model.sync):
         enabled[(side, resource)] = res.enabled
         if not res.patches:

@@ -68,6 +68,19 @@ class ReferenceModel(_Strict):
         return None if value is None else _check_path(value, to_camel(info.field_name))
 
     @model_validator(mode="after")
+    def _kind_and_api_version_required(self) -> "ReferenceModel":
+        missing = [name for name, value in (("apiVersion", self.api_version), ("kind", self.kind)) if not value]
+        if missing:
+            raise PydanticCustomError(
+                "reference_target",
+                "reference needs {missing}: vCluster's config requires apiVersion and kind on every "
+                "reference (they name the referenced objects' type; apiVersionPath and kindPath only "
+                "override them per object)",
+                {"missing": " and ".join(missing)},
+            )
+        return self
+
+    @model_validator(mode="after")
     def _name_path_required(self) -> "ReferenceModel":
         others = {
             "namespacePath": self.namespace_path,
@@ -113,6 +126,18 @@ class PatchModel(_Strict):
                 "path '{path}' cannot be patched: vCluster owns the object's name and namespace "
                 "(use a reference patch on the fields that point at other objects instead)",
                 {"path": value},
+            )
+        return value
+
+    @field_validator("expression", "reverse_expression")
+    @classmethod
+    def _not_empty(cls, value: str | None, info: Any) -> str | None:
+        if value is not None and not value.strip():
+            raise PydanticCustomError(
+                "empty_expression",
+                "{field} is empty: vCluster reads an empty expression as no expression at all, so "
+                "this entry would patch nothing (remove the key or write the expression)",
+                {"field": to_camel(info.field_name)},
             )
         return value
 

@@ -74,11 +74,12 @@ CONFIG = {
             "endpoints": {"patches": [{"path": "metadata.labels.x", "expression": "'to-' + value",
                                        "reverseExpression": "value[3:]"}]},
             "customResources": {"certificates.cert-manager.io": {
-                "patches": [{"path": "spec.secretName", "reference": {"kind": "Secret"}}]}},
+                "patches": [{"path": "spec.secretName", "reference": {"kind": "Secret", "apiVersion": "v1"}}]}},
         },
         "fromHost": {
             "nodes": {"enabled": True, "patches": [{"path": "metadata.labels.x", "expression": "'from-' + value"}]},
-            "configMaps": {"enabled": True, "patches": [{"path": "data.x", "reverseExpression": "'rev-' + value"}]},
+            "configMaps": {"enabled": True, "mappings": {"byName": {"shared/cfg": "default/cfg"}},
+                           "patches": [{"path": "data.x", "reverseExpression": "'rev-' + value"}]},
             "customResources": {"issuers.cert-manager.io": {
                 "patches": [{"path": "spec.x", "reverseExpression": "'rev-' + value"}]}},
         },

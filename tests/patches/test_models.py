@@ -73,9 +73,9 @@ def test_path_is_required():
     ("patch", "found"),
     [
         ({"path": "a"}, "none"),
-        ({"path": "a", "expression": "1", "reference": {"kind": "Secret"}}, "expression/reverseExpression and reference"),
+        ({"path": "a", "expression": "1", "reference": {"kind": "Secret", "apiVersion": "v1"}}, "expression/reverseExpression and reference"),
         ({"path": "a", "reverseExpression": "1", "labels": {}}, "expression/reverseExpression and labels"),
-        ({"path": "a", "reference": {"kind": "Secret"}, "labels": {}}, "reference and labels"),
+        ({"path": "a", "reference": {"kind": "Secret", "apiVersion": "v1"}, "labels": {}}, "reference and labels"),
     ],
 )
 def test_exactly_one_mode(patch, found):
@@ -105,7 +105,7 @@ def test_duplicate_paths_are_errors():
     [
         [{"path": "a", "expression": "1", "reverseExpression": "2"}, {"path": "a", "reverseExpression": "3"}],
         [{"path": "a", "expression": "1"}, {"path": "a", "expression": "2"}],
-        [{"path": "a", "expression": "1"}, {"path": "a", "reference": {"kind": "Secret"}}],
+        [{"path": "a", "expression": "1"}, {"path": "a", "reference": {"kind": "Secret", "apiVersion": "v1"}}],
         [{"path": "a", "reverseExpression": "1"}, {"path": "a", "reverseExpression": "2"}],
     ],
 )
@@ -143,7 +143,7 @@ def test_other_metadata_fields_are_fine():
 
 @pytest.mark.parametrize("field", ["namespacePath", "kindPath", "apiVersionPath"])
 def test_name_path_required_with_other_relative_paths(field):
-    (issue,) = issues_of([{"path": "spec.ref", "reference": {"kind": "Secret", field: "x"}}])
+    (issue,) = issues_of([{"path": "spec.ref", "reference": {"kind": "Secret", "apiVersion": "v1", field: "x"}}])
     assert issue.loc == ("patches", 0, "reference") and field in issue.message and "namePath" in issue.message
     assert issue.patch_path == "spec.ref"
 
