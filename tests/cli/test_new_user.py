@@ -246,7 +246,7 @@ def test_empty_file_is_called_empty(tmp_path):
     config = tmp_path / "vcluster.yaml"
     config.write_text("")
     result = run("compile-patches", str(config))
-    assert result.exit_code == 1 and "empty" in result.stderr
+    assert result.exit_code == 1 and "the file is empty" in result.stderr
 
 
 def test_missing_file_in_json_format_prints_json_and_the_others_are_checked(tmp_path):
