@@ -369,3 +369,14 @@ def test_gitignore_covers_what_the_readme_creates():
     ignored = (ROOT / ".gitignore").read_text().splitlines()
     for entry in ("/plans.py", "/platform-data/", "/vcluster-sync.schema.json", "/first-patch/"):
         assert entry in ignored
+
+
+def test_docs_call_undeclared_globals_errors_as_the_build_does(tmp_path):
+    config = tmp_path / "vcluster.yaml"
+    config.write_text("sync:\n  toHost:\n    configMaps:\n      patches:\n"
+                      "        - path: metadata.name\n          expression: patched-config\n")
+    document = json.loads(run("compile-patches", str(config), "--format", "json").stdout)
+    assert {d["severity"] for d in document["diagnostics"] if d["code"] == "undeclared-global"} == {"error"}
+    patches_doc = (ROOT / "docs" / "patches.md").read_text()
+    assert "`compile-patches` warns about it" not in patches_doc
+    assert "DECISIONS.md" not in patches_doc
