@@ -380,3 +380,14 @@ def test_docs_call_undeclared_globals_errors_as_the_build_does(tmp_path):
     patches_doc = (ROOT / "docs" / "patches.md").read_text()
     assert "`compile-patches` warns about it" not in patches_doc
     assert "DECISIONS.md" not in patches_doc
+
+
+@pytest.mark.parametrize("text, what", [
+    ("hello\n", "<stdin> is a string"), ("[a, b]\n", "<stdin> is a list"),
+    ("kind: List\nitems: [1]\n", "items[0] is a number"), ("a: 1\n---\n7\n", "document 2 of <stdin> is a number"),
+])
+def test_apply_input_that_is_no_object_is_a_usage_error(text, what):
+    result = run("apply", "--config", ENDPOINTS_CONFIG, "--resource", "endpoints", "-", input=text)
+    assert result.exit_code == 2
+    assert what in result.stderr and "a mapping, or a kind: List" in result.stderr
+    assert result.stdout == ""
