@@ -312,7 +312,10 @@ def test_test_command_unknown_key_is_located_and_the_other_cases_run(tmp_path):
     assert result.exit_code == 1
     assert f"{tmp_path / 'cases.yaml'}:9:5:" in result.stdout
     assert "'expectd' (did you mean 'expected'?)" in result.stdout
+    assert "    9 |     expectd: {}" in result.stdout
     assert "1 passed" in result.stdout
+    document = json.loads(run("test", str(tmp_path / "cases.yaml"), "--format", "json").stdout)
+    assert [(e["line"], e["column"], e["excerpt"]) for e in document["invalid"]] == [(9, 5, "    expectd: {}")]
 
 
 def test_test_command_failed_expected_error_shows_what_happened(tmp_path):
