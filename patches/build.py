@@ -103,10 +103,13 @@ def check_config_text(text: str, filename: str, *, compiler: Compiler | None = N
                    "a tenant-cluster config is a YAML mapping (with a top-level 'sync' key)")
         diag = Diagnostic(filename, 1, 1, "error", "config-invalid", message)
         return ConfigReport(filename, text, (diag,))
-    if "sync" not in doc.data:
-        return ConfigReport(filename, text, (checks.missing_sync(doc),))
-    recorder = _Recorder(compiler or _default_compiler())
     diagnostics: list[Diagnostic] = []
+    if "sync" not in doc.data:
+        no_sync, stop = checks.missing_sync(doc)
+        if stop:
+            return ConfigReport(filename, text, (no_sync,))
+        diagnostics.append(no_sync)
+    recorder = _Recorder(compiler or _default_compiler())
     compiled = _compile(doc, recorder, diagnostics)
     diagnostics.extend(checks.lint_expressions(doc))
     if compiled is not None:

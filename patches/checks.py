@@ -434,22 +434,32 @@ def collect_case_values(dirs: Iterable[Path]) -> tuple[dict[Path, dict[tuple[str
     return values, problems
 
 
-def missing_sync(doc: YamlDocument) -> Diagnostic:
-    """A mapping with no top-level ``sync`` key: a misspelt key or a platform config is an
-    error (the patches the user meant are not being checked); any other file only has nothing
-    to compile, a warning."""
+def missing_sync(doc: YamlDocument) -> tuple[Diagnostic, bool]:
+    """The diagnostic of a mapping with no top-level ``sync`` key, and whether checking stops.
+
+    A platform config, a misspelt ``sync`` or a file with no vCluster key at all (sample data,
+    say) is not checked further: the first two are errors (the patches the user meant are not
+    being checked), the last a warning. A vCluster config that merely has no ``sync`` is
+    validated as usual, with a warning that it has no patches to compile."""
+    from .models import TenantConfig
+
     data = doc.data
     keys = [k for k in data if isinstance(k, str)]
     if str(data.get("apiVersion", "")).startswith("management.platform.sh/") or "platformHost" in data:
         line, column = doc.position(("platformHost" if "platformHost" in data else "apiVersion",), at_key=True)
         return Diagnostic(doc.filename, line, column, "error", "not-a-tenant-config",
                           "this is a platform config, not a tenant-cluster config (no top-level 'sync' key)",
-                          hint="check it with `syncpatch config validate FILE`")
+                          hint="check it with `syncpatch config validate FILE`"), True
     close = difflib.get_close_matches("sync", keys, n=1, cutoff=0.6)
     if close:
         line, column = doc.position((close[0],), at_key=True)
         return Diagnostic(doc.filename, line, column, "error", "no-sync-section",
                           f"unknown top-level key {close[0]!r}: the patches live under 'sync'",
-                          hint="did you mean 'sync'?", length=len(close[0]))
+                          hint="did you mean 'sync'?", length=len(close[0])), True
+    known = {field.alias or name for name, field in TenantConfig.model_fields.items()}
+    if not known & set(keys):
+        return Diagnostic(doc.filename, 1, 1, "warning", "no-sync-section",
+                          "not a tenant-cluster config (no top-level 'sync' key, no vCluster section): "
+                          "nothing to compile"), True
     return Diagnostic(doc.filename, 1, 1, "warning", "no-sync-section",
-                      "no top-level 'sync' key: this file has no patches to compile")
+                      "no top-level 'sync' key: this file has no patches to compile"), False

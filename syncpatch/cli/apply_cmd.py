@@ -30,13 +30,17 @@ def _read_objects(path: str) -> list[Any]:
 
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        return [doc for doc in yaml.safe_load_all(text) if doc is not None]
+        docs = [doc for doc in yaml.safe_load_all(text) if doc is not None]
     except UnicodeDecodeError:
         raise click.BadParameter(f"{path} is not UTF-8 text", param_hint="OBJECTS") from None
     except OSError as exc:
         raise click.BadParameter(f"cannot read {path}: {exc.strerror or exc}", param_hint="OBJECTS") from None
     except yaml.YAMLError as exc:
         raise click.BadParameter(f"{path} is not YAML: {exc}", param_hint="OBJECTS") from None
+    name = "<stdin>" if path == "-" else path
+    for number, doc in enumerate(docs):
+        _check_shape(doc, f"document {number + 1} of {name}" if len(docs) > 1 else name)
+    return docs
 
 
 def check_artifact_file(path: Path) -> None:
@@ -97,6 +101,24 @@ def _plan(source: Any, resource: str) -> tuple[str, str, Any]:
         return side, key, source.plan(side, key)
     except UnknownResourceError as exc:
         raise click.BadParameter(str(exc), param_hint="--resource") from None
+
+
+_SHAPES = {str: "a string", int: "a number", float: "a number", bool: "a boolean", list: "a list"}
+
+
+def _check_shape(doc: Any, where: str) -> None:
+    """Objects are mappings; a ``kind: List`` holds mappings in ``items``. Anything else is a
+    usage error rather than a silently unpatched echo."""
+    if not isinstance(doc, dict):
+        what = _SHAPES.get(type(doc), "not a mapping")
+        raise click.BadParameter(f"{where} is {what}; apply patches Kubernetes objects: a mapping, or a "
+                                 "kind: List whose items are mappings", param_hint="OBJECTS")
+    if str(doc.get("kind", "")).endswith("List") and "items" in doc:
+        items = doc["items"]
+        if not isinstance(items, list):
+            raise click.BadParameter(f"{where}: items of a {doc['kind']} must be a list", param_hint="OBJECTS")
+        for index, item in enumerate(items):
+            _check_shape(item, f"{where}, items[{index}]")
 
 
 def _items(doc: Any) -> list[Any] | None:

@@ -196,10 +196,10 @@ def test(paths: tuple[Path, ...], fmt: str) -> None:
 
     provide = _case_plans()
     results: list[CaseResult] = []
-    broken: list[str] = []
+    broken: list[Any] = []
     for item in _iter_cases(paths):
         if isinstance(item, Exception):
-            broken.append(str(item))
+            broken.append(item)
         else:
             results.append(run_case(item, provide))
     failed = [r for r in results if r.status != "pass"]
@@ -211,18 +211,31 @@ def test(paths: tuple[Path, ...], fmt: str) -> None:
         raise SystemExit(1)
 
 
-def _json_results(results: list[Any], broken: list[str]) -> dict[str, Any]:
+def _source_line(file: str, line: int | None) -> str | None:
+    """Line ``line`` of a case file, for the excerpt under an invalid case (None if unreadable)."""
+    if line is None:
+        return None
+    try:
+        lines = Path(file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
+def _json_results(results: list[Any], broken: list[Any]) -> dict[str, Any]:
     return {
         "cases": [
             {"file": r.case.file, "name": r.case.name, "status": r.status, "message": r.message, "diff": r.diff}
             for r in results
         ],
-        "invalidFiles": broken,
+        "invalidFiles": [str(err) for err in broken],
+        "invalid": [{"file": err.file, "line": err.line, "column": err.column, "message": err.message,
+                     "excerpt": _source_line(err.file, err.line)} for err in broken],
         "summary": {s: sum(r.status == s for r in results) for s in ("pass", "fail", "error")},
     }
 
 
-def _print_results(results: list[Any], failed: list[Any], broken: list[str]) -> None:
+def _print_results(results: list[Any], failed: list[Any], broken: list[Any]) -> None:
     from rich.text import Text
 
     out = _console()
@@ -234,12 +247,16 @@ def _print_results(results: list[Any], failed: list[Any], broken: list[str]) -> 
             out.print(Text(res.message))
         if res.diff:
             out.print(Text(res.diff), end="")
-    for message in broken:
-        out.print(Text(f"invalid case file: {message}", style="red"))
+    for err in broken:
+        out.print(Text(f"\ninvalid: {err}", style="red"))
+        excerpt = _source_line(err.file, err.line)
+        if excerpt is not None:
+            gutter = str(err.line).rjust(5)
+            out.print(Text(f"{gutter} | {excerpt}\n{' ' * len(gutter)} | {' ' * ((err.column or 1) - 1)}^"))
     passed = len(results) - len(failed)
     if not results and not broken:
         out.print("no test cases found")
-    out.print(f"\n{passed} passed, {len(failed)} failed" + (f", {len(broken)} invalid files" if broken else ""))
+    out.print(f"\n{passed} passed, {len(failed)} failed" + (f", {len(broken)} invalid" if broken else ""))
 
 
 @click.command("schema", context_settings=_CONTEXT)

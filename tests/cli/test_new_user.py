@@ -246,7 +246,7 @@ def test_empty_file_is_called_empty(tmp_path):
     config = tmp_path / "vcluster.yaml"
     config.write_text("")
     result = run("compile-patches", str(config))
-    assert result.exit_code == 1 and "empty" in result.stderr
+    assert result.exit_code == 1 and "the file is empty" in result.stderr
 
 
 def test_missing_file_in_json_format_prints_json_and_the_others_are_checked(tmp_path):
@@ -312,7 +312,10 @@ def test_test_command_unknown_key_is_located_and_the_other_cases_run(tmp_path):
     assert result.exit_code == 1
     assert f"{tmp_path / 'cases.yaml'}:9:5:" in result.stdout
     assert "'expectd' (did you mean 'expected'?)" in result.stdout
+    assert "    9 |     expectd: {}" in result.stdout
     assert "1 passed" in result.stdout
+    document = json.loads(run("test", str(tmp_path / "cases.yaml"), "--format", "json").stdout)
+    assert [(e["line"], e["column"], e["excerpt"]) for e in document["invalid"]] == [(9, 5, "    expectd: {}")]
 
 
 def test_test_command_failed_expected_error_shows_what_happened(tmp_path):
@@ -369,3 +372,25 @@ def test_gitignore_covers_what_the_readme_creates():
     ignored = (ROOT / ".gitignore").read_text().splitlines()
     for entry in ("/plans.py", "/platform-data/", "/vcluster-sync.schema.json", "/first-patch/"):
         assert entry in ignored
+
+
+def test_docs_call_undeclared_globals_errors_as_the_build_does(tmp_path):
+    config = tmp_path / "vcluster.yaml"
+    config.write_text("sync:\n  toHost:\n    configMaps:\n      patches:\n"
+                      "        - path: metadata.name\n          expression: patched-config\n")
+    document = json.loads(run("compile-patches", str(config), "--format", "json").stdout)
+    assert {d["severity"] for d in document["diagnostics"] if d["code"] == "undeclared-global"} == {"error"}
+    patches_doc = (ROOT / "docs" / "patches.md").read_text()
+    assert "`compile-patches` warns about it" not in patches_doc
+    assert "DECISIONS.md" not in patches_doc
+
+
+@pytest.mark.parametrize("text, what", [
+    ("hello\n", "<stdin> is a string"), ("[a, b]\n", "<stdin> is a list"),
+    ("kind: List\nitems: [1]\n", "items[0] is a number"), ("a: 1\n---\n7\n", "document 2 of <stdin> is a number"),
+])
+def test_apply_input_that_is_no_object_is_a_usage_error(text, what):
+    result = run("apply", "--config", ENDPOINTS_CONFIG, "--resource", "endpoints", "-", input=text)
+    assert result.exit_code == 2
+    assert what in result.stderr and "a mapping, or a kind: List" in result.stderr
+    assert result.stdout == ""
