@@ -16,7 +16,7 @@ empty :=
 space := $(empty) $(empty)
 MYPY_EXCLUDE := $(if $(strip $(MYPY_PENDING)),--exclude '^($(subst $(space),|,$(strip $(MYPY_PENDING))))$$')
 
-.PHONY: venv demo test test-fast bench lint typecheck typecheck-ci clean lock
+.PHONY: venv demo test test-fast bench lint typecheck typecheck-ci clean lock conformance
 
 venv: $(STAMP)
 
@@ -43,6 +43,11 @@ test-fast: venv
 bench: venv
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-bench.lock || echo "some optional engines did not install; they will be skipped"
 	$(PY) -m benchmarks
+
+# The whole test262 selection (../shared/test262 or TEST262_DIR) against the expected-failures
+# list; opt-in (tens of minutes). `make test` runs a fixed sample of it.
+conformance: venv
+	$(PY) tests/conformance/test262_runner.py $(ARGS)
 
 # Every error in every package, MYPY_PENDING included.
 typecheck: venv

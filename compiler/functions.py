@@ -148,14 +148,15 @@ class FuncGen(GenBase):
                 prologue.extend(self.bind_param_from_args(p, i))
             return ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
                                  kwarg=None, defaults=[]), prologue
-        for p in params:
+        last = {p.name: i for i, p in enumerate(params) if isinstance(p, A.Identifier)}  # sloppy f(a, a): the last wins
+        for i, p in enumerate(params):
             if isinstance(p, A.RestElement):
                 rest = self.fresh("_r")
                 vararg = ast.arg(arg=rest)
                 prologue.extend(self.bind_pattern(p.argument, P.call("LIST", P.name(rest)), "param"))
                 continue
             target = p.left if isinstance(p, A.AssignmentPattern) else p
-            if isinstance(target, A.Identifier):
+            if isinstance(target, A.Identifier) and last.get(target.name, i) == i:
                 py = scope.bindings[target.name].pyname
             else:
                 py = self.fresh("_p")

@@ -8,6 +8,7 @@ from syncpatch import CompileError, compile_expression
 
 VALID = [
     ("var a; var a; a", None),
+    ("function f(a, a) { return a } f(1, 2)", 2),  # sloppy duplicate parameters: the last one binds
     ("let x = 1; { let x = 2; } x", 1),
     ("try { throw 1 } catch (e) { var e = 2 } 3", 3),  # Annex B: var may redeclare a plain catch parameter
     ("{ function g() {} function g() {} } 1", 1),  # sloppy: duplicate block functions
