@@ -857,7 +857,7 @@ def _protocol_iterate(value: Any) -> Iterator[Any]:
     if type(it) is JSIterator:
         return it.it
     if not _is_object(it):
-        raise type_error(f"Result of the Symbol.iterator method is not an object")
+        raise type_error("Result of the Symbol.iterator method is not an object")
     next_fn = get_member(it, "next")
     return _IteratorRecord(it, next_fn)
 

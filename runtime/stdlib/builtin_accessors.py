@@ -38,7 +38,7 @@ def _regexp_getter(key: str) -> Callable[[Any], Any]:
             return "(?:)" if key == "source" else UNDEFINED  # 22.2.6.x step 3.a
         shown = repr(this) if type(this) is JSSymbol else describe(this)
         raise type_error(f"RegExp.prototype.{key} getter called on non-RegExp object {shown}"
-                         if key != "source" else f"RegExp.prototype.source getter called on non-RegExp object")
+                         if key != "source" else "RegExp.prototype.source getter called on non-RegExp object")
     return get
 
 

@@ -12,15 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..convert import same_value, to_property_key
-from ..realm import current_realm
 from ..values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
 from ..properties import is_extensible
 from .array_support import describe, members, require_callable
 from .descriptors import define_or_throw, from_property_descriptor, own_descriptor, to_property_descriptor
 from .object_proto import (
-    get_own,
     has_own,
-    hidden_keys,
     is_object,
     own_property_names,
     prototype_of,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Iterator, cast
+from typing import Any, Iterator
 
 from ..convert import is_array_index, to_length, to_string
 from ..realm import current_realm
