@@ -80,7 +80,8 @@ async def _principal(request: Request, st: State, required: bool) -> Principal |
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise E.Unauthorized("Unauthorized")
-    return await run_in_threadpool(st.auth.authenticate, token.strip())
+    token = token.strip()
+    return st.auth.cached(token) or await run_in_threadpool(st.auth.authenticate, token)
 
 
 def endpoint(auth: str = "required", auth_headers: bool = False) -> Callable[[Handler], Callable[[Request], Awaitable[Response]]]:

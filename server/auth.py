@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -90,12 +91,53 @@ def check_password(password: str, stored: str | None) -> bool:
     return hmac.compare_digest(got.hex(), digest)
 
 
+AUTH_CACHE_SECONDS = 2.0  # a verified key is trusted this long without a query
+AUTH_CACHE_ENTRIES = 4096
+
+
 class Authenticator:
-    """Key issuance and verification over the store's users and keys tables."""
+    """Key issuance and verification over the store's users and keys tables.
+
+    A verified key is remembered for AUTH_CACHE_SECONDS (never past its expiry), so a busy
+    client costs one query every two seconds, not one per request; revoking a key forgets it
+    at once in this process, and within AUTH_CACHE_SECONDS in other replicas."""
 
     def __init__(self, store: Store, settings: AuthSettings) -> None:
         self.store = store
         self.settings = settings
+        self._verified: dict[str, tuple[Principal, float, float]] = {}
+        self._lock = threading.Lock()
+
+    def cached(self, token: str) -> Principal | None:
+        """The principal of a recently verified key, without touching the store."""
+        digest = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+        with self._lock:
+            found = self._verified.get(digest)
+            if found is None:
+                return None
+            if time.monotonic() >= found[1] or time.time() >= found[2]:  # both clocks bound it
+                del self._verified[digest]
+                return None
+            return found[0]
+
+    def _remember(self, token: str, principal: Principal, row: dict[str, Any]) -> None:
+        """Trust a verified key briefly, never past its expiry or its age cap."""
+        left = AUTH_CACHE_SECONDS
+        if row["expires_at"] is not None:
+            left = min(left, row["expires_at"] - time.time())
+        if self.settings.max_ttl > 0:
+            left = min(left, row["created_at"] + self.settings.max_ttl - time.time())
+        until, until_wall = time.monotonic() + left, time.time() + left
+        digest = hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+        with self._lock:
+            if len(self._verified) >= AUTH_CACHE_ENTRIES:
+                self._verified.clear()
+            self._verified[digest] = (principal, until, until_wall)
+
+    def _forget(self, key_id: str) -> None:
+        with self._lock:
+            for digest in [d for d, (p, _m, _w) in self._verified.items() if p.key_id == key_id]:
+                del self._verified[digest]
 
     def effective_ttl(self, requested: int | None, origin: str) -> int | None:
         """Seconds a new key lives: login TTL or the request, capped by the maximum."""
@@ -143,7 +185,9 @@ class Authenticator:
             raise E.Unauthorized("Unauthorized: access key older than accessKeyMaxTTLSeconds")
         if row["role"] not in ROLES:
             raise E.Unauthorized("Unauthorized")
-        return Principal(row["user"], row["role"], key_id)
+        principal = Principal(row["user"], row["role"], key_id)
+        self._remember(token, principal, row)
+        return principal
 
     def login(self, username: str, password: str) -> tuple[str, float | None]:
         if self.settings.password_disabled:
@@ -183,6 +227,7 @@ class Authenticator:
                 raise E.NotFound(f'access key "{key_id}" not found', name=key_id)
             c.execute(keys_t.update().where(keys_t.c.id == key_id).values(revoked=True))
         self.store.run(_do, write=True)
+        self._forget(key_id)
 
     def bootstrap_admin(self) -> tuple[str, str] | None:
         """On first start: an `admin` user with a random password and an access key."""

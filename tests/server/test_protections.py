@@ -295,3 +295,26 @@ def test_credentials_in_urls_are_masked_in_reads(sqlite_api: Api) -> None:
         assert "dsn-pw-1" not in text and "sslpassword=********" in text
     revealed = sqlite_api.req("GET", f"{BASE}/u", params={"reveal": "true"}).text
     assert "dsn-pw-1" in revealed
+
+
+# ---- authentication cache ----------------------------------------------------------------
+def test_verified_keys_are_remembered_briefly_and_revocation_is_immediate(
+        sqlite_api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    from syncpatch.server import auth as auth_mod
+
+    key = sqlite_api.req("POST", "/auth/keys", json={}).json()
+    assert sqlite_api.req("GET", BASE, key["token"]).status_code == 200
+    # revoked behind the server's back (another replica): trusted at most AUTH_CACHE_SECONDS
+    sqlite_api.state.store.run(lambda c: c.execute(
+        auth_mod.keys_t.update().where(auth_mod.keys_t.c.id == key["id"]).values(revoked=True)),
+        write=True)
+    assert sqlite_api.req("GET", BASE, key["token"]).status_code == 200
+    real = time.time
+    monkeypatch.setattr(auth_mod.time, "time", lambda: real() + auth_mod.AUTH_CACHE_SECONDS + 0.1)
+    assert sqlite_api.req("GET", BASE, key["token"]).status_code == 401
+    monkeypatch.undo()
+    # revoked through this server: forgotten at once
+    other = sqlite_api.req("POST", "/auth/keys", json={}).json()
+    assert sqlite_api.req("GET", BASE, other["token"]).status_code == 200
+    assert sqlite_api.req("DELETE", f"/auth/keys/{other['id']}").status_code == 200
+    assert sqlite_api.req("GET", BASE, other["token"]).status_code == 401
