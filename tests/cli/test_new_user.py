@@ -394,3 +394,20 @@ def test_apply_input_that_is_no_object_is_a_usage_error(text, what):
     assert result.exit_code == 2
     assert what in result.stderr and "a mapping, or a kind: List" in result.stderr
     assert result.stdout == ""
+
+
+def test_load_plans_refuses_a_python_file_that_is_not_an_artifact_without_running_it(tmp_path):
+    marker = tmp_path / "ran"
+    script = tmp_path / "plans.py"
+    script.write_text(f"open({str(marker)!r}, 'w').write('x')\nCONFIGS = {{}}\nARTIFACT_FORMAT = 1\n")
+    with pytest.raises(ImportError, match="not a syncpatch artifact"):
+        syncpatch.load_plans(script)
+    assert not marker.exists()
+
+
+def test_the_loader_and_the_writer_agree_on_the_header():
+    from syncpatch.cli.apply_cmd import ARTIFACT_MARKER
+    from syncpatch.loader import ARTIFACT_HEADER
+
+    assert ARTIFACT_MARKER == ARTIFACT_HEADER
+    assert ARTIFACT_HEADER in (ROOT / "patches" / "artifact.py").read_text()
