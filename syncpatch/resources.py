@@ -2,8 +2,8 @@
 
 A typo in a side or resource name (``service`` for ``services``) used to return an empty plan,
 so a patch silently did nothing. Both plan sources call :func:`check_plan_key`, which refuses
-a name the config cannot hold and lists the names it can. Standard library only: artifacts
-load with the runtime alone.
+a name the config cannot hold and lists the names it can. Runtime-level (standard library and
+the runtime's error root only): artifacts load with the runtime alone.
 """
 
 from __future__ import annotations
@@ -11,12 +11,14 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
+from syncpatch.runtime.errors import SyncpatchError
+
 __all__ = ["SIDES", "UnknownResourceError", "check_plan_key"]
 
 SIDES = ("toHost", "fromHost")
 
 
-class UnknownResourceError(LookupError):
+class UnknownResourceError(SyncpatchError, LookupError):
     """A side or resource name that the config does not know; ``str()`` lists the valid ones."""
 
     def __init__(self, message: str, choices: tuple[str, ...]) -> None:

@@ -55,6 +55,9 @@ def test_python_api_unknown_resource_and_side_raise():
     with pytest.raises(syncpatch.UnknownResourceError, match="toHost, fromHost"):
         compiled.plan("sideways", "x")
     assert compiled.plan("toHost", "services").entries == ()  # known, no patches: still empty
+    from syncpatch.runtime.errors import SyncpatchError
+
+    assert issubclass(syncpatch.UnknownResourceError, SyncpatchError)  # one family of public errors
 
 
 def test_loaded_plans_unknown_resource_raises(tmp_path):
