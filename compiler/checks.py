@@ -212,3 +212,4 @@ def copy_mask(program: A.Program, reads: frozenset[str]) -> int:
     if only_writes_value_members(program):
         return 5 if "value" in reads else 0
     return (1 if "value" in reads else 0) | (2 if "context" in reads else 0)
+

@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from syncpatch.grammar import ast as A
+from syncpatch.grammar.early_errors import has_use_strict
 from syncpatch.grammar.errors import Span
 
 from . import pyast as P
@@ -145,17 +146,6 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         out.extend(self.statements(body))
         out.append(P.ret(P.name("_c")))
         return out
-
-
-def has_use_strict(body: tuple[Any, ...]) -> bool:
-    """A "use strict" directive in the directive prologue (11.2.1)."""
-    for s in body:
-        if not (isinstance(s, A.ExpressionStatement) and isinstance(s.expression, A.Literal)
-                and type(s.expression.value) is str):
-            return False
-        if s.expression.raw[1:-1] == "use strict":
-            return True
-    return False
 
 
 def _is_pattern_assign(s: A.ExpressionStatement) -> bool:

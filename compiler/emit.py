@@ -37,7 +37,7 @@ from . import pyast as P
 from .checks import check_program, copy_mask, input_reads
 from .codegen import generate
 from .errors import CompileError
-from .native import NativeProgram, native_program
+from .native_program import NativeProgram, native_program
 from .native_templates import copy_tree
 
 __all__ = ["EmittedExpression", "emit_expression", "load_expression", "front", "too_deep"]

@@ -12,6 +12,7 @@ import ast
 from typing import Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.grammar.early_errors import has_use_strict
 from syncpatch.grammar.ast import walk
 
 from . import pyast as P
@@ -92,8 +93,6 @@ class FuncGen(GenBase):
             frame.arguments_name = self.fresh("_args")
         saved = (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps,
                  self.strict)
-        from .codegen import has_use_strict
-
         if isinstance(node.body, A.BlockStatement) and has_use_strict(node.body.body):
             self.strict = True
         self.frame = frame

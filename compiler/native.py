@@ -24,7 +24,7 @@ from syncpatch.grammar.ast import walk
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
-__all__ = ["native_program", "NativeProgram", "Unsupported"]
+__all__ = ["NativeGen", "Unsupported"]
 
 _SAFE = 2**53
 _STR = ("ascii", "str")
@@ -110,6 +110,11 @@ def _plain_text(s: str) -> bool:
 
 class NativeGen:
     """Translates one checked program (see module docstring)."""
+
+    def call(self, node: A.CallExpression) -> tuple[ast.expr, str]:
+        """A call in the subset: ``native_calls.call``, which ``native_program.NativeTranslator``
+        plugs in (this module does not import the call translations, which import it)."""
+        raise Unsupported
 
     def __init__(self, copy_mask: int) -> None:
         self.counter = 0
@@ -341,9 +346,7 @@ class NativeGen:
             case A.ChainExpression():
                 return self.expr(node.expression, raw)
             case A.CallExpression() if not node.optional:
-                from .native_calls import call
-
-                return call(self, node)
+                return self.call(node)
             case A.BinaryExpression():
                 return self.binary(node)
             case A.LogicalExpression():
@@ -741,22 +744,3 @@ class _Branch:
 
     def __exit__(self, *_: object) -> None:
         self.gen.conditional -= 1
-
-
-class NativeProgram:
-    """A translated script: its statements, constants, and what it reads (for callers that
-    generate the general tier only when it is first needed)."""
-
-    def __init__(self, body: list[ast.stmt], gen: NativeGen) -> None:
-        self.body = body
-        self.constants = gen.consts
-        self.free_globals = gen.free_globals
-        self.result_type = gen.result_type  # the type of every result it returns (native.py's names)
-
-
-def native_program(program: A.Program, copy_mask: int) -> NativeProgram | None:
-    gen = NativeGen(copy_mask)
-    try:
-        return NativeProgram(gen.program(program), gen)
-    except Exception:  # noqa: BLE001 - Unsupported, RecursionError, or a gap here: the general tier serves
-        return None

@@ -24,7 +24,7 @@ from typing import Any, Iterable, Iterator
 
 from . import ast as A
 
-__all__ = ["EarlyError", "check"]
+__all__ = ["EarlyError", "check", "has_use_strict"]
 
 #: reserved words, never an identifier (12.7.2); the lexer lets an escaped one, or one where
 #: a property name could stand, through as an identifier, so a reference or binding is refused here
@@ -50,7 +50,7 @@ class EarlyError(Exception):
 
 def check(program: A.Program) -> None:
     """Raise ``EarlyError`` for the first violation in ``program``."""
-    strict = _has_use_strict(program.body)
+    strict = has_use_strict(program.body)
     _check_var_scope(program.body, (), strict, top_level_functions_are_vars=True)
     _walk(program, strict)
 
@@ -66,7 +66,8 @@ def _directives(body: Iterable[Any]) -> Iterator[A.Literal]:
             return
 
 
-def _has_use_strict(body: Iterable[Any]) -> bool:
+def has_use_strict(body: Iterable[Any]) -> bool:
+    """A "use strict" directive in the directive prologue (11.2.1)."""
     return any(d.raw[1:-1] == "use strict" for d in _directives(body))
 
 
@@ -110,7 +111,7 @@ def _is_property_name(node: Any, field: str) -> bool:
 def _check_function(fn: Any, outer_strict: bool) -> bool:
     """Checks on one function; returns whether its body is strict code."""
     body = fn.body.body if isinstance(fn.body, A.BlockStatement) else ()
-    own = _has_use_strict(body)
+    own = has_use_strict(body)
     if own and not _is_simple(fn.params):
         raise EarlyError("Illegal 'use strict' directive in function with non-simple parameter list", fn)
     strict = outer_strict or own

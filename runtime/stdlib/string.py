@@ -518,6 +518,3 @@ def string_iterator(this: Any, *_: Any) -> JSIterator:
 
 
 cast("dict[Any, Any]", STRING_PROTO)[SYMBOL_ITERATOR] = native(string_iterator, "[Symbol.iterator]", 0)
-
-from . import string_regex as _string_regex  # noqa: E402,F401  (registers match/replace/...)
-from . import string_html as _string_html  # noqa: E402,F401  (registers anchor/bold/...)

@@ -1,0 +1,42 @@
+"""The native tier's entry point: a checked program -> its native statements, or None.
+
+``NativeGen`` (``native.py``) translates expressions and statements; the translations of
+calls (``native_calls.py``) build on it, so this module joins the two.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from syncpatch.grammar import ast as A
+
+from .native import NativeGen
+from .native_calls import call
+
+__all__ = ["NativeProgram", "native_program"]
+
+
+class NativeTranslator(NativeGen):
+    """``NativeGen`` with the calls of the subset."""
+
+    def call(self, node: A.CallExpression) -> tuple[ast.expr, str]:
+        return call(self, node)
+
+
+class NativeProgram:
+    """A translated script: its statements, constants, and what it reads (for callers that
+    generate the general tier only when it is first needed)."""
+
+    def __init__(self, body: list[ast.stmt], gen: NativeGen) -> None:
+        self.body = body
+        self.constants = gen.consts
+        self.free_globals = gen.free_globals
+        self.result_type = gen.result_type  # the type of every result it returns (native.py's names)
+
+
+def native_program(program: A.Program, copy_mask: int) -> NativeProgram | None:
+    gen = NativeTranslator(copy_mask)
+    try:
+        return NativeProgram(gen.program(program), gen)
+    except Exception:  # noqa: BLE001 - Unsupported, RecursionError, or a gap here: the general tier serves
+        return None
