@@ -378,7 +378,8 @@ def write_expected(outcomes: list[Outcome], path: Path = EXPECTED_FAILURES, keep
         merged.pop(o.id, None)
         if o.kind != PASS:
             merged[o.id] = o.kind
-    header = ("# test262 tests syncpatch is known to fail: `<id> <kind>` (kind: fail, syntax, refused, limit).\n"
+    header = ("# test262 tests syncpatch is known to fail: `<id> <kind>` (kind: fail, syntax, refused, limit,\n"
+              "# crash, timeout; the last two must not stay here).\n"
               "# Kept exact by `make conformance`: a new failure or a pass of a listed test fails the run.\n"
               "# Regenerate after a fix with `python tests/conformance/test262_runner.py --update-expected`.\n")
     path.write_text(header + "".join(f"{k} {merged[k]}\n" for k in sorted(merged)), encoding="utf-8")
