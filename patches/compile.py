@@ -17,6 +17,7 @@ from syncpatch.runtime.errors import SyncpatchError
 from syncpatch.runtime.plan import ExpressionPatch, PatchFunction, PatchPlan, PlanEntry
 from syncpatch.runtime.references import LabelsPatch, ReferencePatch, ReferenceSpec
 
+from .chart_defaults import chart_defaults, merge_values
 from .messages import explain
 from .rules import rule_violations
 from .models import (FromHostSync, PatchModel, SyncConfig, SyncResource, TenantConfig, ToHostSync,
@@ -352,10 +353,9 @@ class CompiledConfig:
         return self.enabled.get(("toHost", resource)) is True
 
     def vcluster_config(self) -> dict[str, Any]:
-        """``context.vcluster.config``: the config file merged with defaults."""
-        merged = dict(self.raw)
-        merged["sync"] = self.config.sync.model_dump(by_alias=True, exclude_none=True)
-        return merged
+        """``context.vcluster.config``: the config file merged over vCluster's chart defaults,
+        as Helm merges values (what vCluster itself reads inside the tenant cluster)."""
+        return merge_values(chart_defaults(), self.raw)
 
     def context(self, name: str, namespace: str, *, host_object: Any = None,
                 virtual_object: Any = None) -> dict[str, Any]:

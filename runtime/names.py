@@ -17,7 +17,7 @@ The algorithms, all over UTF-8 bytes of the joined name:
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Sequence
 
 import attrs
 
@@ -131,6 +131,30 @@ def virtual_to_host_dns(dns_name: str, *, vcluster_name: str, vcluster_namespace
     return f"{host}.{vcluster_namespace}.svc{suffix}{trailing}"
 
 
+NAME_PLACEHOLDER = "${name}"
+
+
+def mapped_host_namespace(namespace: str, mappings: Sequence[tuple[str, str]], vcluster_name: str) -> str | None:
+    """The host namespace ``sync.toHost.namespaces.mappings.byName`` gives a tenant namespace.
+
+    ``${name}`` stands for the vCluster's name. An exact entry wins over a ``prefix-*`` pattern,
+    as in vCluster; among patterns the longest prefix wins (vCluster takes whichever its map
+    yields first, so we make the choice deterministic). None when nothing maps the namespace.
+    """
+    patterns = []
+    for tenant, host in mappings:
+        tenant, host = tenant.replace(NAME_PLACEHOLDER, vcluster_name), host.replace(NAME_PLACEHOLDER, vcluster_name)
+        if "*" not in tenant and "*" not in host:
+            if tenant == namespace:
+                return host
+        elif tenant.endswith("*") and host.endswith("*"):
+            patterns.append((tenant[:-1], host[:-1]))
+    for prefix, host_prefix in sorted(patterns, key=lambda p: -len(p[0])):
+        if namespace.startswith(prefix):
+            return host_prefix + namespace[len(prefix):]
+    return None
+
+
 @attrs.frozen
 class NameTranslator:
     """Translates tenant object names and namespaces to host ones for one vCluster.
@@ -144,18 +168,27 @@ class NameTranslator:
     host_namespace: str
     mode: Mode = "single-namespace"
     concat_kinds: frozenset[str] = frozenset()
+    namespace_mappings: tuple[tuple[str, str], ...] = ()
+
+    def _mapped(self, namespace: str) -> str | None:
+        if self.mode != "multi-namespace" or not namespace:
+            return None
+        if not self.namespace_mappings:  # namespace sync without mappings: the hashed form
+            return multi_namespace_host_namespace(namespace, self.host_namespace, self.vcluster_name)
+        return mapped_host_namespace(namespace, self.namespace_mappings, self.vcluster_name)
 
     def host_namespace_for(self, namespace: str) -> str:
-        """Host namespace of a tenant namespace (``""`` stays ``""`` for cluster scope)."""
+        """Host namespace of a tenant namespace (``""`` stays ``""`` for cluster scope); an
+        unmapped namespace falls back to the vCluster's own host namespace."""
         if not namespace:
             return ""
-        if self.mode == "multi-namespace":
-            return multi_namespace_host_namespace(namespace, self.host_namespace, self.vcluster_name)
-        return self.host_namespace
+        mapped = self._mapped(namespace)
+        return mapped if mapped is not None else self.host_namespace
 
     def host_name(self, name: str, namespace: str, kind: str = "") -> str:
-        """Host name of a tenant object; cluster-scoped when ``namespace`` is empty."""
-        if self.mode == "multi-namespace":
+        """Host name of a tenant object; cluster-scoped when ``namespace`` is empty. Objects of
+        a mapped namespace keep their name; the rest are renamed as in single-namespace mode."""
+        if self._mapped(namespace) is not None:
             return name
         if not namespace:
             return cluster_scoped_host_name(name, self.host_namespace, self.vcluster_name)
@@ -178,17 +211,21 @@ def translator_from_context(
 ) -> NameTranslator:
     """Derive a translator from ``context.vcluster``: name, host namespace and the mode.
 
-    Multi-namespace mode is on when the tenant config enables namespace sync
-    (``sync.toHost.namespaces.enabled``) or the legacy ``experimental.multiNamespaceMode``.
+    Namespace sync is on when the tenant config enables ``sync.toHost.namespaces`` (vCluster
+    0.33 removed ``experimental.multiNamespaceMode``); its ``mappings.byName`` say where each
+    tenant namespace goes on the host.
     """
     vcluster = context.get("vcluster") or {}
     config = vcluster.get("config") or {}
-    multi = _config_flag(config, "sync", "toHost", "namespaces", "enabled") or _config_flag(
-        config, "experimental", "multiNamespaceMode", "enabled"
-    )
+    multi = _config_flag(config, "sync", "toHost", "namespaces", "enabled")
+    by_name: Any = config
+    for key in ("sync", "toHost", "namespaces", "mappings", "byName"):
+        by_name = by_name.get(key) if isinstance(by_name, Mapping) else None
+    mappings = tuple((str(k), str(v)) for k, v in by_name.items()) if isinstance(by_name, Mapping) else ()
     return NameTranslator(
         vcluster_name=str(vcluster.get("name") or ""),
         host_namespace=str(vcluster.get("namespace") or ""),
         mode="multi-namespace" if multi else "single-namespace",
         concat_kinds=concat_kinds,
+        namespace_mappings=mappings,
     )

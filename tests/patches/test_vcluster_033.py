@@ -178,3 +178,17 @@ def test_an_alias_generators_guess_is_not_vclusters_key() -> None:
 def test_a_misplaced_selector_key_says_where_it_belongs() -> None:
     (diag,) = errors("sync:\n  fromHost:\n    deviceClasses:\n      selectr: {}\n")
     assert "in `sync.fromHost.deviceClasses`" in diag.message and diag.hint == "did you mean `selector`?"
+
+
+def test_context_config_is_the_file_merged_over_the_chart_defaults() -> None:
+    compiled = compile_config({"controlPlane": {"statefulSet": {"highAvailability": {"replicas": 3}}},
+                               "sync": {"toHost": {"ingresses": {"enabled": True}}}})
+    config = compiled.context("vc", "vcluster-vc")["vcluster"]["config"]
+    chart = yaml.safe_load(CHART_VALUES.read_text())
+    assert config["controlPlane"]["statefulSet"]["highAvailability"]["replicas"] == 3
+    assert config["controlPlane"]["distro"] == chart["controlPlane"]["distro"]  # untouched defaults kept
+    assert config["sync"]["toHost"]["ingresses"]["enabled"] is True
+    assert config["sync"]["toHost"]["pods"] == chart["sync"]["toHost"]["pods"]
+    from syncpatch.patches.chart_defaults import merge_values
+    assert merge_values({"a": {"b": 1, "c": 2}, "l": [1]}, {"a": {"b": None}, "l": [2]}) == {"a": {"c": 2}, "l": [2]}
+    assert config["telemetry"] == chart["telemetry"]

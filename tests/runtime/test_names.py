@@ -151,7 +151,7 @@ def test_translator_multi_namespace_keeps_names_and_maps_namespaces():
     [
         ({}, "single-namespace"),
         ({"sync": {"toHost": {"namespaces": {"enabled": True}}}}, "multi-namespace"),
-        ({"experimental": {"multiNamespaceMode": {"enabled": True}}}, "multi-namespace"),
+        ({"experimental": {"multiNamespaceMode": {"enabled": True}}}, "single-namespace"),  # removed in 0.33
         ({"sync": {"toHost": {"namespaces": {"enabled": False}}}}, "single-namespace"),
     ],
 )
