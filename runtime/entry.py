@@ -28,6 +28,7 @@ def end_evaluation(realm: Realm) -> None:
     realm.busy = False
     realm.context = None
     realm.depth = 0
+    realm.dead = None
     if realm.extra or realm.overlay is not None:
         realm.unpatch()
         realm.extra = {}
@@ -112,6 +113,8 @@ class CompiledFunction:
         realm.busy = True
         try:
             result = self._main(realm, value, context, value_exists)
+            if realm.dead is not None:  # a budget ran out and something swallowed the error
+                realm.alive()
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             end_evaluation(realm)
             if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
@@ -136,8 +139,11 @@ class CompiledFunction:
         realm.context = context
         try:
             result = self._main(realm, value, context, value_exists)
+            if realm.dead is not None:  # a budget ran out and something swallowed the error
+                realm.alive()
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             realm.depth = 0
+            realm.dead = None
             if realm.extra or realm.overlay is not None:
                 realm.unpatch()
                 realm.extra = {}
@@ -161,7 +167,10 @@ class CompiledFunction:
         realm.context = context
         local.realm = realm
         try:
-            return to_python(self._main(realm, value, context, value_exists))
+            result = self._main(realm, value, context, value_exists)
+            if realm.dead is not None:  # a budget ran out and something swallowed the error
+                realm.alive()
+            return to_python(result)
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
                 raise
