@@ -56,11 +56,19 @@ class Budgets:
 DEFAULT_BUDGETS = Budgets()
 
 
+#: the value of ``Realm.busy`` during an evaluation run by ``entry`` or a plan (truthy like
+#: ``True``): only those are interrupted by the watchdog, never a realm a caller made busy
+WATCHED = 2
+
+#: called with every new realm (the watchdog registers it)
+ON_NEW_REALM: list[Any] = []
+
+
 class Realm:
     """The state of one evaluation (see module docstring)."""
 
     __slots__ = ("budgets", "steps_left", "depth", "deadline", "allocated", "overlay", "extra", "context", "busy",
-                 "is_spare", "dead")
+                 "is_spare", "dead", "fired", "thread", "__weakref__")
 
     def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.budgets = budgets
@@ -71,11 +79,15 @@ class Realm:
         self.overlay: dict[Any, Any] | None = None  # writes to shared built-ins, made lazily
         self.extra: dict[str, Any] = {}  # per-evaluation scratch for runtime modules
         self.context: Any = None  # the call's ``context`` (for virtualToHostDNS)
-        self.busy = False
+        self.busy: int = False  # True, or WATCHED during an evaluation (see WATCHED)
         self.is_spare = False  # True only for a thread's spare (which only that thread makes current)
         #: the first budget error of this evaluation: once set, the evaluation is over, and every
         #: later step, call, check and ``finally``/``catch`` entry raises it again
         self.dead: LimitExceeded | None = None
+        self.fired = False  # the watchdog interrupted this evaluation (``watchdog.disarm`` clears it)
+        self.thread = threading.get_ident()  # realms are used by the thread that made them
+        for hook in ON_NEW_REALM:
+            hook(self)
 
     def reset(self, budgets: Budgets) -> None:
         """Make this realm fresh for another evaluation (cheaper than a new one)."""

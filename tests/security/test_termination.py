@@ -18,6 +18,17 @@ from .exits import artifact_exit, closure
 from .sec_harness import SMALL, Case, L, R, check, params
 
 S = SMALL
+WALL = SMALL.replace(wall_time=0.3, steps=10_000_000, string_length=1 << 25, allocation=1 << 40,
+                     array_length=2_000_000)
+WATCHDOG = {
+    "spread": "[...a].length",
+    "array-from": "Array.from(a).length",
+    "slice": "a.slice().length",
+    "sort": "a.sort().length",
+    "apply": "Math.max.apply(null, a.slice(0, 100000))",
+    "locale-compare": "s.localeCompare(s + 'b')",
+    "error-message-key": "null[s]",
+}
 LOOP = "for (;;) {}"
 
 CASES: list[Case] = [
@@ -44,6 +55,11 @@ CASES: list[Case] = [
     Case("regex-timeout-in-loop",
          "let n = 0; for (let i = 0; i < 100; i++) { try { /^(a|aa)+$/.test('a'.repeat(5000) + 'b') } "
          "catch (e) { n++ } } n", L("regex"), budgets=S.replace(regex_timeout=0.05, steps=10_000_000)),
+    # one built-in call after another, each too big for a step check between them: the
+    # watchdog interrupts them (wall_time), wherever the thread is
+    *[Case(f"watchdog-{name}", f"let a = Array(1e6).fill(1); let s = 'a'.repeat(1e7); let n = 0; "
+           f"for (let i = 0; i < 1000; i++) {{ try {{ n += {expr} }} catch (e) {{ n++ }} }} n",
+           L("wall_time"), budgets=WALL) for name, expr in WATCHDOG.items()],
     Case("normal-finally-still-runs", "let r = []; try { r.push(1) } finally { r.push(2) } r", R([1, 2]),
          budgets=S),
     Case("normal-catch-still-runs", "try { null.x } catch (e) { e.name }", R("TypeError"), budgets=S),
