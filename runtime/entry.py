@@ -10,6 +10,7 @@ is a container.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Mapping
 
 from .translate import translate_exception
@@ -173,6 +174,7 @@ class CompiledFunction:
         local = _LOCAL
         previous = local.realm
         realm = Realm(budgets)
+        realm.deadline = time.monotonic() + budgets.wall_time  # off the hot path: start the clock now
         realm.busy = WATCHED
         realm.context = context
         local.realm = realm

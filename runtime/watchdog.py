@@ -32,7 +32,7 @@ __all__ = ["WallTimeInterrupt", "watch", "disarm", "POLL", "GRACE"]
 #: how often the watchdog looks (s), and how far past its deadline an evaluation may run
 #: before it is interrupted (its own clock checks normally stop it first)
 POLL = 0.01
-GRACE = 0.01
+GRACE = 0.005
 
 LOCK = threading.Lock()
 #: every realm (each knows its thread), by plain weak references: a ``WeakSet``'s callback
