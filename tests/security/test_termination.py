@@ -87,3 +87,26 @@ def test_the_next_evaluation_is_fresh() -> None:
     with pytest.raises(syncpatch.LimitExceeded):
         fn(True, {})
     assert fn(False, {}) == "ok"
+
+
+def test_no_interrupt_lands_after_the_call() -> None:
+    """The watchdog's interrupt never reaches the caller's own code after a call returns."""
+    import time
+
+    fn = closure("let a = Array(1e6).fill(1); let n = 0; for (let i = 0; i < 1000; i++) n += [...a].length; n",
+                 WALL.replace(wall_time=0.05))
+    for _ in range(5):
+        with pytest.raises(syncpatch.LimitExceeded):
+            fn(None, {})
+        deadline = time.monotonic() + 0.1
+        while time.monotonic() < deadline:  # plain Python, where a stray interrupt would land
+            pass
+
+
+def test_patch_errors_never_carry_python_text() -> None:
+    from syncpatch.runtime.plan import _js_error_parts
+
+    assert _js_error_parts(RecursionError("maximum recursion depth exceeded")) == (
+        "RangeError", "Maximum call stack size exceeded")
+    name, message = _js_error_parts(KeyError("x"))
+    assert (name, message) == ("InternalError", "internal error while applying the patch")
