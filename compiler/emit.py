@@ -68,10 +68,73 @@ def too_deep(source: str, origin: str) -> CompileError:
     return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin, refused=True)
 
 
+#: the longest source compiled (characters): a patch script is a few lines; this bounds
+#: compile time and memory (refused in well under a second)
+MAX_SOURCE_LENGTH = 100_000
+#: the deepest bracket nesting (``(``, ``[``, ``{``, ``${``) and the longest run of prefix
+#: operators compiled; deeper sources are refused before parsing
+MAX_NESTING = 200
+
+
+def check_size(source: str, origin: str) -> None:
+    """Refuse a source too long or too deeply nested to compile promptly (a linear scan)."""
+    if len(source) > MAX_SOURCE_LENGTH:
+        raise CompileError(f"the expression is too long to compile ({len(source)} characters; the limit is "
+                           f"{MAX_SOURCE_LENGTH})", Span(1, 1), source, origin, refused=True)
+    depth = run = 0
+    line, line_start, i, n = 1, 0, 0, len(source)
+    quote = ""
+    while i < n:
+        c = source[i]
+        if c == "\n":
+            line, line_start = line + 1, i + 1
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+            elif quote == "`" and c == "$" and source.startswith("{", i + 1):
+                depth += 1
+                i += 1
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c == "/" and source.startswith(("//", "/*"), i):
+            end = source.find("\n" if source[i + 1] == "/" else "*/", i + 2)
+            i = n if end < 0 else end
+            continue
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c in "!~+-":
+            run += 1
+        elif not c.isspace():
+            run = 0
+        if depth > MAX_NESTING or run > MAX_NESTING:
+            raise CompileError(f"the expression is nested too deeply to compile (more than {MAX_NESTING} "
+                               "levels of brackets or prefix operators)", Span(line, i - line_start + 1), source,
+                               origin, refused=True)
+        i += 1
+
+
+def _parser_error(exc: Exception, source: str, origin: str) -> CompileError:
+    """A parser failure the grammar stage did not name, in JS terms with its position."""
+    token = getattr(exc, "token", None)
+    line, column = getattr(exc, "line", -1), getattr(exc, "column", -1)
+    at_end = token is None or getattr(token, "type", "") == "$END" or \
+        getattr(token, "start_pos", 0) >= len(source.rstrip()) or not isinstance(line, int) or line < 1
+    if at_end:
+        lines = source.rstrip().split("\n")
+        return CompileError("Unexpected end of input", Span(len(lines), len(lines[-1]) + 1), source, origin)
+    return CompileError(f"Unexpected token '{getattr(token, 'value', '')}'", Span(line, max(1, column)), source, origin)
+
+
 def front(source: str, origin: str) -> A.Program:
     """Parse and check (every compile error that a script can have is raised here)."""
     if not isinstance(source, str):
         raise CompileError("the expression must be a string", Span(1, 1), "", origin)
+    check_size(source, origin)
     try:
         program = parse(source, origin)
         check_program(program, source, origin)
@@ -79,6 +142,10 @@ def front(source: str, origin: str) -> A.Program:
         raise CompileError.from_grammar(error) from None
     except RecursionError:
         raise too_deep(source, origin) from None
+    except CompileError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - no parser exception reaches a user as itself
+        raise _parser_error(exc, source, origin) from None
     return program
 
 

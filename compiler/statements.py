@@ -369,7 +369,7 @@ class StmtGen(GenBase):
             self.uses_names = True
             value = self.fresh("_e")
             caught = P.assign(value, P.call("caught_value", P.name(exc), P.name("_names")))
-            bind = [caught, *_rebind(bind, exc, value)]
+            bind = [_ALIVE(), caught, *_rebind(bind, exc, value)]
             handlers.append(ast.ExceptHandler(type=P.tuple_(P.name("JSThrow"), P.name("NAME_ERROR")), name=exc,
                                               body=[*bind, *body] or [ast.Pass()]))
         saved_completion = self.completion
@@ -378,7 +378,7 @@ class StmtGen(GenBase):
             final = self.block(s.finalizer.body) if s.finalizer is not None else []
         finally:
             self.completion = saved_completion
-        finalbody = (final or [ast.Pass()]) if s.finalizer is not None else []
+        finalbody = [_ALIVE(), *final] if s.finalizer is not None else []
         return ast.Try(body=self.block(s.block.body) or [ast.Pass()], handlers=handlers, orelse=[],
                        finalbody=finalbody)
 
@@ -435,3 +435,8 @@ def _names(p: Any) -> list[A.Identifier]:
     from .scope import pattern_names
 
     return list(pattern_names(p))
+
+
+def _ALIVE() -> ast.stmt:
+    """``_realm.alive()``: a ``catch`` or ``finally`` never runs once a budget ran out."""
+    return P.expr_stmt(P.call(P.attr(P.name("_realm"), "alive")))

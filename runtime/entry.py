@@ -10,12 +10,15 @@ is a container.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Mapping
 
 from .translate import translate_exception
 from .interop import scalar_to_js, shallow_to_js, to_js, to_python
 from .realm import DEFAULT_BUDGETS, Budgets, Realm
+from .realm import ON_NEW_REALM, WATCHED
 from .realm import _local as _LOCAL
+from . import watchdog
 from .values import UNDEFINED
 
 __all__ = ["CompiledFunction", "end_evaluation"]
@@ -23,11 +26,18 @@ __all__ = ["CompiledFunction", "end_evaluation"]
 _SAFE = 2**53  # ints beyond come back as the double JS holds (to_python converts them)
 
 
+ON_NEW_REALM.append(watchdog.watch)
+watchdog.watch(_LOCAL.spare)  # the importing thread's spare exists already
+
+
 def end_evaluation(realm: Realm) -> None:
     """An evaluation is over: drop its context and anything it wrote to shared built-ins."""
     realm.busy = False
+    if realm.fired:
+        watchdog.disarm(realm)
     realm.context = None
     realm.depth = 0
+    realm.dead = None
     if realm.extra or realm.overlay is not None:
         realm.unpatch()
         realm.extra = {}
@@ -109,15 +119,19 @@ class CompiledFunction:
         realm.deadline = 0.0
         realm.allocated = 0
         realm.context = context
-        realm.busy = True
+        realm.busy = WATCHED
         try:
             result = self._main(realm, value, context, value_exists)
+            if realm.dead is not None:  # a budget ran out and something swallowed the error
+                realm.alive()
+            realm.busy = False
+            if realm.fired:
+                watchdog.disarm(realm)
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             end_evaluation(realm)
             if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
                 raise
             raise translate_exception(exc, self._names) from None
-        realm.busy = False
         if realm.extra or realm.overlay is not None:
             end_evaluation(realm)
         t = type(result)
@@ -136,8 +150,11 @@ class CompiledFunction:
         realm.context = context
         try:
             result = self._main(realm, value, context, value_exists)
+            if realm.dead is not None:  # a budget ran out and something swallowed the error
+                realm.alive()
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             realm.depth = 0
+            realm.dead = None
             if realm.extra or realm.overlay is not None:
                 realm.unpatch()
                 realm.extra = {}
@@ -157,11 +174,15 @@ class CompiledFunction:
         local = _LOCAL
         previous = local.realm
         realm = Realm(budgets)
-        realm.busy = True
+        realm.deadline = time.monotonic() + budgets.wall_time  # off the hot path: start the clock now
+        realm.busy = WATCHED
         realm.context = context
         local.realm = realm
         try:
-            return to_python(self._main(realm, value, context, value_exists))
+            result = self._main(realm, value, context, value_exists)
+            if realm.dead is not None:  # a budget ran out and something swallowed the error
+                realm.alive()
+            return to_python(result)
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
                 raise

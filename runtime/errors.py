@@ -44,6 +44,11 @@ class LimitExceeded(EvaluationError):
     def __init__(self, message: str, *, budget: str, js_name: str = "RangeError") -> None:
         super().__init__(js_name, message)
         self.budget = budget
+        LimitExceeded.on_raise(self)
+
+    @staticmethod
+    def on_raise(exc: "LimitExceeded") -> None:
+        """Replaced by ``realm``: an exhausted budget ends the running evaluation for good."""
 
     def __reduce__(self) -> Any:
         return (_limit_exceeded, (self.message, self.budget, self.js_name))

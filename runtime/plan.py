@@ -30,7 +30,9 @@ from .errors import SyncpatchError
 from .paths import Segment, parse_path
 from .plan_codegen import InlineEntry, compile_plan
 from .plan_walkers import Walker, build_walker, positional, run_walker
-from .realm import DEFAULT_BUDGETS, Realm, local_state
+from .errors import LimitExceeded as PublicLimitExceeded
+from .realm import DEFAULT_BUDGETS, WATCHED, Realm, local_state
+from .watchdog import disarm
 
 _LOCAL = local_state()
 
@@ -63,6 +65,12 @@ def _js_error_parts(exc: BaseException) -> tuple[str, str]:
     """The JS error name and message of whatever a patch function raised."""
     name = getattr(exc, "js_name", None)
     value = getattr(exc, "value", None)  # a runtime JSThrow not yet wrapped by the facade
+    if name is None and value is None:  # a Python error: never its type name or text
+        if isinstance(exc, RecursionError):
+            return "RangeError", "Maximum call stack size exceeded"
+        if isinstance(exc, MemoryError):
+            return "RangeError", "out of memory"
+        return "InternalError", "internal error while applying the patch"
     if name is None and value is not None:
         name = getattr(value, "error_name", None)
     message = getattr(exc, "message", None)
@@ -364,7 +372,7 @@ class PatchPlan:
         realm = local.spare
         if realm.busy:
             realm = Realm(DEFAULT_BUDGETS)
-        realm.busy = True
+        realm.busy = WATCHED
         if previous is not realm:  # between evaluations the spare is already current
             local.realm = realm
         try:
@@ -374,11 +382,14 @@ class PatchPlan:
                 return program.run(obj, ctx, {}), ()
             try:
                 return program.run(obj, ctx, {}), ()
-            except Exception:  # noqa: BLE001 - re-run below, step by step, for the exact error
-                pass
+            except Exception as exc:  # noqa: BLE001 - re-run below, step by step, for the exact error
+                if isinstance(exc.__cause__ or exc, PublicLimitExceeded):
+                    raise  # a budget ran out: the application is over, never re-run it
             return self._run_steps(direction, program.steps, obj, ctx, translator)
         finally:
             realm.busy = False
+            if realm.fired:
+                disarm(realm)
             realm.context = None
             realm.depth = 0
             if realm.extra or realm.overlay is not None:

@@ -56,11 +56,19 @@ class Budgets:
 DEFAULT_BUDGETS = Budgets()
 
 
+#: the value of ``Realm.busy`` during an evaluation run by ``entry`` or a plan (truthy like
+#: ``True``): only those are interrupted by the watchdog, never a realm a caller made busy
+WATCHED = 2
+
+#: called with every new realm (the watchdog registers it)
+ON_NEW_REALM: list[Any] = []
+
+
 class Realm:
     """The state of one evaluation (see module docstring)."""
 
     __slots__ = ("budgets", "steps_left", "depth", "deadline", "allocated", "overlay", "extra", "context", "busy",
-                 "is_spare")
+                 "is_spare", "dead", "fired", "thread", "__weakref__")
 
     def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.budgets = budgets
@@ -71,8 +79,15 @@ class Realm:
         self.overlay: dict[Any, Any] | None = None  # writes to shared built-ins, made lazily
         self.extra: dict[str, Any] = {}  # per-evaluation scratch for runtime modules
         self.context: Any = None  # the call's ``context`` (for virtualToHostDNS)
-        self.busy = False
+        self.busy: int = False  # True, or WATCHED during an evaluation (see WATCHED)
         self.is_spare = False  # True only for a thread's spare (which only that thread makes current)
+        #: the first budget error of this evaluation: once set, the evaluation is over, and every
+        #: later step, call, check and ``finally``/``catch`` entry raises it again
+        self.dead: LimitExceeded | None = None
+        self.fired = False  # the watchdog interrupted this evaluation (``watchdog.disarm`` clears it)
+        self.thread = threading.get_ident()  # realms are used by the thread that made them
+        for hook in ON_NEW_REALM:
+            hook(self)
 
     def reset(self, budgets: Budgets) -> None:
         """Make this realm fresh for another evaluation (cheaper than a new one)."""
@@ -81,6 +96,7 @@ class Realm:
         self.depth = 0
         self.deadline = 0.0
         self.allocated = 0
+        self.dead = None
         if self.overlay is not None or "protos" in self.extra:
             self.unpatch()
         if self.extra:
@@ -113,17 +129,34 @@ class Realm:
     # budgets ------------------------------------------------------------------------------
 
     def charge(self, steps: int = 1) -> None:
-        """Charge loop iterations / callback calls / regex work; checks wall time now and then."""
-        self.steps_left -= steps
-        if self.steps_left < 0:
+        """Charge loop iterations / callback calls / built-in work; checks wall time every 1024
+        steps and at every bulk charge (built-ins charge in proportion to the work they do)."""
+        left = self.steps_left = self.steps_left - steps
+        if left < 0:
+            if self.dead is not None:
+                self.alive()
             if not self.busy:  # outside any evaluation (direct calls): no step budget applies
                 self.steps_left = self.budgets.steps
                 return
             raise LimitExceeded(
                 f"step budget exhausted ({self.budgets.steps} steps)", budget="steps", js_name="LimitExceeded"
             )
-        if self.steps_left & 0x3FF == 0:
+        if left & 0x3FF == 0 or steps != 1:
             self.check_time()
+
+    def alive(self) -> None:
+        """Raise the budget error again when this evaluation is already over (generated code
+        calls it on entering ``finally`` and ``catch``; built-ins that swallow errors meet it
+        at their next step)."""
+        dead = self.dead
+        if dead is not None:
+            raise dead.with_traceback(None)
+
+    def kill(self, exc: LimitExceeded) -> None:
+        """A budget ran out: the evaluation is over (see ``dead``)."""
+        if self.busy and self.dead is None:
+            self.dead = exc
+            self.steps_left = -(1 << 62)  # every later step or call takes the slow path
 
     def enter(self) -> None:
         """A JS function call starts: charge a step and check the call depth."""
@@ -147,16 +180,42 @@ class Realm:
         """Raise when the wall-time budget is spent; the clock starts at the first check."""
         if not self.busy:  # outside any evaluation (direct calls): no wall-time budget applies
             return
+        if self.dead is not None:
+            self.alive()
         now = time.monotonic()
         if self.deadline == 0.0:
             self.deadline = now + self.budgets.wall_time
         elif now > self.deadline:
             self.out_of_time()
 
+    def regex_timeout(self) -> float:
+        """The timeout of one regex call. The ``regex`` package counts *process CPU time*, so
+        the wall time left is converted at the CPU share this process got since the
+        evaluation's clock started (a loaded machine gives less than one core), then capped
+        by the regex budget."""
+        limit = self.budgets.regex_timeout
+        if not self.busy:
+            return limit
+        if self.dead is not None:
+            self.alive()
+        now = time.monotonic()
+        if self.deadline == 0.0:
+            self.deadline = now + self.budgets.wall_time
+            self.extra["cpu0"] = (now, time.process_time())
+        left = self.deadline - now
+        if left <= 0.0:
+            self.out_of_time()
+        start, cpu0 = self.extra.setdefault("cpu0", (now, time.process_time()))
+        wall = now - start
+        share = (time.process_time() - cpu0) / wall if wall > 0.02 else 0.25
+        return max(0.001, min(limit, left * min(1.0, max(0.02, share)) * 0.8))
+
     def check_string(self, length: int) -> None:
         """Refuse a string longer than the budget before building it. Callers build the
         string right after, so it is also charged to the allocation budget (1 byte a unit,
         a lower bound)."""
+        if self.dead is not None:
+            self.alive()
         if length > self.budgets.string_length:
             raise LimitExceeded(
                 f"Invalid string length: {length} exceeds the string budget of {self.budgets.string_length}",
@@ -166,6 +225,8 @@ class Realm:
 
     def check_array(self, length: int) -> None:
         """Refuse an array longer than the budget before building it."""
+        if self.dead is not None:
+            self.alive()
         if length > self.budgets.array_length:
             raise LimitExceeded(
                 f"Invalid array length: {length} exceeds the array budget of {self.budgets.array_length}",
@@ -174,6 +235,8 @@ class Realm:
 
     def allocate(self, nbytes: int) -> None:
         """Charge an estimate of bytes allocated by one operation."""
+        if self.dead is not None:
+            self.alive()
         self.allocated += nbytes
         if self.allocated > self.budgets.allocation:
             if not self.busy:  # outside any evaluation (direct calls): no allocation budget
@@ -197,6 +260,15 @@ class _ThreadState(threading.local):
 
 
 _local = _ThreadState()
+
+
+def _kill_current(exc: LimitExceeded) -> None:
+    realm = _local.realm
+    if realm is not None:
+        realm.kill(exc)
+
+
+LimitExceeded.on_raise = staticmethod(_kill_current)  # type: ignore[method-assign]
 
 #: how many realms hold writes to shared built-ins (an overlay) or dict prototypes; while
 #: zero, member dispatch reads the built-in tables directly (the fast path)

@@ -35,8 +35,9 @@ def translate_exception(exc: BaseException, names: Mapping[str, str]) -> Evaluat
     become an ``InternalError`` without Python type names or paths."""
     if isinstance(exc, JSThrow):
         return from_throw(exc.value)
-    if isinstance(exc, LimitExceeded):
-        return exc
+    if isinstance(exc, LimitExceeded):  # the watchdog's interrupt is a subclass: the plain type
+        return exc if type(exc) is LimitExceeded else LimitExceeded(exc.message, budget=exc.budget,
+                                                                    js_name=exc.js_name)
     if isinstance(exc, RecursionError):
         return LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
     if isinstance(exc, MemoryError):

@@ -303,7 +303,7 @@ def run_pattern(compiled: Any, text: str, pos: int, sticky: bool, tr: Translatio
     if tr.safe and len(text) <= SAFE_LENGTH:
         fast: Any = tr.fast or compiled
         return fast.match(text, pos) if sticky else fast.search(text, pos)
-    timeout = current_realm().budgets.regex_timeout
+    timeout = current_realm().regex_timeout()
     try:
         if sticky:
             return compiled.match(text, pos, timeout=timeout)
@@ -422,7 +422,7 @@ def global_matches(rx: JSRegExp, subj: Subject) -> list[Any]:
             pos = end + 1 if end == m.start() else end
         rx.last_index = 0
         return found
-    timeout = realm.budgets.regex_timeout
+    timeout = realm.regex_timeout()
     try:
         while pos <= n:
             m = compiled.match(text, pos, timeout=timeout) if sticky else compiled.search(text, pos, timeout=timeout)

@@ -1,0 +1,91 @@
+"""The wall-time watchdog: an evaluation past its deadline is interrupted wherever it is.
+
+Scripts check the clock every 1024 steps, but one built-in call (a sort, a copy, a
+collation of long strings, a conversion hook swallowing errors) can run between checks. A
+daemon thread, started with the first evaluation, looks at every thread's current realm
+every ``POLL`` seconds: it starts the clock of an evaluation it finds busy without one,
+and when an evaluation is ``GRACE`` past its deadline it marks the realm and raises
+:class:`WallTimeInterrupt` asynchronously in that thread (``PyThreadState_SetAsyncExc``, which
+takes effect at the thread's next bytecode).
+
+The interrupt must never land outside an evaluation. The protocol: the watchdog sets
+``realm.fired`` *before* it reads ``realm.busy`` and fires only when busy; an evaluation ends
+by clearing ``busy`` and *then* reading ``fired``; when set, it waits for the watchdog
+(``LOCK``) and cancels any interrupt still pending (:func:`disarm`). The interrupt is itself
+a public ``LimitExceeded``, so one that lands in the few lines between is still a
+documented outcome of the call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import time
+import weakref
+from typing import Any
+
+from .errors import LimitExceeded
+from .realm import WATCHED
+
+__all__ = ["WallTimeInterrupt", "watch", "disarm", "POLL", "GRACE"]
+
+#: how often the watchdog looks (s), and how far past its deadline an evaluation may run
+#: before it is interrupted (its own clock checks normally stop it first)
+POLL = 0.01
+GRACE = 0.005
+
+LOCK = threading.Lock()
+#: every realm (each knows its thread), by plain weak references: a ``WeakSet``'s callback
+#: would run in the evaluating thread and could swallow the interrupt there
+_realms: list["weakref.ref[Any]"] = []
+_started = False
+_set_async_exc = ctypes.pythonapi.PyThreadState_SetAsyncExc
+_set_async_exc.argtypes = (ctypes.c_ulong, ctypes.py_object)
+_set_async_exc.restype = ctypes.c_int
+
+
+class WallTimeInterrupt(LimitExceeded):
+    """Raised in an evaluation's thread by the watchdog (constructed there, without arguments;
+    like every ``LimitExceeded`` it ends the evaluation for good: see ``Realm.dead``)."""
+
+    def __init__(self) -> None:
+        super().__init__("wall-time budget exhausted", budget="wall_time", js_name="LimitExceeded")
+
+
+def watch(realm: Any) -> None:
+    """Register a new realm and start the watchdog."""
+    global _started
+    with LOCK:
+        _realms.append(weakref.ref(realm))
+        if not _started:
+            _started = True
+            threading.Thread(target=_run, name="syncpatch-watchdog", daemon=True).start()
+
+
+def disarm(realm: Any) -> None:
+    """An evaluation the watchdog fired at has ended: cancel an interrupt not yet delivered."""
+    with LOCK:
+        realm.fired = False
+        _set_async_exc(threading.get_ident(), ctypes.py_object())
+
+
+def _run() -> None:  # pragma: no cover - timing-driven; tested through the evaluations it stops
+    while True:
+        time.sleep(POLL)
+        now = time.monotonic()
+        with LOCK:
+            live = []
+            for ref in _realms:
+                realm = ref()
+                if realm is None:
+                    continue
+                live.append(ref)
+                if realm.busy != WATCHED:
+                    continue
+                if realm.deadline == 0.0:
+                    realm.deadline = now + realm.budgets.wall_time
+                elif now > realm.deadline + GRACE:
+                    realm.fired = True
+                    if realm.busy == WATCHED:
+                        _set_async_exc(realm.thread, WallTimeInterrupt)
+            _realms[:] = live

@@ -1,0 +1,45 @@
+"""A source of any size or shape gives a CompileError in JS terms with its position, through
+both exits (``compile_expression`` and the artifact's emitter), never a parser or Python
+exception; the limits are documented in docs/security.md."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+from syncpatch import CompileError, compile_expression
+from syncpatch.patches.build import _module_source
+
+from .sec_harness import assert_no_leak
+
+SOURCES = {
+    "unclosed-call": ("value.slice(2", "Unexpected end of input"),
+    "unclosed-array": ("[1, 2", "Unexpected end of input"),
+    "unclosed-conditional": ("a ? b", "Unexpected end of input"),
+    "one-megabyte": ("'" + "a" * 1_000_000 + "'", "too long"),
+    "deep-parentheses": ("(" * 3000 + "1" + ")" * 3000, "nested too deeply"),
+    "deep-arrays": ("[" * 3000 + "]" * 3000, "nested too deeply"),
+    "deep-blocks": ("{" * 3000 + "}" * 3000, "nested too deeply"),
+    "deep-templates": ("`${" * 1000 + "1" + "}`" * 1000, "nested too deeply"),
+    "deep-prefix-operators": ("!" * 5000 + "1", "nested too deeply"),
+    "deep-negation": ("- " * 5000 + "1", "nested too deeply"),
+}
+EXITS: dict[str, Callable[[str], Any]] = {"closure": compile_expression, "artifact": _module_source}
+
+
+@pytest.mark.parametrize("exit_name", sorted(EXITS))
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_refused_in_js_terms(name: str, exit_name: str) -> None:
+    source, words = SOURCES[name]
+    with pytest.raises(CompileError) as info:
+        EXITS[exit_name](source)
+    first = str(info.value).splitlines()[0]
+    assert words in first
+    assert_no_leak(first)
+    assert info.value.span.line >= 1 and info.value.span.column >= 1
+
+
+def test_strings_and_comments_do_not_count_as_nesting() -> None:
+    src = "'" + "(" * 500 + "' + \"" + "[" * 500 + "\" /* " + "{" * 500 + " */"
+    assert compile_expression(src)(None) == "(" * 500 + "[" * 500

@@ -1,0 +1,112 @@
+"""Once a budget runs out the evaluation is over: nothing in the script resumes it.
+
+No ``catch``, ``finally``, ``return`` in a ``finally``, built-in error handling (a conversion
+hook called by a built-in) or later loop iteration runs after the first ``LimitExceeded``;
+each row runs through both exits (the closure and a ``compile-patches`` artifact loaded with
+``load_plans``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import syncpatch
+
+from .exits import artifact_exit, closure
+from .sec_harness import SMALL, Case, L, R, check, params
+
+S = SMALL
+WALL = SMALL.replace(wall_time=0.3, steps=10_000_000, string_length=1 << 25, allocation=1 << 40,
+                     array_length=2_000_000)
+WATCHDOG = {
+    "spread": "[...a].length",
+    "array-from": "Array.from(a).length",
+    "slice": "a.slice().length",
+    "sort": "a.sort().length",
+    "apply": "Math.max.apply(null, a.slice(0, 100000))",
+    "locale-compare": "s.localeCompare(s + 'b')",
+    "error-message-key": "null[s]",
+}
+LOOP = "for (;;) {}"
+
+CASES: list[Case] = [
+    Case("finally-return", f"(() => {{ try {{ {LOOP} }} finally {{ return 'x' }} }})()", L("steps"), budgets=S),
+    Case("finally-break", f"let r = 0; for (;;) {{ try {{ {LOOP} }} finally {{ r = 1; break }} }} r", L("steps"),
+         budgets=S),
+    Case("catch-then-return", f"(() => {{ try {{ {LOOP} }} catch (e) {{ }} return 'x' }})()", L("steps"), budgets=S),
+    Case("recursion-finally-recurses", "(function f() { try { return f() } finally { f() } })()",
+         L("call_depth"), budgets=S),
+    Case("recursion-finally-returns", "(function f() { try { return f() } finally { return 1 } })()",
+         L("call_depth"), budgets=S),
+    Case("tostring-in-key", f"const o = {{}}; o[{{toString() {{ try {{ {LOOP} }} finally {{ return 'k' }} }}}}] = 1; 1",
+         L("steps"), budgets=S),
+    Case("tostring-in-join", f"[{{toString() {{ try {{ {LOOP} }} finally {{ return 'k' }} }}}}].join()", L("steps"),
+         budgets=S),
+    Case("comparator-finally", f"[3, 2, 1].sort(() => {{ try {{ {LOOP} }} finally {{ return 0 }} }})", L("steps"),
+         budgets=S),
+    Case("tojson-finally", f"JSON.stringify({{toJSON() {{ try {{ {LOOP} }} finally {{ return 1 }} }}}})", L("steps"),
+         budgets=S),
+    Case("replace-callback-finally", f"'abc'.replace(/b/, () => {{ try {{ {LOOP} }} finally {{ return 'x' }} }})",
+         L("steps"), budgets=S),
+    Case("deep-recursion-caught-each-level",
+         "function f(n) { try { return f(n + 1) } catch (e) { return n } } f(0)", L("call_depth"), budgets=S),
+    Case("regex-timeout-in-loop",
+         "let n = 0; for (let i = 0; i < 100; i++) { try { /^(a|aa)+$/.test('a'.repeat(5000) + 'b') } "
+         "catch (e) { n++ } } n", L("regex"), budgets=S.replace(regex_timeout=0.05, steps=10_000_000)),
+    # one built-in call after another, each too big for a step check between them: the
+    # watchdog interrupts them (wall_time), wherever the thread is
+    *[Case(f"watchdog-{name}", f"let a = Array(1e6).fill(1); let s = 'a'.repeat(1e7); let n = 0; "
+           f"for (let i = 0; i < 1000; i++) {{ try {{ n += {expr} }} catch (e) {{ n++ }} }} n",
+           L("wall_time"), budgets=WALL) for name, expr in WATCHDOG.items()],
+    Case("normal-finally-still-runs", "let r = []; try { r.push(1) } finally { r.push(2) } r", R([1, 2]),
+         budgets=S),
+    Case("normal-catch-still-runs", "try { null.x } catch (e) { e.name }", R("TypeError"), budgets=S),
+]
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_closure(case: Case) -> None:
+    check(case, closure)
+
+
+@pytest.fixture(scope="module")
+def artifact(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return artifact_exit(tmp_path_factory.mktemp("termination"), [c.src for c in CASES])
+
+
+@pytest.mark.parametrize("case", params(CASES))
+def test_artifact(case: Case, artifact: Any) -> None:
+    check(case, artifact)
+
+
+def test_the_next_evaluation_is_fresh() -> None:
+    """The realm's end-of-budget state dies with its evaluation."""
+    fn = closure(f"if (value) {{ try {{ {LOOP} }} finally {{ }} }} 'ok'", S)
+    with pytest.raises(syncpatch.LimitExceeded):
+        fn(True, {})
+    assert fn(False, {}) == "ok"
+
+
+def test_no_interrupt_lands_after_the_call() -> None:
+    """The watchdog's interrupt never reaches the caller's own code after a call returns."""
+    import time
+
+    fn = closure("let a = Array(1e6).fill(1); let n = 0; for (let i = 0; i < 1000; i++) n += [...a].length; n",
+                 WALL.replace(wall_time=0.05))
+    for _ in range(5):
+        with pytest.raises(syncpatch.LimitExceeded):
+            fn(None, {})
+        deadline = time.monotonic() + 0.1
+        while time.monotonic() < deadline:  # plain Python, where a stray interrupt would land
+            pass
+
+
+def test_patch_errors_never_carry_python_text() -> None:
+    from syncpatch.runtime.plan import _js_error_parts
+
+    assert _js_error_parts(RecursionError("maximum recursion depth exceeded")) == (
+        "RangeError", "Maximum call stack size exceeded")
+    name, message = _js_error_parts(KeyError("x"))
+    assert (name, message) == ("InternalError", "internal error while applying the patch")
