@@ -73,7 +73,7 @@ def object_entries(this: Any, o: Any = UNDEFINED, *_: Any) -> list[list[Any]]:
 @method(_STATICS, "assign", 2)
 def object_assign(this: Any, target: Any = UNDEFINED, *sources: Any) -> Any:
     """Object.assign (20.1.2.1): enumerable own props of each source, strict [[Set]]."""
-    to = to_object(target)
+    to = wrap_primitive(to_object(target))
     m = members()
     for src in sources:
         if src is None or src is UNDEFINED:
