@@ -13,7 +13,7 @@ from typing import Any
 
 from ..convert import same_value, to_property_key
 from ..values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
-from ..properties import is_extensible
+from ..properties import is_extensible, meta_of
 from .array_support import describe, members, require_callable
 from .descriptors import define_or_throw, from_property_descriptor, own_descriptor, to_property_descriptor
 from .object_proto import (
@@ -41,7 +41,7 @@ def object_ctor(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
 # --- keys / values / entries ------------------------------------------------------------------
 
 def _own_values(o: Any, keys: list[str]) -> list[Any]:
-    if type(o) is dict:
+    if type(o) is dict and meta_of(o) is None:
         return [o[k] for k in keys]
     if isinstance(o, list):
         return list(o)
