@@ -62,6 +62,9 @@ class GenBase:
     def this_expr(self, node: A.ThisExpression) -> ast.expr:
         raise NotImplementedError
 
+    def new_target(self, node: A.MetaProperty) -> ast.expr:
+        raise NotImplementedError
+
     def expr(self, node: Any) -> ast.expr:
         raise NotImplementedError
 

@@ -95,6 +95,17 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         span = getattr(node, "span", None) or Span(1, 1)
         return CompileError(message, span, self.source, self.origin, refused=refused)
 
+    def new_target(self, node: A.MetaProperty) -> ast.expr:
+        """``new.target`` (13.3.12.1): the constructor when the enclosing function runs under
+        ``new`` (the runtime remembers which object it made for which constructor), else
+        undefined; outside any function it is an early SyntaxError (15.1.1)."""
+        frame = self.frame
+        while frame.is_arrow and frame.parent is not None:
+            frame = frame.parent
+        if frame.parent is None or self.frame.this_name is None:
+            raise self.fail("new.target expression is not allowed here", node)
+        return P.call("new_target", self.this_expr(A.ThisExpression(span=node.span)))
+
     def this_expr(self, node: A.ThisExpression) -> ast.expr:
         if self.frame.this_name is None:  # a script's `this` is the global object (9.4.4 GetThisEnvironment)
             return P.name("GLOBAL_THIS")

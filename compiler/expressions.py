@@ -84,6 +84,8 @@ class ExprGen(GenBase):
                 return P.call("new_regexp", P.const(node.pattern), P.const(node.flags))
             case A.ThisExpression():
                 return self.this_expr(node)
+            case A.MetaProperty():
+                return self.new_target(node)
             case A.ArrayExpression():
                 return self.array(node)
             case A.ObjectExpression():

@@ -30,6 +30,8 @@ def callee_text(node: Any) -> str:
             return f"{callee_text(node.callee)}(...)"
         case A.ThisExpression():
             return "this"
+        case A.MetaProperty():
+            return "new.target"
         case A.ChainExpression():
             return callee_text(node.expression)
         case A.Literal():

@@ -73,6 +73,14 @@ class ThisExpression:
 
 
 @attrs.frozen(kw_only=True)
+class MetaProperty:
+    """``new.target`` (13.3.12)."""
+    meta: str
+    property: str
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
 class SpreadElement:
     argument: "Expression"
     span: Span

@@ -551,6 +551,11 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     def this(self, c: list[Any]) -> A.ThisExpression:
         return A.ThisExpression(span=_join(*c))
 
+    def new_target(self, c: list[Any]) -> A.MetaProperty:
+        if str(c[-1]) != "target":
+            raise _Fail(f"Unexpected identifier '{c[-1]}'", _join(c[-1]))
+        return A.MetaProperty(meta="new", property="target", span=_join(*c))
+
     def literal(self, c: list[Any]) -> Any:
         return c[0]
 

@@ -42,6 +42,7 @@ invoke_opt = callops.invoke_opt
 call = callops.call
 call_this = callops.call_this
 construct = callops.construct
+new_target = callops.new_target
 spread = callops.spread
 iterate = members.js_iterate
 iter_close = members.iter_close
@@ -143,7 +144,7 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 
 NAMES: tuple[str, ...] = (
     "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
-    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_opt", "call", "call_this", "construct", "spread",
+    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_opt", "call", "call_this", "construct", "new_target", "spread",
     "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",
     "update_member", "compound_member", "new_regexp", "property_key", "rest_object", "rest_array",
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",

@@ -94,8 +94,16 @@ def construct(ctor: Any, text: str, *args: Any) -> Any:
         raise type_error(f"{text} is not a constructor")
     proto = get_member(ctor, "prototype")
     obj = JSObject(proto if members._is_object(proto) else members.OBJECT_PROTOTYPE)
+    current_realm().extra.setdefault("new.target", {})[id(obj)] = (obj, ctor)
     result = ctor.call(obj, *args)
     return result if members._is_object(result) else obj
+
+
+def new_target(this: Any) -> Any:
+    """``new.target`` inside a function: the constructor ``construct`` made ``this`` for."""
+    made = current_realm().extra.get("new.target")
+    entry = made.get(id(this)) if made else None
+    return entry[1] if entry is not None and entry[0] is this else UNDEFINED
 
 
 def spread(value: Any) -> Any:

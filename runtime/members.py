@@ -303,7 +303,8 @@ def _get_own(obj: Any, key: Any) -> Any:
             return v
         if type(obj) is list and (type(key) is int or (type(key) is str and key[:1].isdigit())):
             m = meta_of(obj)
-            if m is not None and m.holes and is_hole(m, obj, int(key) if type(key) is int or is_array_index(key) else -1):
+            index = key if type(key) is int else (int(key) if is_array_index(str(key)) else -1)
+            if m is not None and m.holes and is_hole(m, obj, index):
                 return MISSING
     return _plain_own(obj, key)
 
@@ -381,6 +382,8 @@ def _function_own(fn: JSFunction, key: Any) -> Any:
         return fn.name
     if key == "length":
         return fn.length
+    if fn.builtin and type(key) is JSSymbol and BUILTIN_ACCESSORS:
+        return BUILTIN_ACCESSORS.get(("constructor " + fn.name, key), MISSING)
     if key == "prototype":
         if fn.builtin:
             return PROTOTYPES.get(fn.name, MISSING)
@@ -652,9 +655,9 @@ def _set_list(obj: list[Any], key: Any, value: Any, strict: bool = False) -> Non
     if PATCHED_REALMS[0]:
         if _set_patched(obj, key, value, strict):
             return
-        m = meta_of(obj)
-        if m is not None and m.holes:
-            m.holes.discard(key)
+        hm = meta_of(obj)
+        if hm is not None and hm.holes:
+            hm.holes.discard(key)
     n = len(obj)
     if 0 <= key < n:
         obj[key] = value
@@ -711,6 +714,8 @@ def delete_member(obj: Any, key: Any, strict: bool = False) -> bool:
                 return True
     if t is dict or t is JSObject or t is JSErrorObject:
         obj.pop(key, None)
+        if t is JSErrorObject and key == "message":
+            obj.message = ""  # the own message slot is gone (has_own reads it)
         return True
     if t is list:
         if key == "length":

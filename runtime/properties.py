@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .realm import PATCHED_REALMS, current_realm
-from .values import JSFunction
+from .values import JSFunction, JSSymbol
 
 __all__ = [
     "W", "E", "C", "ALL",
@@ -136,6 +136,9 @@ def default_flags(obj: Any, key: Any) -> int:
             return 0 if key in _CONSTANT_NAMES and type(key) is str else W | C
         return ALL
     name = t.__name__
+    if type(key) is JSSymbol and key.description in ("Symbol.toStringTag", "Symbol.unscopables") \
+            and (name == "BuiltinNamespace" or name == "BuiltinProto"):
+        return C
     if name == "BuiltinNamespace":
         if key not in obj:
             return ALL  # added by the script

@@ -35,6 +35,7 @@ def load() -> None:
         regexp,
         string,
         string_html,
+        string_protocol,
         string_regex,
         symbol,
         uri,

@@ -96,8 +96,8 @@ def length_of(o: Any) -> int:
         return len(o)
     if type(o) is str:
         return len(to_units(o)) if has_astral(o) else len(o)
-    if type(o) in (int, float, bool) or type(o) is JSSymbol:
-        return 0
+    if (type(o) in (int, float, bool) or type(o) is JSSymbol) and not members().PATCHED_REALMS[0]:
+        return 0  # no script gave Number.prototype (etc.) a length
     return to_length(get(o, "length"))
 
 
@@ -110,6 +110,10 @@ def snapshot(o: Any) -> list[Any]:
         return o
     if type(o) is str:
         return list(to_units(o)) if has_astral(o) else list(o)
+    if type(o) in (int, float, bool) or type(o) is JSSymbol:
+        from .wrappers import wrap_primitive
+
+        o = wrap_primitive(o)  # ToObject (7.1.18): its prototype may carry indexes and a length
     n = length_of(o)
     if n == 0:
         return []

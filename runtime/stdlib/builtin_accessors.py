@@ -92,3 +92,55 @@ def _description(this: Any) -> Any:
 
 
 _register("Symbol", "description", _description)
+
+
+def _species(this: Any) -> Any:
+    """get %Array%[@@species] and friends (23.1.2.5, 24.1.2.2, 24.2.2.2, 22.2.4.2): ``this``."""
+    return this
+
+
+def _register_species() -> None:
+    from .symbol import WELL_KNOWN
+
+    getter = native(lambda this, *_: _species(this), "get [Symbol.species]", 0)
+    for ctor in ("Array", "Map", "Set", "RegExp"):
+        BUILTIN_ACCESSORS[("constructor " + ctor, WELL_KNOWN["species"])] = Accessor(getter, UNDEFINED)
+
+
+_register_species()
+
+
+def _register_string_tags() -> None:
+    """@@toStringTag data properties (24.1.3.13, 24.2.3.12, 20.4.3.6, 21.3.1.9, 25.5.3, 28.1.14):
+    non-writable, non-enumerable, configurable (``properties.default_flags``)."""
+    from . import json, math, reflect  # noqa: F401 - their namespaces get a tag here
+    from .collections import JSMap, JSSet
+    from .registry import GLOBALS, SYMBOL_PROTO
+    from .symbol import SYMBOL_TO_STRING_TAG
+
+    tables: list[tuple[dict[Any, Any], str]] = [
+        (JSMap.JS_PROTO, "Map"), (JSSet.JS_PROTO, "Set"), (SYMBOL_PROTO, "Symbol")]
+    for name in ("Math", "JSON", "Reflect"):
+        namespace = GLOBALS.get(name)
+        if isinstance(namespace, dict):
+            tables.append((namespace, name))
+    for table, tag in tables:
+        table[SYMBOL_TO_STRING_TAG] = tag
+
+
+_register_string_tags()
+
+
+def _register_unscopables() -> None:
+    """Array.prototype[@@unscopables] (23.1.3.38): a null-prototype object of method names."""
+    from ..values import JSObject
+    from .registry import ARRAY_PROTO
+    from .symbol import WELL_KNOWN
+
+    names = ("at", "copyWithin", "entries", "fill", "find", "findIndex", "findLast", "findLastIndex",
+             "flat", "flatMap", "includes", "keys", "toReversed", "toSorted", "toSpliced", "values")
+    table: dict[Any, Any] = ARRAY_PROTO
+    table[WELL_KNOWN["unscopables"]] = JSObject(None, {n: True for n in names})
+
+
+_register_unscopables()

@@ -41,6 +41,9 @@ def make_error_object(name: str, message: Any, options: Any = UNDEFINED) -> JSEr
     err = JSErrorObject(name, "" if message is UNDEFINED else to_string(message))
     if _is_object(options) and members().has_property(options, "cause"):
         err["cause"] = members().get_member(options, "cause")
+        from ..properties import C, W, ensure_meta
+
+        ensure_meta(err).flags["cause"] = W | C  # InstallErrorCause: non-enumerable (20.5.8.1)
     return err
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..convert import same_value, to_property_key
 from ..values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
-from ..properties import is_extensible
+from ..properties import is_extensible, meta_of
 from .array_support import describe, members, require_callable
 from .descriptors import define_or_throw, from_property_descriptor, own_descriptor, to_property_descriptor
 from .object_proto import (
@@ -41,7 +41,7 @@ def object_ctor(this: Any, value: Any = UNDEFINED, *_: Any) -> Any:
 # --- keys / values / entries ------------------------------------------------------------------
 
 def _own_values(o: Any, keys: list[str]) -> list[Any]:
-    if type(o) is dict:
+    if type(o) is dict and meta_of(o) is None:
         return [o[k] for k in keys]
     if isinstance(o, list):
         return list(o)
@@ -73,7 +73,7 @@ def object_entries(this: Any, o: Any = UNDEFINED, *_: Any) -> list[list[Any]]:
 @method(_STATICS, "assign", 2)
 def object_assign(this: Any, target: Any = UNDEFINED, *sources: Any) -> Any:
     """Object.assign (20.1.2.1): enumerable own props of each source, strict [[Set]]."""
-    to = to_object(target)
+    to = wrap_primitive(to_object(target))
     m = members()
     for src in sources:
         if src is None or src is UNDEFINED:

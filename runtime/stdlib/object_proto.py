@@ -163,7 +163,14 @@ def object_to_string(this: Any, *_: Any) -> str:
         return "[object Undefined]"
     if this is None:
         return "[object Null]"
-    return f"[object {_class_tag(this)}]"
+    builtin = _class_tag(this)
+    if is_object(this) and type(this) is not str:
+        from .symbol import SYMBOL_TO_STRING_TAG
+
+        tag = members().get_member(this, SYMBOL_TO_STRING_TAG)  # 20.1.3.6 step 15
+        if type(tag) is str:
+            return f"[object {tag}]"
+    return f"[object {builtin}]"
 
 
 OBJECT_PROTO["toString"] = native(object_to_string, "toString", 0)
