@@ -169,8 +169,11 @@ _FRESH_ARRAY_METHODS = frozenset(["split", "slice", "concat"])
 _DEFINERS = (A.FunctionExpression, A.ArrowFunctionExpression, A.FunctionDeclaration, A.AssignmentExpression)
 
 
-def _name_of(node: Any) -> object:
-    return node.name if isinstance(node, A.Identifier) else node.value if isinstance(node, A.Literal) else None
+def _name_of(node: Any) -> str | None:
+    """A member's static name (an identifier, or a string literal)."""
+    if isinstance(node, A.Identifier):
+        return node.name
+    return node.value if isinstance(node, A.Literal) and type(node.value) is str else None
 
 
 def _on_fresh_array(node: A.CallExpression | A.MemberExpression, program: A.Program) -> bool:
