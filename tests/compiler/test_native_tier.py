@@ -259,6 +259,8 @@ EXPRESSIONS: list[str] = [
     "value - 1",
     "value * 2",
     "value * 0",
+    "value * -1",
+    "-2 * value",
     "value < 10",
     "value >= 0 && value <= 100",
     "value === 0",
@@ -615,6 +617,8 @@ STAYS_NATIVE = [
     ('value.endsWith(".svc") || value.includes(".svc.") ? virtualToHostDNS(value) : value', "db.data.svc.cluster.local"),
     ("value + 10000", 80),
     ("value - 10000", 10080),
+    ("value * 0", 5),  # +0: no -0 to fear
+    ("value * 3", 0),
     ('"my-prefix-" + value', "web"),
     ("value.slice(2)", "v-web"),
     ("value.toUpperCase()", "web"),
