@@ -163,6 +163,36 @@ def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
     return callee.property.value in _MUTATORS
 
 
+#: methods that, when no script function exists, can only be the built-ins that return a new array
+_FRESH_ARRAY_METHODS = frozenset(["split", "slice", "concat"])
+#: nodes that can define a function, rebind an input, or reach a prototype
+_DEFINERS = (A.FunctionExpression, A.ArrowFunctionExpression, A.FunctionDeclaration, A.AssignmentExpression)
+
+
+def _name_of(node: Any) -> str | None:
+    """A member's static name (an identifier, or a string literal)."""
+    if isinstance(node, A.Identifier):
+        return node.name
+    return node.value if isinstance(node, A.Literal) and type(node.value) is str else None
+
+
+def _on_fresh_array(node: A.CallExpression | A.MemberExpression, program: A.Program) -> bool:
+    """``x.split('.').pop()``: a mutator called on an array the call just made, which no one
+    else sees. Only when the script defines no function and assigns nothing: then a method
+    named ``split`` (``slice``, ``concat``) on JSON input is the built-in, which returns a
+    new array (or throws)."""
+    if not isinstance(node, A.CallExpression) or not isinstance(node.callee, A.MemberExpression):
+        return False
+    receiver = node.callee.object
+    if isinstance(receiver, A.ArrayExpression):
+        made = True
+    else:
+        made = (isinstance(receiver, A.CallExpression) and isinstance(receiver.callee, A.MemberExpression)
+                and not receiver.callee.computed and not receiver.callee.optional
+                and _name_of(receiver.callee.property) in _FRESH_ARRAY_METHODS)
+    return made and not any(isinstance(n, _DEFINERS) for n in walk(program))
+
+
 def _value_member(node: Any) -> bool:
     """``value.k`` / ``value[k]`` (not optional): a member of the script global ``value``."""
     return (isinstance(node, A.MemberExpression) and not node.optional
@@ -175,6 +205,8 @@ def mutates_inputs(program: A.Program) -> bool:
     True when it writes or deletes a member, destructures into a member, or calls a method
     whose name can mutate (push, sort, assign, call, ...) or a computed method name.
     """
+    fresh_callees = {id(n.callee) for n in walk(program)
+                     if isinstance(n, A.CallExpression) and _on_fresh_array(n, program)}
     for node in walk(program):
         match node:
             case A.AssignmentExpression():
@@ -187,7 +219,8 @@ def mutates_inputs(program: A.Program) -> bool:
             case A.UnaryExpression(operator="delete"):
                 return True
             case A.CallExpression() | A.MemberExpression():
-                if _may_mutate_through(node):
+                if _may_mutate_through(node) and id(node) not in fresh_callees \
+                        and not (isinstance(node, A.CallExpression) and id(node.callee) in fresh_callees):
                     return True
             case _:
                 pass

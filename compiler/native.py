@@ -579,8 +579,10 @@ class NativeGen:
                          U=self.tmp(), X=a, Y=b, S=ast.Constant(_SAFE)), "int"
             return E("T if -S <= (T := X - Y) <= S else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
-        if op == "*":  # a zero product may be -0 in JS: the general tier decides
-            return E("T if -S <= (T := X * Y) <= S and T else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
+        if op == "*":  # a zero product is -0 in JS when the other factor is negative: general tier
+            # (a reduce from 0 or a zero count keeps +0 and stays here)
+            return E("T if -S <= (T := (U := X) * (V := Y)) <= S and (T or (U >= 0 and V >= 0)) else DEOPT()",
+                     T=self.tmp(), U=self.tmp(), V=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
         raise Unsupported
 
