@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 MYPY_PACKAGES := grammar compiler runtime yamlsource patches platformconfig server syncpatch benchmarks
 MYPY_PENDING  := \
 	compiler/checks.py compiler/expressions.py \
-	runtime/convert.py runtime/members.py
+	runtime/members.py
 empty :=
 space := $(empty) $(empty)
 MYPY_EXCLUDE := $(if $(strip $(MYPY_PENDING)),--exclude '^($(subst $(space),|,$(strip $(MYPY_PENDING))))$$')
