@@ -160,7 +160,8 @@ def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
         return False
     if callee.computed:
         return not (isinstance(callee.property, A.Literal) and callee.property.value not in _MUTATORS)
-    return callee.property.value in _MUTATORS
+    name = callee.property  # a dotted name: always a string Literal
+    return isinstance(name, A.Literal) and name.value in _MUTATORS
 
 
 #: methods that, when no script function exists, can only be the built-ins that return a new array

@@ -342,7 +342,7 @@ class StmtGen(GenBase):
             self.breakables.pop()
             self.labels.pop(name, None)
             self.open_jumps.discard(name)
-        out: list[ast.stmt] = [ast.While(test=P.const(True), body=[*inner, ast.Break()], orelse=[])]
+        out = [ast.While(test=P.const(True), body=[*inner, ast.Break()], orelse=[])]
         out.extend(self.label_checks(depth))
         implicit = self.label_flags.pop(f"#{depth}", None)
         used = any(isinstance(n, ast.Name) and n.id == flag for st in out for n in ast.walk(st))

@@ -20,8 +20,8 @@ def callee_text(node: Any) -> str:
     match node:
         case A.Identifier():
             return str(node.name)
-        case A.MemberExpression(computed=False):
-            return f"{callee_text(node.object)}.{node.property.value}"
+        case A.MemberExpression(computed=False, property=A.Literal(value=name)):
+            return f"{callee_text(node.object)}.{name}"
         case A.MemberExpression():
             prop = node.property
             inner = repr(prop.value).replace("'", '"') if isinstance(prop, A.Literal) else "..."

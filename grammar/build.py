@@ -424,7 +424,9 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return A.LogicalExpression(operator="??", left=left, right=right, span=_join(left, right))
 
     def _logical(self, c: list[Any], op: str) -> A.LogicalExpression:
-        return self._binary(A.LogicalExpression, c, op)
+        left, right = _nodes(c)
+        return A.LogicalExpression(operator=op, left=_check_expression(left), right=_check_expression(right),
+                                   span=_join(left, right))
 
     def logical_or_expr(self, c: list[Any]) -> A.LogicalExpression:
         return self._logical(c, "||")
@@ -433,14 +435,9 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return self._logical(c, "&&")
 
     def _bitwise(self, c: list[Any], op: str) -> A.BinaryExpression:
-        return self._binary(A.BinaryExpression, c, op)
-
-    @staticmethod
-    def _binary(cls: Any, c: list[Any], op: str) -> Any:
-        """``left op right`` as ``cls`` (BinaryExpression or LogicalExpression)."""
         left, right = _nodes(c)
-        return cls(operator=op, left=_check_expression(left), right=_check_expression(right),
-                   span=_join(left, right))
+        return A.BinaryExpression(operator=op, left=_check_expression(left), right=_check_expression(right),
+                                  span=_join(left, right))
 
     def bit_or_expr(self, c: list[Any]) -> A.BinaryExpression:
         return self._bitwise(c, "|")

@@ -116,7 +116,7 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
     lexer = Lexer(source, punct, keywords)
     ip = lark.parse_interactive(None)
     def choices() -> set[str]:
-        return set(ip.choices())
+        return set(ip.choices())  # type: ignore[no-untyped-call]  # lark leaves InteractiveParser.choices unannotated
     prev_type = ""
     brackets: list[bool] = []  # open brackets, innermost last: is it the head of a `for`?
     try:

@@ -81,7 +81,7 @@ def normalize_number(x: float | int) -> int | float:
             return float(x)
         except OverflowError:
             return math.inf if x > 0 else -math.inf
-    if x.is_integer() and -_TWO_53 <= x <= _TWO_53 and (x != 0 or math.copysign(1.0, x) > 0):
+    if float.is_integer(x) and -_TWO_53 <= x <= _TWO_53 and (x != 0 or math.copysign(1.0, x) > 0):
         return int(x)
     return x
 
@@ -92,11 +92,14 @@ def to_boolean(v: Any) -> bool:
     """ToBoolean (7.1.2). Objects (even empty dict/list) are true; strings by length."""
     t = type(v)
     if t is bool:
-        return v  # type: ignore[no-any-return]
+        flag: bool = v
+        return flag
     if t is str:
-        return v != ""
+        text: str = v
+        return text != ""
     if t is int:
-        return v != 0
+        number: int = v
+        return number != 0
     if t is float:
         return not (v == 0.0 or v != v)
     return not (v is None or v is UNDEFINED)
@@ -244,7 +247,7 @@ def number_to_string(x: int | float) -> str:
         return "-Infinity"
     if x == 0:
         return "0"
-    if x.is_integer() and abs(x) <= _TWO_53:  # beyond 2**53: shortest digits padded with zeros
+    if float.is_integer(x) and abs(x) <= _TWO_53:  # beyond 2**53: shortest digits padded with zeros
         return str(int(x))
     sign = "-" if x < 0 else ""
     _, digit_tuple, exp = _decimal()(repr(abs(x))).as_tuple()
@@ -325,7 +328,7 @@ def _modular(v: Any, bits: int) -> int:
 def to_int32(v: Any) -> int:
     """ToInt32 (7.1.6)."""
     if type(v) is int and -2147483648 <= v <= 2147483647:
-        return v  # type: ignore[no-any-return]
+        return v
     n = _modular(v, 32)
     return n - 4294967296 if n >= 2147483648 else n
 
@@ -333,7 +336,7 @@ def to_int32(v: Any) -> int:
 def to_uint32(v: Any) -> int:
     """ToUint32 (7.1.7)."""
     if type(v) is int and 0 <= v <= 4294967295:
-        return v  # type: ignore[no-any-return]
+        return v
     return _modular(v, 32)
 
 
@@ -357,11 +360,11 @@ def strict_equals(a: Any, b: Any) -> bool:
     ta = type(a)
     tb = type(b)
     if ta is str:
-        return tb is str and a == b  # type: ignore[no-any-return]
+        return tb is str and a == b
     if ta is int or ta is float:
-        return (tb is int or tb is float) and a == b  # type: ignore[no-any-return]
+        return (tb is int or tb is float) and a == b
     if ta is bool:
-        return tb is bool and a == b  # type: ignore[no-any-return]
+        return tb is bool and a == b
     return a is b
 
 
@@ -398,7 +401,7 @@ def same_value_zero(a: Any, b: Any) -> bool:
     """SameValueZero (7.2.11): like === but NaN equals NaN (includes, Map, Set)."""
     ta = type(a)
     if (ta is float or ta is int) and (type(b) is float or type(b) is int):
-        return a == b or (a != a and b != b)  # type: ignore[no-any-return]
+        return a == b or (a != a and b != b)
     return strict_equals(a, b)
 
 
@@ -408,7 +411,7 @@ def same_value(a: Any, b: Any) -> bool:
     if (ta is float or ta is int) and (type(b) is float or type(b) is int):
         if a == 0 and b == 0:
             return math.copysign(1.0, a) == math.copysign(1.0, b)
-        return a == b or (a != a and b != b)  # type: ignore[no-any-return]
+        return a == b or (a != a and b != b)
     return strict_equals(a, b)
 
 

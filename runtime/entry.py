@@ -143,6 +143,7 @@ class CompiledFunction:
         """Fast entry for plan application, in the realm the caller made current and busy."""
         value, context = self._inputs(value, context)
         realm = _LOCAL.realm
+        assert realm is not None, "invoke runs inside an evaluation, with a current realm"
         realm.budgets = self.budgets
         realm.steps_left = self._steps
         realm.deadline = 0.0

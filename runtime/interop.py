@@ -10,7 +10,7 @@ safe numbers and floats otherwise; it rebuilds only the containers that need it.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable
 
 from .convert import has_index_keys, normalize_number, ordered_keys
 from .strings import from_units
@@ -90,14 +90,14 @@ def _key(k: Any) -> str:
 
 
 #: leaf types every JS value of which comes back to Python as it is
-_PLAIN_LEAVES = frozenset([str, bool, type(None), type(UNDEFINED)])
+_PLAIN_LEAVES: frozenset[type] = frozenset([str, bool, type(None), type(UNDEFINED)])
 _PLAIN_OR_INT = _PLAIN_LEAVES | {int}
 _SAFE = 9007199254740992  # 2**53: larger ints are rounded to the double JS holds
 _SAFE_INTS = range(-9007199254740992, 9007199254740993)
 _IS_INT = int.__instancecheck__
 
 
-def _leaves_plain(values: Callable[[], Iterator[Any]]) -> bool:
+def _leaves_plain(values: Callable[[], Iterable[Any]]) -> bool:
     """Are all these leaves returned as they are (plain leaves, safe integers)? Every step
     runs at C speed (map, set, filter, range membership), which matters: this check runs over
     every result, and a Python loop over the leaves costs more than building them did."""

@@ -40,7 +40,8 @@ def _split_astral(m: re.Match[str]) -> str:
 
 
 def _join_pair(m: re.Match[str]) -> str:
-    hi, lo = m.group()
+    pair = m.group()
+    hi, lo = pair[0], pair[1]
     return chr(0x10000 + ((ord(hi) - 0xD800) << 10) + (ord(lo) - 0xDC00))
 
 
