@@ -28,9 +28,6 @@ def _require_selection() -> None:
     pytest.skip(f"test262 selection not found at {ROOT}")
 
 
-@pytest.mark.xfail(strict=True, reason="the committed list was measured on an overloaded machine, where ~60 long "
-                   "tests (RegExp property escapes) ran out of wall time; regenerate it on an idle machine "
-                   "(`make conformance ARGS=--update-expected`) and drop this mark")
 def test_expected_failures_hold_no_crash_or_timeout() -> None:
     listed = runner.read_expected()
     bad = {test_id: kind for test_id, kind in listed.items() if kind in (runner.CRASH, runner.TIMEOUT)}
