@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from .sec_harness import SMALL, UNDEFINED, C, Case, E, L, R, check, params
+from .sec_harness import SMALL, UNDEFINED, Case, E, L, R, check, params
 
 V = {"a": 1, "o": {"b": 2}}
 
