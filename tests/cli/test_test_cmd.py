@@ -69,7 +69,7 @@ cases:
   - name: expected error
     resource: services
     input: {spec: {x: 1}}
-    expectedError: ZeroDivisionError
+    expectedError: InternalError
 """
 
 
