@@ -73,14 +73,15 @@ def object_entries(this: Any, o: Any = UNDEFINED, *_: Any) -> list[list[Any]]:
 @method(_STATICS, "assign", 2)
 def object_assign(this: Any, target: Any = UNDEFINED, *sources: Any) -> Any:
     """Object.assign (20.1.2.1): enumerable own props of each source, strict [[Set]]."""
-    to = wrap_primitive(to_object(target))
+    primitive = to_object(target)
+    to = wrap_primitive(primitive)
     m = members()
     for src in sources:
         if src is None or src is UNDEFINED:
             continue
         for k in m.own_keys(src):
             v = m.get_member(src, k)
-            if type(to) is str and (k == "length" or (k.isdigit() and int(k) < m.get_member(to, "length"))):
+            if type(primitive) is str and (k == "length" or (k.isdigit() and int(k) < len(primitive))):
                 # a String object's indexes and length are read-only (10.4.3): Object.assign('ab', 'x')
                 raise type_error(f"Cannot assign to read only property '{k}' of object '[object String]'")
             m.set_member(to, k, v, True)
