@@ -20,7 +20,7 @@ __all__ = [
     "WhileStatement", "DoWhileStatement", "BreakStatement", "ContinueStatement", "ReturnStatement",
     "ThrowStatement", "TryStatement", "CatchClause", "SwitchStatement", "SwitchCase",
     "LabeledStatement", "FunctionDeclaration",
-    "Identifier", "Literal", "RegExpLiteral", "TemplateLiteral", "TaggedTemplateExpression",
+    "Identifier", "PropertyName", "Literal", "RegExpLiteral", "TemplateLiteral", "TaggedTemplateExpression",
     "ThisExpression", "ArrayExpression", "ObjectExpression", "Property", "FunctionExpression",
     "ArrowFunctionExpression", "UnaryExpression", "UpdateExpression", "BinaryExpression",
     "LogicalExpression", "AssignmentExpression", "ConditionalExpression", "CallExpression",
@@ -32,6 +32,14 @@ __all__ = [
 
 @attrs.frozen(kw_only=True)
 class Identifier:
+    name: str
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
+class PropertyName:
+    """The name after the dot in ``obj.name`` / ``obj?.name``: a property key spelled as a
+    word, never a variable reference (any word, reserved ones included: ``obj.if``)."""
     name: str
     span: Span
 
@@ -190,8 +198,9 @@ class NewExpression:
 
 @attrs.frozen(kw_only=True)
 class MemberExpression:
+    """``obj.name`` (``computed`` False, ``property`` a PropertyName) or ``obj[key]``."""
     object: "Expression"
-    property: "Expression"
+    property: "Expression | PropertyName"
     computed: bool
     optional: bool
     span: Span
@@ -404,7 +413,7 @@ Statement = Union[
     LabeledStatement, FunctionDeclaration,
 ]
 Node = Union[Expression, Statement, Pattern, Program, Property, SpreadElement, VariableDeclarator,
-             CatchClause, SwitchCase]
+             CatchClause, SwitchCase, PropertyName]
 
 
 def dump(node: object, indent: int = 0) -> str:
