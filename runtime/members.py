@@ -65,7 +65,8 @@ class BuiltinProto:
 
     def __init__(self, tag: str, table: dict[str, JSFunction], parent: "BuiltinProto | None") -> None:
         self.tag = tag
-        self.table = table
+        # keyed by name, and by the well-known symbols the stdlib adds (Array's Symbol.iterator)
+        self.table: dict[Any, JSFunction] = table
         self.parent = parent
 
     def __repr__(self) -> str:
@@ -832,7 +833,8 @@ def js_iterate(value: Any) -> Iterator[Any]:
     if t is str:
         return iter(value) if value.isascii() else iter(from_units(value))
     if t is JSIterator:
-        return value.it
+        inner: Iterator[Any] = value.it
+        return inner
     it = getattr(t, "js_iterator", None) if _is_object(value) and t is not dict and t is not JSObject else None
     if it is not None:
         return it(value)  # type: ignore[no-any-return]
