@@ -70,14 +70,7 @@ LAYER_OF_MODULE = {
 
 # Import cycles between modules (inside one layer) that are still to be broken. This list only
 # shrinks: when a cycle is broken, delete its line here (the test then keeps it broken).
-KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset({
-    # members loads the stdlib when it is complete, and the stdlib (and the object model that
-    # joined it: arguments, wrappers) uses members: one cycle until the loading moves above both
-    frozenset({"syncpatch.runtime.arguments", "syncpatch.runtime.functions", "syncpatch.runtime.members",
-               "syncpatch.runtime.stdlib", "syncpatch.runtime.stdlib.array_support", "syncpatch.runtime.stdlib.regexp",
-               "syncpatch.runtime.stdlib.string", "syncpatch.runtime.stdlib.symbol", "syncpatch.runtime.stdlib.wrappers"}),
-    frozenset({"syncpatch.runtime.stdlib.regexp_syntax", "syncpatch.runtime.stdlib.regexp_vclass"}),
-})
+KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
 
 # What importing the runtime must not load: it is importable alone.
 RUNTIME_FORBIDDEN = ("lark", "pydantic", "yaml", "syncpatch.compiler", "syncpatch.grammar")

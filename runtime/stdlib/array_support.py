@@ -12,14 +12,14 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..convert import to_integer_or_infinity, to_length, to_string
+from ..convert import to_integer_or_infinity, to_length
+from ..describe import describe as describe  # re-exported: the built-ins word errors with it
 from ..properties import meta_of
 from ..realm import current_realm
 from ..strings import has_astral, to_units
 from ..values import (
     MISSING,
     UNDEFINED,
-    JSErrorObject,
     JSFunction,
     JSSymbol,
     type_error,
@@ -50,31 +50,6 @@ def is_frozen(obj: Any) -> bool:
     except ImportError:  # pragma: no cover - only before the core lands
         return False
     return bool(m.is_frozen(obj))
-
-
-def describe(v: Any) -> str:
-    """How V8 prints a value in ``%s is not a function`` messages."""
-    t = type(v)
-    if t is str:
-        return v  # type: ignore[no-any-return]
-    if t is JSSymbol:
-        return repr(v)
-    if v is None or v is UNDEFINED or t in (int, float, bool):
-        return to_string(v)
-    if isinstance(v, list):
-        return "[object Array]"
-    if isinstance(v, JSErrorObject):
-        return to_string(v)
-    if t is JSFunction:
-        return f"function {v.name}"
-    cls = getattr(type(v), "JS_CLASS", None)
-    if cls in ("RegExp", "Date"):
-        return f"[object {cls}]"
-    if cls is not None and cls not in ("Object", "Iterator") and "Iterator" not in cls:
-        return f"#<{cls}>"
-    if type(v).__name__ == "JSObject" and getattr(v, "proto", 0) is None:
-        return "[object Object]"
-    return "#<Object>"
 
 
 def require_callable(fn: Any) -> JSFunction:
