@@ -245,6 +245,23 @@ def test_the_runtime_loads_alone() -> None:
     assert result.stdout.strip() == "[]", f"importing syncpatch.runtime loaded: {result.stdout.strip()}"
 
 
+@pytest.mark.parametrize("first", ["syncpatch.runtime.errors", "syncpatch.runtime.members",
+                                   "syncpatch.runtime.stdlib.string", "syncpatch.runtime.stdlib.regexp_vclass"])
+def test_any_runtime_module_imported_first_loads_the_whole_runtime(first: str) -> None:
+    """The runtime package composes the core (``members``) and the stdlib, which do not import
+    each other: whichever module a process imports first, every built-in is registered."""
+    probe = (
+        f"import {first}\n"
+        "from syncpatch.runtime.stdlib.registry import ARRAY_PROTO, GLOBALS\n"
+        "from syncpatch.runtime.well_known import SYMBOL_ITERATOR\n"
+        "print(all(n in GLOBALS for n in ('Array', 'Object', 'RegExp', 'Symbol', 'JSON')),"
+        " 'map' in ARRAY_PROTO, SYMBOL_ITERATOR in ARRAY_PROTO)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True", "True"]
+
+
 @pytest.mark.parametrize("source", ["from .a import b", "from . import c", "from ..x import y"])
 def test_relative_imports_resolve_inside_the_package(source: str) -> None:
     path = ROOT / "patches" / "m.py"
