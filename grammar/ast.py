@@ -3,6 +3,8 @@
 This is the hand-over type between the grammar stage and the compiler; nothing downstream
 sees Lark. Field names follow ESTree (https://github.com/estree/estree) so that readers who
 know Babel or Acorn find their way; ``span`` is the 1-based line/column range in the script.
+One departure: the name in ``obj.name`` is a ``PropertyName``, not an ``Identifier``, so
+that no pass can take it for a variable reference.
 """
 
 from __future__ import annotations
