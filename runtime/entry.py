@@ -19,6 +19,7 @@ from .realm import DEFAULT_BUDGETS, Budgets, Realm
 from .realm import ON_NEW_REALM, WATCHED
 from .realm import _local as _LOCAL
 from . import watchdog
+from .plan_export import export_result
 from .values import UNDEFINED
 
 __all__ = ["CompiledFunction", "end_evaluation"]
@@ -153,6 +154,14 @@ class CompiledFunction:
             result = self._main(realm, value, context, value_exists)
             if realm.dead is not None:  # a budget ran out and something swallowed the error
                 realm.alive()
+            t = type(result)
+            if not (t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE)):
+                # as vCluster stores it, while getters and property attributes still exist
+                exported = export_result(result)
+                if realm.extra or realm.overlay is not None:
+                    realm.unpatch()
+                    realm.extra = {}
+                return exported
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             realm.depth = 0
             realm.dead = None

@@ -19,7 +19,7 @@ from typing import Any, Literal, Mapping, Protocol, Sequence
 import attrs
 
 from .names import safe_concat_name
-from .paths import Index, Key, Segment, parse_path
+from .paths import Index, Key, Segment, Wildcard, parse_path
 from .plan import ApplyEnv, Keyword, PatchFunction
 
 __all__ = [
@@ -205,7 +205,7 @@ class ReferencePatch:
         virtual_ns = _object_namespace(virtual_obj) or _annotation(env.root, NAMESPACE_ANNOTATION)
         ref = self._resolve(value, _object_namespace(env.root))
         tr = env.get_translator()
-        previous = _lookup(virtual_obj, parse_path(context.get("path", ""))) if virtual_obj else None
+        previous = _lookup(virtual_obj, _matched(self.segments, context.get("path", ""))) if virtual_obj else None
         if previous is not None:
             try:
                 old = self._resolve(previous, virtual_ns)
@@ -225,6 +225,19 @@ class ReferencePatch:
     def _record_from_host(env: ApplyEnv, tenant: _Resolved, host: _Resolved) -> None:
         env.imports.append(ImportRecord(host.api_version, host.kind, tenant.namespace, tenant.name,
                                         host.namespace, host.name, "from_host"))
+
+
+def _matched(segments: tuple[Segment, ...], path: Any) -> tuple[Segment, ...]:
+    """The segments of the location a patch function was called for. ``context.path`` is
+    what vCluster passes: the last key unquoted, and for ``["key"]`` the map's path."""
+    if not any(isinstance(seg, Wildcard) for seg in segments):
+        return segments
+    text = str(path)
+    last = segments[-1]
+    if isinstance(last, Key):
+        head = text if last.bracket else text[: len(text) - len(last.name)].rstrip(".")
+        return parse_path(head) + (Key(last.name),)
+    return parse_path(text)
 
 
 def _annotation(obj: Any, key: str) -> str:
