@@ -179,6 +179,23 @@ class CompiledFunction:
             return result
         return _convert_result(result, self._names)
 
+    def exported(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True) -> Any:
+        """A call in its own realm whose result is exported as plans store it
+        (``plan_export``), while getters and property attributes still exist: what
+        ``syncpatch eval`` prints. A result without a JSON form is an ``EvaluationError``
+        whose ``value`` is a ``plan_export.ExportFailure``."""
+        local = _LOCAL
+        previous = local.realm
+        realm = Realm(self.budgets)
+        realm.deadline = time.monotonic() + self.budgets.wall_time
+        realm.busy = WATCHED
+        local.realm = realm
+        try:
+            return self.invoke(value, context, value_exists)
+        finally:
+            end_evaluation(realm)
+            local.realm = previous
+
     def _isolated_call(self, value: Any, context: Any, value_exists: bool, budgets: Budgets) -> Any:
         """A call with its own realm: custom budgets, or nested inside another evaluation."""
         local = _LOCAL

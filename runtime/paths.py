@@ -6,18 +6,20 @@ Grammar (vCluster's patch paths, with two deliberate improvements noted below)::
     segment  := plain | quoted
     plain    := one or more characters other than . [ ] " '
     quoted   := '"' ( any character but '"' or '\\' | '\\' any character )* '"'
-    bracket  := "*" | digits | quoted
+    bracket  := quoted | one or more characters other than [ ] " '
 
 * ``a.b.c`` walks map keys (a plain segment of digits also indexes a list, so that a
   ``context.path`` such as ``spec.ports.0.name`` is itself a valid path);
-* ``list[*]`` / ``map[*]`` (and ``.*``) is a wildcard over every element or key;
-* ``list[3]`` indexes a list; ``map["key"]`` names a map key and, as the *last* segment, runs
-  the patch even when the key is missing (so it can create it);
+* ``list[*]`` / ``map[*]`` (and ``.*``, ``["*"]``) is a wildcard over every element or key;
+* ``list[3]`` indexes a list; ``map["key"]`` and ``map[key]`` (vCluster reads them alike)
+  name a map key and, as the *last* segment, run the patch even when the key is missing (so
+  it can create it);
 * ``a."dotted.key".b`` is a plain key that may contain dots or brackets;
-* leading and doubled dots are ignored, as vCluster's splitter does.
+* the path is trimmed, and leading and doubled dots are ignored, as vCluster's splitter does.
 
 Improvements over vCluster: a single-quoted key (``map['key']``) is an error suggesting double
-quotes rather than a path that silently never matches, and every error names its column.
+quotes rather than a path that silently never matches, a negative index is an error rather
+than a run-time failure, and every error names its column.
 
 Parsing is cached: plans parse their paths at compile time, and the cache makes repeated
 compilation of the same config cheap.

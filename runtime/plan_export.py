@@ -23,9 +23,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
+from .values import UNDEFINED, JSErrorObject, JSFunction, JSObject, JSSymbol, JSThrow
 
-__all__ = ["export_result", "go_time_text"]
+__all__ = ["export_result", "go_time_text", "ExportFailure"]
 
 _MAX_DEPTH = 1000
 _SAFE = 2**53
@@ -40,9 +40,16 @@ def export_result(value: Any) -> Any:
     return _export(value, "", [], 0)
 
 
+class ExportFailure(JSErrorObject):
+    """The ``TypeError`` thrown for a result without a JSON form (so a caller that prints
+    results can tell it from an error the script threw)."""
+
+    __slots__ = ()
+
+
 def _fail(what: str, where: str) -> Exception:
     at = f"the result holds {what} at {where}" if where else f"the result is {what}"
-    return type_error(f"{at}, which has no JSON form (vCluster stores results as JSON)")
+    return JSThrow(ExportFailure("TypeError", f"{at}, which JSON cannot represent (vCluster stores results as JSON)"))
 
 
 def _child(where: str, key: str | int) -> str:

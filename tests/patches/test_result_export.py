@@ -130,3 +130,32 @@ def test_plain_data_passes_unchanged() -> None:
     data = {"a": [1, "x", True, None, {"b": -0.5}]}
     assert export_result(data) == data
     assert export_result(2.0) == 2 and type(export_result(2.0)) is int
+
+
+@pytest.mark.parametrize(("script", "printed"), [
+    ("new Date(1500)", "1970-01-01T00:00:01.5Z"),
+    ('new Map([["a", 1]])', [["a", 1]]),
+    ("({get a() { return value }})", {"a": 2}),
+    ("new Number(value)", 2),
+])
+def test_syncpatch_eval_prints_what_a_patch_would_store(script: str, printed: Any) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from syncpatch.cli import cli
+
+    result = CliRunner().invoke(cli, ["eval", script, "--value", "2"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == printed
+
+
+def test_syncpatch_eval_tells_an_export_failure_from_a_thrown_error() -> None:
+    from click.testing import CliRunner
+
+    from syncpatch.cli import cli
+
+    failed = CliRunner().invoke(cli, ["eval", "[NaN]"], catch_exceptions=False)
+    assert failed.exit_code == 1 and failed.stderr.startswith("error: the result holds NaN at [0]")
+    thrown = CliRunner().invoke(cli, ["eval", 'throw new TypeError("x")'], catch_exceptions=False)
+    assert thrown.exit_code == 1 and thrown.stderr.startswith("Uncaught TypeError: x")
