@@ -23,21 +23,61 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .convert import ordered_keys
+from .interop import known_plain_keys, plain_keys
+from .properties import meta_of
+from .realm import PATCHED_REALMS
 from .values import UNDEFINED, JSErrorObject, JSFunction, JSObject, JSSymbol, JSThrow
 
 __all__ = ["export_result", "go_time_text", "ExportFailure"]
 
 _MAX_DEPTH = 1000
+_PLAIN_DEPTH = 64  # deeper trees (or cycles) take the full walk, which tells them apart
 _SAFE = 2**53
 
 
 def export_result(value: Any) -> Any:
     """``value`` as JSON data by vCluster's export rule (see the module docstring); a JS
-    ``TypeError`` (raised as ``JSThrow``) for a value Go's JSON encoding refuses."""
+    ``TypeError`` (raised as ``JSThrow``) for a value Go's JSON encoding refuses. A tree
+    that already is JSON data in canonical form (the usual result) comes back as it is."""
     t = type(value)
     if t is str or t is bool or t is int or value is None or value is UNDEFINED:
         return value
+    if (t is dict or t is list) and not PATCHED_REALMS[0] and _canonical(value, 0):
+        return value
+    if t is float and math.isfinite(value) and not value.is_integer():
+        return value
     return _export(value, "", [], 0)
+
+
+def _canonical(value: Any, depth: int) -> bool:
+    """Whether ``value`` is JSON data exactly as the export would write it: plain containers,
+    keys in JS order (none an array index), no ``undefined``, safe ints, finite non-integral
+    floats (only read while no property side table exists, so no getter hides in it)."""
+    if depth > _PLAIN_DEPTH:
+        return False
+    if type(value) is dict:
+        if not (known_plain_keys(value) or plain_keys(value)):
+            return False
+        items: Any = value.values()
+    else:
+        items = value
+    for x in items:
+        t = type(x)
+        if t is str or t is bool or x is None:
+            continue
+        if t is int:
+            if -_SAFE <= x <= _SAFE:
+                continue
+            return False
+        if t is float:
+            if math.isfinite(x) and not x.is_integer():
+                continue
+            return False
+        if (t is dict or t is list) and _canonical(x, depth + 1):
+            continue
+        return False
+    return True
 
 
 class ExportFailure(JSErrorObject):
@@ -102,8 +142,6 @@ def _export(value: Any, where: str, stack: list[int], depth: int) -> Any:
 
 
 def _array(value: list[Any], where: str, stack: list[int], depth: int) -> list[Any]:
-    from .properties import meta_of
-
     m = meta_of(value)
     if m is not None and m.accessors:
         from .members import get_member
@@ -116,19 +154,12 @@ def _array(value: list[Any], where: str, stack: list[int], depth: int) -> list[A
 
 def _object(value: Any, where: str, stack: list[int], depth: int) -> dict[str, Any]:
     """Own enumerable string keys, in JS order, each read with [[Get]] (getters run)."""
-    from .members import get_member, own_keys
-    from .properties import meta_of
-
     out: dict[str, Any] = {}
-    if type(value) is dict and meta_of(value) is None:
-        from .convert import ordered_keys
-
+    if (type(value) is dict or type(value) is JSObject) and meta_of(value) is None:
         pairs: Any = ((k, value[k]) for k in ordered_keys(value) if type(k) is str)
-    elif type(value) is JSObject and meta_of(value) is None:
-        from .convert import ordered_keys
-
-        pairs = ((k, value[k]) for k in ordered_keys(value) if type(k) is str)
     else:
+        from .members import get_member, own_keys
+
         pairs = ((k, get_member(value, k)) for k in own_keys(value))
     for key, item in pairs:
         if item is UNDEFINED:
