@@ -18,6 +18,7 @@ from ..convert import (
     to_string,
     to_uint32,
 )
+from .. import stack
 from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_support import (
@@ -272,6 +273,7 @@ def array_to_string(this: Any, *_: Any) -> str:
 def array_to_locale_string(this: Any, *_: Any) -> str:
     """Array.prototype.toLocaleString (23.1.3.35): each element's toLocaleString, joined by ','."""
     o = _items(this, "toLocaleString")
+    stack.check()  # nested arrays recurse through here and C: a deep one must not overflow the stack
     m = members()
     parts = []
     for v in o:
