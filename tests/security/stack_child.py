@@ -3,8 +3,9 @@ stack and prints one JSON line per row. A C stack overflow is a segfault, which 
 this process.
 
 Usage: ``python stack_child.py STACK_BYTES rows`` (every row, with default and raised
-budgets) or ``python stack_child.py STACK_BYTES reach`` (the deepest plain and sort-comparator
-recursion that completes, with the call-depth budget out of the way).
+budgets), ``python stack_child.py STACK_BYTES reach`` (the deepest plain and sort-comparator
+recursion that completes, with the call-depth budget out of the way) or
+``python stack_child.py STACK_BYTES compile`` (long operator chains, compiled on that thread).
 """
 
 from __future__ import annotations
@@ -57,6 +58,14 @@ ROWS: dict[str, tuple[str, Callable[[], Any]]] = {
 }
 
 
+#: sources whose compilation recurses deeply (Python's own compiler recurses in C)
+COMPILE_ROWS: dict[str, str] = {
+    "long-sum": "+".join(["1"] * 3000),
+    "long-ternary": "value ? 1 : " * 1000 + "1",
+    "long-optional-chain": "value" + "?.a" * 2000,
+}
+
+
 def outcome(src: str, value: Any, budgets: Any) -> dict[str, Any]:
     try:
         fn = syncpatch.compile_expression(src, budgets=budgets)
@@ -77,6 +86,11 @@ def rows() -> None:
         for budget_name, budgets in (("default", None), ("raised", RAISED)):
             got = outcome(src, make_value(), budgets)
             print(json.dumps({"id": f"{row}/{budget_name}", **got}), flush=True)
+
+
+def compile_rows() -> None:
+    for row, src in COMPILE_ROWS.items():
+        print(json.dumps({"id": row, **outcome(src, None, None)}), flush=True)
 
 
 def _completes(src: str) -> bool:
@@ -104,7 +118,7 @@ def reach() -> None:
 def main() -> None:
     size, mode = int(sys.argv[1]), sys.argv[2]
     threading.stack_size(size)
-    worker = threading.Thread(target=rows if mode == "rows" else reach)
+    worker = threading.Thread(target={"rows": rows, "reach": reach, "compile": compile_rows}[mode])
     worker.start()
     worker.join()
 

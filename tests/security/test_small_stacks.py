@@ -6,7 +6,7 @@ Python's recursion limit counts frames, not bytes, so recursion through C (sort 
 stack with default budgets: a segfault, not an error. ``stack_child.py`` runs every row on a
 worker thread with a 1 MiB and a 256 KiB stack, with default and with raised budgets
 (``call_depth`` 10 M), in a child process so a segfault fails the test instead of killing
-pytest. Every row must end in ``LimitExceeded(budget="call_depth")`` (V8's RangeError); the
+pytest. Long operator chains are compiled on such threads too. Every recursion row must end in ``LimitExceeded(budget="call_depth")`` (V8's RangeError); the
 plain recursion the default budget allows (400 calls) must still fit on both stacks.
 """
 
@@ -59,3 +59,17 @@ def test_the_default_depth_fits_and_deeper_is_bounded_by_the_stack() -> None:
         reached[name] = rows[0]
     assert min(r["plain"] for r in reached.values()) >= 400, reached
     assert reached["1MiB"]["sort-comparator"] > 2 * reached["256KiB"]["sort-comparator"] > 0, reached
+
+
+@pytest.mark.parametrize("stack", list(STACKS))
+def test_long_operator_chains_compile_on_a_small_stack(stack: str) -> None:
+    """Compiling recurses as deep as the source's operator chains (Python's own ``compile``
+    recurses in C): on a small stack the compile moves to a worker with a big one, so the
+    source compiles, or is refused as too deep, and never crashes or leaks a RecursionError."""
+    code, err, rows = _child(STACKS[stack], "compile")
+    assert code == 0, f"the child died on a {stack} stack (exit {code}): {err}"
+    assert [row["id"] for row in rows] == list(stack_child.COMPILE_ROWS)
+    for got in rows:
+        assert got["kind"] in ("result", "compile"), got
+        if got["kind"] == "compile":
+            assert "nested too deeply" in got["text"], got
