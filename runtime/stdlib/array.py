@@ -23,6 +23,7 @@ from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_support import (
     charge_work,
+    checked_map,
     check_not_frozen,
     generic_mutate,
     includes_from,
@@ -115,6 +116,7 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
         out.append(v)
         if len(out) & 0xFFF == 0:
             realm.check_array(len(out))
+            realm.check_time()  # a long copy stops near its deadline by itself, not by the watchdog
     return out
 
 
@@ -292,7 +294,7 @@ def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any
     k = relative_index(start, length)
     final = relative_index(end, length, length)
     charge_work(final - k)
-    return [_plain(v) for v in o[k:final]] if k < final else []
+    return checked_map(_plain, o[k:final]) if k < final else []
 
 
 # --- mutators -------------------------------------------------------------------------------
