@@ -23,6 +23,7 @@ from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_support import (
     charge_work,
+    checked_chunks,
     checked_map,
     check_not_frozen,
     generic_mutate,
@@ -242,7 +243,7 @@ def array_join(o: list[Any], sep: str) -> str:
     charge_work(len(o))
     active.add(key)
     try:
-        parts = _join_parts(o)
+        parts = checked_chunks(_join_parts, o)
     finally:
         active.discard(key)
     realm.check_string(sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0))

@@ -221,11 +221,19 @@ def checked_map(fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
     watchdog interrupts it, which on a loaded machine takes tens of milliseconds more."""
     if len(items) <= CHECKED_CHUNK:
         return [fn(v) for v in items]
+    return checked_chunks(lambda chunk: [fn(v) for v in chunk], items)
+
+
+def checked_chunks(fn: Callable[[list[Any]], list[Any]], items: list[Any]) -> list[Any]:
+    """``fn(items)`` for a list-to-list ``fn`` that works element by element, run over
+    :data:`CHECKED_CHUNK`-element slices with a look at the clock before each."""
+    if len(items) <= CHECKED_CHUNK:
+        return fn(items)
     realm = current_realm()
     out: list[Any] = []
     for start in range(0, len(items), CHECKED_CHUNK):
         realm.check_time()
-        out.extend([fn(v) for v in items[start:start + CHECKED_CHUNK]])
+        out.extend(fn(items[start:start + CHECKED_CHUNK]))
     return out
 
 
