@@ -32,6 +32,13 @@ SCRIPTS: list[tuple[str, str]] = [
     ("locale-compare", "let s = 'a'.repeat(1e7); let n = 0; for (let i = 0; i < 1000; i++) n += s.localeCompare(s + 'b'); n"),
     ("error-message-key", "let k = 'a'.repeat(1e7); let n = 0; for (let i = 0; i < 1000; i++) "
                           "{ try { null[k] } catch (e) { n += e.message.length } } n"),
+    ("split-chars", "let n = 0; for (let i = 0; i < 1000; i++) n += 'x'.repeat(1e6).split('').length; n"),
+    ("fill-map", "let n = 0; for (let i = 0; i < 1000; i++) n += Array(1e6).fill(0).map(x => x + 1).length; n"),
+    ("join", "let a = Array(1e6).fill('ab'); let n = 0; for (let i = 0; i < 1000; i++) n += a.join(',').length; n"),
+    ("stringify-big", "let a = Array(2e5).fill({k: 'v', n: [1, 2]}); let n = 0; for (let i = 0; i < 1000; i++) "
+                      "n += JSON.stringify(a).length; n"),
+    ("regex-long-subject", "let s = 'ab'.repeat(4e6); let n = 0; for (let i = 0; i < 1000; i++) "
+                           "n += s.replace(/b/g, 'c').length; n"),
     ("regex-in-loop", "let n = 0; for (let i = 0; i < 100; i++) { try { /^(a|aa)+$/.test('a'.repeat(5000) + 'b') } "
                       "catch (e) { n++ } } n"),
 ]

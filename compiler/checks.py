@@ -14,6 +14,8 @@ from typing import Any
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
+from syncpatch.runtime.stdlib.regexp_size import too_large
+
 from .errors import CompileError
 
 __all__ = ["check_program", "mutates_inputs", "only_writes_value_members", "input_reads", "copy_mask", "SCRIPT_GLOBALS"]
@@ -51,7 +53,7 @@ def check_program(program: A.Program, source: str, origin: str) -> None:
                 raise CompileError("Duplicate __proto__ fields are not allowed in object literals",
                                    protos[1].span, source, origin)
         if isinstance(node, A.RegExpLiteral):
-            error = regex_error(node.pattern, node.flags)
+            error = too_large(node.pattern) or regex_error(node.pattern, node.flags)
             if error is not None:
                 raise CompileError(f"Invalid regular expression: /{node.pattern}/{node.flags}: {error}",
                                    node.span, source, origin)

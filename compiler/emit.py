@@ -39,6 +39,7 @@ from .codegen import generate
 from .errors import CompileError
 from .native_program import NativeProgram, native_program
 from .native_templates import copy_tree
+from .stackroom import on_big_stack
 
 __all__ = ["EmittedExpression", "emit_expression", "load_expression", "front", "too_deep"]
 
@@ -155,15 +156,25 @@ def emit_expression(source: str, origin: str = "<expression>", *, native: bool =
 
     ``native=False`` leaves the native tier out (every call takes the general tier, as custom
     budgets need); ``defer_general`` leaves the general tier out when there is a native tier,
-    for ``load_expression`` to generate on first need."""
+    for ``load_expression`` to generate on first need. Runs where the C stack has room
+    (``stackroom``)."""
+    return on_big_stack(lambda: _emit_expression(source, origin, native, defer_general))
+
+
+def _emit_expression(source: str, origin: str, native: bool, defer_general: bool) -> EmittedExpression:
     program = front(source, origin)
+    try:
+        return _emit_program(program, source, origin, native, defer_general)
+    except RecursionError:  # any stage after parsing (checks, either tier, the retry below)
+        raise too_deep(source, origin) from None
+
+
+def _emit_program(program: A.Program, source: str, origin: str, native: bool,
+                  defer_general: bool) -> EmittedExpression:
     reads = input_reads(program)
     mask = copy_mask(program, reads)
-    try:
-        translated = native_program(program, mask) if native else None
-        general = None if defer_general and translated is not None else _general(program, source, origin)
-    except RecursionError:
-        raise too_deep(source, origin) from None
+    translated = native_program(program, mask) if native else None
+    general = None if defer_general and translated is not None else _general(program, source, origin)
     emitted = _emit(program, source, origin, reads, mask, translated, general)
     if emitted is None and translated is not None:  # the native tier is too deep for CPython
         emitted = _emit(program, source, origin, reads, mask, None, general or _general(program, source, origin))
@@ -210,14 +221,14 @@ def _general(program: A.Program, source: str, origin: str) -> _General:
 
 
 def _deferred(program: A.Program, source: str, origin: str) -> LoadGeneral:
-    def load() -> tuple[Callable[..., Any], Mapping[str, str]]:
+    def generate_and_load() -> tuple[Callable[..., Any], Mapping[str, str]]:
         try:
             general = _General(program, source, origin)
         except RecursionError:  # pragma: no cover - the native tier refuses what is this deep
             raise too_deep(source, origin) from None
         return general.load()
 
-    return load
+    return lambda: on_big_stack(generate_and_load)
 
 
 def _compile(statements: list[ast.stmt], source: str, origin: str) -> CodeType:

@@ -13,6 +13,7 @@ from syncpatch.runtime.realm import Budgets
 
 from .codegen import GeneratedCode, generate
 from .emit import emit_expression, front, load_expression, too_deep
+from .stackroom import on_big_stack
 
 __all__ = ["compile_expression", "generate_module"]
 
@@ -27,8 +28,11 @@ def compile_expression(source: str, origin: str = "<expression>", budgets: Budge
 
 def generate_module(source: str, origin: str = "<expression>") -> GeneratedCode:
     """Parse, check and generate the general tier (no Python compile)."""
-    program = front(source, origin)
-    try:
-        return generate(program, source, origin)
-    except RecursionError:
-        raise too_deep(source, origin) from None
+    def work() -> GeneratedCode:
+        program = front(source, origin)
+        try:
+            return generate(program, source, origin)
+        except RecursionError:
+            raise too_deep(source, origin) from None
+
+    return on_big_stack(work)

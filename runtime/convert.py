@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from typing import Any, Callable
+
+from . import stack
 
 from .values import (
     UNDEFINED,
@@ -147,19 +150,31 @@ def _default_to_primitive(obj: Any, hint: str) -> Any:
 
 
 _to_primitive_hook: Callable[[Any, str], Any] = _default_to_primitive
-_joining: set[int] = set()
+class _Joining(threading.local):
+    """The arrays being joined on this thread (per thread: another thread joining the same
+    array is no cycle)."""
+
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+
+
+_joining = _Joining()
 
 
 def _array_join(arr: list[Any]) -> str:
-    """Array.prototype.toString: join with ',' (null/undefined -> ''), cycles -> ''."""
+    """Array.prototype.toString: join with ',' (null/undefined -> ''), cycles -> ''. Each
+    nesting level runs through C (``str.join``), so every 16th level reads the C stack."""
+    joining = _joining.ids
     key = id(arr)
-    if key in _joining:
+    if key in joining:
         return ""
-    _joining.add(key)
+    if len(joining) & 15 == 15:
+        stack.check()
+    joining.add(key)
     try:
         return ",".join("" if (x is None or x is UNDEFINED) else to_string(x) for x in arr)
     finally:
-        _joining.discard(key)
+        joining.discard(key)
 
 
 def set_to_primitive_hook(fn: Callable[[Any, str], Any]) -> None:

@@ -161,14 +161,20 @@ def to_python(v: Any, depth: int = 0) -> Any:
 
 def _special_to_python(v: Any, depth: int) -> Any:
     """Other JS objects (prototypes, Map, RegExp...) become a dict of their own enumerable
-    properties; functions and symbols are returned as they are (opaque)."""
+    properties; functions and symbols are returned as they are (opaque). Nothing the runtime
+    shares between evaluations is handed out: a built-in namespace (``Math``, ``globalThis``)
+    becomes a new dict like any object, a built-in function a copy of its record, so no
+    caller's write to a result reaches another evaluation."""
     from .values import JSFunction, JSSymbol
+    from .stdlib.registry import BuiltinNamespace
+    from . import members
 
     if isinstance(v, list):  # array exotic objects with extra properties (match results)
         return [to_python(x, depth + 1) for x in v]
-    if type(v) is JSFunction or type(v) is JSSymbol or isinstance(v, dict):
+    if type(v) is JSFunction:
+        return JSFunction(v.call, v.name, v.length, v.construct, v.kind, None, True, v.source) if v.builtin else v
+    if type(v) is JSSymbol or (isinstance(v, dict) and not isinstance(v, BuiltinNamespace)):
         return v
-    from . import members
 
     if type(v) is members.BuiltinProto and v.tag == "Array":
         return []

@@ -15,8 +15,9 @@ import time
 from typing import Any
 
 from .errors import LimitExceeded
+from .stack import next_check
 
-__all__ = ["Budgets", "DEFAULT_BUDGETS", "Realm", "current_realm", "activate", "acquire", "local_state", "PATCHED_REALMS"]
+__all__ = ["Budgets", "DEFAULT_BUDGETS", "FIRST_STACK_CHECK", "Realm", "current_realm", "activate", "acquire", "local_state", "PATCHED_REALMS"]
 
 
 class Budgets:
@@ -60,6 +61,10 @@ DEFAULT_BUDGETS = Budgets()
 #: ``True``): only those are interrupted by the watchdog, never a realm a caller made busy
 WATCHED = 2
 
+#: the call depth at which an evaluation first reads the real stack (``Realm.deeper``); below
+#: it, no path can take more than a few pages of C stack
+FIRST_STACK_CHECK = 8
+
 #: called with every new realm (the watchdog registers it)
 ON_NEW_REALM: list[Any] = []
 
@@ -67,13 +72,16 @@ ON_NEW_REALM: list[Any] = []
 class Realm:
     """The state of one evaluation (see module docstring)."""
 
-    __slots__ = ("budgets", "steps_left", "depth", "deadline", "allocated", "overlay", "extra", "context", "busy",
+    __slots__ = ("budgets", "steps_left", "depth", "depth_check", "deadline", "allocated", "overlay", "extra", "context", "busy",
                  "is_spare", "dead", "fired", "thread", "__weakref__")
 
     def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.budgets = budgets
         self.steps_left = budgets.steps
         self.depth = 0
+        #: ``enter`` takes its slow path (``deeper``) past this depth: the call-depth budget, or
+        #: the depth up to which the thread's stack was last seen to have room
+        self.depth_check = min(budgets.call_depth, FIRST_STACK_CHECK)
         self.deadline = 0.0  # set at the first wall-time check (keeps the per-call cost low)
         self.allocated = 0
         self.overlay: dict[Any, Any] | None = None  # writes to shared built-ins, made lazily
@@ -94,6 +102,7 @@ class Realm:
         self.budgets = budgets
         self.steps_left = budgets.steps
         self.depth = 0
+        self.depth_check = min(budgets.call_depth, FIRST_STACK_CHECK)
         self.deadline = 0.0
         self.allocated = 0
         self.dead = None
@@ -161,12 +170,25 @@ class Realm:
     def enter(self) -> None:
         """A JS function call starts: charge a step and check the call depth."""
         self.depth += 1
-        if self.depth > self.budgets.call_depth:
-            self.depth -= 1
-            raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth", js_name="RangeError")
+        if self.depth > self.depth_check:
+            self.deeper()
         self.steps_left -= 1
         if self.steps_left < 0:
             self.charge(0)
+
+    def deeper(self) -> None:
+        """``enter``'s slow path: refuse a call past the call-depth budget or one the thread's C
+        stack may not hold (``stack.next_check``; a segfault is no error a caller can catch),
+        else note how much deeper calls may go before the stack is read again."""
+        depth = self.depth
+        limit = self.budgets.call_depth
+        try:
+            if depth > limit:
+                raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth", js_name="RangeError")
+            self.depth_check = min(limit, next_check(depth))
+        except LimitExceeded:
+            self.depth -= 1
+            raise
 
     def leave(self) -> None:
         self.depth -= 1

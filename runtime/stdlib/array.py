@@ -18,10 +18,13 @@ from ..convert import (
     to_string,
     to_uint32,
 )
+from .. import stack
 from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_support import (
     charge_work,
+    checked_chunks,
+    checked_map,
     check_not_frozen,
     generic_mutate,
     includes_from,
@@ -114,6 +117,7 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
         out.append(v)
         if len(out) & 0xFFF == 0:
             realm.check_array(len(out))
+            realm.check_time()  # a long copy stops near its deadline by itself, not by the watchdog
     return out
 
 
@@ -239,7 +243,7 @@ def array_join(o: list[Any], sep: str) -> str:
     charge_work(len(o))
     active.add(key)
     try:
-        parts = _join_parts(o)
+        parts = checked_chunks(_join_parts, o)
     finally:
         active.discard(key)
     realm.check_string(sum(map(len, parts)) + len(sep) * max(len(parts) - 1, 0))
@@ -272,6 +276,7 @@ def array_to_string(this: Any, *_: Any) -> str:
 def array_to_locale_string(this: Any, *_: Any) -> str:
     """Array.prototype.toLocaleString (23.1.3.35): each element's toLocaleString, joined by ','."""
     o = _items(this, "toLocaleString")
+    stack.check()  # nested arrays recurse through here and C: a deep one must not overflow the stack
     m = members()
     parts = []
     for v in o:
@@ -290,7 +295,7 @@ def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any
     k = relative_index(start, length)
     final = relative_index(end, length, length)
     charge_work(final - k)
-    return [_plain(v) for v in o[k:final]] if k < final else []
+    return checked_map(_plain, o[k:final]) if k < final else []
 
 
 # --- mutators -------------------------------------------------------------------------------

@@ -11,13 +11,14 @@ some permutation rather than an error.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any, Callable
 
 from ..convert import to_number, to_string
 from ..realm import current_realm
 from ..strings import has_astral, to_units
 from ..values import MISSING, UNDEFINED, JSFunction, type_error
-from .array_support import check_not_frozen, generic_mutate, require_object_coercible, snapshot
+from .array_support import checked_map, check_not_frozen, generic_mutate, require_object_coercible, snapshot
 from .registry import ARRAY_PROTO, method
 
 __all__ = ["sort_values"]
@@ -26,6 +27,14 @@ __all__ = ["sort_values"]
 def _string_key(v: Any) -> str:
     s = to_string(v)
     return to_units(s) if has_astral(s) else s
+
+
+_FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
+
+
+def _keyed(v: Any) -> tuple[str, Any]:
+    return (_string_key(v), v)
 
 
 def _comparator_key(fn: JSFunction) -> Callable[[Any], Any]:
@@ -51,9 +60,10 @@ def sort_values(items: list[Any], comparefn: Any) -> list[Any]:
         realm.charge(n if comparefn is not UNDEFINED else (n * n.bit_length()) >> 3 or 1)
         realm.check_time()
         if comparefn is UNDEFINED:
-            keyed = [(_string_key(v), v) for v in defined]
-            keyed.sort(key=lambda kv: kv[0])
-            defined = [v for _, v in keyed]
+            keyed = checked_map(_keyed, defined)
+            keyed.sort(key=_FIRST)
+            realm.check_time()
+            defined = checked_map(_SECOND, keyed)
         else:
             defined.sort(key=_comparator_key(comparefn))
     return defined + [UNDEFINED] * undefined_count

@@ -174,6 +174,32 @@ def includes_from(o: list[Any], search: Any, start: int) -> bool:
     return strict_index(o, search, start) != -1
 
 
+#: elements a native loop handles between two looks at the clock (a few milliseconds of work)
+CHECKED_CHUNK = 16384
+
+
+def checked_map(fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    """``[fn(v) for v in items]``, looking at the wall clock every :data:`CHECKED_CHUNK`
+    elements: a long loop inside one built-in otherwise runs past its deadline until the
+    watchdog interrupts it, which on a loaded machine takes tens of milliseconds more."""
+    if len(items) <= CHECKED_CHUNK:
+        return [fn(v) for v in items]
+    return checked_chunks(lambda chunk: [fn(v) for v in chunk], items)
+
+
+def checked_chunks(fn: Callable[[list[Any]], list[Any]], items: list[Any]) -> list[Any]:
+    """``fn(items)`` for a list-to-list ``fn`` that works element by element, run over
+    :data:`CHECKED_CHUNK`-element slices with a look at the clock before each."""
+    if len(items) <= CHECKED_CHUNK:
+        return fn(items)
+    realm = current_realm()
+    out: list[Any] = []
+    for start in range(0, len(items), CHECKED_CHUNK):
+        realm.check_time()
+        out.extend(fn(items[start:start + CHECKED_CHUNK]))
+    return out
+
+
 def charge_work(n: int) -> None:
     """Charge a native loop over ``n`` elements: one step per 16 elements, and a wall-time
     check for big ones (``Realm.charge`` only looks at the clock every 1024 steps)."""

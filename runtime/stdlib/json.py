@@ -25,6 +25,7 @@ from ..convert import normalize_number, ordered_keys, to_integer_or_infinity, to
 from ..properties import meta_of
 from ..members import BuiltinProto, call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
+from .. import stack
 from ..strings import from_units, to_units
 from ..errors import LimitExceeded
 from ..values import (
@@ -372,7 +373,36 @@ def _canonical(v: Any) -> Any:
     return v
 
 
+#: C stack one nesting level of Python's C JSON scanner takes (measured about 200 bytes)
+_SCANNER_LEVEL_BYTES = 512
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _scanner_fits(text: str) -> bool:
+    """Whether the C scanner's recursion over ``text`` fits the thread's C stack (a small
+    thread stack overflows before Python's recursion limit stops it): the bracket count
+    bounds the nesting; only when that bound does not fit is the real nesting measured."""
+    bound = text.count("[") + text.count("{")
+    if bound <= 64:
+        return True
+    left = stack.room() - stack.RESERVE
+    if bound * _SCANNER_LEVEL_BYTES <= left:
+        return True
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    current_realm().charge(len(brackets) + 1)
+    depth = deepest = 0
+    for step in map(_BRACKET_STEP.__getitem__, brackets):
+        depth += step
+        if depth > deepest:
+            deepest = depth
+    return deepest * _SCANNER_LEVEL_BYTES <= left
+
+
 def _fast_parse(text: str) -> Any:
+    if not _scanner_fits(text):
+        raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
     try:
         result = _DECODER.decode(text)
     except (ValueError, _Refused, RecursionError):

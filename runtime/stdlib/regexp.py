@@ -32,6 +32,7 @@ from ..strings import from_units, has_astral, js_len, to_units
 from ..errors import LimitExceeded
 from ..values import MISSING, UNDEFINED, JSFunction, JSObject, syntax_error, type_error
 from .registry import ARRAY_PROTO, GLOBALS, native
+from .regexp_size import too_large
 from .regexp_syntax import PatternError, Translation, translate
 
 __all__ = [
@@ -84,6 +85,9 @@ def _compile(source: str, flags: str) -> tuple[Any, Translation]:
     err = _flags_error(flags)
     if err is not None:
         raise PatternError(err)
+    big = too_large(source)
+    if big is not None:  # its compilation would run in C, deaf to every budget
+        raise LimitExceeded(f"Invalid regular expression: /{source}/{flags}: {big}", budget="regex")
     try:
         tr = translate(source, flags)
     except PatternError as exc:

@@ -65,6 +65,8 @@ def _property_ranges(text: str) -> Ranges:
         if _every is None:
             _every = "".join(map(chr, range(MAX_CP + 1)))
         hit = merge([(m.start(), m.end() - 1) for m in regex.finditer(f"[{text}]+", _every)])
+        if len(_property_cache) >= 64:  # keyed by script text: bounded, like every runtime memo
+            _property_cache.clear()
         _property_cache[text] = hit
     return hit
 

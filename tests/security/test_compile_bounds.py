@@ -24,6 +24,9 @@ SOURCES = {
     "deep-templates": ("`${" * 1000 + "1" + "}`" * 1000, "nested too deeply"),
     "deep-prefix-operators": ("!" * 5000 + "1", "nested too deeply"),
     "deep-negation": ("- " * 5000 + "1", "nested too deeply"),
+    "regex-nested-counted-repeat": ("/(a{1000}){1000}/.test(value)", "regular expression too large"),
+    "regex-ten-gigabytes": ("/(?:a{60000}){60000}/", "regular expression too large"),
+    "regex-min-counts": ("value.match(/((?:[ab]{100,}){100}){100}/)", "regular expression too large"),
 }
 EXITS: dict[str, Callable[[str], Any]] = {"closure": compile_expression, "artifact": _module_source}
 
@@ -43,3 +46,29 @@ def test_refused_in_js_terms(name: str, exit_name: str) -> None:
 def test_strings_and_comments_do_not_count_as_nesting() -> None:
     src = "'" + "(" * 500 + "' + \"" + "[" * 500 + "\" /* " + "{" * 500 + " */"
     assert compile_expression(src)(None) == "(" * 500 + "[" * 500
+
+
+#: patterns built at run time: refused before the engine unrolls them (a LimitExceeded that
+#: names the regex budget and why), in milliseconds, through both exits
+RUNTIME_PATTERNS = ["new RegExp('(a{1000}){1000}')", "'a'.match('(?:a{60000}){60000}')",
+                    "try { new RegExp('(?:[a-z]{400}){400}') } catch (e) { 'caught' }"]
+
+
+@pytest.mark.parametrize("exit_name", ["closure", "artifact"])
+@pytest.mark.parametrize("src", RUNTIME_PATTERNS)
+def test_regex_built_at_run_time_is_bounded(src: str, exit_name: str) -> None:
+    from syncpatch import LimitExceeded
+
+    from .test_artifact_exit import artifact_compiler
+
+    fn = compile_expression(src) if exit_name == "closure" else artifact_compiler(src, None)
+    with pytest.raises(LimitExceeded) as info:
+        fn(None, None)
+    assert info.value.budget == "regex"
+    assert "regular expression too large" in str(info.value)
+    assert_no_leak(str(info.value))
+
+
+def test_bounded_repeats_that_do_not_unroll_still_compile() -> None:
+    """Only the minimum of a counted repeat is unrolled: wide ranges stay allowed."""
+    assert compile_expression("/^(?:x{1,3000}){1,3000}$/.test(value) && /a{99999}/.test('b') === false")("xx")
