@@ -62,6 +62,9 @@ class GenBase:
     def this_expr(self, node: A.ThisExpression) -> ast.expr:
         raise NotImplementedError
 
+    def direct_eval(self, node: A.CallExpression) -> ast.expr:
+        raise NotImplementedError
+
     def new_target(self, node: A.MetaProperty) -> ast.expr:
         raise NotImplementedError
 

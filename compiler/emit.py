@@ -34,7 +34,7 @@ from syncpatch.runtime.entry import CompiledFunction
 from syncpatch.runtime.realm import Budgets
 
 from . import pyast as P
-from .checks import check_program, copy_mask, input_reads
+from .checks import check_program, copy_mask, input_reads, uses_dynamic_code
 from .codegen import generate
 from .errors import CompileError
 from .native_program import NativeProgram, native_program
@@ -160,7 +160,7 @@ def emit_expression(source: str, origin: str = "<expression>", *, native: bool =
     reads = input_reads(program)
     mask = copy_mask(program, reads)
     try:
-        translated = native_program(program, mask) if native else None
+        translated = native_program(program, mask) if native and not uses_dynamic_code(program) else None
         general = None if defer_general and translated is not None else _general(program, source, origin)
     except RecursionError:
         raise too_deep(source, origin) from None

@@ -1,8 +1,9 @@
-"""Function objects: Function.prototype (20.2.3), the blocked Function constructor and eval.
+"""Function objects: Function.prototype (20.2.3), the Function constructor and eval.
 
 Compiled JS functions are ``JSFunction`` objects whose ``call(this, *args)`` is the Python
-closure the compiler made. Code generation from strings (``Function``, ``eval``) is refused
-with V8's EvalError text, as in a context with ``--disallow-code-generation-from-strings``.
+closure the compiler made. Code generation from strings (``Function``, ``eval``) is in
+``dynamic_code.py``: it compiles through a hook the compiler installs, and is refused with
+V8's EvalError text without it.
 """
 
 from __future__ import annotations
@@ -13,22 +14,37 @@ from typing import Any
 
 from . import convert, members
 from .stdlib.registry import FUNCTION_PROTO, GLOBALS, method, native
-from .values import UNDEFINED, JSFunction, JSThrow, make_error, type_error
+from .values import UNDEFINED, JSFunction, type_error
 
 __all__ = ["make_function", "CODEGEN_DISALLOWED", "arguments_object"]
 
 CODEGEN_DISALLOWED = "Code generation from strings disallowed for this context"
 
 
-def _eval_error(*_: Any) -> Any:
-    raise JSThrow(make_error("EvalError", CODEGEN_DISALLOWED))
+def _function_call(_this: Any, *args: Any) -> Any:
+    from .dynamic_code import create_function  # (imports the global environment)
+
+    return create_function(*args)
 
 
-FUNCTION_CTOR = native(_eval_error, "Function", 1, construct=_eval_error)
+def _function_construct(*args: Any) -> Any:
+    from .dynamic_code import create_function
+
+    return create_function(*args)
+
+
+def _eval(_this: Any, source: Any = UNDEFINED, *_: Any) -> Any:
+    from .dynamic_code import indirect_eval
+
+    return indirect_eval(source)
+
+
+FUNCTION_CTOR = native(_function_call, "Function", 1, construct=_function_construct)
+EVAL = native(_eval, "eval", 1)
 #: Function.prototype is itself a function that accepts anything and returns undefined (20.2.3)
 FUNCTION_PROTOTYPE_VALUE = native(lambda this, *_: UNDEFINED, "", 0)
 GLOBALS["Function"] = FUNCTION_CTOR
-GLOBALS["eval"] = native(_eval_error, "eval", 1)
+GLOBALS["eval"] = EVAL
 
 
 def make_function(call: Any, name: str, length: int, kind: str) -> JSFunction:
