@@ -20,6 +20,7 @@ class GenBase:
 
     source: str
     origin: str
+    dynamic: bool
     names: dict[str, str]
     free_globals: dict[str, Span]
     uses_names: bool

@@ -52,7 +52,7 @@ def _compile(source: str, strict: bool) -> Callable[[dict[str, Any]], Callable[.
 def _scoped(env: Env | None) -> dict[str, Any]:
     """The global-name helpers of generated code, looking in ``env`` first."""
     if env is None:
-        return {"eval_this": lambda: GLOBAL_OBJECT}
+        return {"eval_this": lambda: GLOBAL_OBJECT, "eval_declare": _declare_global}
 
     def read(name: str) -> Any:
         try:
@@ -83,6 +83,10 @@ def _scoped(env: Env | None) -> dict[str, Any]:
     def global_delete(name: str) -> bool:
         return False if read(name) is not MISSING else _globals.global_delete(name)
 
+    def declare(name: str) -> None:
+        if read(name) is MISSING:
+            _declare_global(name)
+
     def nested_eval(fn: Any, strict: bool, inner: Env, *args: Any) -> Any:
         """A direct eval inside code from strings sees that code's bindings, then ours."""
         def chained(op: int, name: str = "", value: Any = UNDEFINED) -> Any:
@@ -93,7 +97,13 @@ def _scoped(env: Env | None) -> dict[str, Any]:
 
     return {"global_get": global_get, "global_set": global_set, "global_set_strict": global_set_strict,
             "global_typeof": global_typeof, "global_delete": global_delete, "direct_eval": nested_eval,
-            "eval_this": lambda: env(2, "")}
+            "eval_this": lambda: env(2, ""), "eval_declare": declare}
+
+
+def _declare_global(name: str) -> None:
+    """``var name`` of sloppy eval code that the caller does not bind: a global (19.2.1.3)."""
+    if not _globals.global_exists(name):
+        _globals.global_set(name, UNDEFINED)
 
 
 def _script_env() -> Env | None:
