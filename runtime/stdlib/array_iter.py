@@ -1,9 +1,10 @@
 """Callback-driven Array.prototype methods, flat/flatMap and the array iterators
 (ECMA-262 23.1.3 and 23.1.5).
 
-Every method snapshots the length first and re-checks ``k < len(o)`` before each visit: that
+Every method reads the length first and re-checks ``k < len(o)`` before each visit: that
 is the spec's HasProperty test for an array without holes, so elements removed by a callback
-are skipped and elements appended are not visited. Callbacks are charged by the callee.
+are skipped and elements appended are not visited. Other receivers (array-likes, arrays with
+holes or accessors) are read live, element by element (``array_support.LiveElements``). Callbacks are charged by the callee.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import current_realm
 from ..errors import LimitExceeded
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, type_error
-from .array_support import require_callable, require_object_coercible, snapshot
+from .array_support import live_elements, require_callable, require_object_coercible, snapshot
 from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
 from .symbol import SYMBOL_ITERATOR
 
@@ -24,9 +25,9 @@ __all__ = ["array_iterator"]
 def _setup(this: Any, name: str, fn: Any) -> tuple[Any, list[Any], int]:
     """Receiver, its element view and length; the callback is checked after the length."""
     require_object_coercible(this, f"Array.prototype.{name}")
-    o = snapshot(this)
+    o = live_elements(this)
     require_callable(fn)
-    return this, o, len(o)
+    return (this if o is this else o.obj), o, len(o)
 
 
 def _present(o: list[Any], recv: Any, n: int) -> Iterator[tuple[int, Any]]:
@@ -36,7 +37,16 @@ def _present(o: list[Any], recv: Any, n: int) -> Iterator[tuple[int, Any]]:
     and reads the current element; ``range(n)`` stops at the snapshotted length."""
     if o is recv:
         return zip(range(n), o)
-    return ((k, o[k]) for k in range(n) if k < len(o) and o[k] is not MISSING)
+    return _visits(o, range(n))
+
+
+def _visits(o: Any, order: range) -> Iterator[tuple[int, Any]]:
+    """(k, element) for each k of ``order`` that is present, each element read once."""
+    for k in order:
+        if k < len(o):
+            v = o[k]
+            if v is not MISSING:
+                yield k, v
 
 
 @method(ARRAY_PROTO, "forEach", 1)
@@ -140,9 +150,7 @@ def _reduce(this: Any, name: str, fn: Any, args: tuple[Any, ...], reverse: bool)
     """The shared loop of reduce/reduceRight (23.1.3.24-25)."""
     recv, o, n = _setup(this, name, fn)
     if reverse:
-        pairs: Iterator[tuple[int, Any]] = (
-            (k, o[k]) for k in range(n - 1, -1, -1) if k < len(o) and o[k] is not MISSING
-        )
+        pairs: Iterator[tuple[int, Any]] = _visits(o, range(n - 1, -1, -1))
     else:
         pairs = _present(o, recv, n)
     if args:
