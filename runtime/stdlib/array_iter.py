@@ -15,7 +15,14 @@ from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import current_realm
 from ..errors import LimitExceeded
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, type_error
-from .array_support import live_elements, require_callable, require_object_coercible, snapshot
+from .array_support import (
+    create_data_property,
+    live_elements,
+    require_callable,
+    require_object_coercible,
+    snapshot,
+    species_create,
+)
 from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
 from .symbol import SYMBOL_ITERATOR
 
@@ -60,10 +67,15 @@ def array_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
 
 
 @method(ARRAY_PROTO, "map", 1)
-def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.map (23.1.3.21); skipped indices stay undefined (no holes)."""
     recv, o, n = _setup(this, "map", fn)
     call = fn.call
+    target = species_create(this, n)
+    if target is not None:
+        for k, v in _present(o, recv, n):
+            create_data_property(target, str(k), call(this_arg, v, k, recv))
+        return target
     if o is recv:
         out = [call(this_arg, v, k, recv) for k, v in zip(range(n), o)]
         if len(out) < n:  # the array shrank: the rest were never visited
@@ -76,11 +88,19 @@ def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any
 
 
 @method(ARRAY_PROTO, "filter", 1)
-def array_filter(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_filter(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.filter (23.1.3.8)."""
     recv, o, n = _setup(this, "filter", fn)
     call = fn.call
-    return [v for k, v in _present(o, recv, n) if _truthy(call(this_arg, v, k, recv))]
+    target = species_create(this, 0)
+    if target is None:
+        return [v for k, v in _present(o, recv, n) if _truthy(call(this_arg, v, k, recv))]
+    to = 0
+    for k, v in _present(o, recv, n):
+        if _truthy(call(this_arg, v, k, recv)):
+            create_data_property(target, str(to), v)
+            to += 1
+    return target
 
 
 def _truthy(r: Any) -> bool:
@@ -219,10 +239,11 @@ def array_flat(this: Any, depth: Any = UNDEFINED, *_: Any) -> list[Any]:
 
 
 @method(ARRAY_PROTO, "flatMap", 1)
-def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.flatMap (23.1.3.14): map, then flatten one level."""
     recv, o, n = _setup(this, "flatMap", fn)
     call = fn.call
+    target = species_create(this, 0)
     realm = current_realm()
     out: list[Any] = []
     for k in range(n):
@@ -233,6 +254,10 @@ def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
                 out.extend(UNDEFINED if x is MISSING else x for x in r)
             else:
                 out.append(r)
+    if target is not None:
+        for k, v in enumerate(out):
+            create_data_property(target, str(k), v)
+        return target
     return out
 
 
