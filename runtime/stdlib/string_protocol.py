@@ -31,16 +31,19 @@ def _regexp_method(key: Any) -> Any:
 def _protocol(name: str, symbol: str, builtin: JSFunction) -> JSFunction:
     original: Callable[..., Any] = builtin.call
     key = WELL_KNOWN[symbol]
+    #: a RegExp's own protocol method runs the spec's steps (regexp_generic.py) while built-ins
+    #: are patched: a script may have replaced its exec or flags
+    spec_steps = name in ("match", "replace", "search")
 
     def string_method(this: Any, arg: Any = UNDEFINED, *rest: Any) -> Any:
         if this is None or this is UNDEFINED:
             raise type_error(f"String.prototype.{name} called on null or undefined")
-        if is_object(arg) and (type(arg) is not JSRegExp or PATCHED_REALMS[0]):
+        if is_object(arg) and (type(arg) is not JSRegExp or PATCHED_REALMS[0] or (spec_steps and arg.props)):
             method = members().get_member(arg, key)
             if method is not UNDEFINED and method is not None:
                 if type(method) is not JSFunction:
                     raise type_error(f"{describe(method)} is not a function")
-                if not (type(arg) is JSRegExp and method is _regexp_method(key)):
+                if not (type(arg) is JSRegExp and method is _regexp_method(key)) or spec_steps:
                     return method.call(arg, this, *rest)
         return original(this, arg, *rest)
 
