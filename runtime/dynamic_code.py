@@ -21,7 +21,7 @@ from typing import Any, Callable
 from . import convert
 from . import globals as _globals
 from .realm import current_realm
-from .functions import CODEGEN_DISALLOWED, EVAL
+from .functions import CODE_FROM_STRINGS, CODEGEN_DISALLOWED, EVAL
 from .globals import GLOBAL_OBJECT
 from .values import MISSING, UNDEFINED, JSFunction, JSThrow, make_error, reference_error, type_error
 
@@ -161,3 +161,6 @@ def create_function(*args: Any) -> Any:
     if type(fn) is JSFunction:
         fn.source = source[1:-1]
     return fn
+
+
+CODE_FROM_STRINGS.update(eval=indirect_eval, Function=create_function)

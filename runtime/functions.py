@@ -14,29 +14,35 @@ from typing import Any
 
 from . import convert, members
 from .stdlib.registry import FUNCTION_PROTO, GLOBALS, method, native
-from .values import UNDEFINED, JSFunction, type_error
+from .values import UNDEFINED, JSFunction, JSThrow, make_error, type_error
 
 __all__ = ["make_function", "CODEGEN_DISALLOWED", "arguments_object"]
 
 CODEGEN_DISALLOWED = "Code generation from strings disallowed for this context"
 
 
-def _function_call(_this: Any, *args: Any) -> Any:
-    from .dynamic_code import create_function  # (imports the global environment)
+#: the code-from-strings operations ("eval", "Function"), registered by ``dynamic_code`` (which
+#: the ABI of generated code loads); absent, both throw V8's EvalError
+CODE_FROM_STRINGS: dict[str, Any] = {}
 
-    return create_function(*args)
+
+def _from_strings(what: str) -> Any:
+    impl = CODE_FROM_STRINGS.get(what)
+    if impl is None:
+        raise JSThrow(make_error("EvalError", CODEGEN_DISALLOWED))
+    return impl
+
+
+def _function_call(_this: Any, *args: Any) -> Any:
+    return _from_strings("Function")(*args)
 
 
 def _function_construct(*args: Any) -> Any:
-    from .dynamic_code import create_function
-
-    return create_function(*args)
+    return _from_strings("Function")(*args)
 
 
 def _eval(_this: Any, source: Any = UNDEFINED, *_: Any) -> Any:
-    from .dynamic_code import indirect_eval
-
-    return indirect_eval(source)
+    return _from_strings("eval")(source)
 
 
 FUNCTION_CTOR = native(_function_call, "Function", 1, construct=_function_construct)

@@ -15,18 +15,44 @@ from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import current_realm
 from ..errors import LimitExceeded
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, type_error
-from .array_support import (
-    create_data_property,
-    live_elements,
-    require_callable,
-    require_object_coercible,
-    snapshot,
-    species_create,
-)
+from .array_support import live_elements, members, require_callable, require_object_coercible, snapshot
 from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
 from .symbol import SYMBOL_ITERATOR
 
 __all__ = ["array_iterator"]
+
+
+def species_create(o: Any, n: int) -> Any:
+    """ArraySpeciesCreate (10.4.2.3): None for a plain new array (the answer whenever the
+    receiver is not an array or no realm patches built-ins, so nothing can have changed its
+    ``constructor``), else the object ``new C(n)`` made by the receiver's species ``C``."""
+    m = members()
+    if not isinstance(o, list) or not m.PATCHED_REALMS[0]:
+        return None
+    from .registry import GLOBALS
+    from .symbol import WELL_KNOWN
+
+    c = m.get_member(o, "constructor")
+    if c is GLOBALS["Array"]:
+        return None
+    if m._is_object(c):
+        c = m.get_member(c, WELL_KNOWN["species"])
+        if c is None:
+            c = UNDEFINED
+    if c is UNDEFINED:
+        return None
+    if type(c) is not JSFunction or c.kind in ("arrow", "method") or (c.builtin and c.construct is None):
+        raise type_error("object.constructor[Symbol.species] is not a constructor")
+    from .. import callops
+
+    return callops.construct(c, "species", n)
+
+
+def create_data_property(o: Any, key: str, value: Any) -> None:
+    """CreateDataPropertyOrThrow (7.3.7) on an object a species constructor made."""
+    from .descriptors import define_or_throw
+
+    define_or_throw(o, key, {"value": value, "writable": True, "enumerable": True, "configurable": True})
 
 
 def _setup(this: Any, name: str, fn: Any) -> tuple[Any, list[Any], int]:

@@ -20,8 +20,9 @@ from ..values import UNDEFINED, JSFunction, type_error
 from .array_support import members, to_object
 from .object_proto import is_object
 from .regexp import JSRegExp, regexp_exec
+from .string_regex import GENERIC_SYMBOL_METHODS, get_substitution
 
-__all__ = ["GENERIC_SYMBOL_METHODS"]
+__all__ = ["generic_match", "generic_replace", "generic_search", "regexp_exec_generic"]
 
 
 def _require_object(rx: Any, name: str) -> None:
@@ -102,8 +103,6 @@ def generic_search(rx: Any, string: Any = UNDEFINED, *_: Any) -> Any:
 
 def generic_replace(rx: Any, string: Any = UNDEFINED, replace_value: Any = UNDEFINED, *_: Any) -> str:
     """RegExp.prototype[Symbol.replace] (22.2.6.11)."""
-    from .string_regex import get_substitution
-
     _require_object(rx, "replace")
     m = members()
     s = to_string(string)
@@ -160,7 +159,4 @@ def generic_replace(rx: Any, string: Any = UNDEFINED, replace_value: Any = UNDEF
     return from_units("".join(pieces))
 
 
-#: the spec's algorithms by method name (see the module docstring for when they run)
-GENERIC_SYMBOL_METHODS: dict[str, Callable[..., Any]] = {
-    "match": generic_match, "search": generic_search, "replace": generic_replace,
-}
+GENERIC_SYMBOL_METHODS.update(match=generic_match, search=generic_search, replace=generic_replace)

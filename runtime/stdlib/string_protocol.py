@@ -17,6 +17,7 @@ from ..values import UNDEFINED, JSFunction, type_error
 from .array_support import describe, members
 from .object_proto import is_object
 from .registry import STRING_PROTO, native
+from . import regexp_generic  # noqa: F401 - registers the spec's steps for RegExp-like receivers
 from . import string_regex  # noqa: F401 - registers the methods wrapped here
 from .regexp import JSRegExp
 from .symbol import WELL_KNOWN

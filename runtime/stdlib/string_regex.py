@@ -386,12 +386,14 @@ def string_split(this: Any, separator: Any = UNDEFINED, limit: Any = UNDEFINED, 
 
 # --- RegExp.prototype[Symbol.match/matchAll/replace/search/split] (22.2.6) --------------------
 
+#: the spec's step-by-step Symbol.match/replace/search by name, for RegExp-like receivers;
+#: ``regexp_generic`` registers them (it uses ``get_substitution`` from here)
+GENERIC_SYMBOL_METHODS: dict[str, Any] = {}
+
+
 def _symbol_method(name: str, string_method: Any) -> Any:
-    from .regexp_generic import GENERIC_SYMBOL_METHODS
-
-    generic = GENERIC_SYMBOL_METHODS.get(name)
-
     def regexp_symbol_method(this: Any, string: Any = UNDEFINED, *args: Any) -> Any:
+        generic = GENERIC_SYMBOL_METHODS.get(name)
         if generic is not None and (type(this) is not JSRegExp or PATCHED_REALMS[0] or this.props):
             return generic(this, string, *args)  # the spec's steps, through properties
         if not isinstance(this, JSRegExp):
