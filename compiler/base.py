@@ -20,6 +20,7 @@ class GenBase:
 
     source: str
     origin: str
+    dynamic: bool
     names: dict[str, str]
     free_globals: dict[str, Span]
     uses_names: bool
@@ -60,6 +61,9 @@ class GenBase:
         raise NotImplementedError
 
     def this_expr(self, node: A.ThisExpression) -> ast.expr:
+        raise NotImplementedError
+
+    def direct_eval(self, node: A.CallExpression) -> ast.expr:
         raise NotImplementedError
 
     def new_target(self, node: A.MetaProperty) -> ast.expr:

@@ -82,6 +82,9 @@ class CallGen(GenBase):
         return out
 
     def chain(self, node: Any) -> ast.expr:
+        if isinstance(node, A.CallExpression) and isinstance(node.callee, A.Identifier) and not node.optional \
+                and node.callee.name == "eval" and self.scope.lookup("eval") is None:
+            return self.direct_eval(node)
         links: list[Any] = []
         cur = node
         while isinstance(cur, (A.MemberExpression, A.CallExpression)):

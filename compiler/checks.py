@@ -1,9 +1,9 @@
 """Checks before code generation: refused constructs, early errors, and facts for the runtime.
 
-Refused with a compile error that names the construct and says why: ``eval`` and the
-``Function`` constructor (code from strings would escape ahead-of-time compilation and the
-sandbox), plus what the lexer already refuses (class, generators, async/await, import,
-with, debugger). Regular expression literals are syntax-checked here (an early error in
+Refused with a compile error that names the construct and says why: what the lexer
+already refuses (class, generators, async/await, import, with, debugger). ``eval`` and the
+``Function`` constructor compile their text through the same pipeline at run time
+(``dynamic.py``). Regular expression literals are syntax-checked here (an early error in
 ECMA-262 13.2.7.2). ``mutates_inputs`` tells the facade whether the inputs must be copied.
 """
 
@@ -18,18 +18,24 @@ from syncpatch.runtime.stdlib.regexp_size import too_large
 
 from .errors import CompileError
 
-__all__ = ["check_program", "mutates_inputs", "only_writes_value_members", "input_reads", "copy_mask", "SCRIPT_GLOBALS"]
+__all__ = ["check_program", "uses_dynamic_code", "mutates_inputs", "only_writes_value_members", "input_reads", "copy_mask", "SCRIPT_GLOBALS"]
 
-_REFUSED_NAMES = {
-    "eval": "'eval' is not allowed: patch expressions are compiled ahead of time and cannot run code from strings",
-    "Function": "the 'Function' constructor is not allowed: patch expressions are compiled ahead of time and "
-                "cannot run code from strings",
-}
 #: method names that can change the object they are called on (or one passed to them)
 _MUTATORS = frozenset(
     "push pop shift unshift splice sort reverse fill copyWithin assign defineProperty defineProperties "
     "setPrototypeOf set delete clear add call apply bind".split()
 )
+
+
+def uses_dynamic_code(program: A.Program) -> bool:
+    """Does the script name ``eval``, ``Function`` or ``constructor`` (and so may run code from
+    strings, which needs the general tier and the script's bindings registered)? A computed
+    name (``globalThis["ev" + "al"]``) is not seen: its code sees the global object only."""
+    return any((isinstance(node, A.Identifier) and node.name in _DYNAMIC_CODE_NAMES)
+               or (isinstance(node, A.Literal) and node.value in _DYNAMIC_CODE_NAMES) for node in walk(program))
+
+
+_DYNAMIC_CODE_NAMES = frozenset(("eval", "Function", "constructor"))
 
 
 def check_program(program: A.Program, source: str, origin: str) -> None:
@@ -40,11 +46,6 @@ def check_program(program: A.Program, source: str, origin: str) -> None:
         early = _early_error(node, loop_heads)
         if early is not None:
             raise CompileError(early[0], early[1].span, source, origin)
-        if isinstance(node, A.Identifier) and node.name == "eval":
-            raise CompileError(_REFUSED_NAMES["eval"], node.span, source, origin, refused=True)
-        if isinstance(node, (A.CallExpression, A.NewExpression)) and isinstance(node.callee, A.Identifier) \
-                and node.callee.name == "Function":
-            raise CompileError(_REFUSED_NAMES["Function"], node.callee.span, source, origin, refused=True)
         if isinstance(node, A.ObjectExpression):
             protos = [p for p in node.properties if isinstance(p, A.Property) and not p.computed
                       and not p.shorthand and not p.method and isinstance(p.key, A.Literal)

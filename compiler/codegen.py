@@ -19,7 +19,7 @@ from syncpatch.grammar.errors import Span
 
 from . import pyast as P
 from .calls import CallGen
-from .checks import SCRIPT_GLOBALS
+from .checks import SCRIPT_GLOBALS, uses_dynamic_code
 from .errors import CompileError
 from .expressions import ExprGen
 from .functions import FuncGen
@@ -41,7 +41,8 @@ class GeneratedCode:
 class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
     """Generates the module for one script (see module docstring)."""
 
-    def __init__(self, source: str, origin: str) -> None:
+    def __init__(self, source: str, origin: str, dynamic: bool = False) -> None:
+        self.dynamic = dynamic  # text compiled at run time by eval/Function (see dynamic.py)
         self.source = source
         self.origin = origin
         self.counter = 0
@@ -107,15 +108,58 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         return P.call("new_target", self.this_expr(A.ThisExpression(span=node.span)))
 
     def this_expr(self, node: A.ThisExpression) -> ast.expr:
+        script_this = P.call("eval_this") if self.dynamic else P.name("GLOBAL_THIS")  # eval: the caller's
         if self.frame.this_name is None:  # a script's `this` is the global object (9.4.4 GetThisEnvironment)
-            return P.name("GLOBAL_THIS")
+            return script_this
         frame = self.frame
         while frame.is_arrow and frame.parent is not None:
             frame = frame.parent
         if frame.parent is None:  # an arrow's `this` is the script's, the global object: (() => this)()
-            return P.name("GLOBAL_THIS")
+            return script_this
         frame.uses_this = True
         return P.name(self.frame.this_name)
+
+    def env_function(self) -> str:
+        """A def (put before the current statement) giving code from strings the bindings in
+        scope here: ``env(op, name, value)`` reads (op 0), writes (1) or gives ``this`` (2),
+        ``MISSING`` for a name it does not bind (see runtime/dynamic_code.py)."""
+        visible: dict[str, Binding] = {}
+        scope: Scope | None = self.scope
+        while scope is not None:
+            for name, b in scope.bindings.items():
+                visible.setdefault(name, b)
+            scope = scope.parent
+        fname = self.fresh("_env")
+        op, key, val = "_op", "_k", "_x"
+        body: list[ast.stmt] = []
+        writable = sorted({b.pyname for b in visible.values() if b.kind != "const"})
+        if writable:
+            body.append(ast.Nonlocal(names=writable))
+        this = self.this_expr(A.ThisExpression(span=Span(1, 1)))
+        body.append(ast.If(test=_eq(P.name(op), P.const(2)), body=[P.ret(this)], orelse=[]))
+        for name, b in sorted(visible.items()):
+            write: list[ast.stmt]
+            if b.kind == "const":
+                write = [P.ret(P.call("const_assign", P.const(name)))]
+            else:
+                write = [P.assign(b.pyname, P.name(val)), P.ret(P.name(val))]
+            body.append(ast.If(test=_eq(P.name(key), P.const(name)), body=[
+                ast.If(test=_eq(P.name(op), P.const(0)), body=[P.ret(P.name(b.pyname))], orelse=[]), *write],
+                orelse=[]))
+        if self.frame.arguments_name is not None:
+            body.append(ast.If(test=_eq(P.name(key), P.const("arguments")),
+                               body=[P.ret(P.name(self.frame.arguments_name))], orelse=[]))
+        body.append(P.ret(P.name("MISSING")))
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=op), ast.arg(arg=key), ast.arg(arg=val)],
+                             vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[P.name("UNDEFINED")])
+        self.pre.append(ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[], returns=None))
+        return fname
+
+    def direct_eval(self, node: A.CallExpression) -> ast.expr:
+        """``eval(...)`` as written (19.2.1.1): the caller's bindings and strictness go along."""
+        env = self.env_function()
+        return P.call("direct_eval", P.call("global_get", P.const("eval")), P.const(self.strict), P.name(env),
+                      *self.args(node.arguments))
 
     # -- the script ----------------------------------------------------------------------------
     def program(self, program: A.Program) -> ast.Module:
@@ -125,6 +169,11 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
             self.globals_scope.bindings[name] = b
             params.append(ast.arg(arg=b.pyname))
         body = self.script_body(program.body)
+        if not self.dynamic and uses_dynamic_code(program):  # indirect eval and Function see the top level
+            saved, self.pre = self.pre, []
+            env = self.env_function()
+            body = [*self.pre, P.expr_stmt(P.call("register_script_env", P.name(env))), *body]
+            self.pre = saved
         prologue = [
             P.assign("_enter", P.attr(P.name("_realm"), "enter")),
             P.assign("_leave", P.attr(P.name("_realm"), "leave")),
@@ -159,13 +208,18 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
         return out
 
 
+def _eq(a: ast.expr, b: ast.expr) -> ast.Compare:
+    return ast.Compare(left=a, ops=[ast.Eq()], comparators=[b])
+
+
 def _is_pattern_assign(s: A.ExpressionStatement) -> bool:
     e = s.expression
     return isinstance(e, A.AssignmentExpression) and not isinstance(e.left, (A.Identifier, A.MemberExpression))
 
 
-def generate(program: A.Program, source: str, origin: str) -> GeneratedCode:
-    """Typed AST -> the general tier's module (see module docstring)."""
-    gen = Codegen(source, origin)
+def generate(program: A.Program, source: str, origin: str, dynamic: bool = False) -> GeneratedCode:
+    """Typed AST -> the general tier's module (see module docstring); ``dynamic`` for text
+    compiled at run time by eval/Function."""
+    gen = Codegen(source, origin, dynamic)
     module = gen.program(program)
     return GeneratedCode(module, gen.names, gen.free_globals)

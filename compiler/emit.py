@@ -34,7 +34,7 @@ from syncpatch.runtime.entry import CompiledFunction
 from syncpatch.runtime.realm import Budgets
 
 from . import pyast as P
-from .checks import check_program, copy_mask, input_reads
+from .checks import check_program, copy_mask, input_reads, uses_dynamic_code
 from .codegen import generate
 from .errors import CompileError
 from .native_program import NativeProgram, native_program
@@ -173,7 +173,7 @@ def _emit_program(program: A.Program, source: str, origin: str, native: bool,
                   defer_general: bool) -> EmittedExpression:
     reads = input_reads(program)
     mask = copy_mask(program, reads)
-    translated = native_program(program, mask) if native else None
+    translated = native_program(program, mask) if native and not uses_dynamic_code(program) else None
     general = None if defer_general and translated is not None else _general(program, source, origin)
     emitted = _emit(program, source, origin, reads, mask, translated, general)
     if emitted is None and translated is not None:  # the native tier is too deep for CPython

@@ -133,10 +133,26 @@ class StmtGen(GenBase):
         if d.init is None and s.kind == "var":
             return []
         b = self.scope.lookup(d.id.name)
-        assert b is not None
-        self.mark_write(b)
         value = self.named_value(d.init, d.id.name) if d.init is not None else P.name("UNDEFINED")
+        if b is None:  # a var of sloppy eval code: the caller's binding (see ``hoist``)
+            return [P.expr_stmt(self.store_ident(d.id, value))]
+        self.mark_write(b)
         return [P.assign(b.pyname, value)]
+
+    def eval_vars(self, body: tuple[Any, ...]) -> set[str]:
+        """The ``var`` names of sloppy eval code's top level that declare in the caller's scope:
+        those of plain ``var name = init`` declarations (patterns and loop heads stay local)."""
+        if not self.dynamic or self.strict or self.frame.parent is not None:
+            return set()
+        plain: set[str] = set()
+        other: set[str] = set()
+        for node in walk(body, prune=A.FUNCTIONS):
+            if isinstance(node, A.VariableDeclaration) and node.kind == "var":
+                for d in node.declarations:
+                    (plain if isinstance(d.id, A.Identifier) else other).update(i.name for i in _names(d.id))
+            elif isinstance(node, (A.ForInStatement, A.ForOfStatement)) and isinstance(node.left, A.VariableDeclaration):
+                other.update(i.name for d in node.left.declarations for i in _names(d.id))
+        return plain - other
 
     def reset_completion(self) -> list[ast.stmt]:
         """A compound statement's completion is undefined unless a statement inside sets it."""
@@ -163,7 +179,12 @@ class StmtGen(GenBase):
         out: list[ast.stmt] = []
         scope = self.scope
         if function_level:
+            leaking = self.eval_vars(body)
             for ident in var_names(body):
+                if ident.name in leaking:  # sloppy eval code: var declares in the caller (19.2.1.3)
+                    leaking.discard(ident.name)
+                    out.append(P.expr_stmt(P.call("eval_declare", P.const(ident.name))))
+                    continue
                 if scope.lookup(ident.name) is not None and (
                         ident.name in scope.bindings or self.is_script_global(ident.name)):
                     continue

@@ -77,9 +77,7 @@ def to_pattern(node: Any) -> Any:
     """Reinterpret an expression as an assignment/binding pattern (13.15.5.1)."""
     match node:
         case A.Identifier() | A.MemberExpression(optional=False):
-            if isinstance(node, A.Identifier) and node.name in ("eval", "arguments"):
-                raise _Fail("Unexpected eval or arguments in strict mode", node.span)
-            return node
+            return node  # eval/arguments as targets: strict code only (early_errors.py)
         case A.AssignmentExpression(operator="="):
             return A.AssignmentPattern(left=to_pattern(node.left), right=node.right, span=node.span)
         case A.ArrayExpression():
@@ -301,10 +299,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     # -- bindings ------------------------------------------------------------------------------
     def binding_ident(self, c: list[Any]) -> A.Identifier:
-        name = str(c[0])
-        if name in ("eval", "arguments"):
-            raise _Fail("Unexpected eval or arguments in strict mode", _join(c[0]))
-        return A.Identifier(name=name, span=_join(c[0]))
+        return A.Identifier(name=str(c[0]), span=_join(c[0]))
 
     def object_pattern(self, c: list[Any]) -> A.ObjectPattern:
         return A.ObjectPattern(properties=tuple(_nodes(c)), span=_join(*c))
@@ -371,8 +366,6 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         target, op, value = c
         if not isinstance(target, (A.Identifier, A.MemberExpression)) or _has_optional(target):
             raise _Fail("Invalid left-hand side in assignment", _join(target))
-        if isinstance(target, A.Identifier) and target.name in ("eval", "arguments"):
-            raise _Fail("Unexpected eval or arguments in strict mode", target.span)
         return A.AssignmentExpression(operator=str(op), left=target, right=_check_expression(value),
                                       span=_join(target, value))
 
@@ -389,10 +382,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
                                       span=_join(target, value))
 
     def arrow_ident(self, c: list[Any]) -> A.ArrowFunctionExpression:
-        name = str(c[0])
-        if name in ("eval", "arguments"):
-            raise _Fail("Unexpected eval or arguments in strict mode", _join(c[0]))
-        param = A.Identifier(name=name, span=_join(c[0]))
+        param = A.Identifier(name=str(c[0]), span=_join(c[0]))
         return self._arrow((param,), c[1], _join(*c))
 
     def arrow_paren(self, c: list[Any]) -> A.ArrowFunctionExpression:

@@ -173,6 +173,12 @@ def _check_strict(n: Any) -> None:
     elif isinstance(n, A.AssignmentExpression) and isinstance(n.left, A.Identifier) \
             and n.left.name in ("eval", "arguments"):
         raise EarlyError("Unexpected eval or arguments in strict mode", n.left)
+    elif isinstance(n, A.AssignmentExpression) and not isinstance(n.left, (A.Identifier, A.MemberExpression)):
+        for ident in _bound(n.left):  # a destructuring assignment: [eval] = a
+            _strict_binding(ident)
+    elif isinstance(n, (A.ForInStatement, A.ForOfStatement)) and not isinstance(n.left, A.VariableDeclaration):
+        for ident in _bound(n.left):
+            _strict_binding(ident)
     elif isinstance(n, A.Identifier) and n.name in STRICT_RESERVED:
         raise EarlyError(f"Unexpected strict mode reserved word '{n.name}'", n)
     elif isinstance(n, A.VariableDeclarator):

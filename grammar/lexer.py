@@ -56,7 +56,6 @@ REFUSED = {
              "and functions",
     "async": "async functions are not supported: patch expressions run synchronously",
     "await": "'await' is not supported: patch expressions run synchronously",
-    "yield": "generators are not supported: 'yield' is not allowed in patch expressions",
     "import": "'import' is not allowed: patch expressions cannot load modules",
     "export": "'export' is not allowed: a patch expression is a script, not a module",
     "with": "'with' is not allowed: it makes name resolution dynamic (and is invalid in strict mode)",

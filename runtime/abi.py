@@ -12,10 +12,11 @@ from typing import Any
 
 from . import callops, convert, globals as _globals, members, ops
 from .functions import arguments_object as arguments_object  # re-exported: generated code calls it
+from .dynamic_code import direct_eval as direct_eval, register_script_env as register_script_env  # code from strings
 from .realm import PATCHED_REALMS
 from .stdlib.registry import GLOBALS as GLOBALS  # re-exported for artifacts
 from .values import JSFunction as JSFunction  # re-exported: generated code builds functions
-from .values import UNDEFINED, JSThrow, make_error, reference_error, type_error
+from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
 ABI_VERSION = 2  # 2: the native tier's helpers (runtime/native.py) are part of the surface
 
@@ -151,7 +152,7 @@ NAMES: tuple[str, ...] = (
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",
     "strict_ne", "typeof", "instanceof", "in_op", "truthy", "inc", "dec", "to_numeric", "to_string",
     "GLOBAL_THIS", "global_get", "global_set", "global_set_strict", "global_typeof", "global_delete", "const_assign", "tdz_error", "destructure_error", "throw",
-    "arguments_object", "reference_error",
+    "arguments_object", "reference_error", "direct_eval", "register_script_env", "MISSING",
 )
 
 

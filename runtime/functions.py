@@ -1,8 +1,9 @@
-"""Function objects: Function.prototype (20.2.3), the blocked Function constructor and eval.
+"""Function objects: Function.prototype (20.2.3), the Function constructor and eval.
 
 Compiled JS functions are ``JSFunction`` objects whose ``call(this, *args)`` is the Python
-closure the compiler made. Code generation from strings (``Function``, ``eval``) is refused
-with V8's EvalError text, as in a context with ``--disallow-code-generation-from-strings``.
+closure the compiler made. Code generation from strings (``Function``, ``eval``) is in
+``dynamic_code.py``: it compiles through a hook the compiler installs, and is refused with
+V8's EvalError text without it.
 """
 
 from __future__ import annotations
@@ -20,13 +21,34 @@ __all__ = ["make_function", "CODEGEN_DISALLOWED", "arguments_object"]
 CODEGEN_DISALLOWED = "Code generation from strings disallowed for this context"
 
 
-def _eval_error(*_: Any) -> Any:
-    raise JSThrow(make_error("EvalError", CODEGEN_DISALLOWED))
+#: the code-from-strings operations ("eval", "Function"), registered by ``dynamic_code`` (which
+#: the ABI of generated code loads); absent, both throw V8's EvalError
+CODE_FROM_STRINGS: dict[str, Any] = {}
 
 
-FUNCTION_CTOR = native(_eval_error, "Function", 1, construct=_eval_error)
+def _from_strings(what: str) -> Any:
+    impl = CODE_FROM_STRINGS.get(what)
+    if impl is None:
+        raise JSThrow(make_error("EvalError", CODEGEN_DISALLOWED))
+    return impl
+
+
+def _function_call(_this: Any, *args: Any) -> Any:
+    return _from_strings("Function")(*args)
+
+
+def _function_construct(*args: Any) -> Any:
+    return _from_strings("Function")(*args)
+
+
+def _eval(_this: Any, source: Any = UNDEFINED, *_: Any) -> Any:
+    return _from_strings("eval")(source)
+
+
+FUNCTION_CTOR = native(_function_call, "Function", 1, construct=_function_construct)
+EVAL = native(_eval, "eval", 1)
 GLOBALS["Function"] = FUNCTION_CTOR
-GLOBALS["eval"] = native(_eval_error, "eval", 1)
+GLOBALS["eval"] = EVAL
 
 
 def make_function(call: Any, name: str, length: int, kind: str) -> JSFunction:

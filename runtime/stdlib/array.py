@@ -12,6 +12,7 @@ from typing import Any
 
 from ..convert import (
     is_callable,
+    same_value_zero,
     strict_equals,
     to_integer_or_infinity,
     to_number,
@@ -29,6 +30,7 @@ from .array_support import (
     generic_mutate,
     includes_from,
     is_frozen,
+    live_elements,
     members,
     relative_index,
     require_callable,
@@ -167,11 +169,15 @@ def array_concat(this: Any, *args: Any) -> list[Any]:
 @method(ARRAY_PROTO, "includes", 1)
 def array_includes(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> bool:
     """Array.prototype.includes (23.1.3.16): SameValueZero, holes read as undefined."""
-    o = _items(this, "includes")
-    if not o:
+    o = live_elements(_receiver(this, "includes"))
+    n = len(o)
+    if not n:
         return False  # step 3: before fromIndex is converted ([].includes(1, Symbol()) is false)
-    charge_work(len(o))
-    return includes_from(o, search, _from_start(from_index, len(o)))
+    start = _from_start(from_index, n)
+    charge_work(n)
+    if type(o) is list:
+        return includes_from(o if len(o) <= n else o[:n], search, start)
+    return any(same_value_zero(UNDEFINED if v is MISSING else v, search) for v in (o[k] for k in range(start, n)))
 
 
 def _from_start(from_index: Any, length: int) -> int:
@@ -187,17 +193,26 @@ def _from_start(from_index: Any, length: int) -> int:
 @method(ARRAY_PROTO, "indexOf", 1)
 def array_index_of(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFINED, *_: Any) -> int:
     """Array.prototype.indexOf (23.1.3.17): strict equality, holes skipped."""
-    o = _items(this, "indexOf")
-    if not o:
+    o = live_elements(_receiver(this, "indexOf"))
+    n = len(o)
+    if not n:
         return -1  # step 3: before fromIndex is converted
-    charge_work(len(o))
-    return strict_index(o, search, _from_start(from_index, len(o)))
+    start = _from_start(from_index, n)
+    charge_work(n)
+    if type(o) is list:  # (the live array: a valueOf of fromIndex may have changed it)
+        found = strict_index(o, search, start)
+        return found if found < n else -1
+    for k in range(start, n):
+        v = o[k]
+        if v is not MISSING and strict_equals(v, search):
+            return k
+    return -1
 
 
 @method(ARRAY_PROTO, "lastIndexOf", 1)
 def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
     """Array.prototype.lastIndexOf (23.1.3.20)."""
-    o = _items(this, "lastIndexOf")
+    o = live_elements(_receiver(this, "lastIndexOf"))
     length = len(o)
     charge_work(length)
     if length == 0:
@@ -207,7 +222,7 @@ def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
         return -1
     k = int(min(n, length - 1)) if n >= 0 else length + int(n)
     while k >= 0:
-        v = o[k]
+        v = o[k] if k < len(o) else MISSING
         if v is not MISSING and strict_equals(v, search):
             return k
         k -= 1

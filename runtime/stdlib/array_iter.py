@@ -1,9 +1,10 @@
 """Callback-driven Array.prototype methods, flat/flatMap and the array iterators
 (ECMA-262 23.1.3 and 23.1.5).
 
-Every method snapshots the length first and re-checks ``k < len(o)`` before each visit: that
+Every method reads the length first and re-checks ``k < len(o)`` before each visit: that
 is the spec's HasProperty test for an array without holes, so elements removed by a callback
-are skipped and elements appended are not visited. Callbacks are charged by the callee.
+are skipped and elements appended are not visited. Other receivers (array-likes, arrays with
+holes or accessors) are read live, element by element (``array_support.LiveElements``). Callbacks are charged by the callee.
 """
 
 from __future__ import annotations
@@ -14,19 +15,52 @@ from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import current_realm
 from ..errors import LimitExceeded
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, type_error
-from .array_support import require_callable, require_object_coercible, snapshot
+from .array_support import live_elements, members, require_callable, require_object_coercible, snapshot
 from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
 from .symbol import SYMBOL_ITERATOR
 
 __all__ = ["array_iterator"]
 
 
+def species_create(o: Any, n: int) -> Any:
+    """ArraySpeciesCreate (10.4.2.3): None for a plain new array (the answer whenever the
+    receiver is not an array or no realm patches built-ins, so nothing can have changed its
+    ``constructor``), else the object ``new C(n)`` made by the receiver's species ``C``."""
+    m = members()
+    if not isinstance(o, list) or not m.PATCHED_REALMS[0]:
+        return None
+    from .registry import GLOBALS
+    from .symbol import WELL_KNOWN
+
+    c = m.get_member(o, "constructor")
+    if c is GLOBALS["Array"]:
+        return None
+    if m._is_object(c):
+        c = m.get_member(c, WELL_KNOWN["species"])
+        if c is None:
+            c = UNDEFINED
+    if c is UNDEFINED:
+        return None
+    if type(c) is not JSFunction or c.kind in ("arrow", "method") or (c.builtin and c.construct is None):
+        raise type_error("object.constructor[Symbol.species] is not a constructor")
+    from .. import callops
+
+    return callops.construct(c, "species", n)
+
+
+def create_data_property(o: Any, key: str, value: Any) -> None:
+    """CreateDataPropertyOrThrow (7.3.7) on an object a species constructor made."""
+    from .descriptors import define_or_throw
+
+    define_or_throw(o, key, {"value": value, "writable": True, "enumerable": True, "configurable": True})
+
+
 def _setup(this: Any, name: str, fn: Any) -> tuple[Any, list[Any], int]:
     """Receiver, its element view and length; the callback is checked after the length."""
     require_object_coercible(this, f"Array.prototype.{name}")
-    o = snapshot(this)
+    o = live_elements(this)
     require_callable(fn)
-    return this, o, len(o)
+    return (this if o is this else o.obj), o, len(o)
 
 
 def _present(o: list[Any], recv: Any, n: int) -> Iterator[tuple[int, Any]]:
@@ -36,7 +70,16 @@ def _present(o: list[Any], recv: Any, n: int) -> Iterator[tuple[int, Any]]:
     and reads the current element; ``range(n)`` stops at the snapshotted length."""
     if o is recv:
         return zip(range(n), o)
-    return ((k, o[k]) for k in range(n) if k < len(o) and o[k] is not MISSING)
+    return _visits(o, range(n))
+
+
+def _visits(o: Any, order: range) -> Iterator[tuple[int, Any]]:
+    """(k, element) for each k of ``order`` that is present, each element read once."""
+    for k in order:
+        if k < len(o):
+            v = o[k]
+            if v is not MISSING:
+                yield k, v
 
 
 @method(ARRAY_PROTO, "forEach", 1)
@@ -50,10 +93,15 @@ def array_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
 
 
 @method(ARRAY_PROTO, "map", 1)
-def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.map (23.1.3.21); skipped indices stay undefined (no holes)."""
     recv, o, n = _setup(this, "map", fn)
     call = fn.call
+    target = species_create(this, n)
+    if target is not None:
+        for k, v in _present(o, recv, n):
+            create_data_property(target, str(k), call(this_arg, v, k, recv))
+        return target
     if o is recv:
         out = [call(this_arg, v, k, recv) for k, v in zip(range(n), o)]
         if len(out) < n:  # the array shrank: the rest were never visited
@@ -66,11 +114,19 @@ def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any
 
 
 @method(ARRAY_PROTO, "filter", 1)
-def array_filter(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_filter(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.filter (23.1.3.8)."""
     recv, o, n = _setup(this, "filter", fn)
     call = fn.call
-    return [v for k, v in _present(o, recv, n) if _truthy(call(this_arg, v, k, recv))]
+    target = species_create(this, 0)
+    if target is None:
+        return [v for k, v in _present(o, recv, n) if _truthy(call(this_arg, v, k, recv))]
+    to = 0
+    for k, v in _present(o, recv, n):
+        if _truthy(call(this_arg, v, k, recv)):
+            create_data_property(target, str(to), v)
+            to += 1
+    return target
 
 
 def _truthy(r: Any) -> bool:
@@ -140,9 +196,7 @@ def _reduce(this: Any, name: str, fn: Any, args: tuple[Any, ...], reverse: bool)
     """The shared loop of reduce/reduceRight (23.1.3.24-25)."""
     recv, o, n = _setup(this, name, fn)
     if reverse:
-        pairs: Iterator[tuple[int, Any]] = (
-            (k, o[k]) for k in range(n - 1, -1, -1) if k < len(o) and o[k] is not MISSING
-        )
+        pairs: Iterator[tuple[int, Any]] = _visits(o, range(n - 1, -1, -1))
     else:
         pairs = _present(o, recv, n)
     if args:
@@ -211,10 +265,11 @@ def array_flat(this: Any, depth: Any = UNDEFINED, *_: Any) -> list[Any]:
 
 
 @method(ARRAY_PROTO, "flatMap", 1)
-def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.flatMap (23.1.3.14): map, then flatten one level."""
     recv, o, n = _setup(this, "flatMap", fn)
     call = fn.call
+    target = species_create(this, 0)
     realm = current_realm()
     out: list[Any] = []
     for k in range(n):
@@ -225,6 +280,10 @@ def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
                 out.extend(UNDEFINED if x is MISSING else x for x in r)
             else:
                 out.append(r)
+    if target is not None:
+        for k, v in enumerate(out):
+            create_data_property(target, str(k), v)
+        return target
     return out
 
 

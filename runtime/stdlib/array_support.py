@@ -89,6 +89,44 @@ def snapshot(o: Any) -> list[Any]:
     return out
 
 
+class LiveElements:
+    """The elements of a receiver that is not a plain list, read when asked: ``view[k]`` is
+    HasProperty then [[Get]] on the object each time (``MISSING`` when absent), so getters,
+    deletions and additions by a callback are seen as the spec's loops see them; ``len`` is
+    the length read once at the start (23.1.3: ``len`` is fixed before the loop)."""
+
+    __slots__ = ("obj", "n")
+
+    def __init__(self, obj: Any, n: int) -> None:
+        self.obj, self.n = obj, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k: int) -> Any:
+        m = members()
+        key = str(k)
+        return m.get_member(self.obj, key) if m.has_property(self.obj, key) else MISSING
+
+
+def live_elements(o: Any) -> Any:
+    """The receiver's elements for a loop that reads them one by one: the live list for a
+    plain array (no holes, accessors or attributes, while no realm patches built-ins, so no
+    index is inherited), else a ``LiveElements`` view (see there) of ToObject(o)."""
+    if type(o) is list and not members().PATCHED_REALMS[0] and meta_of(o) is None:
+        return o
+    return LiveElements(to_object(o), length_of(o))
+
+
+def to_object(o: Any) -> Any:
+    """ToObject (7.1.18) of a receiver already checked not to be null or undefined."""
+    if type(o) in (int, float, bool, str) or type(o) is JSSymbol:
+        from .wrappers import wrap_primitive
+
+        return wrap_primitive(o)
+    return o
+
+
 def relative_index(arg: Any, length: int, default: int = 0) -> int:
     """Clamp a relative start/end argument into ``0..length`` (slice/splice/fill/...)."""
     if arg is UNDEFINED:

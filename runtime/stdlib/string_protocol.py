@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..convert import to_boolean, to_string
 from ..realm import PATCHED_REALMS
 from ..values import UNDEFINED, JSFunction, type_error
 from .array_support import describe, members
 from .object_proto import is_object
 from .registry import STRING_PROTO, native
+from . import regexp_generic  # noqa: F401 - registers the spec's steps for RegExp-like receivers
 from . import string_regex  # noqa: F401 - registers the methods wrapped here
 from .regexp import JSRegExp
 from .symbol import WELL_KNOWN
@@ -28,19 +30,40 @@ def _regexp_method(key: Any) -> Any:
     return table.get(key)
 
 
+def _is_regexp(arg: Any) -> bool:
+    """IsRegExp (7.2.8): an object's ``Symbol.match`` decides, else whether it is a RegExp."""
+    matcher = members().get_member(arg, WELL_KNOWN["match"])
+    if matcher is not UNDEFINED:
+        return to_boolean(matcher)
+    return type(arg) is JSRegExp
+
+
 def _protocol(name: str, symbol: str, builtin: JSFunction) -> JSFunction:
     original: Callable[..., Any] = builtin.call
     key = WELL_KNOWN[symbol]
+    #: a RegExp's own protocol method runs the spec's steps (regexp_generic.py) while built-ins
+    #: are patched: a script may have replaced its exec or flags
+    spec_steps = name in ("match", "replace", "search")
+    #: replaceAll and matchAll refuse a non-global regexp, asking it for its flags (22.1.3.20 step 2.b)
+    needs_global = name in ("replaceAll", "matchAll")
 
     def string_method(this: Any, arg: Any = UNDEFINED, *rest: Any) -> Any:
         if this is None or this is UNDEFINED:
             raise type_error(f"String.prototype.{name} called on null or undefined")
-        if is_object(arg) and (type(arg) is not JSRegExp or PATCHED_REALMS[0]):
+        if is_object(arg) and (type(arg) is not JSRegExp or PATCHED_REALMS[0]
+                               or ((spec_steps or needs_global) and arg.props)):
+            if needs_global and _is_regexp(arg):
+                flags = members().get_member(arg, "flags")
+                if flags is None or flags is UNDEFINED:
+                    raise type_error(f"String.prototype.{name} called with a RegExp-like argument whose flags "
+                                     "are null or undefined")
+                if "g" not in to_string(flags):
+                    raise type_error(f"String.prototype.{name} called with a non-global RegExp argument")
             method = members().get_member(arg, key)
             if method is not UNDEFINED and method is not None:
                 if type(method) is not JSFunction:
                     raise type_error(f"{describe(method)} is not a function")
-                if not (type(arg) is JSRegExp and method is _regexp_method(key)):
+                if not (type(arg) is JSRegExp and method is _regexp_method(key)) or spec_steps:
                     return method.call(arg, this, *rest)
         return original(this, arg, *rest)
 

@@ -12,7 +12,7 @@ import re
 from typing import Any, Iterator, cast
 
 from ..convert import to_length, to_string, to_uint32
-from ..realm import current_realm
+from ..realm import PATCHED_REALMS, current_realm
 from ..strings import from_units, has_astral
 from ..values import UNDEFINED, JSFunction, JSIterator, type_error
 from .registry import STRING_PROTO, method, native
@@ -91,7 +91,13 @@ def _dollar_name(template: str, i: int, groups: Any, out: list[str]) -> int:
     if end < 0:
         out.append("$<")
         return i + 2
-    value = groups.get(template[i + 2 : end], UNDEFINED)
+    name = template[i + 2 : end]
+    if type(groups) is dict:
+        value = groups.get(name, UNDEFINED)
+    else:  # a result object of a user exec (22.2.6.11): Get(namedCaptures, name)
+        from .array_support import members
+
+        value = members().get_member(groups, name)
     if value is not UNDEFINED:
         out.append(to_string(value))
     return end + 1
@@ -380,8 +386,16 @@ def string_split(this: Any, separator: Any = UNDEFINED, limit: Any = UNDEFINED, 
 
 # --- RegExp.prototype[Symbol.match/matchAll/replace/search/split] (22.2.6) --------------------
 
+#: the spec's step-by-step Symbol.match/replace/search by name, for RegExp-like receivers;
+#: ``regexp_generic`` registers them (it uses ``get_substitution`` from here)
+GENERIC_SYMBOL_METHODS: dict[str, Any] = {}
+
+
 def _symbol_method(name: str, string_method: Any) -> Any:
     def regexp_symbol_method(this: Any, string: Any = UNDEFINED, *args: Any) -> Any:
+        generic = GENERIC_SYMBOL_METHODS.get(name)
+        if generic is not None and (type(this) is not JSRegExp or PATCHED_REALMS[0] or this.props):
+            return generic(this, string, *args)  # the spec's steps, through properties
         if not isinstance(this, JSRegExp):
             raise type_error(f"Method RegExp.prototype[Symbol.{name}] called on incompatible receiver")
         return string_method(to_string(string), this, *args)

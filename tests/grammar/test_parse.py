@@ -70,8 +70,6 @@ def test_accepts(source: str) -> None:
         ("/(/", 1, 1, "Invalid regular expression"),
         ("/(?<=a/", 1, 1, "Invalid regular expression"),
         ("value.map(x => /(/)", 1, 16, "Invalid regular expression"),
-        ("eval('1')", 1, 1, "eval"),
-        ("new Function('x')", 1, 5, "Function"),
         ("return 1", 1, 1, "Illegal return"),
         ("break", 1, 1, "Illegal break"),
     ],
