@@ -164,8 +164,10 @@ def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
     return isinstance(name, A.Literal) and name.value in _MUTATORS
 
 
-#: methods that, when no script function exists, can only be the built-ins that return a new array
-_FRESH_ARRAY_METHODS = frozenset(["split", "slice", "concat"])
+#: methods that, when no script function exists, can only be the built-ins that return a new
+#: array (or throw); ``keys``/``values``/``entries`` as ``Object.keys(x)`` (arrays' own return iterators)
+_FRESH_ARRAY_METHODS = frozenset(["split", "slice", "concat", "map", "filter", "flatMap", "flat", "keys", "values",
+                                  "entries"])
 #: nodes that can define a function, rebind an input, or reach a prototype
 _DEFINERS = (A.FunctionExpression, A.ArrowFunctionExpression, A.FunctionDeclaration, A.AssignmentExpression)
 
@@ -191,7 +193,16 @@ def _on_fresh_array(node: A.CallExpression | A.MemberExpression, program: A.Prog
         made = (isinstance(receiver, A.CallExpression) and isinstance(receiver.callee, A.MemberExpression)
                 and not receiver.callee.computed and not receiver.callee.optional
                 and _name_of(receiver.callee.property) in _FRESH_ARRAY_METHODS)
-    return made and not any(isinstance(n, _DEFINERS) for n in walk(program))
+    return made and _no_reachable_functions(program)
+
+
+def _no_reachable_functions(program: A.Program) -> bool:
+    """The script assigns nothing and defines functions only as callbacks passed straight to
+    a call (``xs.map(x => ...)``): none can become a member that a method call would find
+    (a built-in that stores its argument, such as ``Reflect.set``, is itself a mutator)."""
+    callbacks = {id(a) for n in walk(program) if isinstance(n, (A.CallExpression, A.NewExpression))
+                 for a in n.arguments if isinstance(a, A.ArrowFunctionExpression)}
+    return not any(isinstance(n, _DEFINERS) and id(n) not in callbacks for n in walk(program))
 
 
 def _value_member(node: Any) -> bool:
