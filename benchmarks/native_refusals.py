@@ -14,7 +14,6 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from . import bench_realistic
 
 
 def refusal(source: str) -> str | None:
@@ -62,6 +61,8 @@ def _text_at(source: str, node: Any) -> str:
 
 
 def main(argv: list[str]) -> int:
+    from . import bench_realistic
+
     path = Path(argv[0]) if argv else bench_realistic.DATA
     for case in bench_realistic.load_cases(path):
         why = refusal(case["js"])

@@ -297,13 +297,18 @@ class NativeGen:
         target = e.left
         if e.operator != "=" or not isinstance(target, A.MemberExpression) or target.optional:
             raise Unsupported
-        if not (isinstance(target.object, A.Identifier) and target.object.name == "value"
-                and self.lookup("value") is None and self.copy_mask):
-            raise Unsupported
         key = self.static_key(target)
-        if key is None or key in _SPECIAL_KEYS:
+        if key is None or key in _SPECIAL_KEYS or self.lookup("value") is not None or not self.copy_mask:
             raise Unsupported
-        target_dict = self.as_dict(E("_val"), self.facts.get("_val", "any"))
+        if isinstance(target.object, A.Identifier) and target.object.name == "value":
+            target_dict = self.as_dict(E("_val"), self.facts.get("_val", "any"))
+        elif self.copy_mask & 1 and not self.copy_mask & 4 and _under_value(target.object):
+            # value.metadata.annotations[k] = x: the script's deep copy of value (TO_JS) holds
+            # every object reachable from it, so a write anywhere in it reaches no caller's object
+            target_dict = self.as_dict(*self.expr(target.object))
+            self.writes_plain = False
+        else:
+            raise Unsupported
         node, ty = self.expr(e.right)
         if ty not in ("ascii", "str", "bool", "int", "null", "undef") or key[:1].isdigit():
             self.writes_plain = False  # the written value or key may need to_python
@@ -618,8 +623,8 @@ class NativeGen:
         if op in ("===", "!=="):
             test = self.strict_equals(a, ta, b, tb)
             return (test if op == "===" else E("not X", X=test)), "bool"
-        if op in ("==", "!=") and (ta == "null" or tb == "null"):
-            other = b if ta == "null" else a
+        if op in ("==", "!=") and (ta in ("null", "undef") or tb in ("null", "undef")):
+            other = b if ta in ("null", "undef") else a
             test = E("(T := X) is None or T is UNDEFINED", T=self.tmp(), X=other)
             return (test if op == "==" else E("not X", X=test)), "bool"
         if op in ("<", ">", "<=", ">="):
@@ -701,6 +706,8 @@ class NativeGen:
                 return E("X == Y", X=a, Y=b)
             t = self.tmp()
             return E("type(T := X) is not bool and T == Y", T=t, X=a, Y=b)
+        if ta == "any" and tb == "any":  # (a.name === b.name, k === context.x)
+            return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
         raise Unsupported
 
     def logical(self, node: A.LogicalExpression) -> tuple[ast.expr, str]:
@@ -798,6 +805,13 @@ class NativeGen:
 
 
 _INPUTS = frozenset(["value", "context", "valueExists", "undefined"])
+
+
+def _under_value(node: Any) -> bool:
+    """``value.a.b`` (static, not optional members): a place inside the input ``value``."""
+    while isinstance(node, A.MemberExpression) and not node.optional and not node.computed:
+        node = node.object
+    return isinstance(node, A.Identifier) and node.name == "value"
 #: helpers whose results are already what the caller gets (a string, undefined, or a number
 #: in to_python's form)
 _AS_CALLER_GETS = frozenset(["DEOPT", "DIVIDE", "NUMBER_OF", "JSON_TEXT", "STRING_OF", "RADIX_STRING", "TO_FIXED",

@@ -69,6 +69,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     receiver = callee.object
     if gen.is_global(receiver, "Object"):
         return _object_call(gen, method, args)
+    if gen.is_global(receiver, "Math") and method in _MATH:
+        return _math(gen, method, args)
     if gen.is_global(receiver, "Number") and method == "isInteger" and len(args) == 1:
         return E("IS_INTEGER(X)", X=gen.expr(args[0], raw=True)[0]), "bool"
     if gen.is_global(receiver, "Number") and method == "parseInt":
@@ -181,6 +183,26 @@ def _optional_call(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExp
     return E("R", R=r), "any"
 
 
+#: Math functions on numbers: by their helper (one argument) or as min/max of safe integers
+_MATH = {"floor": "FLOOR", "ceil": "CEIL", "round": "ROUND", "abs": "ABS", "max": "max", "min": "min"}
+
+
+def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if method in ("max", "min"):
+        if not args:
+            raise Unsupported
+        values = [gen.as_int(*gen.expr(a)) for a in args]
+        if len(values) == 1:
+            return values[0], "int"
+        return ast.Call(func=ast.Name(id=method, ctx=ast.Load()), args=values, keywords=[]), "int"
+    if len(args) != 1:
+        raise Unsupported
+    e, ty = gen.expr(args[0], raw=True)
+    if ty == "int" and method != "abs":
+        return e, "int"
+    return E(f"{_MATH[method]}(X)", X=e), "int"
+
+
 def _parse_int(gen: "NativeGen", args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if not (len(args) == 1 or len(args) == 2 and isinstance(args[1], A.Literal) and args[1].value == 10):
         raise Unsupported
@@ -267,7 +289,21 @@ def _array_slice(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ..
     return E("L[A:B]", L=items, A=bounds[0], B=bounds[1]), out_ty
 
 
-_DUAL_METHODS: dict[str, Any] = {"includes": _array_includes, "indexOf": _array_index_of, "slice": _array_slice}
+def _at(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``at(i)`` of an integer: Python indexes from the end alike; out of range, undefined."""
+    if len(args) != 1:
+        raise Unsupported
+    x, i = gen.tmp(), gen.tmp()
+    return E("X[I] if ((X := L), (I := N))[1] < len(X) and I >= -len(X) else UNDEFINED", X=x, I=i, L=items,
+             N=gen.as_int(*gen.expr(args[0]))), "any"
+
+
+def _string_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    return _at(gen, gen.as_ascii(obj, ty), ty, args)  # (ASCII: one code unit a character)
+
+
+_DUAL_METHODS: dict[str, Any] = {"includes": _array_includes, "indexOf": _array_index_of, "slice": _array_slice,
+                                 "at": _at}
 _LISTS = ("list", "strs", "entries", "pairs")
 
 
@@ -465,6 +501,7 @@ _STRING_METHODS: dict[str, Any] = {
     "replaceAll": _replace(True),
     "split": _split,
     "toString": _to_string,
+    "at": _string_at,
 }
 
 
@@ -709,7 +746,9 @@ def _join_items(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start:
     if len(args) > 1:
         raise Unsupported
     sep = _text_literal(args[0]) if args else ","
-    return E("S.join(L)", S=ast.Constant(sep), L=items), "str"
+    if gen.element == "str":
+        return E("S.join(L)", S=ast.Constant(sep), L=items), "str"
+    return E("JOIN(S, L)", S=ast.Constant(sep), L=items), "str"  # (numbers, null and undefined too)
 
 
 def _includes_item(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import binascii
 import json
+import math
 import re
 from json.encoder import encode_basestring
 from typing import Any
@@ -399,6 +400,98 @@ ARRAY_PROTO_NAMES = frozenset(
 )
 
 
+def strict_equals(a: Any, b: Any) -> bool:
+    """``a === b`` for operands whose types are known only at run time: strings (ASCII when
+    they differ: other text may be in another form), numbers other than NaN, null, undefined
+    and booleans; objects are left to the general tier (their identity is its own)."""
+    ta, tb = type(a), type(b)
+    if ta is str and tb is str:
+        if a == b:
+            return True
+        if a.isascii() and b.isascii():
+            return False
+        raise Deopt
+    if ta in _SCALARS and tb in _SCALARS:
+        if ta is float and a != a or tb is float and b != b:
+            raise Deopt  # NaN
+        if (ta is bool) != (tb is bool):
+            return False
+        if ta in _NUMBERS and tb in _NUMBERS or ta is tb:
+            return a == b  # type: ignore[no-any-return]
+        return False
+    raise Deopt
+
+
+_NUMBERS = frozenset([int, float])
+_SCALARS = frozenset([str, int, float, bool, type(None), type(UNDEFINED)])
+
+
+def join(sep: str, items: list[Any]) -> str:
+    """``items.join(sep)`` of strings, numbers, null and undefined (as empty strings)."""
+    parts = []
+    for x in items:
+        t = type(x)
+        if t is str:
+            parts.append(x)
+        elif x is None or x is UNDEFINED:
+            parts.append("")
+        elif t is int or t is float or t is bool:
+            parts.append(string_of(x))
+        else:
+            raise Deopt  # an object or array converts itself
+    return sep.join(parts)
+
+
+def _integral(v: Any) -> Any:
+    if type(v) is int:
+        if -_SAFE <= v <= _SAFE:
+            return v
+        raise Deopt
+    if type(v) is not float or v != v or v in (math.inf, -math.inf):
+        raise Deopt
+    return None
+
+
+def floor(v: Any) -> int:
+    """``Math.floor`` to a safe integer (-0, NaN and infinities: the general tier)."""
+    n = _integral(v)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    r: int = math.floor(v)
+    if r == 0 and math.copysign(1.0, v) < 0 or not -_SAFE <= r <= _SAFE:
+        raise Deopt
+    return r
+
+
+def ceil(v: Any) -> int:
+    n = _integral(v)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    r: int = math.ceil(v)
+    if r == 0 and v < 0 or not -_SAFE <= r <= _SAFE:
+        raise Deopt  # (-0.5 -> -0)
+    return r
+
+
+def round_half_up(v: Any) -> int:
+    """``Math.round``: ties toward +Infinity."""
+    n = _integral(v)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    r: int = math.floor(v)
+    if v - r >= 0.5:
+        r += 1
+    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
+        raise Deopt  # -0
+    return r
+
+
+def absolute(v: Any) -> int:
+    if type(v) is int and -_SAFE <= v <= _SAFE:
+        return abs(v)
+    raise Deopt
+
+
 def _json_constant(name: str) -> Any:
     raise Deopt  # NaN, Infinity: Python's json reads them, JSON.parse does not
 
@@ -537,7 +630,8 @@ def _helpers() -> dict[str, Any]:
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten,
         "INCLUDES": includes, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
         "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "JSON_PARSE": json_parse,
-        "JSON_TEXT": json_text, "DICT_OUT_KEYS": dict_out,
+        "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
+        "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out,
     }
 
 
@@ -548,6 +642,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
+    "max": max,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -506,6 +506,26 @@ EXPRESSIONS: list[str] = [
     'Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith("a")))',
     "Object.entries(value).find(([k, v]) => v === 1)",
     "Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]))",
+    # equality of two unknowns, == undefined, join of numbers, Math
+    "value.a === value.b",
+    "value.name === context.vcluster.name",
+    "value.find(x => x.name === value[0].name)",
+    "value == undefined",
+    "value.a != undefined",
+    'value.join("-")',
+    "value.map(x => x.port).join()",
+    "Math.floor(value / 2)",
+    "Math.ceil(value / 3)",
+    "Math.round(value / 4)",
+    "Math.abs(value)",
+    "Math.max(value, 10)",
+    "Math.min(value.n, value.port)",
+    "Math.floor(value)",
+    "value.at(-1)",
+    # writes below value's top level (on the script's deep copy)
+    'value.metadata.labels["patched-by"] = "vcluster"; value',
+    'value.metadata.name = value.metadata.name + "-x"; value',
+    "value.field.other = 1; value.field",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
