@@ -757,6 +757,11 @@ class NativeGen:
         if node.operator == "-" and isinstance(node.argument, A.Literal) and type(node.argument.value) is int \
                 and 0 < node.argument.value <= _SAFE:
             return ast.Constant(-node.argument.value), "int"
+        if node.operator == "-":
+            e, ty = self.expr(node.argument)
+            if ty == "int" and isinstance(e, ast.Constant) and type(e.value) is int and e.value > 0:
+                return ast.Constant(-e.value), "int"  # (-"prefix".length)
+            return E("-T if (T := X) else DEOPT()", T=self.tmp(), X=self.as_int(e, ty)), "int"  # (-0: general)
         raise Unsupported
 
     # -- literals of containers ----------------------------------------------------------------

@@ -58,6 +58,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("bool(X)", X=gen.truthy(*gen.expr(args[0], raw=True))), "bool"
         if gen.is_global(callee, "parseInt"):
             return _parse_int(gen, args)
+        if gen.is_global(callee, "parseFloat") and len(args) == 1:
+            return E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0]), "any"
         raise Unsupported
     if not isinstance(callee, A.MemberExpression):
         raise Unsupported
@@ -161,7 +163,7 @@ def _optional_call(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExp
     statements (the call may hoist a loop's receiver, which must come after the test), so
     not inside a callback's comprehension."""
     if gen.in_comprehension:
-        raise Unsupported
+        return _optional_call_in_callback(gen, node, callee)
     obj, ty = gen.expr(callee.object, raw=True)
     t, r = gen.tmp(), gen.tmp()
     gen.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
@@ -201,6 +203,29 @@ def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.exp
     if ty == "int" and method != "abs":
         return e, "int"
     return E(f"{_MATH[method]}(X)", X=e), "int"
+
+
+def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
+                               callee: A.MemberExpression) -> tuple[ast.expr, str]:
+    """``c.env?.find(...)`` in a callback: the receiver is computed first among the outer
+    comprehension's conditions, and the receivers of the call's own loops after it, each
+    skipped when it is null or undefined."""
+    obj, ty = gen.expr(callee.object, raw=True)
+    t = gen.tmp()
+    gen.hoisted.append(E("((T := X), True)[1]", T=t, X=obj))
+    mark = len(gen.hoisted)
+    receiver = A.Identifier(name="#receiver", span=callee.span)
+    inner = A.CallExpression(callee=attrs.evolve(callee, object=receiver, optional=False), arguments=node.arguments,
+                             optional=False, span=node.span)
+    gen.scopes.append({"#receiver": (t, ty)})
+    gen.conditional += 1
+    try:
+        e, _ = call(gen, inner)
+    finally:
+        gen.conditional -= 1
+        gen.scopes.pop()
+    gen.hoisted[mark:] = [E("T is None or T is UNDEFINED or H", T=t, H=h) for h in gen.hoisted[mark:]]
+    return E("UNDEFINED if T is None or T is UNDEFINED else C", T=t, C=e), "any"
 
 
 def _parse_int(gen: "NativeGen", args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -408,6 +433,34 @@ def _substring(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) 
     return E("X[A:B]", X=s, A=ast.Constant(bounds[0]), B=ast.Constant(bounds[1])), "ascii"
 
 
+def _last_index_of(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) != 1:
+        raise Unsupported
+    return E("X.rfind(L)", X=gen.as_ascii(obj, ty), L=ast.Constant(_text_literal(args[0]))), "int"
+
+
+def _char_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``charAt(i)``: one ASCII character, or "" out of range (no counting from the end)."""
+    x, i = gen.tmp(), gen.tmp()
+    n: ast.expr = ast.Constant(0) if not args else gen.as_int(*gen.expr(args[0]))
+    if len(args) > 1:
+        raise Unsupported
+    return E("X[I] if 0 <= ((X := S), (I := N))[1] < len(X) else ''", X=x, I=i, S=gen.as_ascii(obj, ty),
+             N=n), "ascii"
+
+
+def _pad(py: str) -> Any:
+    def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+        """``padStart(n, c)`` with one ASCII fill character: Python's rjust (ljust) alike."""
+        fill = _text_literal(args[1]) if len(args) == 2 else " "
+        if not 1 <= len(args) <= 2 or len(fill) != 1 or not fill.isascii():
+            raise Unsupported
+        width = gen.as_int(*gen.expr(args[0]))
+        return E(f"X.{py}(N, C) if N <= MAX_TEXT else DEOPT()", X=gen.as_ascii(obj, ty), N=width,
+                 C=ast.Constant(fill)), "ascii"
+    return build
+
+
 def _case(py: str) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if args:
@@ -502,6 +555,10 @@ _STRING_METHODS: dict[str, Any] = {
     "split": _split,
     "toString": _to_string,
     "at": _string_at,
+    "lastIndexOf": _last_index_of,
+    "charAt": _char_at,
+    "padStart": _pad("rjust"),
+    "padEnd": _pad("ljust"),
 }
 
 
@@ -650,9 +707,11 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
 
 
 def _has_loop(node: Any) -> bool:
-    """Whether the JS tree ``node`` calls a method this module translates to a loop."""
+    """Whether the JS tree ``node`` calls a method this module translates to a loop, or a
+    method optionally (both hoist code into the comprehension's conditions)."""
     return any(isinstance(n, A.CallExpression) and isinstance(n.callee, A.MemberExpression)
-               and isinstance(n.callee.property, A.Literal) and n.callee.property.value in _LOOP_METHODS
+               and (n.callee.optional or isinstance(n.callee.property, A.Literal)
+                    and n.callee.property.value in _LOOP_METHODS)
                for n in walk(node))
 
 

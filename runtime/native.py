@@ -166,6 +166,24 @@ def parse_int(v: Any) -> int:
     return n
 
 
+_FLOAT_PREFIX = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+
+
+def parse_float(v: Any) -> int | float:
+    """``parseFloat(v)``: the longest numeric prefix after JS whitespace (NaN: general tier)."""
+    if type(v) is int and -_SAFE <= v <= _SAFE:
+        return v
+    if type(v) is not str:
+        raise Deopt
+    m = _FLOAT_PREFIX.match(v.lstrip(JS_WHITESPACE))
+    if m is None:
+        raise Deopt
+    text = m.group()
+    if text.endswith("Infinity"):
+        return -math.inf if text[0] == "-" else math.inf
+    return normalize_number(float(text))
+
+
 def is_integer(v: Any) -> bool:
     """``Number.isInteger(v)``."""
     t = type(v)
@@ -626,7 +644,7 @@ def _helpers() -> dict[str, Any]:
         "PLAIN_KEYS": plain_keys, "SHALLOW": shallow_to_js,
         "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
         "PROTO_NAMES": PROTO_NAMES, "STRING_OF": string_of, "ADD_TEXT": add_text, "NUMBER_OF": number_of,
-        "PARSE_INT": parse_int, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
+        "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten,
         "INCLUDES": includes, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
         "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "JSON_PARSE": json_parse,

@@ -526,6 +526,16 @@ EXPRESSIONS: list[str] = [
     'value.metadata.labels["patched-by"] = "vcluster"; value',
     'value.metadata.name = value.metadata.name + "-x"; value',
     "value.field.other = 1; value.field",
+    # optional calls in callbacks; more String methods; parseFloat; unary minus
+    'value.map(x => x.items?.find(i => i === "x") ?? "none")',
+    "value.map(x => x.name?.toUpperCase())",
+    'value.lastIndexOf("a")',
+    "value.charAt(1)",
+    'value.padStart(8, "0")',
+    "value.padEnd(6)",
+    "parseFloat(value)",
+    "-value",
+    'value.slice(0, -"-x".length)',
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
