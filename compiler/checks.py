@@ -150,6 +150,14 @@ def only_writes_value_members(program: A.Program) -> bool:
     return True
 
 
+def _assigns_to_literal(node: Any) -> bool:
+    """``Object.assign({...}, ...)``: the target is an object literal, which no input is."""
+    return (isinstance(node, A.CallExpression) and isinstance(node.callee, A.MemberExpression)
+            and isinstance(node.callee.object, A.Identifier) and node.callee.object.name == "Object"
+            and not node.callee.computed and _name_of(node.callee.property) == "assign" and bool(node.arguments)
+            and isinstance(node.arguments[0], A.ObjectExpression))
+
+
 def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
     """A call of a method that can mutate its receiver (push, sort, assign, ...) or of a
     computed method name, or a read of such a method (it may be called later)."""
@@ -158,6 +166,8 @@ def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
     callee = node.callee
     if not isinstance(callee, A.MemberExpression):
         return False
+    if _assigns_to_literal(node):
+        return False  # Object.assign({...}, ...) writes to the literal it was given, no input
     if callee.computed:
         return not (isinstance(callee.property, A.Literal) and callee.property.value not in _MUTATORS)
     name = callee.property  # a dotted name: always a string Literal
@@ -218,7 +228,7 @@ def mutates_inputs(program: A.Program) -> bool:
     whose name can mutate (push, sort, assign, call, ...) or a computed method name.
     """
     fresh_callees = {id(n.callee) for n in walk(program)
-                     if isinstance(n, A.CallExpression) and _on_fresh_array(n, program)}
+                     if isinstance(n, A.CallExpression) and (_on_fresh_array(n, program) or _assigns_to_literal(n))}
     for node in walk(program):
         match node:
             case A.AssignmentExpression():

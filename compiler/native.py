@@ -283,7 +283,8 @@ class NativeGen:
             inner = strings | {tested} if tested else strings
             return [ast.If(test=result.test, body=self.returns(result.body, inner), orelse=[]),
                     *self.returns(result.orelse, strings)]
-        if isinstance(result, ast.Constant) and type(result.value) in (str, bool, type(None)):
+        if isinstance(result, ast.Constant) and (type(result.value) in (str, bool, type(None))
+                                                 or type(result.value) is int and -_SAFE <= result.value <= _SAFE):
             return [ast.Return(value=result)]
         if isinstance(result, ast.Name) and (result.id == "UNDEFINED" or result.id in strings
                                              or result.id in self.safe_ints):
@@ -578,14 +579,15 @@ class NativeGen:
             # JS would read the prototype, which the general tier does)
             x, t = self.tmp(), self.tmp()
             if isinstance(obj, ast.Name) and ty == "dict" and kty in _STR:  # a plain load: order is moot
-                return E("X.get(T, UNDEFINED) if (T := K) not in PROTO_NAMES else X[T]", X=obj, T=t, K=k), "any"
+                return E("X[T] if (T := K) in X else UNDEFINED if T not in PROTO_NAMES else DEOPT()", X=obj, T=t,
+                         K=k), "any"
             # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
             if kty == "int":  # (past the end, or a negative index: an absent key of an array)
                 return E("X[T] if 0 <= ((X := L), (T := I))[1] < len(X) else UNDEFINED", X=x, T=t,
                          L=self.as_list(obj, ty), I=k), "any"
             if kty in _STR:
-                return E("X.get(T, UNDEFINED) if ((X := D), (T := K))[1] not in PROTO_NAMES else X[T]", X=x, T=t,
-                         D=self.as_dict(obj, ty), K=k), "any"
+                return E("X[T] if ((X := D), (T := K))[1] in X else UNDEFINED if T not in PROTO_NAMES else DEOPT()",
+                         X=x, T=t, D=self.as_dict(obj, ty), K=k), "any"
             if kty == "any":
                 return E("X.get(T, UNDEFINED) if type(((X := D), (T := K))[1]) is str and T not in PROTO_NAMES "
                          "else DEOPT()", X=x, T=t, D=self.as_dict(obj, ty), K=k), "any"

@@ -271,18 +271,23 @@ def _dual(gen: "NativeGen", method: str, receiver: Any, args: tuple[Any, ...]) -
     if ty in _LISTS:
         out: tuple[ast.expr, str] = array_method(gen, obj, ty, args)
         return out
+    string_method = _STRING_METHODS.get(method, _no_string_method)
     if ty in ("ascii", "str") or ty != "any":
-        out = _STRING_METHODS[method](gen, obj, ty, args)
+        out = string_method(gen, obj, ty, args)
         return out
     gen.consumed(obj)  # (both branches screen a string's text: ASCII, or a result that is a bool)
     t = gen.tmp()
     with gen.branch():
         a, ta = array_method(gen, E("T", T=t), "list", args)
         try:
-            b, tb = _STRING_METHODS[method](gen, E("T", T=t), "any", args)
+            b, tb = string_method(gen, E("T", T=t), "any", args)
         except Unsupported:  # (includes(2): a string receiver takes the general tier)
             b, tb = E("DEOPT()"), ta
     return E("A if type(T := X) is list else B", A=a, B=b, T=t, X=obj), ta if ta == tb else "any"
+
+
+def _no_string_method(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    raise Unsupported  # (String.prototype.concat: the general tier)
 
 
 def _array_includes(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -327,8 +332,14 @@ def _string_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) 
     return _at(gen, gen.as_ascii(obj, ty), ty, args)  # (ASCII: one code unit a character)
 
 
+def _concat(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``xs.concat(a, b)``: arrays spliced in, other values appended (a new array)."""
+    values = [gen.expr(a, raw=True)[0] for a in args]
+    return E("CONCAT_ARRAYS(L, *A)", L=items, A=ast.List(elts=values, ctx=ast.Load())), "list"
+
+
 _DUAL_METHODS: dict[str, Any] = {"includes": _array_includes, "indexOf": _array_index_of, "slice": _array_slice,
-                                 "at": _at}
+                                 "at": _at, "concat": _concat}
 _LISTS = ("list", "strs", "entries", "pairs")
 
 
@@ -667,18 +678,23 @@ def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
 
 
 def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
-          arity: int = 2, pairs: bool = False) -> tuple[str, list[Any], list[Any], Any]:
+          arity: int = 3, pairs: bool = False) -> tuple[str, list[Any], list[Any], Any]:
+    """The callback ``(x, i, xs) => ...`` of a loop over ``items``: its receiver bounded,
+    and Python names for its parameters (``xs`` is the receiver's own name)."""
     if len(args) != 1:
         raise Unsupported
     params, body = _callback(args[0], arity, pairs and gen.element == "entry", gen)
     source = _bounded(gen, items, start)
-    pynames = [(gen.tmp(), gen.tmp()) if isinstance(p, tuple) else gen.tmp() for p in params]
+    pynames = [(gen.tmp(), gen.tmp()) if isinstance(p, tuple) else gen.tmp() for p in params[:2]]
+    if len(params) == 3:
+        pynames.append(source)
     return source, params, pynames, body
 
 
 def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any, element: str,
               test: bool = False) -> tuple[ast.expr, str]:
-    types = ["list" if element == "entry" else element, "int"]  # (element, index)
+    types = ["list" if element == "entry" else element, "int",  # (element, index, array)
+             {"str": "strs", "entry": "entries"}.get(element, "list")]
     scope: dict[str, tuple[str, str]] = {}
     for p, py, ty in zip(params, pynames, types):
         if isinstance(p, tuple):  # [key, value] of an entry
@@ -724,7 +740,7 @@ def _target(pyname: Any) -> ast.expr:
 def _generator(source: str, pynames: list[Any], gen: "NativeGen") -> list[ast.comprehension]:
     """``for x in L`` (``for i, x in enumerate(L)``), with the receivers of the loops in the
     callback as its first conditions (see ``_bounded``)."""
-    if len(pynames) == 2:
+    if len(pynames) >= 2:
         target: ast.expr = ast.Tuple(elts=[_target(pynames[1]), _target(pynames[0])], ctx=ast.Store())
         it: ast.expr = E("enumerate(L)", L=source)
     else:
@@ -775,6 +791,7 @@ def _find(index: bool) -> Any:
         pynames = (pynames or [gen.tmp()])[:]
         if index and len(pynames) == 1:
             pynames.append(gen.tmp())
+        pynames = pynames[:2]
         gens = _generator(source, pynames, gen)
         gens[0].ifs.append(test)
         if index:
@@ -922,6 +939,12 @@ _LOOP_METHODS = frozenset(["map", "filter", "some", "every", "reduce", "find", "
 def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if method == "fromEntries" and len(args) == 1:
         return _from_entries(gen, args[0])
+    if method == "assign" and args and isinstance(args[0], A.ObjectExpression):
+        # onto a fresh literal: the sources' own keys in order, as spreads copy them
+        # (a "__proto__" key would set the prototype there, not copy: the general tier)
+        parts = [gen.object(args[0])[0], *(E("D if '__proto__' not in (D := X) else DEOPT()", D=gen.tmp(),
+                                             X=gen.as_dict(*gen.expr(a, raw=True))) for a in args[1:])]
+        return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
     if method not in ("keys", "values", "entries") or len(args) != 1:
         raise Unsupported
     obj, ty = gen.expr(args[0], raw=True)

@@ -273,6 +273,20 @@ def flatten(items: list[Any]) -> list[Any]:
     return out
 
 
+def concat_arrays(items: list[Any], *parts: Any) -> list[Any]:
+    """``items.concat(...parts)`` (arrays spread one level, others appended)."""
+    out = list(items)
+    for p in parts:
+        t = type(p)
+        if t is list:
+            out.extend(p)
+        elif t is tuple or t is dict:
+            raise Deopt  # (a caller's tuple is an array; an object may say it spreads)
+        else:
+            out.append(p)
+    return out
+
+
 def includes(items: list[Any], v: Any) -> bool:
     """``items.includes(v)`` (SameValueZero) for a needle Python compares alike."""
     return index_of(items, v) >= 0
@@ -646,7 +660,7 @@ def _helpers() -> dict[str, Any]:
         "PROTO_NAMES": PROTO_NAMES, "STRING_OF": string_of, "ADD_TEXT": add_text, "NUMBER_OF": number_of,
         "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten,
-        "INCLUDES": includes, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
+        "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
         "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
         "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out,

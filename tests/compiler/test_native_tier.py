@@ -536,6 +536,13 @@ EXPRESSIONS: list[str] = [
     "parseFloat(value)",
     "-value",
     'value.slice(0, -"-x".length)',
+    # the array as a callback's third parameter, concat, Object.assign onto a literal
+    "value.filter((v, i, a) => a.indexOf(v) === i)",
+    "value.map((x, i, xs) => xs.length - i)",
+    'value.concat(["x"], "y", [[1]])',
+    'Object.assign({}, value, {managed: "true"})',
+    "Object.assign({a: 0}, value.labels, context.labels)",
+    "Object.assign(value, {k: 1})",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -551,6 +558,7 @@ NOT_NATIVE: frozenset[str] = frozenset([
     'value.name.replace("😀", "x")',
     'value.name.split("😀")',
     'value.some(x => x.includes("😀"))',
+    "Object.assign(value, {k: 1})",  # writes into an input: the general tier, on its copy
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
