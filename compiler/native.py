@@ -495,7 +495,8 @@ class NativeGen:
             # refuses strings and tuples)
             self.consumed(e)
             return E("value if type(value) is str and value.isascii() else str(value) if type(value) is int "
-                     "and -S <= value <= S else STRING_OF(value)", S=ast.Constant(_SAFE)), "ascii"
+                     "and -S <= value <= S else 'null' if value is None else STRING_OF(value)",
+                     S=ast.Constant(_SAFE)), "ascii"
         return E("T if type(T := X) is str else str(T) if type(T) is int and -S <= T <= S else STRING_OF(T)",
                  T=self.tmp(), X=e, S=ast.Constant(_SAFE)), "str"
 
@@ -641,8 +642,11 @@ class NativeGen:
                          U=self.tmp(), X=a, Y=b, S=ast.Constant(_SAFE)), "int"
             return E("T if -S <= (T := X - Y) <= S else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
-        if op == "/":  # a float unless exact; by zero: the general tier
-            return E("DIVIDE(X, Y)", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "any"
+        if op == "/":  # an exact quotient inline; a fraction, -0 or a zero divisor: DIVIDE
+            t, u = self.tmp(), self.tmp()
+            self.safe_ints.add(t + "q")
+            return E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and ((Q := T // U), True)[1] "
+                     "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "any"
         if op == "%":
             return E("REMAINDER(X, Y)", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
         if op in _BITWISE:  # ToInt32 / ToUint32 of safe integers: two's complement masks

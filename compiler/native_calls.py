@@ -74,7 +74,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     if gen.is_global(receiver, "Math") and method in _MATH:
         return _math(gen, method, args)
     if gen.is_global(receiver, "Number") and method == "isInteger" and len(args) == 1:
-        return E("IS_INTEGER(X)", X=gen.expr(args[0], raw=True)[0]), "bool"
+        return E("True if type(T := X) is int else IS_INTEGER(T)", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0]), \
+            "bool"
     if gen.is_global(receiver, "Number") and method == "parseInt":
         return _parse_int(gen, args)
     if gen.is_global(receiver, "JSON") and method == "parse" and len(args) == 1:
@@ -84,7 +85,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             len(args) == 1 and not isinstance(args[0], (A.ObjectExpression, A.ArrayExpression, A.Literal))
             or len(args) == 3 and isinstance(args[1], A.Literal) and args[1].value is None):
         indent: list[ast.expr] = [ast.Constant(_int_literal(gen, args[2]))] if len(args) == 3 else []
-        return E("JSON_TEXT(X, *I)", X=gen.expr(args[0], raw=True)[0],
+        return E("UNDEFINED if (T := X) is UNDEFINED else JSON_TEXT(T, *I)", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
                  I=ast.List(elts=indent, ctx=ast.Load())), "any"
     if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \
             and isinstance(args[0], A.NewExpression) and _is_new_set(gen, args[0]):

@@ -543,6 +543,9 @@ EXPRESSIONS: list[str] = [
     'Object.assign({}, value, {managed: "true"})',
     "Object.assign({a: 0}, value.labels, context.labels)",
     "Object.assign(value, {k: 1})",
+    "0 / value",
+    "value / -3",
+    "value.n / value.port",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
