@@ -142,6 +142,7 @@ class NativeGen:
         self.loop_names: set[str] = set()  # the innermost callback's parameters
         self.hoisted: list[ast.expr] = []  # the innermost callback's inner loops' receivers
         self.safe_ints: set[str] = set()  # temporaries that hold a safe integer wherever they are read
+        self.maybe_absent: set[int] = set()  # member reads (by id) where the script allows for absence
         self.last_hoisted: list[ast.expr] = []  # those of the callback just translated
         self.element = "any"  # the element type of the array whose method is being translated
         self.pending: list[tuple[str, str]] = []
@@ -179,6 +180,7 @@ class NativeGen:
         """The script's statements, then its completion value returned as the caller gets it."""
         body: list[ast.stmt] = []
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
+        self.maybe_absent = _maybe_absent(program)
         for statement in program.body:
             self.pre = []
             if isinstance(statement, A.ExpressionStatement):
@@ -607,12 +609,14 @@ class NativeGen:
             t = self.tmp()  # (an object's own "length" is rare: the general tier reads it)
             return E("len(T) if type(T := X) is list or (type(T) is str and T.isascii()) else DEOPT()",
                      T=t, X=obj), "int"
-        return self.load(self.as_dict(obj, ty), key), "any"
+        return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
 
-    def load(self, d: ast.expr, key: str) -> ast.expr:
-        """``d[key]`` of a dict: an absent key is undefined, unless Object.prototype has a
-        member of that name (then KeyError, which takes the general tier)."""
-        if key in _PROTO_NAMES:
+    def load(self, d: ast.expr, key: str, maybe_absent: bool = True) -> ast.expr:
+        """``d[key]`` of a dict. Where the script allows for an absent key (see
+        ``_maybe_absent``), it is undefined, unless Object.prototype has a member of that name;
+        elsewhere a plain subscript, whose KeyError takes the general tier (a method call
+        per member read costs more than the usual script's own work)."""
+        if key in _PROTO_NAMES or not maybe_absent:
             return E("D[K]", D=d, K=ast.Constant(key))
         return E("D.get(K, UNDEFINED)", D=d, K=ast.Constant(key))
 
@@ -816,6 +820,38 @@ class NativeGen:
 
 
 _INPUTS = frozenset(["value", "context", "valueExists", "undefined"])
+
+
+def _maybe_absent(program: A.Program) -> set[int]:
+    """The member reads whose absence the script allows for, by id: the object of ``?.`` and
+    an optional member itself, the operands of ``??``, ``||``, ``&&``, ``!``, ``typeof``
+    and of equality, a conditional's test, a spread. Absent keys are common there
+    (``value.x?.y ?? d``, ``c.name === "app"``, ``{...labels}``)."""
+    marked: set[int] = set()
+
+    def mark(node: Any) -> None:
+        while isinstance(node, A.ChainExpression):
+            node = node.expression
+        if isinstance(node, A.MemberExpression):
+            marked.add(id(node))
+
+    for node in walk(program):
+        if isinstance(node, A.MemberExpression) and node.optional:
+            mark(node.object)
+            marked.add(id(node))
+        elif isinstance(node, A.LogicalExpression):
+            mark(node.left)
+            mark(node.right)
+        elif isinstance(node, A.UnaryExpression) and node.operator in ("!", "typeof"):
+            mark(node.argument)
+        elif isinstance(node, A.BinaryExpression) and node.operator in ("===", "!==", "==", "!="):
+            mark(node.left)
+            mark(node.right)
+        elif isinstance(node, A.ConditionalExpression):
+            mark(node.test)
+        elif isinstance(node, A.SpreadElement):
+            mark(node.argument)
+    return marked
 
 
 def _under_value(node: Any) -> bool:
