@@ -101,7 +101,7 @@ class GenBase:
     def destructure_expr(self, pattern: Any, right: Any) -> ast.expr:
         raise NotImplementedError
 
-    def function_value(self, node: Any, name: str, method: bool = False) -> ast.expr:
+    def function_value(self, node: Any, name: str, method: bool = False, span: Span | None = None) -> ast.expr:
         raise NotImplementedError
 
     def bind_pattern(self, pattern: Any, value: ast.expr, mode: str) -> list[ast.stmt]:

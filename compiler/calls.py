@@ -34,7 +34,7 @@ def _argument_value(node: Any) -> Any:
     """A constant argument's JS value (``"lit".length`` included), or _NO_VALUE."""
     if (isinstance(node, A.MemberExpression) and not node.computed and not node.optional
             and isinstance(node.object, A.Literal) and type(node.object.value) is str
-            and getattr(node.property, "value", None) == "length"):
+            and isinstance(node.property, A.PropertyName) and node.property.name == "length"):
         return _utf16_length(node.object.value)
     return _literal_value(node)
 

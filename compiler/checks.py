@@ -162,7 +162,7 @@ def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
     """A call of a method that can mutate its receiver (push, sort, assign, ...) or of a
     computed method name, or a read of such a method (it may be called later)."""
     if isinstance(node, A.MemberExpression):
-        return isinstance(node.property, A.Literal) and node.property.value in _MUTATORS
+        return _name_of(node.property) in _MUTATORS
     callee = node.callee
     if not isinstance(callee, A.MemberExpression):
         return False
@@ -170,8 +170,7 @@ def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
         return False  # Object.assign({...}, ...) writes to the literal it was given, no input
     if callee.computed:
         return not (isinstance(callee.property, A.Literal) and callee.property.value not in _MUTATORS)
-    name = callee.property  # a dotted name: always a string Literal
-    return isinstance(name, A.Literal) and name.value in _MUTATORS
+    return _name_of(callee.property) in _MUTATORS  # a dotted name
 
 
 #: methods that, when no script function exists, can only be the built-ins that return a new
@@ -183,8 +182,8 @@ _DEFINERS = (A.FunctionExpression, A.ArrowFunctionExpression, A.FunctionDeclarat
 
 
 def _name_of(node: Any) -> str | None:
-    """A member's static name (an identifier, or a string literal)."""
-    if isinstance(node, A.Identifier):
+    """A member's static name (``obj.name``, or a string literal in ``obj["name"]``)."""
+    if isinstance(node, A.PropertyName):
         return node.name
     return node.value if isinstance(node, A.Literal) and type(node.value) is str else None
 

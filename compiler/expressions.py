@@ -9,7 +9,7 @@ literals, comparisons), and constants are folded.
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Callable
 
 from syncpatch.grammar import ast as A
 from syncpatch.runtime import ops as _ops
@@ -43,7 +43,8 @@ def _literal_value(node: Any, depth: int = 0) -> Any:
             v = _literal_value(node.argument, depth + 1)
             if v is _NO_VALUE or not (v is None or type(v) in (int, float, str, bool)):
                 return _NO_VALUE
-            fn = {"-": _ops.neg, "+": _ops.pos, "~": _ops.bit_not, "!": lambda x: not _ops.to_boolean(x)}
+            fn: dict[str, Callable[[Any], Any]] = {
+                "-": _ops.neg, "+": _ops.pos, "~": _ops.bit_not, "!": lambda x: not _ops.to_boolean(x)}
             return fn[node.operator](v)
         case A.BinaryExpression() if node.operator in _FOLDABLE:
             left = _literal_value(node.left, depth + 1)
@@ -302,9 +303,9 @@ class ExprGen(GenBase):
         return P.subscript(P.tuple_(self.expr(arg), P.const(True)), P.const(1))
 
     def member_key(self, node: A.MemberExpression) -> ast.expr:
-        if not node.computed:
-            return P.const(node.property.value)
         prop = node.property
+        if isinstance(prop, A.PropertyName):
+            return P.const(prop.name)
         if isinstance(prop, A.Literal) and type(prop.value) is str:
             return P.const(prop.value)
         if isinstance(prop, A.Literal) and type(prop.value) is int and prop.value >= 0:

@@ -14,6 +14,7 @@ from typing import Any
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.early_errors import has_use_strict
 from syncpatch.grammar.ast import walk
+from syncpatch.grammar.errors import Span
 
 from . import pyast as P
 from .base import GenBase
@@ -50,7 +51,7 @@ def _length(params: tuple[Any, ...]) -> int:
 class FuncGen(GenBase):
     """Mixin: function values, hoisted declarations and destructuring."""
 
-    def function_value(self, node: Any, name: str, method: bool = False, span: Any = None) -> ast.expr:
+    def function_value(self, node: Any, name: str, method: bool = False, span: Span | None = None) -> ast.expr:
         fname = self.fresh("_f")
         is_arrow = isinstance(node, A.ArrowFunctionExpression)
         own = node.id if isinstance(node, A.FunctionExpression) and node.id is not None else None
@@ -68,7 +69,7 @@ class FuncGen(GenBase):
         kind = "arrow" if is_arrow else ("method" if method else "function")
         return self.function_object(fname, name, node, kind, span)
 
-    def function_object(self, fname: str, name: str, node: Any, kind: str, span: Any = None) -> ast.expr:
+    def function_object(self, fname: str, name: str, node: Any, kind: str, span: Span | None = None) -> ast.expr:
         """``JSFunction(call, name, length, construct, kind, props, builtin, source)``."""
         args = [P.name(fname), P.const(name), P.const(_length(node.params)), P.const(None), P.const(kind),
                 P.const(None), P.const(False), P.const(self.source_text(span or node.span))]

@@ -551,10 +551,11 @@ class NativeGen:
 
     # -- members -------------------------------------------------------------------------------
     def static_key(self, node: A.MemberExpression) -> str | None:
-        if not node.computed and isinstance(node.property, A.Identifier):
-            return node.property.name
-        if isinstance(node.property, A.Literal) and type(node.property.value) is str:
-            return node.property.value
+        prop = node.property
+        if isinstance(prop, A.PropertyName):
+            return prop.name
+        if isinstance(prop, A.Literal) and type(prop.value) is str:
+            return prop.value
         return None
 
     def member(self, node: A.MemberExpression, translated: tuple[ast.expr, str] | None = None) -> tuple[ast.expr, str]:

@@ -20,7 +20,7 @@ def callee_text(node: Any) -> str:
     match node:
         case A.Identifier():
             return str(node.name)
-        case A.MemberExpression(computed=False, property=A.Literal(value=name)):
+        case A.MemberExpression(property=A.PropertyName(name=name)):
             return f"{callee_text(node.object)}.{name}"
         case A.MemberExpression():
             prop = node.property

@@ -3,6 +3,8 @@
 This is the hand-over type between the grammar stage and the compiler; nothing downstream
 sees Lark. Field names follow ESTree (https://github.com/estree/estree) so that readers who
 know Babel or Acorn find their way; ``span`` is the 1-based line/column range in the script.
+One departure: the name in ``obj.name`` is a ``PropertyName``, not an ``Identifier``, so
+that no pass can take it for a variable reference.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ __all__ = [
     "WhileStatement", "DoWhileStatement", "BreakStatement", "ContinueStatement", "ReturnStatement",
     "ThrowStatement", "TryStatement", "CatchClause", "SwitchStatement", "SwitchCase",
     "LabeledStatement", "FunctionDeclaration",
-    "Identifier", "Literal", "RegExpLiteral", "TemplateLiteral", "TaggedTemplateExpression",
+    "Identifier", "PropertyName", "Literal", "RegExpLiteral", "TemplateLiteral", "TaggedTemplateExpression",
     "ThisExpression", "ArrayExpression", "ObjectExpression", "Property", "FunctionExpression",
     "ArrowFunctionExpression", "UnaryExpression", "UpdateExpression", "BinaryExpression",
     "LogicalExpression", "AssignmentExpression", "ConditionalExpression", "CallExpression",
@@ -32,6 +34,14 @@ __all__ = [
 
 @attrs.frozen(kw_only=True)
 class Identifier:
+    name: str
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
+class PropertyName:
+    """The name after the dot in ``obj.name`` / ``obj?.name``: a property key spelled as a
+    word, never a variable reference (any word, reserved ones included: ``obj.if``)."""
     name: str
     span: Span
 
@@ -190,8 +200,9 @@ class NewExpression:
 
 @attrs.frozen(kw_only=True)
 class MemberExpression:
+    """``obj.name`` (``computed`` False, ``property`` a PropertyName) or ``obj[key]``."""
     object: "Expression"
-    property: "Expression"
+    property: "Expression | PropertyName"
     computed: bool
     optional: bool
     span: Span
@@ -404,7 +415,7 @@ Statement = Union[
     LabeledStatement, FunctionDeclaration,
 ]
 Node = Union[Expression, Statement, Pattern, Program, Property, SpreadElement, VariableDeclarator,
-             CatchClause, SwitchCase]
+             CatchClause, SwitchCase, PropertyName]
 
 
 def dump(node: object, indent: int = 0) -> str:

@@ -498,7 +498,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     def dot(self, c: list[Any]) -> A.MemberExpression:
         obj = _check_expression(c[0])
         prop = c[-1]
-        key = A.Literal(value=str(prop), raw=str(prop), span=_join(prop))
+        key = A.PropertyName(name=str(prop), span=_join(prop))
         return A.MemberExpression(object=obj, property=key, computed=False, optional=False, span=_join(obj, prop))
 
     def index(self, c: list[Any]) -> A.MemberExpression:
@@ -532,7 +532,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return A.MemberExpression(object=base, property=payload, computed=kind == "index", optional=True, span=span)
 
     def opt_dot(self, c: list[Any]) -> tuple[str, Any, Any]:
-        return ("dot", A.Literal(value=str(c[0]), raw=str(c[0]), span=_join(c[0])), c[0])
+        return ("dot", A.PropertyName(name=str(c[0]), span=_join(c[0])), c[0])
 
     def opt_index(self, c: list[Any]) -> tuple[str, Any, Any]:
         return ("index", _nodes(c)[0], c[-1])

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 from .convert import is_array_index
 from .stdlib.registry import OBJECT_PROTO
 from .values import MISSING, UNDEFINED
+from .well_known import SYMBOL_ITERATOR
 
 __all__ = ["JSArguments"]
 
@@ -41,7 +42,7 @@ class JSArguments(list[Any]):
             return len(self) if self.length is MISSING else self.length
         if self.props is not None:
             return self.props.get(key, MISSING)
-        if key == _iterator_key():
+        if key == SYMBOL_ITERATOR:
             return _array_values()
         return MISSING
 
@@ -59,7 +60,7 @@ class JSArguments(list[Any]):
             self.length = value
             return True
         if self.props is None:
-            self.props = {_iterator_key(): _array_values()}
+            self.props = {SYMBOL_ITERATOR: _array_values()}
         self.props[key] = value
         return True
 
@@ -71,12 +72,6 @@ class JSArguments(list[Any]):
 
     def js_iterator(self) -> Iterator[Any]:
         return iter(self)
-
-
-def _iterator_key() -> Any:
-    from .stdlib.symbol import SYMBOL_ITERATOR
-
-    return SYMBOL_ITERATOR
 
 
 def _array_values() -> Any:

@@ -19,6 +19,7 @@ from .realm import DEFAULT_BUDGETS, Budgets, Realm
 from .realm import ON_NEW_REALM, WATCHED
 from .realm import _local as _LOCAL
 from . import watchdog
+from .plan_export import export_result
 from .values import UNDEFINED
 
 __all__ = ["CompiledFunction", "end_evaluation"]
@@ -153,6 +154,14 @@ class CompiledFunction:
             result = self._main(realm, value, context, value_exists)
             if realm.dead is not None:  # a budget ran out and something swallowed the error
                 realm.alive()
+            t = type(result)
+            if not (t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE)):
+                # as vCluster stores it, while getters and property attributes still exist
+                exported = export_result(result)
+                if realm.extra or realm.overlay is not None:
+                    realm.unpatch()
+                    realm.extra = {}
+                return exported
         except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
             realm.depth = 0
             realm.dead = None
@@ -169,6 +178,23 @@ class CompiledFunction:
         if t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE):
             return result
         return _convert_result(result, self._names)
+
+    def exported(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True) -> Any:
+        """A call in its own realm whose result is exported as plans store it
+        (``plan_export``), while getters and property attributes still exist: what
+        ``syncpatch eval`` prints. A result without a JSON form is an ``EvaluationError``
+        whose ``value`` is a ``plan_export.ExportFailure``."""
+        local = _LOCAL
+        previous = local.realm
+        realm = Realm(self.budgets)
+        realm.deadline = time.monotonic() + self.budgets.wall_time
+        realm.busy = WATCHED
+        local.realm = realm
+        try:
+            return self.invoke(value, context, value_exists)
+        finally:
+            end_evaluation(realm)
+            local.realm = previous
 
     def _isolated_call(self, value: Any, context: Any, value_exists: bool, budgets: Budgets) -> Any:
         """A call with its own realm: custom budgets, or nested inside another evaluation."""

@@ -25,8 +25,6 @@ def _eval_error(*_: Any) -> Any:
 
 
 FUNCTION_CTOR = native(_eval_error, "Function", 1, construct=_eval_error)
-#: Function.prototype is itself a function that accepts anything and returns undefined (20.2.3)
-FUNCTION_PROTOTYPE_VALUE = native(lambda this, *_: UNDEFINED, "", 0)
 GLOBALS["Function"] = FUNCTION_CTOR
 GLOBALS["eval"] = native(_eval_error, "eval", 1)
 

@@ -14,9 +14,11 @@ from typing import Any, Iterator
 
 from . import convert
 from .convert import is_array_index, ordered_keys, to_property_key
+from .describe import describe
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
 from .strings import js_len, to_units, from_units
+from .well_known import SYMBOL_ITERATOR
 from .values import (
     MISSING,
     UNDEFINED,
@@ -65,7 +67,8 @@ class BuiltinProto:
 
     def __init__(self, tag: str, table: dict[str, JSFunction], parent: "BuiltinProto | None") -> None:
         self.tag = tag
-        self.table = table
+        # keyed by name, and by the well-known symbols the stdlib adds (Array's Symbol.iterator)
+        self.table: dict[Any, JSFunction] = table
         self.parent = parent
 
     def __repr__(self) -> str:
@@ -105,6 +108,8 @@ class BuiltinProto:
 #: the primitive a wrapper prototype stands for (String.prototype is a String object for "",
 #: 22.1.3; Number.prototype for 0, 21.1.3; Boolean.prototype for false, 20.3.3)
 WRAPPER_VALUES: dict[str, Any] = {"String": "", "Number": 0, "Boolean": False, "Array": None}
+#: Function.prototype is itself a function that accepts anything and returns undefined (20.2.3)
+FUNCTION_PROTOTYPE_VALUE = reg.native(lambda this, *_: UNDEFINED, "", 0)
 
 OBJECT_PROTOTYPE = BuiltinProto("Object", reg.OBJECT_PROTO, None)
 PROTOTYPES: dict[str, BuiltinProto] = {"Object": OBJECT_PROTOTYPE}
@@ -500,8 +505,6 @@ def _norm_key(key: Any) -> Any:
 def _refuse_write(obj: Any, key: Any, strict: bool) -> None:
     """A failed [[Set]]: silent in sloppy code, a TypeError in strict code (10.1.9, 6.2.5.6)."""
     if strict:
-        from .stdlib.array_support import describe
-
         shown = describe(obj) if type(obj) is not list else "[object Array]"
         raise type_error(f"Cannot assign to read only property {describe_key(key)} of object '{shown}'")
 
@@ -832,7 +835,8 @@ def js_iterate(value: Any) -> Iterator[Any]:
     if t is str:
         return iter(value) if value.isascii() else iter(from_units(value))
     if t is JSIterator:
-        return value.it
+        inner: Iterator[Any] = value.it
+        return inner
     it = getattr(t, "js_iterator", None) if _is_object(value) and t is not dict and t is not JSObject else None
     if it is not None:
         return it(value)  # type: ignore[no-any-return]
@@ -843,16 +847,12 @@ def js_iterate(value: Any) -> Iterator[Any]:
 
 def _iterator_patched(value: Any) -> bool:
     """An array whose @@iterator or %ArrayIteratorPrototype%.next a script replaced."""
-    from .stdlib.symbol import SYMBOL_ITERATOR
-
     method = get_member(value, SYMBOL_ITERATOR)
     return type(method) is not JSFunction or not method.builtin or method.name != "values"
 
 
 def _protocol_iterate(value: Any) -> Iterator[Any]:
     """GetIterator(value, sync) (7.4.3) through a script's own ``[Symbol.iterator]``."""
-    from .stdlib.symbol import SYMBOL_ITERATOR
-
     method = get_member(value, SYMBOL_ITERATOR)
     if method is UNDEFINED or method is None:
         raise type_error(f"{_iter_name(value)} is not iterable")
@@ -1019,8 +1019,6 @@ def builtin_this(obj: Any, fn: JSFunction) -> Any:
         if v is not None:
             return v
         if obj.tag == "Function":
-            from .functions import FUNCTION_PROTOTYPE_VALUE
-
             return FUNCTION_PROTOTYPE_VALUE
     return obj
 
@@ -1033,8 +1031,3 @@ def call_method(obj: Any, key: Any, *args: Any) -> Any:
             obj = builtin_this(obj, fn)
         return fn.call(obj, *args)
     raise type_error(f"{_callee_text(obj)}.{convert.to_string(key)} is not a function")
-
-
-from . import stdlib as _stdlib  # noqa: E402  (registers the built-ins now that members is whole)
-
-_stdlib.load()

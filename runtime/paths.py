@@ -6,18 +6,20 @@ Grammar (vCluster's patch paths, with two deliberate improvements noted below)::
     segment  := plain | quoted
     plain    := one or more characters other than . [ ] " '
     quoted   := '"' ( any character but '"' or '\\' | '\\' any character )* '"'
-    bracket  := "*" | digits | quoted
+    bracket  := quoted | one or more characters other than [ ] " '
 
 * ``a.b.c`` walks map keys (a plain segment of digits also indexes a list, so that a
   ``context.path`` such as ``spec.ports.0.name`` is itself a valid path);
-* ``list[*]`` / ``map[*]`` (and ``.*``) is a wildcard over every element or key;
-* ``list[3]`` indexes a list; ``map["key"]`` names a map key and, as the *last* segment, runs
-  the patch even when the key is missing (so it can create it);
+* ``list[*]`` / ``map[*]`` (and ``.*``, ``["*"]``) is a wildcard over every element or key;
+* ``list[3]`` indexes a list; ``map["key"]`` and ``map[key]`` (vCluster reads them alike)
+  name a map key and, as the *last* segment, run the patch even when the key is missing (so
+  it can create it);
 * ``a."dotted.key".b`` is a plain key that may contain dots or brackets;
-* leading and doubled dots are ignored, as vCluster's splitter does.
+* the path is trimmed, and leading and doubled dots are ignored, as vCluster's splitter does.
 
 Improvements over vCluster: a single-quoted key (``map['key']``) is an error suggesting double
-quotes rather than a path that silently never matches, and every error names its column.
+quotes rather than a path that silently never matches, a negative index is an error rather
+than a run-time failure, and every error names its column.
 
 Parsing is cached: plans parse their paths at compile time, and the cache makes repeated
 compilation of the same config cheap.
@@ -92,10 +94,24 @@ class PathError(SyncpatchError, ValueError):
         return (type(self), (self.message, self.path, self.column))
 
 
+#: what Go's ``strings.TrimSpace`` removes (``unicode.IsSpace``), which vCluster applies to
+#: every path first; Python's ``str.strip`` would also remove U+001C..U+001F
+_GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
 @functools.lru_cache(maxsize=4096)
 def parse_path(path: str) -> tuple[Segment, ...]:
-    """Parse ``path`` into segments; ``""`` (the whole object) parses to ``()``."""
-    return _Parser(path).parse()
+    """Parse ``path`` into segments; ``""`` (the whole object) parses to ``()``. Surrounding
+    white space is ignored, as vCluster trims paths; error columns still count from the
+    start of ``path``."""
+    trimmed = path.strip(_GO_SPACE)
+    if trimmed is path or trimmed == path:
+        return _Parser(path).parse()
+    lead = len(path) - len(path.lstrip(_GO_SPACE))
+    try:
+        return _Parser(trimmed).parse()
+    except PathError as exc:
+        raise PathError(exc.message, path, exc.column + lead) from None
 
 
 class _Parser:
@@ -120,7 +136,8 @@ class _Parser:
                 self.parse_bracket()
                 self.expect_separator()
             elif ch == '"':
-                self.segments.append(Key(self.parse_quoted(), quoted=True))
+                key = self.parse_quoted()
+                self.segments.append(WILDCARD if key == "*" else Key(key, quoted=True))
                 self.expect_separator()
             elif ch == "'":
                 raise self.error(
@@ -183,27 +200,40 @@ class _Parser:
             raise self.error("unterminated '[': expected *, an index or a double-quoted key")
         ch = text[self.pos]
         if ch == '"':
-            self.segments.append(Key(self.parse_quoted(), bracket=True))
+            key = self.parse_quoted()
+            # vCluster drops the quotes before it looks at the segment: ["*"] is [*]
+            self.segments.append(WILDCARD if key == "*" else Key(key, bracket=True))
         elif ch == "'":
             raise self.error(
                 "single-quoted keys are not supported; use double quotes, "
                 f'e.g. ["{self.single_quoted_body()}"]'
             )
-        elif ch == "*":
-            self.pos += 1
-            self.segments.append(WILDCARD)
-        elif ch.isdigit():
-            start = self.pos
-            while self.pos < len(text) and text[self.pos].isdigit():
-                self.pos += 1
-            self.segments.append(Index(int(text[start : self.pos])))
         else:
-            raise self.error(
-                'expected *, a non-negative index or a double-quoted key inside [ ], e.g. ["key"]'
-            )
+            self.segments.append(self.parse_bare_bracket())
         if self.pos >= len(text) or text[self.pos] != "]":
             raise self.error(f"missing ']' to close the '[' at column {open_pos + 1}")
         self.pos += 1
+
+
+    def parse_bare_bracket(self) -> Segment:
+        """Unquoted text inside [ ]: ``*`` is the wildcard, digits an index, anything else a
+        key, exactly as ``["key"]`` (vCluster reads ``[key]`` and ``["key"]`` alike)."""
+        start = self.pos
+        text = self.text
+        while self.pos < len(text) and text[self.pos] not in '[]"\'':
+            self.pos += 1
+        body = text[start : self.pos]
+        if self.pos < len(text) and text[self.pos] != "]":
+            raise self.error(f"unexpected {text[self.pos]!r} inside [ ]: write the key whole, e.g. [\"{body}...\"]")
+        if not body:
+            raise self.error('empty [ ]: expected *, an index or a key, e.g. [0] or ["key"]')
+        if body == "*":
+            return WILDCARD
+        if body[0] == "-" and body[1:].isdigit():
+            raise self.error("expected a non-negative index (vCluster fails on a negative one)", start)
+        if body.isdigit() and body.isascii():
+            return Index(int(body))
+        return Key(body, bracket=True)
 
 
 def _quote(key: str) -> str:

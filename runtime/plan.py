@@ -31,7 +31,8 @@ from .paths import Segment, parse_path
 from .plan_codegen import InlineEntry, compile_plan
 from .plan_walkers import Walker, build_walker, positional, run_walker
 from .realm import DEFAULT_BUDGETS, WATCHED, Realm, local_state
-from .watchdog import disarm
+from .translate import translate_exception
+from .watchdog import WallTimeInterrupt, disarm
 
 _LOCAL = local_state()
 
@@ -371,6 +372,7 @@ class PatchPlan:
         realm = local.spare
         if realm.busy:
             realm = Realm(DEFAULT_BUDGETS)
+        realm.deadline = 0.0  # the clock of this application, not the one a previous call left
         realm.busy = WATCHED
         if previous is not realm:  # between evaluations the spare is already current
             local.realm = realm
@@ -384,6 +386,8 @@ class PatchPlan:
             except Exception:  # noqa: BLE001 - re-run below, step by step, for the exact error
                 pass
             return self._run_steps(direction, program.steps, obj, ctx, translator)
+        except WallTimeInterrupt as exc:  # landed between two patches: the plain public error
+            raise translate_exception(exc, {}) from None
         finally:
             realm.busy = False
             if realm.fired:

@@ -71,14 +71,14 @@ def _put_rare(node: Any, key: Any, old: Any, new: Any, *own: Any) -> Any:
         return _put(node, key, _DELETE, *own)
     if new is old:
         return node
-    return _put(node, key, _plain(new) if isinstance(new, (dict, list)) else new, *own)
+    return _put(node, key, _plain(new), *own)
 
 
 def _put_index_rare(node: Any, index: int, old: Any, new: Any, *own: Any) -> Any:
     """A list element's result other than a string or an int (``_call``'s rules)."""
     if new is None or new is _UNDEFINED:
         return _put(node, index, _DELETE, *own)
-    if isinstance(new, (dict, list)):
+    if type(new) is not str and type(new) is not int:
         new = _plain(new)
     return node if new is old else _put(node, index, new, *own)
 
@@ -115,6 +115,16 @@ def _path_expr(parts: list[_Part]) -> str:
     if pending or not out:
         out.append(repr(pending))
     return " + ".join(out)
+
+
+def _terminal_path(parts: list[_Part], seg: Key) -> str:
+    """``context.path`` at a last key, as vCluster passes it (``plan_walkers._terminal_text``):
+    the key unquoted, or for ``["key"]`` the path of the map holding it."""
+    if not seg.bracket:
+        return _path_expr(parts + [(True, seg.name)])
+    if parts and parts[-1][0]:
+        return _path_expr(parts[:-1] + [(True, parts[-1][1][:-1])])
+    return f"({_path_expr(parts)})[:-1]" if parts else "''"
 
 
 def _literal_key(name: Any) -> str:
@@ -320,14 +330,13 @@ def _key_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -
     seg = branches[0].segs[d]
     assert isinstance(seg, Key)
     name = _literal_key(seg.name)
-    parts = node.parts + [(True, _key_text(seg.name))]
     if len(branches) > 1 or d + 1 < len(branches[0].segs):
         child = src.fresh("c")
         src.line(ind, f"{child} = {node.var}.get({name})")
         _descend(src, node, name, child, seg, branches, (True, _key_text(seg.name) + "."), ind)
         return
     branch = branches[0]
-    old, new, path = src.fresh("v"), src.fresh("x"), _path_expr(parts)
+    old, new, path = src.fresh("v"), src.fresh("x"), _terminal_path(node.parts, seg)
     src.line(ind, f"{old} = {node.var}.get({name}, _M)")
     src.line(ind, f"if {old} is not _M:")
     known = src.call(branch, new, old, path, ind + 1)
@@ -339,7 +348,7 @@ def _key_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: int) -
             src.line(ind + 1, f"{node.var}[{name}] = {new}")
             return
         src.line(ind + 1, f"if {new} is not None and {new} is not _U:")
-        value = f"_plain({new}) if isinstance({new}, _C) else {new}"
+        value = f"{new} if type({new}) is str or type({new}) is int else _plain({new})"
         src.line(ind + 2, f"{node.var} = _put({node.var}, {name}, {value}, {src.own_args(node)})")
 
 
@@ -381,7 +390,7 @@ def _wildcard_on_list(src: _Source, node: _Node, branches: list[_Branch], ind: i
         src.line(ind + 2, f"if {new} is None or {new} is _U:")
         src.line(ind + 3, f"{new} = _D")
         src.line(ind + 3, f"{deleted} = True")
-        src.line(ind + 2, f"elif isinstance({new}, _C):")
+        src.line(ind + 2, "else:")
         src.line(ind + 3, f"{new} = _plain({new})")
     src.line(ind + 1, f"if {new} is not {item}:")
     src.own(node, ind + 2)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .paths import Index, Key, Segment, Wildcard, format_concrete_path
+from .plan_export import export_result
 
 _UNDEFINED: object
 try:
@@ -86,14 +87,9 @@ def _key_text(key: str) -> str:
     return key
 
 
-def _plain(value: Any) -> Any:
-    """An object/array result as JSON would store it: ``undefined`` members are dropped and
-    ``undefined`` array elements become ``null`` (``JSON.stringify``'s rule)."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items() if v is not _UNDEFINED}
-    if isinstance(value, list):
-        return [None if v is _UNDEFINED else _plain(v) for v in value]
-    return value
+_plain = export_result
+"""Any result other than a string or an int as vCluster stores it (``plan_export``): JSON
+data, or a ``TypeError`` for NaN, ±Infinity, a function, a symbol."""
 
 
 def _call(fn: PatchFunction, value: Any, ctx: dict[str, Any], path: str) -> Any:
@@ -102,7 +98,7 @@ def _call(fn: PatchFunction, value: Any, ctx: dict[str, Any], path: str) -> Any:
     result = fn(value, ctx, True)
     if result is None or result is _UNDEFINED:
         return _DELETE
-    return _plain(result) if isinstance(result, (dict, list)) else result
+    return result if type(result) is str or type(result) is int else _plain(result)
 
 
 def _create(node: Any, name: str, path: str, fn: PatchFunction, ctx: dict[str, Any],
@@ -113,13 +109,21 @@ def _create(node: Any, name: str, path: str, fn: PatchFunction, ctx: dict[str, A
     if result is None or result is _UNDEFINED:
         return node
     target = _writable(node, owned)
-    target[name] = _plain(result) if isinstance(result, (dict, list)) else result
+    target[name] = result if type(result) is str or type(result) is int else _plain(result)
     return target
+
+
+def _terminal_text(name: str, bracket: bool) -> str:
+    """What a last key adds to ``context.path``, as vCluster passes it: the key unquoted
+    (vCluster joins the last segment as it is), and nothing for ``["key"]``, whose patch
+    vCluster calls with the path of the map holding the key (the caller drops the dot)."""
+    return "" if bracket else name
 
 
 def _key_terminal(name: str, bracket: bool) -> Walker:
     """The hot path of most patches, hence written out in full."""
-    text = _key_text(name)
+    text = _terminal_text(name, bracket)
+    cut = 1 if bracket else 0  # ["key"]: the prefix's trailing dot goes
     on_list = _index_terminal(int(name)) if name.isdigit() and name.isascii() else None
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
@@ -127,8 +131,8 @@ def _key_terminal(name: str, bracket: bool) -> Walker:
             return on_list(node, prefix, fn, ctx, owned) if on_list is not None else node
         old = node.get(name, _DELETE)
         if old is _DELETE:
-            return _create(node, name, prefix + text, fn, ctx, owned) if bracket else node
-        ctx["path"] = prefix + text
+            return _create(node, name, prefix[:-1] if cut and prefix else prefix + text, fn, ctx, owned) if bracket else node
+        ctx["path"] = prefix[:-1] if cut and prefix else prefix + text
         return _set_key(node, name, old, fn(old, ctx, True), owned)
 
     return walk
@@ -227,7 +231,7 @@ def _wildcard_terminal(paths: bool = True) -> Walker:
                         out = _writable(node, owned)
                     del out[key]
                 elif new is not old:
-                    if type(new) is not str and isinstance(new, (dict, list)):
+                    if type(new) is not str and type(new) is not int:
                         new = _plain(new)
                     if out is node:
                         out = _writable(node, owned)
@@ -276,7 +280,7 @@ def _set_key(item: dict[str, Any], name: str, old: Any, new: Any, owned: dict[in
         return target
     if new is old:
         return item
-    if isinstance(new, (dict, list)):
+    if type(new) is not str and type(new) is not int:
         new = _plain(new)
     if id(item) in owned:
         item[name] = new
@@ -293,7 +297,8 @@ def _wildcard_key_terminal(name: str, bracket: bool, paths: bool = True) -> Walk
 
     With ``paths`` false (the patch function never reads ``context``), the list loop does not
     build ``context.path`` for each match; it is set only when a call fails, for the error."""
-    text = _key_text(name)
+    text = _terminal_text(name, bracket)
+    steps = _INDEX_TEXT if bracket else _INDEX_STEP  # ["key"]: the element's path, no dot
     general = _key_terminal(name, bracket)
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
@@ -311,7 +316,8 @@ def _wildcard_key_terminal(name: str, bracket: bool, paths: bool = True) -> Walk
         for key, item in items:
             old = item.get(name, _DELETE) if type(item) is dict else _DELETE
             if old is not _DELETE:
-                ctx["path"] = prefix + _step_text(key, is_list) + text
+                step = _step_text(key, is_list)
+                ctx["path"] = prefix + (step[:-1] if bracket else step + text)
                 new_item = _set_key(item, name, old, fn(old, ctx, True), owned)
             elif isinstance(item, (dict, list)):
                 new_item = general(item, prefix + _step_text(key, is_list), fn, ctx, owned)
@@ -329,13 +335,13 @@ def _wildcard_key_terminal(name: str, bracket: bool, paths: bool = True) -> Walk
         for key, item in enumerate(node):
             if type(item) is dict and (old := item.get(name, _DELETE)) is not _DELETE:
                 if paths:
-                    ctx["path"] = prefix + (_INDEX_STEP[key] if key < 1024 else f"{key}.") + text
+                    ctx["path"] = prefix + (steps[key] + text if key < 1024 else f"{key}." + text if text else str(key))
                     new = fn(old, ctx, True)
                 else:
                     try:
                         new = fn(old, ctx, True)
                     except Exception:
-                        ctx["path"] = prefix + (_INDEX_STEP[key] if key < 1024 else f"{key}.") + text
+                        ctx["path"] = prefix + (steps[key] + text if key < 1024 else f"{key}." + text if text else str(key))
                         raise
                 if new is None or new is _UNDEFINED:
                     new_item = _writable(item, owned)
@@ -343,7 +349,7 @@ def _wildcard_key_terminal(name: str, bracket: bool, paths: bool = True) -> Walk
                 elif new is old:
                     continue
                 else:
-                    if type(new) is not str and isinstance(new, (dict, list)):
+                    if type(new) is not str and type(new) is not int:
                         new = _plain(new)
                     if id(item) in owned:
                         item[name] = new

@@ -4,7 +4,7 @@ A *reference* patch treats the value at its path as a reference to another objec
 an object holding name/namespace/kind/apiVersion at relative paths) and rewrites it with the
 tenant↔host translation rules, recording the referenced object so the syncer can import it.
 A *labels* patch treats the value as a label selector (or a plain label map) and translates
-its keys, adding vCluster's managed-by and namespace labels towards the host.
+its keys as vCluster does; a plain map also gets vCluster's marker labels towards the host.
 
 Both are pure: they never touch a cluster. :func:`perform_imports` applies the recorded imports
 to an :class:`ObjectStore` afterwards, so the expensive and fallible part stays outside the
@@ -19,7 +19,7 @@ from typing import Any, Literal, Mapping, Protocol, Sequence
 import attrs
 
 from .names import safe_concat_name
-from .paths import Index, Key, Segment, parse_path
+from .paths import Index, Key, Segment, Wildcard, parse_path
 from .plan import ApplyEnv, Keyword, PatchFunction
 
 __all__ = [
@@ -33,6 +33,8 @@ __all__ = [
     "perform_imports",
     "host_label",
     "virtual_label",
+    "untranslated_label",
+    "TRANSLATED_LABELS",
     "IMPORTED_ANNOTATION",
     "MARKER_LABEL",
     "NAMESPACE_LABEL",
@@ -46,7 +48,10 @@ MARKER_LABEL = "vcluster.loft.sh/managed-by"
 NAMESPACE_LABEL = "vcluster.loft.sh/namespace"
 CONTROLLER_LABEL = "vcluster.loft.sh/controlled-by"
 LABEL_PREFIX = "vcluster.loft.sh/label"
-_RESERVED_LABELS = (NAMESPACE_LABEL, MARKER_LABEL, CONTROLLER_LABEL)
+NAMESPACE_LABEL_PREFIX = "vcluster.loft.sh/ns-label"
+RELEASE_LABEL = "release"
+TRANSLATED_LABELS = (RELEASE_LABEL, NAMESPACE_LABEL, MARKER_LABEL, CONTROLLER_LABEL)
+"""The label keys vCluster moves aside on the host (its ``LabelsToTranslate``)."""
 
 Cluster = Literal["host", "virtual"]
 
@@ -205,7 +210,7 @@ class ReferencePatch:
         virtual_ns = _object_namespace(virtual_obj) or _annotation(env.root, NAMESPACE_ANNOTATION)
         ref = self._resolve(value, _object_namespace(env.root))
         tr = env.get_translator()
-        previous = _lookup(virtual_obj, parse_path(context.get("path", ""))) if virtual_obj else None
+        previous = _lookup(virtual_obj, _matched(self.segments, context.get("path", ""))) if virtual_obj else None
         if previous is not None:
             try:
                 old = self._resolve(previous, virtual_ns)
@@ -227,6 +232,19 @@ class ReferencePatch:
                                         host.namespace, host.name, "from_host"))
 
 
+def _matched(segments: tuple[Segment, ...], path: Any) -> tuple[Segment, ...]:
+    """The segments of the location a patch function was called for. ``context.path`` is
+    what vCluster passes: the last key unquoted, and for ``["key"]`` the map's path."""
+    if not any(isinstance(seg, Wildcard) for seg in segments):
+        return segments
+    text = str(path)
+    last = segments[-1]
+    if isinstance(last, Key):
+        head = text if last.bracket else text[: len(text) - len(last.name)].rstrip(".")
+        return parse_path(head) + (Key(last.name),)
+    return parse_path(text)
+
+
 def _annotation(obj: Any, key: str) -> str:
     meta = obj.get("metadata") if isinstance(obj, Mapping) else None
     annotations = meta.get("annotations") if isinstance(meta, Mapping) else None
@@ -240,34 +258,40 @@ def _translated_label_key(key: str, vcluster_name: str) -> str:
 
 
 def host_label(key: str, vcluster_name: str) -> str:
-    """vCluster's ``HostLabel``: keys vCluster itself uses on host objects are moved aside
-    (``vcluster.loft.sh/label-<vcluster>-x-<hash>``) so a tenant cannot forge them."""
-    return _translated_label_key(key, vcluster_name) if key in _RESERVED_LABELS else key
+    """vCluster's ``HostLabel``: the keys vCluster itself sets on host objects (``release``
+    and its own managed-by, namespace and controlled-by labels) are moved aside to
+    ``vcluster.loft.sh/label-<vcluster>-x-<hash>``, so a tenant cannot forge them."""
+    return _translated_label_key(key, vcluster_name) if key in TRANSLATED_LABELS else key
+
+
+def untranslated_label(key: str, vcluster_name: str) -> str | None:
+    """The label a moved-aside key stands for (vCluster's ``IsTranslatedLabel``), or None."""
+    if key.startswith(LABEL_PREFIX):
+        for original in TRANSLATED_LABELS:
+            if _translated_label_key(original, vcluster_name) == key:
+                return original
+    return None
 
 
 def virtual_label(key: str, vcluster_name: str) -> str | None:
-    """Inverse of :func:`host_label`; ``None`` for vCluster's own labels, which stay on the host."""
-    if key in _RESERVED_LABELS:
+    """vCluster's ``VirtualLabel``: a moved-aside key back to its label; ``None`` for a key
+    vCluster translates (it has no tenant form); any other key as it is."""
+    if key in TRANSLATED_LABELS:
         return None
-    for reserved in _RESERVED_LABELS:
-        if _translated_label_key(reserved, vcluster_name) == key:
-            return reserved
-    return key
+    return untranslated_label(key, vcluster_name) or key
 
 
-def _map_labels(labels: Mapping[str, Any], mapper: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, val in labels.items():
-        new_key = mapper(key)
-        if new_key is not None:
-            out[new_key] = val
-    return out
+def _is_syncer_label(key: str) -> bool:
+    """Labels the syncer owns on the host, never copied back to the tenant."""
+    return key in (MARKER_LABEL, NAMESPACE_LABEL, CONTROLLER_LABEL) or key.startswith(NAMESPACE_LABEL_PREFIX)
 
 
 @attrs.frozen
 class LabelsPatch:
     """A ``labels: {}`` entry: the value is a label selector (``matchLabels`` /
-    ``matchExpressions``) or a plain label map, translated in both directions."""
+    ``matchExpressions``) or a plain label map, translated in both directions as vCluster's
+    syncers translate them (``pkg/util/translate``): a selector's keys only; a map's keys,
+    plus the marker labels towards the host."""
 
     index: int
     path: str
@@ -281,42 +305,85 @@ class LabelsPatch:
                 return None
             if not isinstance(value, Mapping):
                 raise ReferenceTypeError(f"labels at {self.path!r} must be a label selector or map")
-            return _translate_selector(value, env)
+            if "matchLabels" in value or "matchExpressions" in value:
+                return _translate_selector(value, env)
+            where = _matched(self.segments, context.get("path", "") if isinstance(context, Mapping) else "")
+            other_key = "hostObject" if env.direction == "to_host" else "virtualObject"
+            other = context.get(other_key) if isinstance(context, Mapping) else None
+            other_labels = _lookup(other, where) if other is not None else None
+            other_map = other_labels if isinstance(other_labels, Mapping) else None
+            if env.direction == "to_host":
+                is_metadata = tuple(where) == (Key("metadata"), Key("labels"))
+                return _host_labels_map(value, other_map, env, is_metadata)
+            return _virtual_labels_map(value, other_map, env.get_translator().vcluster_name)
 
         return translate
 
 
-def _translate_selector(value: Mapping[str, Any], env: ApplyEnv) -> dict[str, Any]:
-    vcluster = env.get_translator().vcluster_name
-    to_host = env.direction == "to_host"
-    mapper = (lambda k: host_label(k, vcluster)) if to_host else (lambda k: virtual_label(k, vcluster))
-    is_selector = "matchLabels" in value or "matchExpressions" in value
-    out = dict(value)
-    if is_selector:
-        if isinstance(value.get("matchLabels"), Mapping):
-            out["matchLabels"] = _map_labels(value["matchLabels"], mapper)
-        if isinstance(value.get("matchExpressions"), list):
-            out["matchExpressions"] = _map_expressions(value["matchExpressions"], mapper)
-    else:
-        out = _map_labels(value, mapper)
-    if to_host:
-        labels = out.setdefault("matchLabels", {}) if is_selector else out
-        labels[MARKER_LABEL] = vcluster
+def _host_labels_map(labels: Mapping[str, Any], host: Mapping[str, Any] | None, env: ApplyEnv,
+                     is_metadata: bool) -> dict[str, Any]:
+    """vCluster's ``HostLabelsMap``: keys moved aside as :func:`host_label` does (a tenant's
+    own moved-aside keys are dropped), then the marker labels: ``managed-by: <vcluster>`` and
+    ``namespace: <tenant namespace>``, or for a cluster-scoped object ``managed-by:
+    <host namespace>-x-<vcluster>``. The markers go on ``metadata.labels``, on a map whose
+    host counterpart is absent, and on one whose host counterpart carries a marker; a host
+    ``controlled-by`` label is kept."""
+    tr = env.get_translator()
+    vcluster = tr.vcluster_name
+    out = {host_label(k, vcluster): v for k, v in labels.items() if untranslated_label(k, vcluster) is None}
+    if is_metadata or host is None or host.get(MARKER_LABEL):
         namespace = _object_namespace(env.root)
         if namespace:
-            labels[NAMESPACE_LABEL] = namespace
+            out[MARKER_LABEL] = vcluster
+            out[NAMESPACE_LABEL] = namespace
+        else:
+            out[MARKER_LABEL] = safe_concat_name(tr.host_namespace, "x", vcluster)
+    if host is not None and host.get(CONTROLLER_LABEL):
+        out[CONTROLLER_LABEL] = host[CONTROLLER_LABEL]
     return out
 
 
-def _map_expressions(expressions: list[Any], mapper: Any) -> list[Any]:
-    out = []
-    for item in expressions:
-        if isinstance(item, Mapping) and isinstance(item.get("key"), str):
-            new_key = mapper(item["key"])
-            if new_key is None:
-                continue
-            item = {**item, "key": new_key}
-        out.append(item)
+def _virtual_labels_map(labels: Mapping[str, Any], tenant: Mapping[str, Any] | None, vcluster: str) -> dict[str, Any]:
+    """vCluster's ``VirtualLabelsMap``: the syncer's labels dropped (the tenant object's own
+    values of those keys kept), moved-aside keys restored; a plain ``release`` label on the
+    host has no tenant form and gives way to the tenant's own value, if any."""
+    tenant = tenant or {}
+    out: dict[str, Any] = {}
+    for key, val in labels.items():
+        if _is_syncer_label(key):
+            continue
+        original = untranslated_label(key, vcluster)
+        if original is not None:
+            out[original] = val
+        elif key in TRANSLATED_LABELS:
+            if key in tenant and key not in out:
+                out[key] = tenant[key]
+        else:
+            out[key] = val
+    for key, val in tenant.items():
+        if _is_syncer_label(key):
+            out[key] = val
+    return out
+
+
+def _translate_selector(value: Mapping[str, Any], env: ApplyEnv) -> dict[str, Any]:
+    """vCluster's ``HostLabelSelector`` / ``VirtualLabelSelector``: keys only, no markers;
+    back, a key vCluster translates stays as it is."""
+    vcluster = env.get_translator().vcluster_name
+    if env.direction == "to_host":
+        def mapper(key: str) -> str:
+            return host_label(key, vcluster)
+    else:
+        def mapper(key: str) -> str:
+            return virtual_label(key, vcluster) or key
+    out = dict(value)
+    if isinstance(value.get("matchLabels"), Mapping):
+        out["matchLabels"] = {mapper(k): v for k, v in value["matchLabels"].items()}
+    if isinstance(value.get("matchExpressions"), list):
+        out["matchExpressions"] = [
+            {**item, "key": mapper(item["key"])} if isinstance(item, Mapping) and isinstance(item.get("key"), str) else item
+            for item in value["matchExpressions"]
+        ]
     return out
 
 

@@ -71,6 +71,14 @@ def disarm(realm: Any) -> None:
 
 def _run() -> None:  # pragma: no cover - timing-driven; tested through the evaluations it stops
     while True:
+        try:
+            _poll()
+        except Exception:  # noqa: BLE001 - the watchdog outlives any one bad poll: it guards every evaluation
+            time.sleep(POLL)
+
+
+def _poll() -> None:
+    while True:
         time.sleep(POLL)
         now = time.monotonic()
         with LOCK:

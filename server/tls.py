@@ -90,6 +90,13 @@ def _make_serving(
         .add_extension(x509.SubjectAlternativeName(_san_entries(hosts)), critical=False)
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), False)
+        .add_extension(
+            x509.KeyUsage(True, False, False, False, False, False, False, False, False),
+            critical=True,
+        )
+        # strict verifiers (CPython 3.13's default context, RFC 5280 4.2.1.1) require the AKI
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), False)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), False)
         .sign(ca_key, hashes.SHA256())
     )
     return key, cert
@@ -107,6 +114,7 @@ def _covers(cert_path: Path, hosts: list[str]) -> bool:
     cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
     try:
         san = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+        cert.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier)  # older leaves lack it
     except x509.ExtensionNotFound:
         return False
     have = {str(v) for v in san.get_values_for_type(x509.IPAddress)}

@@ -1,9 +1,9 @@
 """The ES standard library inside the sandbox, one module per built-in object.
 
 ``load()`` imports every module, which registers its built-ins into the ``registry`` tables.
-It runs once ``runtime.members`` is complete (members calls it at its end), because stdlib
-modules use the core's member dispatch and the core reads the registry: importing either
-side first ends with both fully loaded.
+The stdlib modules use the core's member dispatch (``runtime.members``) and the core reads
+the registry tables, so ``load()`` runs after the core is complete: the runtime package's
+``__init__`` imports the core, then calls it (this package imports no module at load time).
 """
 
 from __future__ import annotations
@@ -40,6 +40,3 @@ def load() -> None:
         symbol,
         uri,
     )
-
-
-from .. import members as _members  # noqa: E402,F401  (members calls load() when complete)

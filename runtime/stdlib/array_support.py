@@ -3,8 +3,7 @@
 They cover what ECMA-262 calls ToObject/LengthOfArrayLike/HasProperty/Get for the cases these
 built-ins meet (lists, strings, dicts, special classes), V8's rendering of a value in
 "x is not a function" messages, relative-index clamping, and the frozen-array checks.
-Generic property access for exotic receivers goes through the core's ``members`` module,
-imported lazily because ``members`` itself imports the stdlib tables.
+Generic property access for exotic receivers goes through the core's ``members`` module.
 """
 
 from __future__ import annotations
@@ -12,30 +11,23 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..convert import to_integer_or_infinity, to_length, to_string
+from .. import members as _core
+from ..convert import to_integer_or_infinity, to_length
+from ..describe import describe as describe  # re-exported: the built-ins word errors with it
 from ..properties import meta_of
 from ..realm import current_realm
 from ..strings import has_astral, to_units
 from ..values import (
     MISSING,
     UNDEFINED,
-    JSErrorObject,
     JSFunction,
     JSSymbol,
     type_error,
 )
 
-_members_module: Any = None
-
-
 def members() -> Any:
-    """The core's ``runtime.members`` module (lazy: it imports the stdlib registry)."""
-    global _members_module
-    if _members_module is None:
-        from .. import members as m
-
-        _members_module = m
-    return _members_module
+    """The core's ``runtime.members`` module (loaded before any built-in: see ``runtime/__init__``)."""
+    return _core
 
 
 def get(obj: Any, key: Any) -> Any:
@@ -44,37 +36,8 @@ def get(obj: Any, key: Any) -> Any:
 
 
 def is_frozen(obj: Any) -> bool:
-    """The core's frozen flag (False before the core provides it)."""
-    try:
-        m = members()
-    except ImportError:  # pragma: no cover - only before the core lands
-        return False
-    return bool(m.is_frozen(obj))
-
-
-def describe(v: Any) -> str:
-    """How V8 prints a value in ``%s is not a function`` messages."""
-    t = type(v)
-    if t is str:
-        return v  # type: ignore[no-any-return]
-    if t is JSSymbol:
-        return repr(v)
-    if v is None or v is UNDEFINED or t in (int, float, bool):
-        return to_string(v)
-    if isinstance(v, list):
-        return "[object Array]"
-    if isinstance(v, JSErrorObject):
-        return to_string(v)
-    if t is JSFunction:
-        return f"function {v.name}"
-    cls = getattr(type(v), "JS_CLASS", None)
-    if cls in ("RegExp", "Date"):
-        return f"[object {cls}]"
-    if cls is not None and cls not in ("Object", "Iterator") and "Iterator" not in cls:
-        return f"#<{cls}>"
-    if type(v).__name__ == "JSObject" and getattr(v, "proto", 0) is None:
-        return "[object Object]"
-    return "#<Object>"
+    """The core's frozen flag."""
+    return bool(_core.is_frozen(obj))
 
 
 def require_callable(fn: Any) -> JSFunction:

@@ -208,6 +208,15 @@ def _store_value(o: Any, key: Any, value: Any) -> None:
 def _store_accessor(o: Any, key: Any, getter: Any, setter: Any) -> None:
     meta = ensure_meta(o)
     t = type(o)
+    if t is list and type(key) is str and is_array_index(key) and int(key) >= len(o):
+        # an accessor element past the end still grows the array (10.4.2.1 step 3.k); the slot
+        # and the indexes before it read as holes, the accessor (which wins) is the element
+        i = int(key)
+        current_realm().check_array(i + 1)
+        if meta.holes is None:
+            meta.holes = set()
+        meta.holes.update(range(len(o), i))
+        o.extend([UNDEFINED] * (i + 1 - len(o)))
     note_accessor(meta, o if isinstance(o, dict) else (meta.named or {}), key)
     if t is dict or t is JSObject or t is JSErrorObject:
         o.pop(key, None)

@@ -269,8 +269,9 @@ class _Stringifier:
         """SerializeJSONArray (25.5.2.6)."""
         parts = []
         i = 0
+        direct = self.plain or meta_of(value) is None  # else an element may be an accessor or a hole
         while i < len(value):
-            s = self.prop(value[i], i, value)
+            s = self.prop(value[i] if direct else get_member(value, str(i)), i, value)
             parts.append("null" if s is None else s)
             i += 1
         return self.wrap(parts, "[", "]")

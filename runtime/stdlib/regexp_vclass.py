@@ -9,12 +9,9 @@ set operations, which is what MaybeSimpleCaseFolding plus a folded AllCharacters
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .regexp_charsets import CLASS_ESCAPES, MAX_CP, case_close, class_text, complement, merge
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .regexp_syntax import _Parser
 
 __all__ = ["parse_v_class", "property_set", "property_ranges"]
 
@@ -24,6 +21,24 @@ _DOUBLE = "&!#$%*+,.:;<=>?@^`~"
 _RESERVED_ESCAPES = "&-!#%,:;<=>@`~"
 _property_cache: dict[str, Ranges] = {}
 _every: str | None = None  # every code point, to enumerate properties against
+
+
+class _Parser(Protocol):
+    """What a class parse needs of the pattern parser (``regexp_syntax._Parser`` provides it,
+    and calls in here: this module depends on the interface, not on the parser)."""
+
+    src: str
+    pos: int
+    fold: bool
+    last_was_range: bool
+
+    def error(self, msg: str) -> Exception: ...
+    def peek(self, k: int = 0) -> str: ...
+    def eat(self, s: str) -> bool: ...
+    def literal(self, cp: int) -> str: ...
+    def class_escape(self, c: str) -> list[tuple[int, int]]: ...
+    def character_escape(self, in_class: bool) -> int: ...
+    def property_escape(self) -> str: ...
 
 
 class VSet:

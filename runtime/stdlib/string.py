@@ -28,7 +28,7 @@ from ..values import MISSING, UNDEFINED, JSIterator, JSSymbol, range_error, type
 from .registry import GLOBALS, STRING_PROTO, method, native
 from .string_case import js_lower, js_upper
 from .string_normalize import js_normalize
-from .symbol import SYMBOL_ITERATOR
+from ..well_known import SYMBOL_ITERATOR
 
 __all__ = ["this_string", "units_of", "is_regexp", "string_ctor", "StringObject"]
 

@@ -1,7 +1,7 @@
 """The Symbol constructor, the well-known symbols and Symbol.prototype (ECMA-262 20.4).
 
 Well-known symbols are module-level constants shared by every evaluation (they are
-immutable). ``Symbol.for`` keeps its registry in the realm, so keys never outlive an
+immutable; defined in ``runtime/well_known.py``, below the core that reads them). ``Symbol.for`` keeps its registry in the realm, so keys never outlive an
 evaluation. ``description`` is read by the core straight from ``JSSymbol.description``.
 """
 
@@ -12,21 +12,11 @@ from typing import Any
 from ..convert import to_string
 from ..realm import current_realm
 from ..values import UNDEFINED, JSSymbol, type_error
+from ..well_known import SYMBOL_ITERATOR, SYMBOL_TO_PRIMITIVE, SYMBOL_TO_STRING_TAG, WELL_KNOWN
 from .registry import GLOBALS, SYMBOL_PROTO, method, native
 from .wrappers import SymbolObject
 
 __all__ = ["WELL_KNOWN", "SYMBOL_ITERATOR", "SYMBOL_TO_PRIMITIVE", "SYMBOL_TO_STRING_TAG", "symbol_descriptive_string", "is_registered"]
-
-WELL_KNOWN: dict[str, JSSymbol] = {
-    name: JSSymbol(f"Symbol.{name}")
-    for name in (
-        "asyncIterator", "hasInstance", "isConcatSpreadable", "iterator", "match", "matchAll",
-        "replace", "search", "species", "split", "toPrimitive", "toStringTag", "unscopables",
-    )
-}
-SYMBOL_ITERATOR = WELL_KNOWN["iterator"]
-SYMBOL_TO_PRIMITIVE = WELL_KNOWN["toPrimitive"]
-SYMBOL_TO_STRING_TAG = WELL_KNOWN["toStringTag"]
 
 
 def symbol_descriptive_string(sym: JSSymbol) -> str:

@@ -33,21 +33,28 @@ def eval_(expression: str, value_json: str | None, context_json: str | None, val
       syncpatch eval 'value.map(p => p.port)' --value '[{"port": 80}]'
       syncpatch eval 'context.vcluster.name' --context '{"vcluster": {"name": "vc"}}'
 
-    undefined prints as `undefined`. A result JSON cannot hold (NaN, Infinity, a function,
-    a symbol) is an error naming where it sits, as it would fail a patch. Exit status 1 on a
-    compile or evaluation error or such a result.
+    The result prints as a patch would store it, as vCluster does: a Date as its RFC 3339
+    text, a Map as its [key, value] pairs, a getter as its value; undefined prints as
+    `undefined`. A result JSON cannot hold (NaN, Infinity, a function, a symbol) is an error
+    naming where it sits, as it would fail a patch. Exit status 1 on a compile or evaluation
+    error or such a result.
     """
     from syncpatch import UNDEFINED, CompileError, EvaluationError, compile_expression
+    from syncpatch.runtime.plan_export import ExportFailure
 
     value = _parse(value_json, "--value")
     context = _parse(context_json, "--context")
     try:
-        result = compile_expression(expression, origin="<eval>")(value, context, value_exists=value_exists)
+        compiled = compile_expression(expression, origin="<eval>")
+        result = compiled.general.exported(value, context, value_exists=value_exists)
     except CompileError as exc:
         click.echo(str(exc), err=True)
         raise SystemExit(1) from None
     except EvaluationError as exc:
-        click.echo(f"Uncaught {exc}", err=True)
+        if isinstance(exc.js_value, ExportFailure):
+            click.echo(f"error: {exc.message}", err=True)
+        else:
+            click.echo(f"Uncaught {exc}", err=True)
         raise SystemExit(1) from None
     if result is UNDEFINED:
         click.echo("undefined")

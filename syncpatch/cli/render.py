@@ -72,12 +72,12 @@ def _exported(value: Any, where: str) -> Any:
     """Dates, Maps and Sets by the plans' export rule; anything else is not JSON data."""
     kind = getattr(type(value), "JS_CLASS", None)
     if kind == "Date":
-        from syncpatch.runtime.stdlib.date import _iso
+        from syncpatch.runtime.plan_export import go_time_text
 
         tv = value.tv
         if tv != tv:
             raise NotJsonData("an invalid Date", where)
-        return _iso(tv)
+        return go_time_text(tv)
     if kind == "Map":
         return [[json_data(k, _child(where, i)), json_data(v, _child(where, i))]
                 for i, (k, v) in enumerate(value.js_iterator())]

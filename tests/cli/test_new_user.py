@@ -201,7 +201,9 @@ def test_apply_result_without_json_form_is_a_clear_error(tmp_path, expression, f
                       f"        - path: subsets[*].ports[*].name\n          expression: {json.dumps(expression)}\n")
     result = run("apply", "--config", str(config), "--resource", "endpoints", "-o", fmt, ENDPOINTS)
     assert result.exit_code == 1
-    assert "subsets[0].ports[0].name" in result.stderr and "cannot represent" in result.stderr
+    # the plan refuses it, as vCluster's JSON export does: a PatchError naming patch and path
+    assert "patch 0 on path 'subsets[*].ports[*].name' at 'subsets.0.ports.0.name'" in result.stderr
+    assert "JSON cannot represent" in result.stderr
     assert "NaN" not in result.stdout
     no_traceback(result)
 

@@ -43,7 +43,7 @@ def test_parses_into_typed_segments(path, segments):
         ("metadata.annotations['key']", 22, 'use double quotes, e.g. ["key"]'),
         ("a.'b'", 3, "use double quotes"),
         ("a[", 3, "unterminated '['"),
-        ("a[x]", 3, "double-quoted key"),
+        ("a[b[c]]", 4, "write the key whole"),
         ("a[-1]", 3, "non-negative index"),
         ("a[1", 4, "missing ']'"),
         ('a["k', 3, "unterminated double-quoted key"),

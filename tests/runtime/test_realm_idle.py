@@ -1,24 +1,51 @@
 """Budgets bind evaluations only: between evaluations, direct runtime calls never run out."""
 
+import time
+
+import pytest
+
 import syncpatch
+from syncpatch.runtime import entry, realm, watchdog
 from syncpatch.runtime.realm import current_realm
 
 
-def test_no_budget_applies_outside_an_evaluation():
+class ManualClock:
+    """A monotonic clock that moves only when the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    @staticmethod
+    def sleep(seconds: float) -> None:  # the watchdog thread still polls in real time
+        time.sleep(seconds)
+
+
+@pytest.fixture
+def manual_clock(monkeypatch: pytest.MonkeyPatch) -> ManualClock:
+    """Every clock the wall-time budget reads (the realm's checks, the entry's start, the
+    watchdog), frozen: a loaded machine cannot spend the 1 ms budget behind the test's back."""
+    clock = ManualClock()
+    for module in (realm, entry, watchdog):
+        monkeypatch.setattr(module, "time", clock)
+    return clock
+
+
+def test_no_budget_applies_outside_an_evaluation(manual_clock: ManualClock) -> None:
     tight = syncpatch.Budgets(steps=2_000, wall_time=0.001)
     expr = syncpatch.compile_expression("let i = 0; while (i < 1000) i++; i", budgets=tight)
     assert expr(None) == 1000  # leaves the thread's spare realm with a spent budget
-    realm = current_realm()
+    r = current_realm()
     for _ in range(10_000):
-        realm.charge()  # would exhaust 2,000 steps inside an evaluation
-    import time
-
-    time.sleep(0.01)
-    realm.check_time()  # past the 1 ms deadline: still no error outside an evaluation
+        r.charge()  # would exhaust 2,000 steps inside an evaluation
+    manual_clock.now += 1.0
+    r.check_time()  # a second past the 1 ms deadline: still no error outside an evaluation
 
 
-def test_budgets_still_bind_inside_evaluations_after_idle_use():
-    test_no_budget_applies_outside_an_evaluation()
+def test_budgets_still_bind_inside_evaluations_after_idle_use(manual_clock: ManualClock) -> None:
+    test_no_budget_applies_outside_an_evaluation(manual_clock)
     expr = syncpatch.compile_expression("while (true) {}", budgets=syncpatch.Budgets(steps=5_000))
     try:
         expr(None)

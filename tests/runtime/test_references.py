@@ -12,6 +12,7 @@ from syncpatch.runtime.names import (
 from syncpatch.runtime.plan import PatchError, PatchPlan
 from syncpatch.runtime.references import (
     IMPORTED_ANNOTATION,
+    CONTROLLER_LABEL,
     MARKER_LABEL,
     NAMESPACE_LABEL,
     ImportRecord,
@@ -21,6 +22,7 @@ from syncpatch.runtime.references import (
     ReferenceSpec,
     host_label,
     perform_imports,
+    untranslated_label,
     virtual_label,
 )
 
@@ -144,15 +146,22 @@ def selector_object():
                 "matchExpressions": [{"key": "tier", "operator": "In", "values": ["a"]}]}}}
 
 
-def test_labels_selector_to_host_adds_managed_by_and_namespace():
+def test_labels_selector_to_host_translates_keys_and_adds_no_marker():
+    """vCluster's HostLabelSelector: the keys vCluster sets itself are moved aside; a selector
+    gets no marker labels (vCluster adds those to label maps only)."""
     out = labels_plan("spec.podSelector").to_host(selector_object(), CTX)
     sel = out["spec"]["podSelector"]
-    assert sel["matchLabels"]["app"] == "web"
-    assert sel["matchLabels"][MARKER_LABEL] == "vc"
-    assert sel["matchLabels"][NAMESPACE_LABEL] == "app"
-    assert sel["matchLabels"][host_label(NAMESPACE_LABEL, "vc")] == "forged"
+    assert sel["matchLabels"] == {"app": "web", host_label(NAMESPACE_LABEL, "vc"): "forged"}
     assert host_label(NAMESPACE_LABEL, "vc").startswith("vcluster.loft.sh/label-vc-x-")
     assert sel["matchExpressions"] == [{"key": "tier", "operator": "In", "values": ["a"]}]
+
+
+@pytest.mark.parametrize("key", ["release", NAMESPACE_LABEL, MARKER_LABEL, CONTROLLER_LABEL])
+def test_the_label_keys_vcluster_translates(key):
+    moved = host_label(key, "vc")
+    assert moved != key and moved.startswith("vcluster.loft.sh/label-vc-x-")
+    assert untranslated_label(moved, "vc") == key
+    assert host_label("app.kubernetes.io/name", "vc") == "app.kubernetes.io/name"
 
 
 def test_labels_round_trip():
@@ -161,14 +170,65 @@ def test_labels_round_trip():
     assert p.from_host(host, CTX) == selector_object()
 
 
-def test_labels_plain_map():
-    svc = {"metadata": {"namespace": "app"}, "spec": {"selector": {"app": "web"}}}
+def test_a_selector_back_keeps_a_key_vcluster_translates_as_it_is():
+    """VirtualLabelSelector: a host selector on vCluster's own marker keeps that key."""
+    host = {"spec": {"podSelector": {"matchLabels": {MARKER_LABEL: "vc", host_label("release", "vc"): "r"}}}}
+    back = labels_plan("spec.podSelector").from_host(host, CTX)
+    assert back["spec"]["podSelector"]["matchLabels"] == {MARKER_LABEL: "vc", "release": "r"}
+
+
+def test_labels_plain_map_gets_the_marker_labels():
+    svc = {"metadata": {"namespace": "app"}, "spec": {"selector": {"app": "web", "release": "r"}}}
     out = labels_plan("spec.selector").to_host(svc, CTX)
-    assert out["spec"]["selector"] == {"app": "web", MARKER_LABEL: "vc", NAMESPACE_LABEL: "app"}
+    assert out["spec"]["selector"] == {"app": "web", host_label("release", "vc"): "r",
+                                       MARKER_LABEL: "vc", NAMESPACE_LABEL: "app"}
 
 
-def test_virtual_label_drops_vclusters_own_labels():
+def test_a_cluster_scoped_object_gets_the_cluster_marker_value():
+    obj = {"metadata": {"name": "n"}, "spec": {"labels": {"a": "b"}}}
+    out = labels_plan("spec.labels").to_host(obj, CTX)
+    assert out["spec"]["labels"] == {"a": "b", MARKER_LABEL: "vcluster-vc-x-vc"}
+
+
+def test_a_tenants_forged_moved_aside_key_is_dropped_from_a_map():
+    forged = host_label(MARKER_LABEL, "vc")
+    obj = {"metadata": {"namespace": "app"}, "spec": {"labels": {forged: "x", "a": "b"}}}
+    out = labels_plan("spec.labels").to_host(obj, CTX)
+    assert forged not in out["spec"]["labels"]
+
+
+def test_markers_follow_the_host_map_when_there_is_one():
+    obj = {"metadata": {"namespace": "app"}, "spec": {"labels": {"a": "b"}}}
+    unmarked = {**CTX, "hostObject": {"spec": {"labels": {"a": "old", CONTROLLER_LABEL: "ctl"}}}}
+    out = labels_plan("spec.labels").to_host(obj, unmarked)
+    assert out["spec"]["labels"] == {"a": "b", CONTROLLER_LABEL: "ctl"}  # no marker, controller kept
+    marked = {**CTX, "hostObject": {"spec": {"labels": {MARKER_LABEL: "vc"}}}}
+    assert MARKER_LABEL in labels_plan("spec.labels").to_host(obj, marked)["spec"]["labels"]
+    metadata = {**CTX, "hostObject": {"metadata": {"labels": {"a": "old"}}}}
+    obj = {"metadata": {"namespace": "app", "labels": {"a": "b"}}}
+    assert labels_plan("metadata.labels").to_host(obj, metadata)["metadata"]["labels"][MARKER_LABEL] == "vc"
+
+
+def test_a_label_map_back_drops_the_syncers_labels_and_restores_moved_keys():
+    host = {"spec": {"labels": {"a": "b", MARKER_LABEL: "vc", NAMESPACE_LABEL: "app", CONTROLLER_LABEL: "c",
+                                "vcluster.loft.sh/ns-label-vc-x-1234567890": "n", "release": "host-only",
+                                host_label("release", "vc"): "r"}}}
+    back = labels_plan("spec.labels").from_host(host, CTX)
+    assert back["spec"]["labels"] == {"a": "b", "release": "r"}
+    tenant = {**CTX, "virtualObject": {"spec": {"labels": {MARKER_LABEL: "tenant's own"}}}}
+    back = labels_plan("spec.labels").from_host(host, tenant)
+    assert back["spec"]["labels"] == {"a": "b", "release": "r", MARKER_LABEL: "tenant's own"}
+
+
+def test_a_label_map_round_trips():
+    obj = {"metadata": {"namespace": "app"}, "spec": {"labels": {"a": "b", "release": "r"}}}
+    p = labels_plan("spec.labels")
+    assert p.from_host(p.to_host(obj, CTX), CTX) == obj
+
+
+def test_virtual_label_has_no_tenant_form_for_the_keys_vcluster_translates():
     assert virtual_label(MARKER_LABEL, "vc") is None
+    assert virtual_label("release", "vc") is None
     assert virtual_label("app", "vc") == "app"
 
 

@@ -37,6 +37,20 @@ def test_first_start_makes_ca_kubeconfig_and_admin(serve, tmp_path: Path) -> Non
         httpx.get(f"http://127.0.0.1:{srv.port}/version", timeout=3)
 
 
+def test_certificates_pass_strict_x509_verification(serve) -> None:
+    """RFC 5280 strict checking (the default of CPython 3.13's ssl contexts, and of other
+    strict clients) needs key identifiers and key usage on the chain; without them a 3.13
+    client cannot connect at all."""
+    import ssl
+
+    import httpx
+
+    srv: ServerProc = serve()
+    ctx = ssl.create_default_context(cafile=str(srv.data / "ca.crt"))
+    ctx.verify_flags |= ssl.VERIFY_X509_STRICT
+    assert httpx.get(f"{srv.url}/healthz", verify=ctx, timeout=10).status_code == 200
+
+
 def test_restart_keeps_ca_token_and_objects(serve, tmp_path: Path) -> None:
     srv: ServerProc = serve()
     ca, token = (srv.data / "ca.crt").read_bytes(), srv.token()

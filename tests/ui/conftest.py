@@ -8,20 +8,15 @@ fail under `CI=true`, so a CI run can never pass by skipping them.
 from __future__ import annotations
 
 import os
-import socket
-import ssl
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import yaml
 
-REPO = Path(__file__).resolve().parents[2]
+from ..support.serving import ServerProc, free_port
+
 CHROMIUM = Path(os.environ.get("SYNCPATCH_CHROMIUM", "/usr/bin/chromium"))
 SHOTS = Path(__file__).resolve().parent / "screenshots"
 BASE = "/apis/management.platform.sh/v1/configs"
@@ -43,57 +38,22 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Server:
-    """`syncpatch serve` in a temp dir; `admin_password`, `admin_token` and API helpers."""
+class Server(ServerProc):
+    """`syncpatch serve` with a platform config file; `admin_password`, `admin_token` and API
+    helpers."""
 
     base = BASE
     secret = SECRET
 
     def __init__(self, root: Path, config: str) -> None:
         root.mkdir(parents=True, exist_ok=True)
-        self.data = root / "data"
-        self.port = _free_port()
         self.config = root / "platform.yaml"
         self.config.write_text(config)
-        self.log = root / "serve.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"https://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 30) -> "Server":
-        cmd = [sys.executable, "-m", "syncpatch", "serve", "--listen", f"127.0.0.1:{self.port}",
-               "--data", str(self.data), "--config", str(self.config)]
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()}")
-            try:
-                if self.client().get("/healthz").status_code == 200:
-                    return self
-            except (httpx.HTTPError, OSError, ssl.SSLError):
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()}")
+        (root / "home").mkdir(exist_ok=True)
+        super().__init__(root / "data", free_port(), ["--config", str(self.config)], root / "home")
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        self.kill()
 
     @property
     def admin_password(self) -> str:
@@ -101,13 +61,7 @@ class Server:
 
     @property
     def admin_token(self) -> str:
-        doc = yaml.safe_load((self.data / "kubeconfig").read_text())
-        return str(doc["users"][0]["user"]["token"])
-
-    def client(self, token: str | None = None) -> httpx.Client:
-        ctx = ssl.create_default_context(cafile=str(self.data / "ca.crt"))
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, verify=ctx, headers=headers, timeout=10)
+        return self.token()
 
     def admin(self) -> httpx.Client:
         return self.client(self.admin_token)
