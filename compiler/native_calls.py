@@ -366,9 +366,9 @@ def _sort_operand(node: Any) -> tuple[str, str | None] | None:
     if isinstance(node, A.Identifier):
         return node.name, None
     if (isinstance(node, A.MemberExpression) and not node.optional and not node.computed
-            and isinstance(node.object, A.Identifier) and isinstance(node.property, A.Literal)
-            and type(node.property.value) is str and node.property.value not in _PROTO_KEYS):
-        return node.object.name, node.property.value
+            and isinstance(node.object, A.Identifier) and isinstance(node.property, A.PropertyName)
+            and node.property.name not in _PROTO_KEYS):
+        return node.object.name, node.property.name
     return None
 
 
@@ -727,9 +727,15 @@ def _has_loop(node: Any) -> bool:
     """Whether the JS tree ``node`` calls a method this module translates to a loop, or a
     method optionally (both hoist code into the comprehension's conditions)."""
     return any(isinstance(n, A.CallExpression) and isinstance(n.callee, A.MemberExpression)
-               and (n.callee.optional or isinstance(n.callee.property, A.Literal)
-                    and n.callee.property.value in _LOOP_METHODS)
+               and (n.callee.optional or _static_name(n.callee.property) in _LOOP_METHODS)
                for n in walk(node))
+
+
+def _static_name(node: Any) -> str | None:
+    """A member's static name (``obj.name``, or a string literal in ``obj["name"]``)."""
+    if isinstance(node, A.PropertyName):
+        return node.name
+    return node.value if isinstance(node, A.Literal) and type(node.value) is str else None
 
 
 def _target(pyname: Any) -> ast.expr:
