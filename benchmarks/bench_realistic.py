@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from .native_refusals import refusal
 from .timing import geomean, interleaved_medians
 
 DATA = Path(__file__).parent / "data" / "realistic-public.json"
@@ -118,10 +119,12 @@ def run(*, repeats: int, target: float, limit: int | None = None) -> dict[str, A
         pools["handwritten"] = [(copy.deepcopy(py_value), copy.deepcopy(py_context)) for _ in range(16)]
         times = interleaved_medians(contenders, pools, repeats=repeats, target=target)
         base = times["handwritten"]
+        tier = observed_tier(case["js"], js_value, js_context)
         rows.append({
             "id": case["id"],
             "source": case["js"],
-            "tier": observed_tier(case["js"], js_value, js_context),
+            "tier": tier,
+            "refusal": refusal(case["js"]) if tier == "general" else None,  # why no native tier
             "ns": {n: t * 1e9 for n, t in times.items()},
             "ratio_to_handwritten": {n: t / base for n, t in times.items() if n != "handwritten"},
             "problems": problems,

@@ -46,6 +46,8 @@ def print_realistic(console: Console, section: dict[str, Any]) -> None:
     for row in section["rows"]:
         for problem in row["problems"]:
             console.print(f"[yellow]not timed[/]: {row['id']}: {problem}")
+        if row.get("refusal"):
+            console.print(f"no native tier: {row['id']}: {row['refusal']}")
     console.print(section["summary"])
 
 

@@ -153,6 +153,14 @@ def only_writes_value_members(program: A.Program) -> bool:
     return True
 
 
+def _assigns_to_literal(node: Any) -> bool:
+    """``Object.assign({...}, ...)``: the target is an object literal, which no input is."""
+    return (isinstance(node, A.CallExpression) and isinstance(node.callee, A.MemberExpression)
+            and isinstance(node.callee.object, A.Identifier) and node.callee.object.name == "Object"
+            and not node.callee.computed and _name_of(node.callee.property) == "assign" and bool(node.arguments)
+            and isinstance(node.arguments[0], A.ObjectExpression))
+
+
 def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
     """A call of a method that can mutate its receiver (push, sort, assign, ...) or of a
     computed method name, or a read of such a method (it may be called later)."""
@@ -161,13 +169,17 @@ def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
     callee = node.callee
     if not isinstance(callee, A.MemberExpression):
         return False
+    if _assigns_to_literal(node):
+        return False  # Object.assign({...}, ...) writes to the literal it was given, no input
     if callee.computed:
         return not (isinstance(callee.property, A.Literal) and callee.property.value not in _MUTATORS)
     return _name_of(callee.property) in _MUTATORS  # a dotted name
 
 
-#: methods that, when no script function exists, can only be the built-ins that return a new array
-_FRESH_ARRAY_METHODS = frozenset(["split", "slice", "concat"])
+#: methods that, when no script function exists, can only be the built-ins that return a new
+#: array (or throw); ``keys``/``values``/``entries`` as ``Object.keys(x)`` (arrays' own return iterators)
+_FRESH_ARRAY_METHODS = frozenset(["split", "slice", "concat", "map", "filter", "flatMap", "flat", "keys", "values",
+                                  "entries"])
 #: nodes that can define a function, rebind an input, or reach a prototype
 _DEFINERS = (A.FunctionExpression, A.ArrowFunctionExpression, A.FunctionDeclaration, A.AssignmentExpression)
 
@@ -193,7 +205,16 @@ def _on_fresh_array(node: A.CallExpression | A.MemberExpression, program: A.Prog
         made = (isinstance(receiver, A.CallExpression) and isinstance(receiver.callee, A.MemberExpression)
                 and not receiver.callee.computed and not receiver.callee.optional
                 and _name_of(receiver.callee.property) in _FRESH_ARRAY_METHODS)
-    return made and not any(isinstance(n, _DEFINERS) for n in walk(program))
+    return made and _no_reachable_functions(program)
+
+
+def _no_reachable_functions(program: A.Program) -> bool:
+    """The script assigns nothing and defines functions only as callbacks passed straight to
+    a call (``xs.map(x => ...)``): none can become a member that a method call would find
+    (a built-in that stores its argument, such as ``Reflect.set``, is itself a mutator)."""
+    callbacks = {id(a) for n in walk(program) if isinstance(n, (A.CallExpression, A.NewExpression))
+                 for a in n.arguments if isinstance(a, A.ArrowFunctionExpression)}
+    return not any(isinstance(n, _DEFINERS) and id(n) not in callbacks for n in walk(program))
 
 
 def _value_member(node: Any) -> bool:
@@ -209,7 +230,7 @@ def mutates_inputs(program: A.Program) -> bool:
     whose name can mutate (push, sort, assign, call, ...) or a computed method name.
     """
     fresh_callees = {id(n.callee) for n in walk(program)
-                     if isinstance(n, A.CallExpression) and _on_fresh_array(n, program)}
+                     if isinstance(n, A.CallExpression) and (_on_fresh_array(n, program) or _assigns_to_literal(n))}
     for node in walk(program):
         match node:
             case A.AssignmentExpression():

@@ -33,6 +33,11 @@ _LISTS = ("list", "strs", "entries", "pairs")
 # pairs: a map to two-element array literals (what Object.fromEntries takes)
 #: Object.prototype names and other keys whose lookup is not a plain own-property read
 _SPECIAL_KEYS = frozenset(["__proto__"])
+#: Object.prototype's members: reading one a dict lacks is not undefined (runtime/native.py)
+_PROTO_NAMES = frozenset([
+    "constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toString", "toLocaleString",
+    "valueOf", "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
+])
 
 
 class Unsupported(Exception):
@@ -116,6 +121,10 @@ class NativeGen:
         plugs in (this module does not import the call translations, which import it)."""
         raise Unsupported
 
+    def spread_new(self, node: A.NewExpression) -> tuple[ast.expr, str]:
+        """``[...new Set(xs)]`` (``native_calls``, plugged in as ``call`` is)."""
+        raise Unsupported
+
     def __init__(self, copy_mask: int) -> None:
         self.counter = 0
         self.scopes: list[dict[str, tuple[str, str]]] = [{}]
@@ -131,6 +140,10 @@ class NativeGen:
         self.in_loop = 0  # inside a reduce loop's body
         self.conditional_floor = 0  # inside a callback: the conditional depth of its body
         self.loop_names: set[str] = set()  # the innermost callback's parameters
+        self.hoisted: list[ast.expr] = []  # the innermost callback's inner loops' receivers
+        self.safe_ints: set[str] = set()  # temporaries that hold a safe integer wherever they are read
+        self.maybe_absent: set[int] = set()  # member reads (by id) where the script allows for absence
+        self.last_hoisted: list[ast.expr] = []  # those of the callback just translated
         self.element = "any"  # the element type of the array whose method is being translated
         self.pending: list[tuple[str, str]] = []
         self.facts: dict[str, str] = {}
@@ -167,6 +180,7 @@ class NativeGen:
         """The script's statements, then its completion value returned as the caller gets it."""
         body: list[ast.stmt] = []
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
+        self.maybe_absent = _maybe_absent(program)
         for statement in program.body:
             self.pre = []
             if isinstance(statement, A.ExpressionStatement):
@@ -253,9 +267,12 @@ class NativeGen:
                      "        if type(X) not in PLAIN_LEAVES and (type(X) is not int or not -L <= X <= L):\n"
                      "            P = False\n"
                      "            break\n"
-                     "return D if P else DICT_OUT(D, 0)", D=self.tmp(), P=self.tmp(), R=result, X=self.tmp(),
+                     "return D if P else DICT_OUT_KEYS(D)", D=self.tmp(), P=self.tmp(), R=result, X=self.tmp(),
                      L=ast.Constant(_SAFE))
         if ty == "list":
+            if isinstance(result, ast.List) and all(isinstance(e, ast.Constant) and type(e.value) in (str, bool, int)
+                                                    for e in result.elts):
+                return [ast.Return(value=result)]  # a literal of plain constants: what the caller gets
             return [ast.Return(value=E("TO_PYTHON(R)", R=result))]
         return self.returns(result)
 
@@ -268,11 +285,13 @@ class NativeGen:
             inner = strings | {tested} if tested else strings
             return [ast.If(test=result.test, body=self.returns(result.body, inner), orelse=[]),
                     *self.returns(result.orelse, strings)]
-        if isinstance(result, ast.Constant) and type(result.value) in (str, bool, type(None)):
+        if isinstance(result, ast.Constant) and (type(result.value) in (str, bool, type(None))
+                                                 or type(result.value) is int and -_SAFE <= result.value <= _SAFE):
             return [ast.Return(value=result)]
-        if isinstance(result, ast.Name) and (result.id == "UNDEFINED" or result.id in strings):
+        if isinstance(result, ast.Name) and (result.id == "UNDEFINED" or result.id in strings
+                                             or result.id in self.safe_ints):
             return [ast.Return(value=result)]
-        if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id == "DEOPT":
+        if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id in _AS_CALLER_GETS:
             return [ast.Return(value=result)]
         return [ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))]
 
@@ -281,13 +300,18 @@ class NativeGen:
         target = e.left
         if e.operator != "=" or not isinstance(target, A.MemberExpression) or target.optional:
             raise Unsupported
-        if not (isinstance(target.object, A.Identifier) and target.object.name == "value"
-                and self.lookup("value") is None and self.copy_mask):
-            raise Unsupported
         key = self.static_key(target)
-        if key is None or key in _SPECIAL_KEYS:
+        if key is None or key in _SPECIAL_KEYS or self.lookup("value") is not None or not self.copy_mask:
             raise Unsupported
-        target_dict = self.as_dict(E("_val"), self.facts.get("_val", "any"))
+        if isinstance(target.object, A.Identifier) and target.object.name == "value":
+            target_dict = self.as_dict(E("_val"), self.facts.get("_val", "any"))
+        elif self.copy_mask & 1 and not self.copy_mask & 4 and _under_value(target.object):
+            # value.metadata.annotations[k] = x: the script's deep copy of value (TO_JS) holds
+            # every object reachable from it, so a write anywhere in it reaches no caller's object
+            target_dict = self.as_dict(*self.expr(target.object))
+            self.writes_plain = False
+        else:
+            raise Unsupported
         node, ty = self.expr(e.right)
         if ty not in ("ascii", "str", "bool", "int", "null", "undef") or key[:1].isdigit():
             self.writes_plain = False  # the written value or key may need to_python
@@ -396,10 +420,7 @@ class NativeGen:
             if text:
                 parts.append((ast.Constant(text), "ascii" if text.isascii() else "str"))
             if i < len(node.expressions):
-                e, ty = self.expr(node.expressions[i])
-                if ty == "int":
-                    e, ty = E("str(A)", A=e), "ascii"
-                parts.append((self.as_text(e, ty), "str" if ty == "any" else ty))
+                parts.append(self.to_text(*self.expr(node.expressions[i])))
             for part in parts:
                 out = part if out is None else self.concat(*out, *part)
         if out is None:
@@ -448,6 +469,38 @@ class NativeGen:
             raise Unsupported
         self.note_fact(e, "ascii" if screen and self.screened(e) else "str")
         return self.guard("T if type(T := X) is str else DEOPT()", e)
+
+    def numeric(self, e: ast.expr, ty: str) -> tuple[ast.expr, str]:
+        """A string operand of arithmetic as the number JS reads from it (others as they are)."""
+        if ty in _STR:
+            return E("NUMBER_OF(X)", X=e), "any"
+        return e, ty
+
+    def to_text(self, e: ast.expr, ty: str) -> tuple[ast.expr, str]:
+        """JS ToString of ``e`` where a string is wanted (``+`` with a string, templates,
+        ``String(x)``): numbers, null, booleans and undefined by their JS text; an object
+        converts itself, so it takes the general tier."""
+        if ty in _STR:
+            return e, ty
+        if ty == "int":
+            return E("str(X)", X=e), "ascii"
+        if ty == "null":
+            return E("(X, 'null')[1]", X=e), "ascii"
+        if ty == "undef":
+            return E("(X, 'undefined')[1]", X=e), "ascii"
+        if ty == "bool":
+            return E("'true' if X else 'false'", X=e), "ascii"
+        if ty != "any":
+            raise Unsupported
+        if isinstance(e, ast.Name) and e.id == "value" and not self.copy_mask:
+            # the input itself: its text is screened here, so it needs no prologue (STRING_OF
+            # refuses strings and tuples)
+            self.consumed(e)
+            return E("value if type(value) is str and value.isascii() else str(value) if type(value) is int "
+                     "and -S <= value <= S else 'null' if value is None else STRING_OF(value)",
+                     S=ast.Constant(_SAFE)), "ascii"
+        return E("T if type(T := X) is str else str(T) if type(T) is int and -S <= T <= S else STRING_OF(T)",
+                 T=self.tmp(), X=e, S=ast.Constant(_SAFE)), "str"
 
     def as_ascii(self, e: ast.expr, ty: str) -> ast.expr:
         if ty == "ascii":
@@ -512,8 +565,8 @@ class NativeGen:
             key = self.static_key(node)
             if ty == "any" and key is not None and key != "length" and key not in _SPECIAL_KEYS:
                 # the usual case first: an object holds the member (one type test)
-                return E("T[K] if type(T := X) is dict else UNDEFINED if T is None or T is UNDEFINED else DEOPT()",
-                         T=t, X=obj, K=ast.Constant(key)), "any"
+                return E("L if type(T := X) is dict else UNDEFINED if T is None or T is UNDEFINED else DEOPT()",
+                         T=t, X=obj, L=self.load(E("T", T=t), key)), "any"
             with self.branch():
                 inner = self.member_of(node, E("T", T=t), ty)
             return E("UNDEFINED if (T := X) is None or T is UNDEFINED else Y", T=t, X=obj, Y=inner[0]), "any"
@@ -525,21 +578,23 @@ class NativeGen:
             if not node.computed:
                 raise Unsupported
             k, kty = self.expr(node.property)
-            if isinstance(obj, ast.Name) and ty == "dict" and kty in _STR:  # a plain load: order is moot
-                # (an own "__proto__" key is read as any other own key, as JS reads a data
-                # property; without one, KeyError: JS would read the prototype)
-                return E("X[K]", X=obj, K=k), "any"
-            # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
+            # an absent key reads as undefined, unless Object.prototype has it (then KeyError: an
+            # own key is read as any other own key, as JS reads a data property; without one,
+            # JS would read the prototype, which the general tier does)
             x, t = self.tmp(), self.tmp()
-            if kty == "int":
-                return E("X[T] if ((X := L), (T := I))[1] >= 0 else DEOPT()", X=x, T=t, L=self.as_list(obj, ty),
-                         I=k), "any"
+            if isinstance(obj, ast.Name) and ty == "dict" and kty in _STR:  # a plain load: order is moot
+                return E("X[T] if (T := K) in X else UNDEFINED if T not in PROTO_NAMES else DEOPT()", X=obj, T=t,
+                         K=k), "any"
+            # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
+            if kty == "int":  # (past the end, or a negative index: an absent key of an array)
+                return E("X[T] if 0 <= ((X := L), (T := I))[1] < len(X) else UNDEFINED", X=x, T=t,
+                         L=self.as_list(obj, ty), I=k), "any"
             if kty in _STR:
-                return E("X[T] if ((X := D), (T := K))[1] != '__proto__' else DEOPT()", X=x, T=t,
-                         D=self.as_dict(obj, ty), K=k), "any"
+                return E("X[T] if ((X := D), (T := K))[1] in X else UNDEFINED if T not in PROTO_NAMES else DEOPT()",
+                         X=x, T=t, D=self.as_dict(obj, ty), K=k), "any"
             if kty == "any":
-                return E("X[T] if type(((X := D), (T := K))[1]) is str and T != '__proto__' else DEOPT()", X=x, T=t,
-                         D=self.as_dict(obj, ty), K=k), "any"
+                return E("X.get(T, UNDEFINED) if type(((X := D), (T := K))[1]) is str and T not in PROTO_NAMES "
+                         "else DEOPT()", X=x, T=t, D=self.as_dict(obj, ty), K=k), "any"
             raise Unsupported
         if key in _SPECIAL_KEYS:
             raise Unsupported
@@ -555,7 +610,16 @@ class NativeGen:
             t = self.tmp()  # (an object's own "length" is rare: the general tier reads it)
             return E("len(T) if type(T := X) is list or (type(T) is str and T.isascii()) else DEOPT()",
                      T=t, X=obj), "int"
-        return E("D[K]", D=self.as_dict(obj, ty), K=ast.Constant(key)), "any"
+        return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
+
+    def load(self, d: ast.expr, key: str, maybe_absent: bool = True) -> ast.expr:
+        """``d[key]`` of a dict. Where the script allows for an absent key (see
+        ``_maybe_absent``), it is undefined, unless Object.prototype has a member of that name;
+        elsewhere a plain subscript, whose KeyError takes the general tier (a method call
+        per member read costs more than the usual script's own work)."""
+        if key in _PROTO_NAMES or not maybe_absent:
+            return E("D[K]", D=d, K=ast.Constant(key))
+        return E("D.get(K, UNDEFINED)", D=d, K=ast.Constant(key))
 
     # -- operators -----------------------------------------------------------------------------
     def binary(self, node: A.BinaryExpression) -> tuple[ast.expr, str]:
@@ -567,12 +631,15 @@ class NativeGen:
         if op in ("===", "!=="):
             test = self.strict_equals(a, ta, b, tb)
             return (test if op == "===" else E("not X", X=test)), "bool"
-        if op in ("==", "!=") and (ta == "null" or tb == "null"):
-            other = b if ta == "null" else a
+        if op in ("==", "!=") and (ta in ("null", "undef") or tb in ("null", "undef")):
+            other = b if ta in ("null", "undef") else a
             test = E("(T := X) is None or T is UNDEFINED", T=self.tmp(), X=other)
             return (test if op == "==" else E("not X", X=test)), "bool"
         if op in ("<", ">", "<=", ">="):
             return E(f"X {op} Y", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "bool"
+        if op in ("-", "*", "/", "%"):  # a numeric string ("512", a quantity's digits) counts as its number
+            a, ta = self.numeric(a, ta)
+            b, tb = self.numeric(b, tb)
         if op == "-":
             if ta == "any" and tb == "int":  # one type test and one range test, as for +
                 self.consumed(a)
@@ -580,6 +647,17 @@ class NativeGen:
                          U=self.tmp(), X=a, Y=b, S=ast.Constant(_SAFE)), "int"
             return E("T if -S <= (T := X - Y) <= S else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
+        if op == "/":  # an exact quotient inline; a fraction, -0 or a zero divisor: DIVIDE
+            t, u = self.tmp(), self.tmp()
+            self.safe_ints.add(t + "q")
+            return E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and ((Q := T // U), True)[1] "
+                     "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "any"
+        if op == "%":
+            return E("REMAINDER(X, Y)", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
+        if op in _BITWISE:  # ToInt32 / ToUint32 of safe integers: two's complement masks
+            return E(_BITWISE[op], X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
+        if op == "in":
+            return E("HAS_PROPERTY(X, Y)", X=a, Y=b), "bool"
         if op == "*":  # a zero product is -0 in JS when the other factor is negative: general tier
             # (a reduce from 0 or a zero count keeps +0 and stays here)
             return E("T if -S <= (T := (U := X) * (V := Y)) <= S and (T or (U >= 0 and V >= 0)) else DEOPT()",
@@ -595,22 +673,23 @@ class NativeGen:
                 b, tb = E("str(X)", X=b), "ascii"
             # an operand of unknown type is tested: str + x would call a caller's object's
             # __radd__ (or a str subclass's), which native code must not run
-            if ta == "any":
-                ta = "ascii" if self.screened(a) else "str"
-                a = self.as_text(a, "any")
-            if tb == "any":
-                tb = "ascii" if self.screened(b) else "str"
-                b = self.as_text(b, "any")
+            a, ta = self.to_text(a, ta)
+            b, tb = self.to_text(b, tb)
             return self.concat(a, ta, b, tb)
         if ta == "int" or tb == "int":
-            if ta == "int" and tb == "any":
-                a, ta, b, tb = b, tb, a, ta
             t = self.tmp()
-            if ta == "any" and tb == "int":  # one type test and one range test for both
-                self.consumed(a)
+            if ta == "int" and tb == "any":  # (a string on the right stays on the right)
                 u = self.tmp()
-                return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else DEOPT()", T=t, U=u, X=a, Y=b,
-                         S=ast.Constant(_SAFE)), "int"
+                self.consumed(b)
+                self.safe_ints.add(t)
+                return E("T if type(U := Y) is int and -S <= (T := X + U) <= S else ADD_TEXT(X, U)", T=t, U=u,
+                         X=a, Y=b, S=ast.Constant(_SAFE)), "any"
+            if ta == "any" and tb == "int":  # one type test and one range test for both; a string
+                u = self.tmp()  # (an annotation's "8080" + 1) is joined with the number's text
+                self.consumed(a)  # (ADD_TEXT takes ASCII text only)
+                self.safe_ints.add(t)
+                return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else ADD_TEXT(U, Y)", T=t, U=u,
+                         X=a, Y=b, S=ast.Constant(_SAFE)), "any"
             return E("T if -S <= (T := X + Y) <= S else DEOPT()", T=t, X=self.as_int(a, ta), Y=self.as_int(b, tb),
                      S=ast.Constant(_SAFE)), "int"
         if ta == "any" and tb == "any":  # two safe integers or two strings; anything else: general tier
@@ -638,6 +717,8 @@ class NativeGen:
                 return E("X == Y", X=a, Y=b)
             t = self.tmp()
             return E("type(T := X) is not bool and T == Y", T=t, X=a, Y=b)
+        if ta == "any" and tb == "any":  # (a.name === b.name, k === context.x)
+            return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
         raise Unsupported
 
     def logical(self, node: A.LogicalExpression) -> tuple[ast.expr, str]:
@@ -649,7 +730,7 @@ class NativeGen:
             if ty == "any":  # o?.k || "default": a missing object short-cuts to the default
                 o = self.tmp()
                 b, tb = self.literal(node.right)
-                inner, ti = self.logical_of(node.operator, E("O[K]", O=o, K=ast.Constant(self.static_key(left))),
+                inner, ti = self.logical_of(node.operator, self.load(E("O", O=o), self.static_key(left) or ""),
                                             "any", b, tb)
                 return E("I if type(O := X) is dict else Y if O is None or O is UNDEFINED else DEOPT()",
                          I=inner, O=o, X=obj, Y=ast.Constant(node.right.value)), ti
@@ -687,6 +768,11 @@ class NativeGen:
         if node.operator == "-" and isinstance(node.argument, A.Literal) and type(node.argument.value) is int \
                 and 0 < node.argument.value <= _SAFE:
             return ast.Constant(-node.argument.value), "int"
+        if node.operator == "-":
+            e, ty = self.expr(node.argument)
+            if ty == "int" and isinstance(e, ast.Constant) and type(e.value) is int and e.value > 0:
+                return ast.Constant(-e.value), "int"  # (-"prefix".length)
+            return E("-T if (T := X) else DEOPT()", T=self.tmp(), X=self.as_int(e, ty)), "int"  # (-0: general)
         raise Unsupported
 
     # -- literals of containers ----------------------------------------------------------------
@@ -724,7 +810,9 @@ class NativeGen:
         for el in node.elements:
             if el is None:
                 raise Unsupported
-            if isinstance(el, A.SpreadElement):
+            if isinstance(el, A.SpreadElement) and isinstance(el.argument, A.NewExpression):
+                elts.append(ast.Starred(value=self.spread_new(el.argument)[0], ctx=ast.Load()))
+            elif isinstance(el, A.SpreadElement):
                 e, ty = self.expr(el.argument, raw=True)
                 elts.append(ast.Starred(value=self.as_list(e, ty), ctx=ast.Load()))
             else:
@@ -733,6 +821,54 @@ class NativeGen:
 
 
 _INPUTS = frozenset(["value", "context", "valueExists", "undefined"])
+
+
+def _maybe_absent(program: A.Program) -> set[int]:
+    """The member reads whose absence the script allows for, by id: the object of ``?.`` and
+    an optional member itself, the operands of ``??``, ``||``, ``&&``, ``!``, ``typeof``
+    and of equality, a conditional's test, a spread. Absent keys are common there
+    (``value.x?.y ?? d``, ``c.name === "app"``, ``{...labels}``)."""
+    marked: set[int] = set()
+
+    def mark(node: Any) -> None:
+        while isinstance(node, A.ChainExpression):
+            node = node.expression
+        if isinstance(node, A.MemberExpression):
+            marked.add(id(node))
+
+    for node in walk(program):
+        if isinstance(node, A.MemberExpression) and node.optional:
+            mark(node.object)
+            marked.add(id(node))
+        elif isinstance(node, A.LogicalExpression):
+            mark(node.left)
+            mark(node.right)
+        elif isinstance(node, A.UnaryExpression) and node.operator in ("!", "typeof"):
+            mark(node.argument)
+        elif isinstance(node, A.BinaryExpression) and node.operator in ("===", "!==", "==", "!="):
+            mark(node.left)
+            mark(node.right)
+        elif isinstance(node, A.ConditionalExpression):
+            mark(node.test)
+        elif isinstance(node, A.SpreadElement):
+            mark(node.argument)
+    return marked
+
+
+def _under_value(node: Any) -> bool:
+    """``value.a.b`` (static, not optional members): a place inside the input ``value``."""
+    while isinstance(node, A.MemberExpression) and not node.optional and not node.computed:
+        node = node.object
+    return isinstance(node, A.Identifier) and node.name == "value"
+#: helpers whose results are already what the caller gets (a string, undefined, or a number
+#: in to_python's form)
+_AS_CALLER_GETS = frozenset(["DEOPT", "DIVIDE", "NUMBER_OF", "JSON_TEXT", "STRING_OF", "RADIX_STRING", "TO_FIXED",
+                             "ADD_TEXT"])
+#: the bitwise operators on two integers X and Y
+_BITWISE = {
+    "|": "INT32(X | Y)", "&": "INT32(X & Y)", "^": "INT32(X ^ Y)",
+    "<<": "INT32(X << (Y & 31))", ">>": "INT32(X) >> (Y & 31)", ">>>": "(X & 0xFFFFFFFF) >> (Y & 31)",
+}
 
 
 class _Branch:

@@ -13,6 +13,8 @@ import ast
 import json
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
@@ -38,7 +40,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         if gen.is_global(callee, "btoa") and len(args) == 1:
             # ASCII text encodes alike as Latin-1, which btoa takes, and as UTF-8; other text
             # fails encode('ascii') and takes the general tier
-            return E("B2A(T.encode('ascii'), newline=False).decode() if len(T := X) <= MAX_TEXT else DEOPT()",
+            return E("B2A(T.encode(), newline=False).decode() if len(T := X) <= MAX_TEXT else DEOPT()",
                      T=gen.tmp(), X=gen.as_text(*gen.expr(args[0], raw=True), screen=False)), "ascii"
         if gen.is_global(callee, "atob") and len(args) == 1:
             # strict base64 decodes alike in both engines; anything else (whitespace, no padding,
@@ -48,26 +50,49 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         if gen.is_global(callee, "virtualToHostDNS") and len(args) == 1:
             return E("VDNS(X, context)", X=gen.expr(args[0])[0]), "str"
         if gen.is_global(callee, "String") and len(args) == 1:
-            e, ty = gen.expr(args[0])
-            if ty in ("ascii", "str"):
-                return e, ty
-            if ty == "int":
-                return E("str(X)", X=e), "ascii"
-            t = gen.tmp()  # a string as it is, a safe integer in decimal; others: the general tier
-            return E("T if type(T := X) is str else (str(T) if type(T) is int and -S <= T <= S else DEOPT())",
-                     T=t, X=e, S=ast.Constant(2**53)), "str"
+            return gen.to_text(*gen.expr(args[0]))
+        if gen.is_global(callee, "Number") and len(args) == 1:
+            e, ty = gen.expr(args[0], raw=True)
+            return (e, "int") if ty == "int" else (E("NUMBER_OF(X)", X=e), "any")
+        if gen.is_global(callee, "Boolean") and len(args) == 1:
+            return E("bool(X)", X=gen.truthy(*gen.expr(args[0], raw=True))), "bool"
+        if gen.is_global(callee, "parseInt"):
+            return _parse_int(gen, args)
+        if gen.is_global(callee, "parseFloat") and len(args) == 1:
+            return E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0]), "any"
         raise Unsupported
-    if not isinstance(callee, A.MemberExpression) or callee.optional:
+    if not isinstance(callee, A.MemberExpression):
         raise Unsupported
+    if callee.optional:
+        return _optional_call(gen, node, callee)
     method = gen.static_key(callee)
     if method is None:
         raise Unsupported
     receiver = callee.object
     if gen.is_global(receiver, "Object"):
         return _object_call(gen, method, args)
+    if gen.is_global(receiver, "Math") and method in _MATH:
+        return _math(gen, method, args)
+    if gen.is_global(receiver, "Number") and method == "isInteger" and len(args) == 1:
+        return E("True if type(T := X) is int else IS_INTEGER(T)", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0]), \
+            "bool"
+    if gen.is_global(receiver, "Number") and method == "parseInt":
+        return _parse_int(gen, args)
+    if gen.is_global(receiver, "JSON") and method == "parse" and len(args) == 1:
+        # (ASCII text only, which the helper tests: a raw read of value is as good)
+        return E("JSON_PARSE(X)", X=gen.expr(args[0], raw=True)[0]), "any"
+    if gen.is_global(receiver, "JSON") and method == "stringify" and (
+            len(args) == 1 and not isinstance(args[0], (A.ObjectExpression, A.ArrayExpression, A.Literal))
+            or len(args) == 3 and isinstance(args[1], A.Literal) and args[1].value is None):
+        indent: list[ast.expr] = [ast.Constant(_int_literal(gen, args[2]))] if len(args) == 3 else []
+        return E("UNDEFINED if (T := X) is UNDEFINED else JSON_TEXT(T, *I)", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
+                 I=ast.List(elts=indent, ctx=ast.Load())), "any"
+    if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \
+            and isinstance(args[0], A.NewExpression) and _is_new_set(gen, args[0]):
+        return _unique(gen, args[0])
     if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
         return E("type(X) is list", X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
-    if method in ("pop", "shift") and not args and isinstance(receiver, (A.CallExpression, A.ArrayExpression)):
+    if method in ("pop", "shift") and not args and _made_here(gen, receiver):
         # the array was made by this very expression and is dropped after: no one sees the removal
         obj, ty = gen.expr(receiver, raw=True)
         t = gen.tmp()
@@ -90,6 +115,18 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         obj, ty = gen.expr(receiver.callee.object, raw=True)
         gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
         return _reduce(gen, gen.as_list(obj, ty), args, start, keep=receiver.arguments[0])
+    if method in _FRESH_ONLY:
+        # sort and reverse change the array: only one this expression made, which no one else sees
+        if not _made_here(gen, receiver):
+            raise Unsupported
+        obj, ty = gen.expr(receiver, raw=True)
+        fresh: tuple[ast.expr, str] = _FRESH_ONLY[method](gen, gen.as_list(obj, ty), ty, args)
+        return fresh
+    if method in _DUAL_METHODS:
+        return _dual(gen, method, receiver, args)
+    if method in _NUMBER_METHODS and (args or method == "toFixed"):
+        number: tuple[ast.expr, str] = _NUMBER_METHODS[method](gen, *gen.expr(receiver, raw=True), args)
+        return number
     if method in _ARRAY_METHODS:
         start = len(gen.pending)
         obj, ty = gen.expr(receiver, raw=True)
@@ -101,6 +138,250 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         result = _STRING_METHODS[method](gen, obj, ty, args)
         return result
     raise Unsupported
+
+
+#: methods whose native translation returns a new array (or fails)
+_NEW_ARRAY_METHODS = frozenset(["split", "slice", "concat", "map", "filter", "flatMap", "flat", "sort", "reverse"])
+
+
+def _made_here(gen: "NativeGen", node: Any) -> bool:
+    """Is ``node`` an array this very expression makes, which no one else can see (so a
+    method that changes it in JS may return a changed copy here)? (``find`` would return
+    an input's own array: not made here.)"""
+    if isinstance(node, A.ArrayExpression):
+        return True
+    if not isinstance(node, A.CallExpression) or node.optional or not isinstance(node.callee, A.MemberExpression):
+        return False
+    callee = node.callee
+    name = gen.static_key(callee)
+    if gen.is_global(callee.object, "Object"):
+        return name in ("keys", "values", "entries")
+    return not callee.computed and name in _NEW_ARRAY_METHODS
+
+
+def _optional_call(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExpression) -> tuple[ast.expr, str]:
+    """``xs?.m(...)``: undefined when ``xs`` is null or undefined, else the call. As
+    statements (the call may hoist a loop's receiver, which must come after the test), so
+    not inside a callback's comprehension."""
+    if gen.in_comprehension:
+        return _optional_call_in_callback(gen, node, callee)
+    obj, ty = gen.expr(callee.object, raw=True)
+    t, r = gen.tmp(), gen.tmp()
+    gen.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
+    saved, gen.pre = gen.pre, []
+    receiver = A.Identifier(name="#receiver", span=callee.span)
+    inner = A.CallExpression(callee=attrs.evolve(callee, object=receiver, optional=False), arguments=node.arguments,
+                             optional=False, span=node.span)
+    gen.scopes.append({"#receiver": (t, ty)})
+    gen.conditional += 1
+    try:
+        e, _ = call(gen, inner)
+    finally:
+        gen.conditional -= 1
+        gen.scopes.pop()
+        body, gen.pre = gen.pre, saved
+    gen.pre.append(ast.If(test=E("T is None or T is UNDEFINED", T=t),
+                          body=[ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=E("UNDEFINED"))],
+                          orelse=[*body, ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=e)]))
+    return E("R", R=r), "any"
+
+
+#: Math functions on numbers: by their helper (one argument) or as min/max of safe integers
+_MATH = {"floor": "FLOOR", "ceil": "CEIL", "round": "ROUND", "abs": "ABS", "max": "max", "min": "min"}
+
+
+def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if method in ("max", "min"):
+        if not args:
+            raise Unsupported
+        values = [gen.as_int(*gen.expr(a)) for a in args]
+        if len(values) == 1:
+            return values[0], "int"
+        return ast.Call(func=ast.Name(id=method, ctx=ast.Load()), args=values, keywords=[]), "int"
+    if len(args) != 1:
+        raise Unsupported
+    e, ty = gen.expr(args[0], raw=True)
+    if ty == "int" and method != "abs":
+        return e, "int"
+    return E(f"{_MATH[method]}(X)", X=e), "int"
+
+
+def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
+                               callee: A.MemberExpression) -> tuple[ast.expr, str]:
+    """``c.env?.find(...)`` in a callback: the receiver is computed first among the outer
+    comprehension's conditions, and the receivers of the call's own loops after it, each
+    skipped when it is null or undefined."""
+    obj, ty = gen.expr(callee.object, raw=True)
+    t = gen.tmp()
+    gen.hoisted.append(E("((T := X), True)[1]", T=t, X=obj))
+    mark = len(gen.hoisted)
+    receiver = A.Identifier(name="#receiver", span=callee.span)
+    inner = A.CallExpression(callee=attrs.evolve(callee, object=receiver, optional=False), arguments=node.arguments,
+                             optional=False, span=node.span)
+    gen.scopes.append({"#receiver": (t, ty)})
+    gen.conditional += 1
+    try:
+        e, _ = call(gen, inner)
+    finally:
+        gen.conditional -= 1
+        gen.scopes.pop()
+    gen.hoisted[mark:] = [E("T is None or T is UNDEFINED or H", T=t, H=h) for h in gen.hoisted[mark:]]
+    return E("UNDEFINED if T is None or T is UNDEFINED else C", T=t, C=e), "any"
+
+
+def _parse_int(gen: "NativeGen", args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if not (len(args) == 1 or len(args) == 2 and isinstance(args[1], A.Literal) and args[1].value == 10):
+        raise Unsupported
+    e, ty = gen.expr(args[0], raw=True)  # (its digits are ASCII, whatever the rest)
+    return (e, "int") if ty == "int" else (E("PARSE_INT(X)", X=e), "int")
+
+
+def _is_new_set(gen: "NativeGen", node: Any) -> bool:
+    return (isinstance(node, A.NewExpression) and gen.is_global(node.callee, "Set") and len(node.arguments) == 1
+            and not isinstance(node.arguments[0], A.SpreadElement))
+
+
+def _unique(gen: "NativeGen", node: A.NewExpression) -> tuple[ast.expr, str]:
+    """``[...new Set(xs)]`` and ``Array.from(new Set(xs))``: the distinct elements in order."""
+    items, ty = gen.expr(node.arguments[0], raw=True)
+    return E("UNIQUE(L)", L=gen.as_list(items, ty)), "strs" if ty == "strs" else "list"
+
+
+def _radix(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``n.toString(radix)`` of a safe integer."""
+    if len(args) != 1:
+        raise Unsupported
+    return E("RADIX_STRING(X, R)", X=obj, R=ast.Constant(_int_literal(gen, args[0]))), "ascii"
+
+
+def _to_fixed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    digits = _int_literal(gen, args[0]) if args else 0
+    if len(args) > 1 or not 0 <= digits <= 100:
+        raise Unsupported
+    return E("TO_FIXED(X, D)", X=obj, D=ast.Constant(digits)), "ascii"
+
+
+_NUMBER_METHODS: dict[str, Any] = {"toString": _radix, "toFixed": _to_fixed}
+
+
+def _dual(gen: "NativeGen", method: str, receiver: Any, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """A method both strings and arrays have (``includes``, ``indexOf``, ``slice``): by the
+    receiver's type, known now or tested when the call runs."""
+    obj, ty = gen.expr(receiver)
+    array_method = _DUAL_METHODS[method]
+    if ty in _LISTS:
+        out: tuple[ast.expr, str] = array_method(gen, obj, ty, args)
+        return out
+    string_method = _STRING_METHODS.get(method, _no_string_method)
+    if ty in ("ascii", "str") or ty != "any":
+        out = string_method(gen, obj, ty, args)
+        return out
+    gen.consumed(obj)  # (both branches screen a string's text: ASCII, or a result that is a bool)
+    t = gen.tmp()
+    with gen.branch():
+        a, ta = array_method(gen, E("T", T=t), "list", args)
+        try:
+            b, tb = string_method(gen, E("T", T=t), "any", args)
+        except Unsupported:  # (includes(2): a string receiver takes the general tier)
+            b, tb = E("DEOPT()"), ta
+    return E("A if type(T := X) is list else B", A=a, B=b, T=t, X=obj), ta if ta == tb else "any"
+
+
+def _no_string_method(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    raise Unsupported  # (String.prototype.concat: the general tier)
+
+
+def _array_includes(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) != 1:
+        raise Unsupported
+    needle = args[0]
+    if isinstance(needle, A.Literal) and type(needle.value) is str:
+        # (an element equal to a str is a str; a plain BMP literal matches either text form)
+        return E("V in L", V=ast.Constant(_text_literal(needle)), L=items), "bool"
+    return E("INCLUDES(L, V)", L=items, V=gen.expr(needle)[0]), "bool"
+
+
+def _array_index_of(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) != 1:
+        raise Unsupported
+    return E("INDEX_OF(L, V)", L=items, V=gen.expr(args[0])[0]), "int"
+
+
+def _array_slice(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``slice(a[, b])`` with integers: Python slicing clamps and counts from the end alike."""
+    if len(args) > 2:
+        raise Unsupported
+    bounds = [gen.as_int(*gen.expr(a)) for a in args]
+    out_ty = ty if ty in _LISTS else "list"
+    if not bounds:
+        return E("L[:]", L=items), out_ty
+    if len(bounds) == 1:
+        return E("L[A:]", L=items, A=bounds[0]), out_ty
+    return E("L[A:B]", L=items, A=bounds[0], B=bounds[1]), out_ty
+
+
+def _at(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``at(i)`` of an integer: Python indexes from the end alike; out of range, undefined."""
+    if len(args) != 1:
+        raise Unsupported
+    x, i = gen.tmp(), gen.tmp()
+    return E("X[I] if ((X := L), (I := N))[1] < len(X) and I >= -len(X) else UNDEFINED", X=x, I=i, L=items,
+             N=gen.as_int(*gen.expr(args[0]))), "any"
+
+
+def _string_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    return _at(gen, gen.as_ascii(obj, ty), ty, args)  # (ASCII: one code unit a character)
+
+
+def _concat(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``xs.concat(a, b)``: arrays spliced in, other values appended (a new array)."""
+    values = [gen.expr(a, raw=True)[0] for a in args]
+    return E("CONCAT_ARRAYS(L, *A)", L=items, A=ast.List(elts=values, ctx=ast.Load())), "list"
+
+
+_DUAL_METHODS: dict[str, Any] = {"includes": _array_includes, "indexOf": _array_index_of, "slice": _array_slice,
+                                 "at": _at, "concat": _concat}
+_LISTS = ("list", "strs", "entries", "pairs")
+
+
+def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``sort()`` and the numeric comparators ``(a, b) => a - b`` (``b - a``, ``a.k - b.k``)."""
+    out_ty = ty if ty in _LISTS else "list"
+    if not args:
+        return E("SORT_STRINGS(L)" if ty == "strs" else "SORT_DEFAULT(L)", L=items), out_ty
+    if len(args) != 1:
+        raise Unsupported
+    params, body = _callback(args[0], 2)
+    if len(params) != 2 or not isinstance(body, A.BinaryExpression) or body.operator != "-":
+        raise Unsupported
+    left, right = _sort_operand(body.left), _sort_operand(body.right)
+    if left is None or right is None or left[1] != right[1] or {left[0], right[0]} != set(params):
+        raise Unsupported
+    key = ast.Constant(left[1])
+    return E("SORT_NUMBERS(L, K, D)", L=items, K=key, D=ast.Constant(left[0] == params[1])), out_ty
+
+
+def _sort_operand(node: Any) -> tuple[str, str | None] | None:
+    """``a`` -> ("a", None); ``a.k`` -> ("a", "k")."""
+    if isinstance(node, A.Identifier):
+        return node.name, None
+    if (isinstance(node, A.MemberExpression) and not node.optional and not node.computed
+            and isinstance(node.object, A.Identifier) and isinstance(node.property, A.PropertyName)
+            and node.property.name not in _PROTO_KEYS):
+        return node.object.name, node.property.name
+    return None
+
+
+_PROTO_KEYS = frozenset(["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"])
+
+
+def _reverse(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if args:
+        raise Unsupported
+    return E("L[::-1]", L=items), ty if ty in _LISTS and ty != "pairs" else "list"
+
+
+_FRESH_ONLY: dict[str, Any] = {"sort": _sort, "reverse": _reverse}
 
 
 # -- String.prototype ------------------------------------------------------------------------
@@ -162,6 +443,34 @@ def _substring(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) 
     if len(bounds) == 1:
         return E("X[A:]", X=s, A=ast.Constant(bounds[0])), "ascii"
     return E("X[A:B]", X=s, A=ast.Constant(bounds[0]), B=ast.Constant(bounds[1])), "ascii"
+
+
+def _last_index_of(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) != 1:
+        raise Unsupported
+    return E("X.rfind(L)", X=gen.as_ascii(obj, ty), L=ast.Constant(_text_literal(args[0]))), "int"
+
+
+def _char_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``charAt(i)``: one ASCII character, or "" out of range (no counting from the end)."""
+    x, i = gen.tmp(), gen.tmp()
+    n: ast.expr = ast.Constant(0) if not args else gen.as_int(*gen.expr(args[0]))
+    if len(args) > 1:
+        raise Unsupported
+    return E("X[I] if 0 <= ((X := S), (I := N))[1] < len(X) else ''", X=x, I=i, S=gen.as_ascii(obj, ty),
+             N=n), "ascii"
+
+
+def _pad(py: str) -> Any:
+    def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+        """``padStart(n, c)`` with one ASCII fill character: Python's rjust (ljust) alike."""
+        fill = _text_literal(args[1]) if len(args) == 2 else " "
+        if not 1 <= len(args) <= 2 or len(fill) != 1 or not fill.isascii():
+            raise Unsupported
+        width = gen.as_int(*gen.expr(args[0]))
+        return E(f"X.{py}(N, C) if N <= MAX_TEXT else DEOPT()", X=gen.as_ascii(obj, ty), N=width,
+                 C=ast.Constant(fill)), "ascii"
+    return build
 
 
 def _case(py: str) -> Any:
@@ -236,6 +545,8 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
 def _to_string(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if args:
         raise Unsupported
+    if ty == "int":
+        return E("str(X)", X=obj), "ascii"
     return gen.as_text(obj, ty), "ascii" if ty == "ascii" else "str"
 
 
@@ -255,6 +566,11 @@ _STRING_METHODS: dict[str, Any] = {
     "replaceAll": _replace(True),
     "split": _split,
     "toString": _to_string,
+    "at": _string_at,
+    "lastIndexOf": _last_index_of,
+    "charAt": _char_at,
+    "padStart": _pad("rjust"),
+    "padEnd": _pad("ljust"),
 }
 
 
@@ -297,19 +613,30 @@ def _nullable(pattern: str) -> bool:
 
 
 # -- Array.prototype with callbacks ------------------------------------------------------------
-def _callback(node: Any, arity: int, pairs: bool = False) -> tuple[list[Any], Any]:
+#: built-in functions passed as callbacks (``map(Number)``): called with the element alone
+#: they compute what ``x => F(x)`` does (``parseInt`` is not here: it reads the index as radix)
+_CALLBACK_BUILTINS = frozenset(["Number", "String", "Boolean"])
+
+
+def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None" = None) -> tuple[list[Any], Any]:
     """An arrow function ``(a, b) => expr`` (or ``{ return expr; }``): its parameter names
     and body expression. With ``pairs`` (the elements are ``[key, value]`` entries), the first
-    parameter may be ``[k, v]``: a (k, v) tuple of names."""
+    parameter may be ``[k, v]``, ``[k]`` or ``[, v]``: a (k, v) tuple of names (None for a
+    hole). ``Number``, ``String`` and ``Boolean`` stand for ``x => Number(x)`` and so on."""
+    if isinstance(node, A.Identifier) and gen is not None and node.name in _CALLBACK_BUILTINS \
+            and gen.is_global(node, node.name):
+        element = A.Identifier(name="#element", span=node.span)  # (no JS name can clash with it)
+        return ["#element"], A.CallExpression(callee=node, arguments=(element,), optional=False, span=node.span)
     if not isinstance(node, A.ArrowFunctionExpression) or len(node.params) > arity:
         raise Unsupported
     params: list[Any] = []
     for i, p in enumerate(node.params):
         if isinstance(p, A.Identifier):
             params.append(p.name)
-        elif (pairs and i == 0 and isinstance(p, A.ArrayPattern) and len(p.elements) == 2
-              and all(isinstance(e, A.Identifier) for e in p.elements)):
-            params.append(tuple(e.name for e in p.elements))  # type: ignore[union-attr]
+        elif (pairs and i == 0 and isinstance(p, A.ArrayPattern) and 1 <= len(p.elements) <= 2
+              and all(e is None or isinstance(e, A.Identifier) for e in p.elements)):
+            names = [e.name if isinstance(e, A.Identifier) else None for e in p.elements]
+            params.append((names[0], names[1] if len(names) == 2 else None))
         else:
             raise Unsupported
     body = node.body
@@ -317,7 +644,7 @@ def _callback(node: Any, arity: int, pairs: bool = False) -> tuple[list[Any], An
         if len(body.body) != 1 or not isinstance(body.body[0], A.ReturnStatement) or body.body[0].argument is None:
             raise Unsupported
         body = body.body[0].argument
-    names = [n for p in params for n in (p if isinstance(p, tuple) else (p,))]
+    names = [n for p in params for n in (p if isinstance(p, tuple) else (p,)) if n is not None]
     if len(set(names)) != len(names) or _SCRIPT_NAMES.intersection(names):
         raise Unsupported  # (a parameter named like a script input would hide it)
     return params, body
@@ -331,11 +658,20 @@ def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
     if (isinstance(items, ast.IfExp) and isinstance(items.body, ast.Call) and isinstance(items.body.func, ast.Name)
             and items.body.func.id == "list" and len(items.body.args) == 1):
         items = ast.IfExp(test=items.test, body=items.body.args[0], orelse=items.orelse)
-    if gen.in_comprehension or gen.in_loop:
-        # a nested loop's receiver may depend on the outer loop's variable; and loops in
-        # loops would multiply MAX_ITEMS into work no budget bounds here
-        raise Unsupported
+    if gen.in_comprehension + gen.in_loop > 1:
+        raise Unsupported  # loops in loops in loops: MAX_ITEMS cubed is past any budget
     name = gen.tmp()
+    if gen.in_comprehension:
+        # a loop in a callback: its receiver may read the outer loop's variable, so it is
+        # computed per element, in the outer comprehension's conditions (where a walrus may
+        # stand; a comprehension's iterable may hold none). Two levels of MAX_ITEMS stay well
+        # below the default step budget.
+        gen.hoisted.append(E("len(N := L) <= MAX_ITEMS or DEOPT()", N=name, L=items))
+        return name
+    if gen.in_loop:  # in a reduce loop's body: its statements run per element
+        gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=items))
+        gen.pre.append(ast.If(test=E("len(L) > MAX_ITEMS", L=name), body=[ast.Expr(E("DEOPT()"))], orelse=[]))
+        return name
     gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=items))
     gen.pre.append(ast.If(test=E("len(L) > MAX_ITEMS", L=name), body=[ast.Expr(E("DEOPT()"))], orelse=[]))
     gen.promote(start)
@@ -343,35 +679,63 @@ def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
 
 
 def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
-          arity: int = 2, pairs: bool = False) -> tuple[str, list[Any], list[Any], Any]:
+          arity: int = 3, pairs: bool = False) -> tuple[str, list[Any], list[Any], Any]:
+    """The callback ``(x, i, xs) => ...`` of a loop over ``items``: its receiver bounded,
+    and Python names for its parameters (``xs`` is the receiver's own name)."""
     if len(args) != 1:
         raise Unsupported
-    params, body = _callback(args[0], arity, pairs and gen.element == "entry")
+    params, body = _callback(args[0], arity, pairs and gen.element == "entry", gen)
     source = _bounded(gen, items, start)
-    pynames = [(gen.tmp(), gen.tmp()) if isinstance(p, tuple) else gen.tmp() for p in params]
+    pynames = [(gen.tmp(), gen.tmp()) if isinstance(p, tuple) else gen.tmp() for p in params[:2]]
+    if len(params) == 3:
+        pynames.append(source)
     return source, params, pynames, body
 
 
 def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any, element: str,
               test: bool = False) -> tuple[ast.expr, str]:
-    types = ["list" if element == "entry" else element, "int"]  # (element, index)
+    types = ["list" if element == "entry" else element, "int",  # (element, index, array)
+             {"str": "strs", "entry": "entries"}.get(element, "list")]
     scope: dict[str, tuple[str, str]] = {}
     for p, py, ty in zip(params, pynames, types):
         if isinstance(p, tuple):  # [key, value] of an entry
-            scope[p[0]], scope[p[1]] = (py[0], "str"), (py[1], "any")
+            for name, pyname, part in zip(p, py, ("str", "any")):
+                if name is not None:
+                    scope[name] = (pyname, part)
         else:
             scope[p] = (py, ty)
     gen.scopes.append(scope)
     gen.in_comprehension += 1
-    saved = gen.conditional_floor, gen.loop_names
-    gen.conditional_floor, gen.loop_names = gen.conditional, {py for py, _ty in scope.values()}
+    saved = gen.conditional_floor, gen.loop_names, gen.hoisted, gen.facts
+    # facts about this loop's variables hold for the rest of its element, unless a loop in it
+    # is hoisted into the conditions, ahead of guards it would count on
+    names = set() if _has_loop(body) else {py for py, _ty in scope.values()}
+    gen.conditional_floor, gen.loop_names, gen.hoisted = gen.conditional, names, []
+    gen.facts = dict(gen.facts)  # facts about this loop's variables end with it
     try:
         e, ty = gen.expr(body)
-        return (gen.truthy(e, ty), "bool") if test else (e, ty)
+        out = (gen.truthy(e, ty), "bool") if test else (e, ty)
+        gen.last_hoisted = gen.hoisted
+        return out
     finally:
-        gen.conditional_floor, gen.loop_names = saved
+        gen.conditional_floor, gen.loop_names, gen.hoisted, gen.facts = saved
         gen.in_comprehension -= 1
         gen.scopes.pop()
+
+
+def _has_loop(node: Any) -> bool:
+    """Whether the JS tree ``node`` calls a method this module translates to a loop, or a
+    method optionally (both hoist code into the comprehension's conditions)."""
+    return any(isinstance(n, A.CallExpression) and isinstance(n.callee, A.MemberExpression)
+               and (n.callee.optional or _static_name(n.callee.property) in _LOOP_METHODS)
+               for n in walk(node))
+
+
+def _static_name(node: Any) -> str | None:
+    """A member's static name (``obj.name``, or a string literal in ``obj["name"]``)."""
+    if isinstance(node, A.PropertyName):
+        return node.name
+    return node.value if isinstance(node, A.Literal) and type(node.value) is str else None
 
 
 def _target(pyname: Any) -> ast.expr:
@@ -380,14 +744,17 @@ def _target(pyname: Any) -> ast.expr:
     return ast.Name(id=pyname, ctx=ast.Store())
 
 
-def _generator(source: str, pynames: list[Any]) -> list[ast.comprehension]:
-    if len(pynames) == 2:
+def _generator(source: str, pynames: list[Any], gen: "NativeGen") -> list[ast.comprehension]:
+    """``for x in L`` (``for i, x in enumerate(L)``), with the receivers of the loops in the
+    callback as its first conditions (see ``_bounded``)."""
+    if len(pynames) >= 2:
         target: ast.expr = ast.Tuple(elts=[_target(pynames[1]), _target(pynames[0])], ctx=ast.Store())
         it: ast.expr = E("enumerate(L)", L=source)
     else:
         target = _target(pynames[0] if pynames else "_")
         it = E("L", L=source)
-    return [ast.comprehension(target=target, iter=it, ifs=[], is_async=0)]
+    ifs, gen.last_hoisted = gen.last_hoisted, []
+    return [ast.comprehension(target=target, iter=it, ifs=ifs, is_async=0)]
 
 
 def _map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
@@ -396,37 +763,75 @@ def _map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -
     elt, ty = _in_scope(gen, params, pynames, body, element)
     if isinstance(body, A.ArrayExpression) and len(body.elements) == 2 and ty == "list":
         ty = "pairs"  # [key, value] per element, for Object.fromEntries
-    return ast.ListComp(elt=elt, generators=_generator(source, pynames)), \
+    return ast.ListComp(elt=elt, generators=_generator(source, pynames, gen)), \
         "strs" if ty in ("ascii", "str") else ("pairs" if ty == "pairs" else "list")
 
 
 def _filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     element = gen.element
-    source, params, pynames, body = _loop(gen, items, args, start)
+    source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
     test, _ = _in_scope(gen, params, pynames, body, element, test=True)
     item = pynames[0] if pynames else gen.tmp()
     if not pynames:
         pynames = [item]
-    gens = _generator(source, pynames)
-    gens[0].ifs = [test]
-    return ast.ListComp(elt=E("X", X=item), generators=gens), "strs" if element == "str" else "list"
+    gens = _generator(source, pynames, gen)
+    gens[0].ifs.append(test)
+    return ast.ListComp(elt=_element(item), generators=gens), \
+        {"str": "strs", "entry": "entries"}.get(element, "list")
 
 
 def _quantifier(py: str) -> Any:
     def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
         element = gen.element
-        source, params, pynames, body = _loop(gen, items, args, start)
+        source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
         test, _ = _in_scope(gen, params, pynames, body, element, test=True)
         return ast.Call(func=ast.Name(id=py, ctx=ast.Load()),
-                        args=[ast.GeneratorExp(elt=test, generators=_generator(source, pynames))], keywords=[]), "bool"
+                        args=[ast.GeneratorExp(elt=test, generators=_generator(source, pynames, gen))], keywords=[]), "bool"
     return build
+
+
+def _find(index: bool) -> Any:
+    def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+        element = gen.element
+        source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
+        test, _ = _in_scope(gen, params, pynames, body, element, test=True)
+        pynames = (pynames or [gen.tmp()])[:]
+        if index and len(pynames) == 1:
+            pynames.append(gen.tmp())
+        pynames = pynames[:2]
+        gens = _generator(source, pynames, gen)
+        gens[0].ifs.append(test)
+        if index:
+            return E("next(G, -1)", G=ast.GeneratorExp(elt=E("I", I=pynames[1]), generators=gens)), "int"
+        return E("next(G, UNDEFINED)", G=ast.GeneratorExp(elt=_element(pynames[0]), generators=gens)), "any"
+    return build
+
+
+def _element(pyname: Any) -> ast.expr:
+    """The loop's element (an entry's two names make the [key, value] list again)."""
+    if isinstance(pyname, tuple):
+        return ast.List(elts=[ast.Name(id=n, ctx=ast.Load()) for n in pyname], ctx=ast.Load())
+    return ast.Name(id=pyname, ctx=ast.Load())
+
+
+def _flat_map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+    mapped, _ = _map(gen, items, args, start)
+    return E("FLATTEN(L)", L=mapped), "list"
+
+
+def _flat(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+    if args and not (isinstance(args[0], A.Literal) and args[0].value == 1 and type(args[0].value) is int):
+        raise Unsupported
+    return E("FLATTEN(L)", L=items), "list"
 
 
 def _join_items(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     if len(args) > 1:
         raise Unsupported
     sep = _text_literal(args[0]) if args else ","
-    return E("S.join(L)", S=ast.Constant(sep), L=items), "str"
+    if gen.element == "str":
+        return E("S.join(L)", S=ast.Constant(sep), L=items), "str"
+    return E("JOIN(S, L)", S=ast.Constant(sep), L=items), "str"  # (numbers, null and undefined too)
 
 
 def _includes_item(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
@@ -450,8 +855,8 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
     ``keep`` is the callback of a ``filter`` this reduce reads (``xs.filter(keep).reduce(...)``):
     both run in one loop. Callbacks here cannot have effects, so only a thrown error could
     tell the orders apart, and any error takes the general tier anyway."""
-    if len(args) != 2:
-        raise Unsupported
+    if len(args) != 2 or gen.in_comprehension:
+        raise Unsupported  # (its loop is a statement: none can stand in a comprehension)
     params, body = _callback(args[0], 2)
     if len(params) != 2:
         raise Unsupported
@@ -527,7 +932,13 @@ _ARRAY_METHODS: dict[str, Any] = {
     "every": _quantifier("all"),
     "join": _join_items,
     "reduce": _reduce,
+    "find": _find(False),
+    "findIndex": _find(True),
+    "flatMap": _flat_map,
+    "flat": _flat,
 }
+#: the methods above that loop over their receiver with a callback
+_LOOP_METHODS = frozenset(["map", "filter", "some", "every", "reduce", "find", "findIndex", "flatMap", "fromEntries"])
 
 
 
@@ -535,6 +946,12 @@ _ARRAY_METHODS: dict[str, Any] = {
 def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if method == "fromEntries" and len(args) == 1:
         return _from_entries(gen, args[0])
+    if method == "assign" and args and isinstance(args[0], A.ObjectExpression):
+        # onto a fresh literal: the sources' own keys in order, as spreads copy them
+        # (a "__proto__" key would set the prototype there, not copy: the general tier)
+        parts = [gen.object(args[0])[0], *(E("D if '__proto__' not in (D := X) else DEOPT()", D=gen.tmp(),
+                                             X=gen.as_dict(*gen.expr(a, raw=True))) for a in args[1:])]
+        return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
     if method not in ("keys", "values", "entries") or len(args) != 1:
         raise Unsupported
     obj, ty = gen.expr(args[0], raw=True)
@@ -542,7 +959,10 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     d = gen.tmp()
     guard = E("type(D := X) is dict and (KNOWN_KEYS(D) or PLAIN_KEYS(D))", D=d, X=obj)
     form = {"keys": "list(D)", "values": "list(D.values())", "entries": "[[K, V] for K, V in D.items()]"}[method]
-    return E(f"{form} if G else DEOPT()", D=d, G=guard, K=gen.tmp(), V=gen.tmp()), \
+    # (integer-like keys, such as a ConfigMap's "10", come first in JS: JS_KEYS orders them)
+    slow = {"keys": "JS_KEYS(D)", "values": "[D[K] for K in JS_KEYS(D)]",
+            "entries": "[[K, D[K]] for K in JS_KEYS(D)]"}[method]
+    return E(f"{form} if G else {slow}", D=d, G=guard, K=gen.tmp(), V=gen.tmp()), \
         {"keys": "strs", "values": "list", "entries": "entries"}[method]
 
 

@@ -10,8 +10,8 @@ import ast
 
 from syncpatch.grammar import ast as A
 
-from .native import NativeGen
-from .native_calls import call
+from .native import NativeGen, Unsupported
+from .native_calls import _is_new_set, _unique, call
 
 __all__ = ["NativeProgram", "native_program"]
 
@@ -21,6 +21,11 @@ class NativeTranslator(NativeGen):
 
     def call(self, node: A.CallExpression) -> tuple[ast.expr, str]:
         return call(self, node)
+
+    def spread_new(self, node: A.NewExpression) -> tuple[ast.expr, str]:
+        if not _is_new_set(self, node):
+            raise Unsupported
+        return _unique(self, node)
 
 
 class NativeProgram:

@@ -15,10 +15,13 @@ the budgets apply).
 from __future__ import annotations
 
 import binascii
+import json
+import math
 import re
 from json.encoder import encode_basestring
 from typing import Any
 
+from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
 from .values import UNDEFINED
 
 __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
@@ -37,6 +40,13 @@ class Deopt(Exception):
 def deopt(*_: Any) -> Any:
     raise Deopt
 
+
+#: Object.prototype's members (and ``__proto__``): an input object without such an own key
+#: still has the member, so native code reads only keys outside this set as absent
+PROTO_NAMES = frozenset([
+    "constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toString", "toLocaleString",
+    "valueOf", "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
+])
 
 #: types whose Python truth value is their JS ToBoolean (others: ``JS_TRUTHY``)
 PLAIN_TRUTH = frozenset([str, int, bool, type(None), type(UNDEFINED)])
@@ -78,7 +88,502 @@ def add(a: Any, b: Any) -> Any:
         from .strings import concat
 
         return concat(a, b)
+    return add_text(a, b)
+
+
+_SAFE = 2**53
+
+
+def string_of(v: Any) -> str:
+    """``String(v)`` of a primitive other than a string (native code passes strings on
+    itself, having screened their text; an object would run its own conversion)."""
+    t = type(v)
+    if t is int and -_SAFE <= v <= _SAFE:
+        return str(v)
+    if t is int or t is float:
+        return number_to_string(v)
+    if t is bool:
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if v is UNDEFINED:
+        return "undefined"
     raise Deopt
+
+
+def add_text(a: Any, b: Any) -> Any:
+    """``a + b`` where one side is a number and the other of a type known only at run time:
+    a safe integer sum, or the other side a string (then the texts are joined); anything else
+    deoptimises."""
+    if type(a) is int and type(b) is int:
+        r = a + b
+        if -_SAFE <= r <= _SAFE:
+            return r
+    elif type(a) is str:
+        if type(b) is not str and a.isascii():  # (ASCII: no text form to canonicalise)
+            return a + string_of(b)
+    elif type(b) is str:
+        if b.isascii():
+            return string_of(a) + b
+    raise Deopt
+
+
+def number_of(v: Any) -> int | float:
+    """``Number(v)`` of a primitive (JS's numeric string grammar, not Python's)."""
+    t = type(v)
+    if t is str:
+        if v.isdigit() and v.isascii() and len(v) <= 15:  # (the usual port or count: no grammar)
+            return int(v)
+        return string_to_number(v)
+    if t is int or t is float:
+        return normalize_number(v)
+    if t is bool:
+        return 1 if v else 0
+    if v is None:
+        return 0
+    raise Deopt  # (undefined is NaN; an object converts itself: the general tier)
+
+
+_INT_PREFIX = re.compile(r"([+-]?)([0-9]+)")
+
+
+def parse_int(v: Any) -> int:
+    """``parseInt(v)`` (radix 10 or none) when the answer is a safe integer other than -0;
+    a hex prefix, NaN and long digit runs are left to the general tier."""
+    if type(v) is int and -_SAFE <= v <= _SAFE:
+        return v
+    if type(v) is not str:
+        raise Deopt
+    s = v.lstrip(JS_WHITESPACE)
+    m = _INT_PREFIX.match(s)
+    if m is None or len(m.group(2)) > 15 or (m.group(2) == "0" and s[m.end():m.end() + 1] in ("x", "X")):
+        raise Deopt
+    n = int(m.group(2))
+    if m.group(1) == "-":
+        if n == 0:
+            raise Deopt  # -0
+        return -n
+    return n
+
+
+_FLOAT_PREFIX = re.compile(r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)")
+
+
+def parse_float(v: Any) -> int | float:
+    """``parseFloat(v)``: the longest numeric prefix after JS whitespace (NaN: general tier)."""
+    if type(v) is int and -_SAFE <= v <= _SAFE:
+        return v
+    if type(v) is not str:
+        raise Deopt
+    m = _FLOAT_PREFIX.match(v.lstrip(JS_WHITESPACE))
+    if m is None:
+        raise Deopt
+    text = m.group()
+    if text.endswith("Infinity"):
+        return -math.inf if text[0] == "-" else math.inf
+    return normalize_number(float(text))
+
+
+def is_integer(v: Any) -> bool:
+    """``Number.isInteger(v)``."""
+    t = type(v)
+    if t is int:
+        return True
+    if t is float:
+        return v.is_integer()  # type: ignore[no-any-return]
+    if t is str or t is bool or t is dict or t is list or v is None or v is UNDEFINED:
+        return False
+    raise Deopt
+
+
+def divide(a: int, b: int) -> int | float:
+    """``a / b`` of safe integers: one correctly rounded division either way."""
+    if b == 0:
+        raise Deopt  # Infinity or NaN
+    r = a / b
+    if r.is_integer() and (r or (a >= 0) == (b > 0)):  # (an exact quotient, not -0: an int)
+        return int(r)
+    return r
+
+
+def remainder(a: int, b: int) -> int:
+    """``a % b`` of safe integers: the sign of the dividend, as JS (-0 and NaN deoptimise)."""
+    if b == 0:
+        raise Deopt
+    r = abs(a) % abs(b)
+    if a < 0:
+        if r == 0:
+            raise Deopt
+        return -r
+    return r
+
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_FORMATS = {2: "b", 8: "o", 10: "d", 16: "x"}
+
+
+def radix_string(v: Any, radix: int) -> str:
+    """``n.toString(radix)`` of a safe integer (fractions are left to the general tier)."""
+    if type(v) is not int or not -_SAFE <= v <= _SAFE or not 2 <= radix <= 36:
+        raise Deopt
+    if radix in _FORMATS:
+        return format(v, _FORMATS[radix])
+    n, out = abs(v), []
+    while True:
+        n, d = divmod(n, radix)
+        out.append(_DIGITS[d])
+        if not n:
+            break
+    return ("-" if v < 0 else "") + "".join(reversed(out))
+
+
+def to_fixed(v: Any, digits: int) -> str:
+    """``n.toFixed(digits)``: the exact binary value rounded half up (away from zero), as
+    ECMA-262 says; Python's own formatting rounds ties to even."""
+    t = type(v)
+    if t is int and -_SAFE <= v <= _SAFE:
+        return f"{v}.{'0' * digits}" if digits else str(v)
+    if t is not float or not abs(v) < 1e21:
+        raise Deopt  # NaN, infinities and huge numbers print as String(n)
+    from decimal import ROUND_HALF_UP, Decimal
+
+    if v == 0:
+        v = 0.0  # -0 prints as 0
+    return format(Decimal(v).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP), "f")
+
+
+def int32(v: int) -> int:
+    """ToInt32 of an integer."""
+    return ((v & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+
+
+def flatten(items: list[Any]) -> list[Any]:
+    """One level of ``flat()`` (and of ``flatMap``): arrays spliced in, other values kept."""
+    out: list[Any] = []
+    for x in items:
+        t = type(x)
+        if t is list:
+            out.extend(x)
+        elif t is tuple:
+            raise Deopt  # (a tuple from the caller is an array to the general tier)
+        else:
+            out.append(x)
+    if len(out) > MAX_ITEMS * MAX_ITEMS:
+        raise Deopt
+    return out
+
+
+def concat_arrays(items: list[Any], *parts: Any) -> list[Any]:
+    """``items.concat(...parts)`` (arrays spread one level, others appended)."""
+    out = list(items)
+    for p in parts:
+        t = type(p)
+        if t is list:
+            out.extend(p)
+        elif t is tuple or t is dict:
+            raise Deopt  # (a caller's tuple is an array; an object may say it spreads)
+        else:
+            out.append(p)
+    return out
+
+
+def includes(items: list[Any], v: Any) -> bool:
+    """``items.includes(v)`` (SameValueZero) for a needle Python compares alike."""
+    return index_of(items, v) >= 0
+
+
+def index_of(items: list[Any], v: Any) -> int:
+    """``items.indexOf(v)`` (strict equality) for a needle Python compares alike: a string
+    (ASCII: no surrogate forms to tell apart), a safe integer (no bool is equal), null or a
+    boolean."""
+    t = type(v)
+    if t is str and v.isascii():
+        for i, x in enumerate(items):
+            if x == v and type(x) is str:
+                return i
+        return -1
+    if t is int and -_SAFE < v < _SAFE:  # (an unsafe int element is a double no safe one equals)
+        for i, x in enumerate(items):
+            if x == v and type(x) is not bool and type(x) is not str:
+                return i
+        return -1
+    if v is None or t is bool:
+        for i, x in enumerate(items):
+            if x is v:
+                return i
+        return -1
+    raise Deopt
+
+
+def sort_default(items: list[Any]) -> list[Any]:
+    """``sort()`` without a comparator on an array no one else sees: strings by UTF-16 code
+    units, safe integers by their decimal text (as JS compares them); others deoptimise."""
+    if all(type(x) is str for x in items):
+        return sort_strings(items)
+    if all(type(x) is int and -_SAFE <= x <= _SAFE for x in items):
+        return sorted(items, key=str)
+    raise Deopt
+
+
+def sort_strings(items: list[str]) -> list[str]:
+    """``sort()`` of strings (``Object.keys``, ``split``): by UTF-16 code units, which is
+    code point order for ASCII text."""
+    if "".join(items).isascii():
+        return sorted(items)
+    return sorted(items, key=lambda x: x.encode("utf-16-be", "surrogatepass"))
+
+
+def sort_numbers(items: list[Any], key: str | None, descending: bool) -> list[Any]:
+    """``sort((a, b) => a - b)`` (``b - a``, ``a.k - b.k``) on safe integers: the difference
+    is exact, so its sign is the order; both sorts are stable."""
+    if key is None:
+        values = items
+    else:
+        values = [x[key] if type(x) is dict and key in x else deopt() for x in items]
+    for x in values:
+        if type(x) is not int or not -_SAFE <= x <= _SAFE:
+            raise Deopt
+    if key is None:
+        return sorted(items, reverse=descending)
+    order = sorted(range(len(items)), key=values.__getitem__, reverse=descending)
+    return [items[i] for i in order]
+
+
+def unique(items: list[Any]) -> list[Any]:
+    """``[...new Set(items)]`` for strings, safe integers and null (Python's dict keys tell
+    them apart as SameValueZero does; a bool would equal 1)."""
+    for x in items:
+        t = type(x)
+        if t is not str and x is not None and (t is not int or not -_SAFE <= x <= _SAFE):
+            raise Deopt
+        if t is str and not x.isascii():
+            raise Deopt
+    return list(dict.fromkeys(items))
+
+
+def js_keys(d: dict[Any, Any]) -> list[str]:
+    """``Object.keys(d)`` of a dict whose keys may be integer-like: JS's order."""
+    if type(d) is not dict:
+        raise Deopt
+    keys = list(d)
+    ints = [k for k in keys if type(k) is not str or _is_index(k)]
+    if not ints:
+        return keys
+    for k in ints:
+        if type(k) is not str:
+            raise Deopt
+    ints.sort(key=int)
+    seen = set(ints)
+    return ints + [k for k in keys if k not in seen]
+
+
+def _is_index(k: str) -> bool:
+    """``is_array_index`` for the keys native code meets (a quick first test: a digit)."""
+    return "0" <= k[:1] <= "9" and k.isdigit() and k.isascii() and (k == "0" or k[0] != "0") \
+        and int(k) < 4294967295
+
+
+def dict_out(d: dict[Any, Any]) -> Any:
+    """A result object that failed the inline test: when only its keys are unusual (a
+    ConfigMap's "10"), put them in JS's order here; anything else takes ``to_python``."""
+    for x in d.values():
+        if type(x) not in _LEAF_TYPES and (type(x) is not int or not -_SAFE <= x <= _SAFE):
+            return _to_python(d)
+    keys = js_keys(d)
+    return d if keys == list(d) else {k: d[k] for k in keys}
+
+
+def has_property(key: Any, obj: Any) -> bool:
+    """``key in obj`` for an input object or array: own keys only; a name the prototypes
+    may hold (or a key of another type) is left to the general tier."""
+    t = type(key)
+    if t is str:
+        if not key.isascii():
+            raise Deopt  # (text forms the general tier would make one)
+    elif t is int and -_SAFE <= key <= _SAFE:
+        key = str(key)
+    else:
+        if key is None or key is UNDEFINED or t is bool:
+            key = string_of(key)
+        else:
+            raise Deopt
+    if type(obj) is dict:
+        if key in obj:
+            return True
+        if key in PROTO_NAMES:
+            raise Deopt
+        return False
+    if type(obj) is list:
+        if is_array_index(key):
+            return int(key) < len(obj)
+        if key == "length":
+            return True
+        if key in PROTO_NAMES or key in ARRAY_PROTO_NAMES:
+            raise Deopt
+        return False
+    raise Deopt
+
+
+#: Array.prototype's members (a superset: more names only deoptimise)
+ARRAY_PROTO_NAMES = frozenset(
+    "at concat copyWithin entries every fill filter find findIndex findLast findLastIndex flat flatMap forEach "
+    "includes indexOf join keys lastIndexOf map pop push reduce reduceRight reverse shift slice some sort splice "
+    "toReversed toSorted toSpliced unshift values with length constructor toString toLocaleString".split()
+)
+
+
+def strict_equals(a: Any, b: Any) -> bool:
+    """``a === b`` for operands whose types are known only at run time: strings (ASCII when
+    they differ: other text may be in another form), numbers other than NaN, null, undefined
+    and booleans; objects are left to the general tier (their identity is its own)."""
+    ta, tb = type(a), type(b)
+    if ta is str and tb is str:
+        if a == b:
+            return True
+        if a.isascii() and b.isascii():
+            return False
+        raise Deopt
+    if ta in _SCALARS and tb in _SCALARS:
+        if ta is float and a != a or tb is float and b != b:
+            raise Deopt  # NaN
+        if (ta is bool) != (tb is bool):
+            return False
+        if ta in _NUMBERS and tb in _NUMBERS or ta is tb:
+            return a == b  # type: ignore[no-any-return]
+        return False
+    raise Deopt
+
+
+_NUMBERS = frozenset([int, float])
+_SCALARS = frozenset([str, int, float, bool, type(None), type(UNDEFINED)])
+
+
+def join(sep: str, items: list[Any]) -> str:
+    """``items.join(sep)`` of strings, numbers, null and undefined (as empty strings)."""
+    parts = []
+    for x in items:
+        t = type(x)
+        if t is str:
+            parts.append(x)
+        elif x is None or x is UNDEFINED:
+            parts.append("")
+        elif t is int or t is float or t is bool:
+            parts.append(string_of(x))
+        else:
+            raise Deopt  # an object or array converts itself
+    return sep.join(parts)
+
+
+def _integral(v: Any) -> Any:
+    if type(v) is int:
+        if -_SAFE <= v <= _SAFE:
+            return v
+        raise Deopt
+    if type(v) is not float or v != v or v in (math.inf, -math.inf):
+        raise Deopt
+    return None
+
+
+def floor(v: Any) -> int:
+    """``Math.floor`` to a safe integer (-0, NaN and infinities: the general tier)."""
+    n = _integral(v)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    r: int = math.floor(v)
+    if r == 0 and math.copysign(1.0, v) < 0 or not -_SAFE <= r <= _SAFE:
+        raise Deopt
+    return r
+
+
+def ceil(v: Any) -> int:
+    n = _integral(v)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    r: int = math.ceil(v)
+    if r == 0 and v < 0 or not -_SAFE <= r <= _SAFE:
+        raise Deopt  # (-0.5 -> -0)
+    return r
+
+
+def round_half_up(v: Any) -> int:
+    """``Math.round``: ties toward +Infinity."""
+    n = _integral(v)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    r: int = math.floor(v)
+    if v - r >= 0.5:
+        r += 1
+    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
+        raise Deopt  # -0
+    return r
+
+
+def absolute(v: Any) -> int:
+    if type(v) is int and -_SAFE <= v <= _SAFE:
+        return abs(v)
+    raise Deopt
+
+
+def _json_constant(name: str) -> Any:
+    raise Deopt  # NaN, Infinity: Python's json reads them, JSON.parse does not
+
+
+def _json_int(text: str) -> int | float:
+    n = int(text)
+    if n == 0 and text.startswith("-"):
+        return -0.0
+    return n if -_SAFE <= n <= _SAFE else float(text)
+
+
+def json_parse(text: Any) -> Any:
+    """``JSON.parse(text)`` of ASCII text (Python's json agrees with JSON.parse there, once
+    NaN and Infinity are refused and numbers become what JS holds)."""
+    if type(text) is not str or not text.isascii() or len(text) > MAX_TEXT:
+        raise Deopt
+    try:
+        return json.loads(text, parse_constant=_json_constant, parse_int=_json_int,
+                          parse_float=lambda s: normalize_number(float(s)))
+    except ValueError:
+        raise Deopt from None  # (a SyntaxError: the general tier throws it)
+
+
+def json_text(v: Any, indent: Any = None) -> Any:
+    """``JSON.stringify(v)`` (and ``(v, null, n)``) of JSON data Python writes alike: ASCII
+    strings, safe integers, keys no JS object would reorder; undefined at the top is undefined."""
+    if v is UNDEFINED:
+        return UNDEFINED
+    _json_plain(v, 0)
+    if indent is None:
+        return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+    if type(indent) is not int or not 0 <= indent <= 10:
+        raise Deopt
+    if indent == 0:
+        return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(v, indent=indent, separators=(",", ": "), ensure_ascii=False)
+
+
+def _json_plain(v: Any, depth: int) -> None:
+    t = type(v)
+    if t is str:
+        if not v.isascii():
+            raise Deopt
+    elif t is int:
+        if not -_SAFE <= v <= _SAFE:
+            raise Deopt
+    elif t is dict:
+        if depth > 100:
+            raise Deopt
+        for k, x in v.items():
+            if type(k) is not str or not k.isascii() or (k and "0" <= k[0] <= "9"):
+                raise Deopt
+            _json_plain(x, depth + 1)
+    elif t is list:
+        if depth > 100:
+            raise Deopt
+        for x in v:
+            _json_plain(x, depth + 1)
+    elif not (v is None or t is bool):
+        raise Deopt
 
 
 class LazyRegex:
@@ -129,6 +634,15 @@ def regex_test(rx: LazyRegex, limit: int, s: str) -> bool:
     return (rx.compiled or rx.get()).search(s) is not None
 
 
+def _to_python(v: Any) -> Any:
+    from .interop import to_python
+
+    return to_python(v)
+
+
+_LEAF_TYPES = frozenset([str, bool, type(None), type(UNDEFINED)])
+
+
 def _helpers() -> dict[str, Any]:
     from .convert import to_boolean
     from .interop import _PLAIN_LEAVES, _dict_to_python, _small_plain, known_plain_keys, plain_keys, shallow_to_js, to_js, to_python
@@ -143,6 +657,13 @@ def _helpers() -> dict[str, Any]:
         "TO_PYTHON": to_python, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "KNOWN_KEYS": known_plain_keys,
         "PLAIN_KEYS": plain_keys, "SHALLOW": shallow_to_js,
         "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
+        "PROTO_NAMES": PROTO_NAMES, "STRING_OF": string_of, "ADD_TEXT": add_text, "NUMBER_OF": number_of,
+        "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
+        "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten,
+        "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
+        "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "JSON_PARSE": json_parse,
+        "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
+        "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out,
     }
 
 
@@ -152,7 +673,8 @@ globals().update(HELPERS)
 #: the builtins native code uses (an in-process namespace has no others)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
-    "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool,
+    "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
+    "max": max,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -32,3 +32,11 @@ def test_quick_run_writes_results(tmp_path):
     rows = results["expressions"]["rows"]
     assert len(rows) == len(expressions.CASES)
     assert all("syncpatch" in r["ns"] for r in rows if not r["problems"])
+
+
+def test_refusals_name_the_rule_and_the_construct():
+    from benchmarks.native_refusals import refusal
+
+    assert refusal('value.name + "-x"') is None  # in the native subset
+    why = refusal("(value => value.name)(value)")  # a called function expression is not
+    assert why is not None and "native" in why and "CallExpression" in why

@@ -143,6 +143,19 @@ VALUES: dict[str, Any] = {
     "dict-nulls": {"name": None, "a": None, "b": None, "field": None, "items": None, "n": None},
     "dict-tuple-leaf": {"a": "x", "b": ("t", "u"), "items": ("p", "q"), "name": "tup"},
     "dict-int-key": {1: "int key", "b": 2, "name": "ik"},
+    # numeric text, JSON text, lists to sort, flatten and dedupe (issue 21's constructs)
+    "str-port": "8080",
+    "str-int-padded": "  42px",
+    "str-neg0": "-0",
+    "str-hex": "0x1F",
+    "str-json": '{"a": 1, "b": [1, 2.5, -0], "c": "x", "10": null, "a": 2}',
+    "str-json-bad": "{a: 1}",
+    "list-sortable-int": [10, 9, 1, 100, -5, 9],
+    "list-sortable-str": ["b", "a", "B", "é", "😀", "\uff01", "a"],
+    "list-nested": [[1, 2], [3], 4, [[5]]],
+    "list-dupes": ["a", "b", "a", 1, 1, None, True],
+    "list-objects": [{"name": "b", "port": 2, "items": ["x", "y"]}, {"name": "a", "port": 1, "items": []},
+                     {"port": 3}],
     "defaultdict": collections.defaultdict(list, {"a": "x", "name": "dd", "items": ["z"]}),
     "ordereddict": collections.OrderedDict([("b", 1), ("a", 2), ("name", "od")]),
 }
@@ -394,6 +407,145 @@ EXPRESSIONS: list[str] = [
     'Object.keys(value).filter(k => k.length > 1).reduce((acc, k) => ({...acc, [k]: 1}), {})',
     'Object.keys(value).filter(k => value[k] === 1).reduce((acc, k) => ({...acc, [k]: k}), {})',
     'value.filter(x => x).reduce((acc, x) => ({...acc, [x]: true}), {})',
+    # absent keys read as undefined; indexes past the end
+    "value.missing",
+    'value.missing ?? "d"',
+    'value.metadata?.labels?.missing ?? "none"',
+    "value.items[5]",
+    "value[7]",
+    'value[context.path] ?? "none"',
+    "value.toString",
+    'value["valueOf"]',
+    # numbers meet text
+    "String(value.n)",
+    "String(value.a)",
+    "`${value.n}-${value.a}`",
+    "`n=${value}`",
+    "value.name + 1",
+    'value.n + "x"',
+    '"x" + value.a',
+    "value + 1 + value",
+    # arithmetic and bits
+    "value / 2",
+    "value % 3",
+    "value.n / 4",
+    "value | 0",
+    "value << 8",
+    "value >>> 1",
+    "(value << 8) + 1",
+    "value & 255",
+    "value ^ 1",
+    "value >> 1",
+    "value * 1024",
+    'value.replace(/Mi$/, "") * 1024',
+    # numbers from text, text from numbers
+    "Number(value)",
+    "Number(value.n) + 1",
+    "parseInt(value)",
+    "parseInt(value, 10)",
+    "Number.parseInt(value)",
+    "Number.isInteger(value)",
+    "value.toString(16)",
+    "value.toString(2)",
+    "value.toFixed(2)",
+    "value.toFixed()",
+    'value.split("-").map(Number)',
+    'value.split(",").map(String)',
+    "value.filter(Boolean)",
+    "value.map(Number)",
+    # arrays: find, flatMap, includes, indexOf, slice, sort, reverse, Set
+    'value.find(x => x === "b")',
+    'value.findIndex(x => x === "b")',
+    "value.findIndex(x => x)",
+    'value.find(x => x.port > 1)?.name ?? "none"',
+    "value.flatMap(x => [x, x])",
+    "value.flatMap(x => x)",
+    "value.flat()",
+    "value.includes(2)",
+    'value.includes("a")',
+    "value.includes(null)",
+    'value.indexOf("b")',
+    "value.indexOf(1)",
+    "value.slice(1)",
+    "value.slice(-2)",
+    "value.slice(1, 2)",
+    "Object.keys(value).sort()",
+    "value.map(x => x).sort()",
+    "value.map(x => x).sort((a, b) => a - b)",
+    "value.map(x => x).sort((a, b) => b - a)",
+    "value.map(x => x).sort((a, b) => a.port - b.port)",
+    "value.map(x => x).reverse()",
+    'value.split(".").reverse().join(".")',
+    "[...new Set(value)]",
+    "Array.from(new Set(value))",
+    "[...new Set(Object.values(value))]",
+    # in
+    '"name" in value',
+    'value in ["a", "b"]',
+    "0 in value",
+    '"length" in value',
+    '"toString" in value',
+    # JSON
+    "JSON.parse(value)",
+    "JSON.parse(value).a",
+    "JSON.stringify(value, null, 2)",
+    "JSON.stringify(value.labels)",
+    # optional calls
+    "value?.map(x => x)",
+    "value.items?.map(x => x.toUpperCase())",
+    'value.metadata?.labels?.app ?? "none"',
+    # callbacks in callbacks
+    'value.map(x => Object.keys(x).map(k => k + "=" + x[k]))',
+    "value.map(x => x.items ?? []).map(xs => xs.map(y => y))",
+    'value.some(x => Object.keys(x).some(k => k === "port"))',
+    "value.map(x => ({...x, items: (x.items ?? []).map(i => ({name: i}))}))",
+    "value.reduce((n, x) => n + x.items.filter(i => i).length, 0)",
+    "value.flatMap(x => (x.items ?? []).map(i => i + x.name))",
+    # entries with holes
+    'Object.entries(value).filter(([, v]) => v !== "").map(([k]) => k)',
+    'Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith("a")))',
+    "Object.entries(value).find(([k, v]) => v === 1)",
+    "Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]))",
+    # equality of two unknowns, == undefined, join of numbers, Math
+    "value.a === value.b",
+    "value.name === context.vcluster.name",
+    "value.find(x => x.name === value[0].name)",
+    "value == undefined",
+    "value.a != undefined",
+    'value.join("-")',
+    "value.map(x => x.port).join()",
+    "Math.floor(value / 2)",
+    "Math.ceil(value / 3)",
+    "Math.round(value / 4)",
+    "Math.abs(value)",
+    "Math.max(value, 10)",
+    "Math.min(value.n, value.port)",
+    "Math.floor(value)",
+    "value.at(-1)",
+    # writes below value's top level (on the script's deep copy)
+    'value.metadata.labels["patched-by"] = "vcluster"; value',
+    'value.metadata.name = value.metadata.name + "-x"; value',
+    "value.field.other = 1; value.field",
+    # optional calls in callbacks; more String methods; parseFloat; unary minus
+    'value.map(x => x.items?.find(i => i === "x") ?? "none")',
+    "value.map(x => x.name?.toUpperCase())",
+    'value.lastIndexOf("a")',
+    "value.charAt(1)",
+    'value.padStart(8, "0")',
+    "value.padEnd(6)",
+    "parseFloat(value)",
+    "-value",
+    'value.slice(0, -"-x".length)',
+    # the array as a callback's third parameter, concat, Object.assign onto a literal
+    "value.filter((v, i, a) => a.indexOf(v) === i)",
+    "value.map((x, i, xs) => xs.length - i)",
+    'value.concat(["x"], "y", [[1]])',
+    'Object.assign({}, value, {managed: "true"})',
+    "Object.assign({a: 0}, value.labels, context.labels)",
+    "Object.assign(value, {k: 1})",
+    "0 / value",
+    "value / -3",
+    "value.n / value.port",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -409,6 +561,7 @@ NOT_NATIVE: frozenset[str] = frozenset([
     'value.name.replace("😀", "x")',
     'value.name.split("😀")',
     'value.some(x => x.includes("😀"))',
+    "Object.assign(value, {k: 1})",  # writes into an input: the general tier, on its copy
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
@@ -561,7 +714,8 @@ _STRING_ONLY = [e for e in EXPRESSIONS if "context" not in e and "valueExists" n
                                                                         "value.k", "value[", "value.labels",
                                                                         "value.metadata", "value.field", "value?.",
                                                                         "(value", "[value", "[1", "btoa(value.",
-                                                                        "`${value.a"))]
+                                                                        "`${value.a", "value.toString",
+                                                                        "value.missing"))]
 _ASCII_IDS = [k for k, v in VALUES.items() if type(v) is str and v.isascii()]
 
 
@@ -598,8 +752,10 @@ process.stdout.write(JSON.stringify(out));
 def _json_like(c: Any) -> Any:
     """canon() -> the value node's JSON would give (floats that are integral print as ints)."""
     tag = c[0]
-    if tag in ("null",):
+    if tag in ("null", "undefined"):  # (JSON writes undefined in an array as null)
         return None
+    if tag == "other":  # a function or other object JSON cannot carry: never equal to node's
+        return ("not JSON", c[1])
     if tag in ("bool", "int", "str"):
         return c[1]
     if tag == "float":
@@ -629,6 +785,22 @@ STAYS_NATIVE = [
     ("String(value)", 3),
     ("Array.isArray(value)", [1]),
     ('value["k"]="v";value', {"a": "1"}),
+    ('value.myfield?.anotherfield || "default-value"', {"other": True}),
+    ("value.spec.containers.map(c => c.image.split(':')[1] ?? 'latest')",
+     {"spec": {"containers": [{"image": "nginx"}, {"image": "redis:7"}]}}),
+    ("value.subsets.map(s => s.ports.map(p => p.port))", {"subsets": [{"ports": [{"port": 80}]}, {"ports": []}]}),
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.length]))", {"10": "ten", "2": "two", "a": ""}),
+    ("String(value)", None),
+    ("`${value}`", 8080),
+    ("value + 1", "8080"),
+    ("Object.keys(value).sort()", {"b": 1, "a": 2}),
+    ("value.split('.').map(Number).reduce((a, b) => (a << 8) + b, 0)", "10.0.1.23"),
+    ("value in ['customer', 'customer-private'] ? value : 'invalid'", None),
+    ("JSON.stringify(value)", UNDEFINED),
+    ("JSON.parse(value).kind", '{"kind": "Pod"}'),
+    ("value?.find(o => o.controller)?.name ?? ''", [{"name": "rs", "controller": True}]),
+    ("value.flatMap(s => (s.notReadyAddresses ?? []).map(a => a.ip))", [{"notReadyAddresses": [{"ip": "1"}]}, {}]),
+    ("Number.isInteger(value) && value.toString(16)", 255),
 ]
 
 

@@ -157,7 +157,7 @@ NATIVE_CONFIG = SERVICES_HEADER + """\
         - path: spec.ports
           expression: 'value.map(p => ({...p, port: p.port + 1000}))'
         - path: metadata.annotations["x"]
-          expression: 'String(value).padStart(3, "0")'
+          expression: 'String(value).padStart(3, "0-")'
 """
 
 
