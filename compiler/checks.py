@@ -93,26 +93,14 @@ def _label_reaches(root: Any, target: Any) -> bool:
 
 def regex_error(pattern: str, flags: str) -> str | None:
     """The syntax error of a regex literal, or None (checked by the runtime's translator)."""
-    try:
-        from syncpatch.runtime.stdlib import regexp_syntax
-    except ImportError:  # pragma: no cover - stdlib regexp absent
-        return _fallback_regex_error(pattern)
+    from syncpatch.runtime.stdlib import regexp_syntax
+
     try:
         regexp_syntax.translate(pattern, flags)
     except regexp_syntax.PatternError as exc:
         return str(exc)
     except Exception:  # noqa: BLE001 - a translator limitation is not a syntax error
         return None
-    return None
-
-
-def _fallback_regex_error(pattern: str) -> str | None:
-    import re
-
-    try:
-        re.compile(pattern.replace("(?<", "(?P<").replace("(?P<=", "(?<=").replace("(?P<!", "(?<!"))
-    except re.error as exc:
-        return str(exc)
     return None
 
 

@@ -16,8 +16,10 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
+from syncpatch.compiler import generate_module
 from syncpatch.runtime.paths import PathError, parse_path
 from syncpatch.runtime.plan import ExpressionPatch
+from syncpatch.runtime.stdlib.registry import GLOBALS
 from syncpatch.yamlsource import YamlDocument
 
 from . import lint, roundtrip
@@ -274,13 +276,7 @@ class _Issue:
 def known_globals() -> frozenset[str]:
     """Names a patch expression may use without declaring them."""
     names = set(lint.BUILTIN_NAMES) | {"undefined", "NaN", "Infinity", "globalThis"}
-    try:
-        import syncpatch.runtime.stdlib  # noqa: F401  (registers the built-ins)
-        from syncpatch.runtime.stdlib.registry import GLOBALS
-
-        names.update(GLOBALS)
-    except ImportError:  # pragma: no cover - the stdlib is part of the runtime
-        pass
+    names.update(GLOBALS)
     return frozenset(names)
 
 
@@ -291,12 +287,8 @@ class _Free:
     column: int
 
 
-def _free_globals(source: str) -> list[Any] | None:
+def _free_globals(source: str) -> list[_Free]:
     """The compiler's free (undeclared) global references of one expression, with positions."""
-    try:
-        from syncpatch.compiler import generate_module
-    except ImportError:
-        return None
     try:
         generated = generate_module(source)
     except Exception:  # does not compile: reported already
@@ -305,7 +297,7 @@ def _free_globals(source: str) -> list[Any] | None:
 
 
 def _undeclared(doc: YamlDocument, loc: Loc, source: str, known: frozenset[str]) -> Iterator[Diagnostic]:
-    found = [i if isinstance(i, str) else getattr(i, "name", str(i)) for i in _free_globals(source) or ()]
+    found = [free.name for free in _free_globals(source)]
     unknown = [name for name in dict.fromkeys(found) if name not in known]
     word = lint.bare_word(source)
     if word is not None and unknown and not any(lint.bare_word_hint(source, n, known).startswith("did you mean `")
@@ -313,15 +305,12 @@ def _undeclared(doc: YamlDocument, loc: Loc, source: str, known: frozenset[str])
         yield _bare_word(doc, loc, source, word, unknown, known)
         return
     seen: set[str] = set()
-    for item in _free_globals(source) or ():
-        name = item if isinstance(item, str) else getattr(item, "name", str(item))
+    for item in _free_globals(source):
+        name = item.name
         if name in known or name in seen:
             continue
         seen.add(name)
-        line, column = getattr(item, "line", None), getattr(item, "column", None)
-        if line is None or column is None:
-            line, column = (lint.identifier_positions(source, name) or [(1, 1)])[0]
-        fline, fcol = doc.scalar_position(loc, line, column)
+        fline, fcol = doc.scalar_position(loc, item.line, item.column)
         yield Diagnostic(
             doc.filename, fline, fcol, "error", "undeclared-global",
             f"`{name}` is not defined: {loc[-1]} would throw ReferenceError when it runs",

@@ -21,10 +21,7 @@ __all__ = ["global_get", "global_set", "global_typeof", "global_exists", "global
 
 def _virtual_to_host_dns(this: Any, dns_name: Any = UNDEFINED, *_: Any) -> Any:
     """virtualToHostDNS(name): the host FQDN of a tenant Service, from the call's context."""
-    try:
-        from .names import virtual_to_host_dns
-    except ImportError:  # pragma: no cover - until the patch runtime lands
-        raise reference_error("virtualToHostDNS is not defined") from None
+    from .names import virtual_to_host_dns
     context = current_realm().context
     vcluster = context.get("vcluster") if type(context) is dict else None
     if type(vcluster) is not dict:

@@ -14,6 +14,7 @@ from . import convert, members
 from .convert import normalize_number, to_int32, to_number, to_numeric, to_primitive, to_string, to_uint32
 from .strings import concat, has_astral, to_units
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSErrorObject, JSSymbol, type_error
+from .well_known import SYMBOL_TO_PRIMITIVE
 from .stdlib import registry as reg
 
 __all__ = [
@@ -41,10 +42,6 @@ def strict_ne(a: Any, b: Any) -> bool:
 
 def _exotic_to_primitive(obj: Any, hint: str) -> Any:
     """``obj[Symbol.toPrimitive](hint)`` when the object defines one (7.1.1 step 2), else MISSING."""
-    try:
-        from .stdlib.symbol import SYMBOL_TO_PRIMITIVE
-    except ImportError:  # pragma: no cover - stdlib symbol module absent
-        return MISSING
     fn = members.get_member(obj, SYMBOL_TO_PRIMITIVE)
     if fn is None or fn is UNDEFINED:
         return MISSING

@@ -25,7 +25,8 @@ from .compiled import CompiledExpression
 from .paths import Index, Key, Segment, Wildcard
 from .plan_groups import Ownership, edge, group_steps
 from .plan_inline import inline_lines
-from .plan_walkers import _DELETE, _INDEX_STEP, _INDEX_TEXT, _UNDEFINED, _key_text, _plain, build_walker, run_walker
+from .values import UNDEFINED as _UNDEFINED
+from .plan_walkers import _DELETE, _INDEX_STEP, _INDEX_TEXT, _key_text, _plain, build_walker, run_walker
 
 __all__ = ["compile_plan", "StaticStep", "InlineEntry"]
 

@@ -23,11 +23,7 @@ from typing import Any, Callable
 from .paths import Index, Key, Segment, Wildcard, format_concrete_path
 from .plan_export import export_result
 
-_UNDEFINED: object
-try:
-    from .values import UNDEFINED as _UNDEFINED
-except ImportError:  # pragma: no cover - the value model ships with the compiler
-    _UNDEFINED = object()
+from .values import UNDEFINED as _UNDEFINED
 
 __all__ = ["Walker", "build_walker", "run_walker", "positional", "DELETE"]
 
