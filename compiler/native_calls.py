@@ -949,7 +949,9 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     if method == "assign" and args and isinstance(args[0], A.ObjectExpression):
         # onto a fresh literal: the sources' own keys in order, as spreads copy them
         # (a "__proto__" key would set the prototype there, not copy: the general tier)
-        parts = [gen.object(args[0])[0], *(E("D if '__proto__' not in (D := X) else DEOPT()", D=gen.tmp(),
+        # (keys that are not plain strings, or look like indexes: the general tier orders or drops them)
+        parts = [gen.object(args[0])[0], *(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D)) and '__proto__' not in D "
+                                             "else DEOPT()", D=gen.tmp(),
                                              X=gen.as_dict(*gen.expr(a, raw=True))) for a in args[1:])]
         return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
     if method not in ("keys", "values", "entries") or len(args) != 1:
