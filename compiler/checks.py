@@ -32,7 +32,8 @@ def uses_dynamic_code(program: A.Program) -> bool:
     strings, which needs the general tier and the script's bindings registered)? A computed
     name (``globalThis["ev" + "al"]``) is not seen: its code sees the global object only."""
     return any((isinstance(node, A.Identifier) and node.name in _DYNAMIC_CODE_NAMES)
-               or (isinstance(node, A.Literal) and node.value in _DYNAMIC_CODE_NAMES) for node in walk(program))
+               or (isinstance(node, A.Literal) and node.value in _DYNAMIC_CODE_NAMES)
+               or (isinstance(node, A.PropertyName) and node.name in _DYNAMIC_CODE_NAMES) for node in walk(program))
 
 
 _DYNAMIC_CODE_NAMES = frozenset(("eval", "Function", "constructor"))

@@ -29,14 +29,36 @@ def test_doubling_bindings_meet_the_budget(source, value):
 
 
 @pytest.mark.parametrize("source", [
-    "value.reduce((acc, x) => acc + x.reduce((s, y) => s + y, 0), 0)",  # a loop in a loop
-    "value.map(x => x.map(y => y))",
+    # loops in loops in loops: MAX_ITEMS cubed is past any budget (two levels are native)
+    "value.reduce((acc, x) => acc + x.reduce((s, y) => s + y.reduce((t, z) => t + z, 0), 0), 0)",
+    "value.map(x => x.map(y => y.map(z => z)))",
     'value.replace(/(a+)+$/, "")',  # nested quantifier: exponential backtracking
     'value.replace(/(a|aa)+$/, "")',
     'value.replace(/a*a*a*$/, "")',  # three unbounded quantifiers
 ])
 def test_unbounded_work_stays_on_the_general_tier(source):
     assert not syncpatch.compile_expression(source).native
+
+
+def test_a_loop_in_a_loop_is_bounded_at_both_levels():
+    """Two nested callback loops stay native (at most MAX_ITEMS squared iterations, a tenth of
+    the default step budget); an inner array past MAX_ITEMS takes the general tier."""
+    from syncpatch.runtime.native import MAX_ITEMS
+
+    f = syncpatch.compile_expression("value.map(x => x.map(y => y + 1))")
+    assert f.native
+    general = f.general
+    calls = []
+
+    class Spy:
+        def __call__(self, *args, **kwargs):
+            calls.append(1)
+            return general(*args, **kwargs)
+
+    f.__globals__["_general"] = Spy()
+    assert f([[1, 2], [3]]) == [[2, 3], [4]] and not calls
+    assert f([[0] * (MAX_ITEMS + 1)]) == [[1] * (MAX_ITEMS + 1)] and calls
+    assert MAX_ITEMS * MAX_ITEMS <= syncpatch.Budgets().steps // 10
 
 
 def test_long_arrays_take_the_general_tier():
