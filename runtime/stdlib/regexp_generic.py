@@ -156,6 +156,7 @@ def generic_replace(rx: Any, string: Any = UNDEFINED, replace_value: Any = UNDEF
             next_position = position + match_length
     if next_position < len(su):
         pieces.append(su[next_position:])
+    realm.check_string(sum(map(len, pieces)))  # the string budget, before the result is built
     return from_units("".join(pieces))
 
 
