@@ -26,6 +26,7 @@ from ..properties import meta_of
 from ..members import BuiltinProto, call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
 from .. import stack
+from .. import stack as _stack_room  # ``push`` has a local named stack
 from ..strings import from_units, to_units
 from ..errors import LimitExceeded
 from ..values import (
@@ -184,6 +185,8 @@ class _Stringifier:
             raise type_error(self.circular_message(stack.index(ident), key))
         if len(stack) >= self.limit:
             raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
+        if not len(stack) & 15:  # every 16 levels: nesting recurses in C too (small thread stacks)
+            _stack_room.check()
         self.realm.charge(1)
         stack.append(ident)
         self.path.append((key, value))
