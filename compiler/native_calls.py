@@ -169,16 +169,9 @@ def _optional_call(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExp
     t, r = gen.tmp(), gen.tmp()
     gen.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
     saved, gen.pre = gen.pre, []
-    receiver = A.Identifier(name="#receiver", span=callee.span)
-    inner = A.CallExpression(callee=attrs.evolve(callee, object=receiver, optional=False), arguments=node.arguments,
-                             optional=False, span=node.span)
-    gen.scopes.append({"#receiver": (t, ty)})
-    gen.conditional += 1
     try:
-        e, _ = call(gen, inner)
+        e = _call_on_receiver(gen, node, callee, t, ty)
     finally:
-        gen.conditional -= 1
-        gen.scopes.pop()
         body, gen.pre = gen.pre, saved
     gen.pre.append(ast.If(test=E("T is None or T is UNDEFINED", T=t),
                           body=[ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=E("UNDEFINED"))],
@@ -206,15 +199,10 @@ def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.exp
     return E(f"{_MATH[method]}(X)", X=e), "int"
 
 
-def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
-                               callee: A.MemberExpression) -> tuple[ast.expr, str]:
-    """``c.env?.find(...)`` in a callback: the receiver is computed first among the outer
-    comprehension's conditions, and the receivers of the call's own loops after it, each
-    skipped when it is null or undefined."""
-    obj, ty = gen.expr(callee.object, raw=True)
-    t = gen.tmp()
-    gen.hoisted.append(E("((T := X), True)[1]", T=t, X=obj))
-    mark = len(gen.hoisted)
+def _call_on_receiver(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExpression, t: str,
+                      ty: Any) -> ast.expr:
+    """The method call of an optional call ``x?.m(...)``, translated with the receiver bound
+    to the local ``t`` (already evaluated once); conditional, since it may not run."""
     receiver = A.Identifier(name="#receiver", span=callee.span)
     inner = A.CallExpression(callee=attrs.evolve(callee, object=receiver, optional=False), arguments=node.arguments,
                              optional=False, span=node.span)
@@ -225,6 +213,19 @@ def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
     finally:
         gen.conditional -= 1
         gen.scopes.pop()
+    return e
+
+
+def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
+                               callee: A.MemberExpression) -> tuple[ast.expr, str]:
+    """``c.env?.find(...)`` in a callback: the receiver is computed first among the outer
+    comprehension's conditions, and the receivers of the call's own loops after it, each
+    skipped when it is null or undefined."""
+    obj, ty = gen.expr(callee.object, raw=True)
+    t = gen.tmp()
+    gen.hoisted.append(E("((T := X), True)[1]", T=t, X=obj))
+    mark = len(gen.hoisted)
+    e = _call_on_receiver(gen, node, callee, t, ty)
     gen.hoisted[mark:] = [E("T is None or T is UNDEFINED or H", T=t, H=h) for h in gen.hoisted[mark:]]
     return E("UNDEFINED if T is None or T is UNDEFINED else C", T=t, C=e), "any"
 

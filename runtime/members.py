@@ -525,6 +525,16 @@ def _next_proto(obj: Any) -> Any:
     return get_prototype(obj)
 
 
+def _accessor_set(a: Accessor, obj: Any, key: Any, value: Any, strict: bool) -> bool:
+    """A write that meets an accessor: its setter runs on ``obj``; without one, the write
+    is refused (a TypeError in strict code)."""
+    if type(a.set) is JSFunction:
+        a.set.call(obj, value)
+    else:
+        _refuse_write(obj, key, strict)
+    return True
+
+
 def _set_patched(obj: Any, key: Any, value: Any, strict: bool) -> bool:
     """OrdinarySet (10.1.9) where the side table may matter: accessors (own or inherited),
     non-writable properties, non-extensible objects. True when it dealt with the write."""
@@ -533,11 +543,7 @@ def _set_patched(obj: Any, key: Any, value: Any, strict: bool) -> bool:
     if m is not None:
         a = m.accessors.get(skey) if m.accessors else None
         if a is not None:
-            if type(a.set) is JSFunction:
-                a.set.call(obj, value)
-            else:
-                _refuse_write(obj, key, strict)
-            return True
+            return _accessor_set(a, obj, key, value, strict)
         if m.named is not None and skey in m.named:
             if m.flags.get(skey, W) & W:
                 m.named[skey] = value
@@ -559,11 +565,7 @@ def _set_patched(obj: Any, key: Any, value: Any, strict: bool) -> bool:
         if pm is not None:
             a = pm.accessors.get(skey) if pm.accessors else None
             if a is not None:
-                if type(a.set) is JSFunction:
-                    a.set.call(obj, value)
-                else:
-                    _refuse_write(obj, key, strict)
-                return True
+                return _accessor_set(a, obj, key, value, strict)
             f = pm.flags.get(skey)
             if f is not None and not f & W and _is_own(proto, key):
                 _refuse_write(obj, key, strict)
