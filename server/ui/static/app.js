@@ -349,6 +349,8 @@ $("check").addEventListener("click", async () => {
 
 $("edit-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  clearTimeout(state.checkTimer);
+  state.submits = (state.submits || 0) + 1;  // a live check still in flight must not report over this
   const result = await submit(false);
   if (!result || !report(result, false)) return;
   const name = state.current.metadata.name;
@@ -359,8 +361,12 @@ $("edit-form").addEventListener("submit", async (event) => {
 $("raw").addEventListener("input", () => {
   clearTimeout(state.checkTimer);
   state.checkTimer = setTimeout(async () => {
+    const text = $("raw").value, submits = state.submits || 0;
     const result = await submit(true);
-    if (result && result.code !== 409) report(result, true);
+    // a late reply about text that is no longer in the box (or older than a save) is dropped
+    if (result && result.code !== 409 && $("raw").value === text && (state.submits || 0) === submits) {
+      report(result, true);
+    }
   }, 700);
 });
 
