@@ -4,7 +4,7 @@ checker; ``codegen.Codegen`` provides them)."""
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Callable
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.errors import Span
@@ -118,4 +118,44 @@ class GenBase:
         raise NotImplementedError
 
     def stmt(self, s: Any) -> list[ast.stmt]:
+        raise NotImplementedError
+
+    def reset_completion(self) -> list[ast.stmt]:
+        raise NotImplementedError
+
+    def sub_statement(self, s: Any) -> list[ast.stmt]:
+        raise NotImplementedError
+
+    def unary(self, node: A.UnaryExpression) -> ast.expr:
+        raise NotImplementedError
+
+    def delete(self, arg: Any) -> ast.expr:
+        raise NotImplementedError
+
+    # -- names inside `with` bodies (``with_names.WithGen``) -------------------------------------
+    def with_temps(self, name: str) -> list[str]:
+        raise NotImplementedError
+
+    def with_statement(self, s: A.WithStatement) -> list[ast.stmt]:
+        raise NotImplementedError
+
+    def with_load(self, node: A.Identifier, temps: list[str]) -> ast.expr:
+        raise NotImplementedError
+
+    def with_callee(self, node: A.Identifier, temps: list[str]) -> tuple[ast.expr, ast.expr]:
+        raise NotImplementedError
+
+    def with_store(self, node: A.Identifier, temps: list[str], value: Callable[[ast.expr], ast.expr]) -> ast.expr:
+        raise NotImplementedError
+
+    def with_update(self, node: A.UpdateExpression, temps: list[str]) -> ast.expr:
+        raise NotImplementedError
+
+    def with_logical_assign(self, node: A.AssignmentExpression, temps: list[str]) -> ast.expr:
+        raise NotImplementedError
+
+    def with_typeof(self, node: A.UnaryExpression, temps: list[str]) -> ast.expr:
+        raise NotImplementedError
+
+    def with_delete(self, node: A.Identifier, temps: list[str]) -> ast.expr:
         raise NotImplementedError

@@ -91,6 +91,10 @@ class CallGen(GenBase):
             links.append(cur)
             cur = cur.object if isinstance(cur, A.MemberExpression) else cur.callee
         links.reverse()
+        if isinstance(cur, A.Identifier) and isinstance(links[0], A.CallExpression) \
+                and (temps := self.with_temps(cur.name)):
+            callee, this = self.with_callee(cur, temps)  # a call through a `with` object's name
+            return self.links(callee, this, links, 0)
         return self.links(self.expr(cur), None, links, 0)
 
     def get_expr(self, obj: ast.expr, link: A.MemberExpression) -> ast.expr:
@@ -170,6 +174,9 @@ class CallGen(GenBase):
         """Call ``callee`` (a JS expression) with already-compiled arguments."""
         if isinstance(callee, A.MemberExpression) and not callee.optional:
             return P.call("invoke", self.expr(callee.object), self.member_key(callee), P.const(callee_text(callee)), *args)
+        if isinstance(callee, A.Identifier) and (temps := self.with_temps(callee.name)):
+            fn, this = self.with_callee(callee, temps)
+            return P.call("call_this", fn, this, P.const(callee_text(callee)), *args)
         return P.call("call", self.expr(callee), P.const(callee_text(callee)), *args)
 
     def new(self, node: A.NewExpression) -> ast.expr:
@@ -185,9 +192,13 @@ class CallGen(GenBase):
             if isinstance(left, A.MemberExpression):
                 return P.call(self.setm_name, self.expr(left.object), self.member_key(left), self.expr(node.right))
             return self.destructure_expr(left, node.right)
+        temps = self.with_temps(left.name) if isinstance(left, A.Identifier) else []
         if op in ("&&=", "||=", "??="):
-            return self.logical_assign(node)
+            return self.with_logical_assign(node, temps) if temps else self.logical_assign(node)
         fn = BINARY_FUNCS[op[:-1]]
+        if temps:
+            assert isinstance(left, A.Identifier)
+            return self.with_store(left, temps, lambda read: P.call(fn, read, self.expr(node.right)))
         if isinstance(left, A.Identifier):
             return self.store_ident(left, P.call(fn, self.load_ident(left), self.expr(node.right)))
         assert isinstance(left, A.MemberExpression)

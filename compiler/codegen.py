@@ -25,6 +25,7 @@ from .expressions import ExprGen
 from .functions import FuncGen
 from .scope import Binding, FunctionFrame, Scope
 from .statements import StmtGen
+from .with_names import WithGen
 
 __all__ = ["Codegen", "GeneratedCode", "generate"]
 
@@ -38,7 +39,7 @@ class GeneratedCode:
     free_globals: dict[str, Span]
 
 
-class Codegen(StmtGen, FuncGen, CallGen, ExprGen):
+class Codegen(StmtGen, FuncGen, CallGen, ExprGen, WithGen):
     """Generates the module for one script (see module docstring)."""
 
     def __init__(self, source: str, origin: str, dynamic: bool = False) -> None:

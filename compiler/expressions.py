@@ -133,6 +133,9 @@ class ExprGen(GenBase):
 
     # -- identifiers ---------------------------------------------------------------------------
     def load_ident(self, node: A.Identifier) -> ast.expr:
+        temps = self.with_temps(node.name)
+        if temps:
+            return self.with_load(node, temps)
         b = self.scope.lookup(node.name)
         if b is not None:
             if b.per_iteration and b.frame is not self.frame:
@@ -151,6 +154,9 @@ class ExprGen(GenBase):
 
     def store_ident(self, node: A.Identifier, value: ast.expr) -> ast.expr:
         """Assignment to an identifier as an expression (the assigned value)."""
+        temps = self.with_temps(node.name)
+        if temps:
+            return self.with_store(node, temps, lambda _: value)
         b = self.scope.lookup(node.name)
         if b is None:
             self.free_globals.setdefault(node.name, node.span)
@@ -274,6 +280,8 @@ class ExprGen(GenBase):
         if op == "!":
             return P.not_(self.test(arg))
         if op == "typeof":
+            if isinstance(arg, A.Identifier) and (temps := self.with_temps(arg.name)):
+                return self.with_typeof(node, temps)
             if isinstance(arg, A.Identifier) and self.scope.lookup(arg.name) is None and arg.name not in (
                     "undefined", "NaN", "Infinity") and not (arg.name == "arguments" and self.frame.arguments_name):
                 return P.call("global_typeof", P.const(arg.name))
@@ -293,6 +301,8 @@ class ExprGen(GenBase):
             arg = arg.expression
         if isinstance(arg, A.MemberExpression) and not arg.optional:
             return P.call("delm_strict" if self.strict else "delm", self.expr(arg.object), self.member_key(arg))
+        if isinstance(arg, A.Identifier) and (temps := self.with_temps(arg.name)):
+            return self.with_delete(arg, temps)
         if isinstance(arg, A.Identifier):
             # sloppy mode (13.5.1.2): bindings cannot be deleted; NaN/Infinity/undefined are
             # non-configurable; other globals are left in place (the sandbox keeps them).
@@ -362,6 +372,8 @@ class ExprGen(GenBase):
     def update(self, node: A.UpdateExpression) -> ast.expr:
         fn = "inc" if node.operator == "++" else "dec"
         arg = node.argument
+        if isinstance(arg, A.Identifier) and (temps := self.with_temps(arg.name)):
+            return self.with_update(node, temps)
         if isinstance(arg, A.Identifier):
             if node.prefix:
                 return self.store_ident(arg, P.call(fn, self.load_ident(arg)))

@@ -206,7 +206,7 @@ class FuncGen(GenBase):
     def bind_target(self, target: Any, value: ast.expr, mode: str) -> list[ast.stmt]:
         """Store ``value`` into one target (identifier or member) as statements."""
         if isinstance(target, A.Identifier):
-            if mode == "assign":
+            if mode == "assign" or (mode == "var" and self.with_temps(target.name)):
                 return [P.expr_stmt(self.store_ident(target, value))]
             b = self.scope.lookup(target.name)
             assert b is not None

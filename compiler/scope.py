@@ -50,6 +50,7 @@ class Scope:
     parent: "Scope | None"
     frame: FunctionFrame
     bindings: dict[str, Binding] = attrs.field(factory=dict)
+    with_obj: str | None = None  # a `with` body's scope: the Python name of its object
 
     def lookup(self, name: str) -> Binding | None:
         scope: Scope | None = self
@@ -97,7 +98,7 @@ def _children_statements(s: Any) -> Iterator[Any]:
             if isinstance(s.left, A.VariableDeclaration):
                 yield s.left
             yield s.body
-        case A.WhileStatement() | A.DoWhileStatement() | A.LabeledStatement():
+        case A.WhileStatement() | A.DoWhileStatement() | A.LabeledStatement() | A.WithStatement():
             yield s.body
         case A.TryStatement():
             yield s.block

@@ -21,7 +21,7 @@ __all__ = [
     "VariableDeclarator", "IfStatement", "ForStatement", "ForInStatement", "ForOfStatement",
     "WhileStatement", "DoWhileStatement", "BreakStatement", "ContinueStatement", "ReturnStatement",
     "ThrowStatement", "TryStatement", "CatchClause", "SwitchStatement", "SwitchCase",
-    "LabeledStatement", "FunctionDeclaration",
+    "LabeledStatement", "WithStatement", "FunctionDeclaration",
     "Identifier", "PropertyName", "Literal", "RegExpLiteral", "TemplateLiteral", "TaggedTemplateExpression",
     "ThisExpression", "ArrayExpression", "ObjectExpression", "Property", "FunctionExpression",
     "ArrowFunctionExpression", "UnaryExpression", "UpdateExpression", "BinaryExpression",
@@ -320,6 +320,15 @@ class WhileStatement:
 
 
 @attrs.frozen(kw_only=True)
+class WithStatement:
+    """``with (object) body`` (14.11), sloppy code only."""
+
+    object: "Expression"
+    body: "Statement"
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
 class DoWhileStatement:
     body: "Statement"
     test: "Expression"
@@ -412,7 +421,7 @@ Statement = Union[
     ExpressionStatement, BlockStatement, EmptyStatement, VariableDeclaration, IfStatement,
     ForStatement, ForInStatement, ForOfStatement, WhileStatement, DoWhileStatement, BreakStatement,
     ContinueStatement, ReturnStatement, ThrowStatement, TryStatement, SwitchStatement,
-    LabeledStatement, FunctionDeclaration,
+    LabeledStatement, WithStatement, FunctionDeclaration,
 ]
 Node = Union[Expression, Statement, Pattern, Program, Property, SpreadElement, VariableDeclarator,
              CatchClause, SwitchCase, PropertyName]

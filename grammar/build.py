@@ -242,6 +242,9 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     def while_statement(self, c: list[Any]) -> A.WhileStatement:
         return A.WhileStatement(test=c[0], body=c[1], span=_join(*c))
 
+    def with_statement(self, c: list[Any]) -> A.WithStatement:
+        return A.WithStatement(object=c[0], body=c[1], span=_join(*c))
+
     def do_while_statement(self, c: list[Any]) -> A.DoWhileStatement:
         n = _nodes(c)
         return A.DoWhileStatement(body=n[0], test=n[1], span=_join(*c))

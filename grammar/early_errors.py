@@ -4,12 +4,12 @@ The parser sees one token at a time, so rules about a declaration and the scope 
 are checked here on the AST, before any code is generated:
 
 - a ``let``/``const`` declaration where only a statement may stand (``if (a) let b = 1;``), a
-  labelled function in a loop body, a function declaration as an ``if`` branch in strict code;
+  labelled function in a loop or ``with`` body, a function declaration as an ``if`` branch in strict code;
 - redeclarations: a name declared twice lexically in one scope, a lexical name that a ``var``
   in the same scope also declares (``let a; { var a; }``), a parameter or catch parameter
   redeclared by ``let``/``const`` in the body, ``let`` as a lexically bound name;
 - strict-mode rules (a ``"use strict"`` directive, or the prologue the caller prepends):
-  legacy octal literals and escapes, ``delete`` of a plain name, duplicate parameters, the
+  legacy octal literals and escapes, ``with``, ``delete`` of a plain name, duplicate parameters, the
   future reserved words (``implements``, ``static``, ``yield``, ...) as identifiers, and a
   ``"use strict"`` directive in a function with non-simple parameters.
 
@@ -141,6 +141,15 @@ def _check_statement_positions(n: Any, strict: bool) -> None:
             body = body.body
         if isinstance(body, A.FunctionDeclaration):
             raise EarlyError("A function declaration cannot be the body of a loop", body)
+    elif isinstance(n, A.WithStatement):
+        if strict:
+            raise EarlyError("Strict mode code may not include a with statement", n)
+        single = [n.body]
+        body = n.body
+        while isinstance(body, A.LabeledStatement):
+            body = body.body
+        if isinstance(body, A.FunctionDeclaration):  # IsLabelledFunction (14.11.1)
+            raise EarlyError("A function declaration cannot be the body of a with statement", body)
     elif isinstance(n, A.LabeledStatement):
         single = [n.body]
         if isinstance(n.body, A.FunctionDeclaration) and strict:

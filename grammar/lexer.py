@@ -58,7 +58,6 @@ REFUSED = {
     "await": "'await' is not supported: patch expressions run synchronously",
     "import": "'import' is not allowed: patch expressions cannot load modules",
     "export": "'export' is not allowed: a patch expression is a script, not a module",
-    "with": "'with' is not allowed: it makes name resolution dynamic (and is invalid in strict mode)",
     "debugger": "'debugger' is not allowed in patch expressions",
     "super": "'super' is not supported: classes are not allowed in patch expressions",
 }
