@@ -1,7 +1,7 @@
 """Checks before code generation: refused constructs, early errors, and facts for the runtime.
 
 Refused with a compile error that names the construct and says why: what the lexer
-already refuses (class, generators, async/await, import, with, debugger). ``eval`` and the
+already refuses (class, generators, async/await, import, debugger). ``eval`` and the
 ``Function`` constructor compile their text through the same pipeline at run time
 (``dynamic.py``). Regular expression literals are syntax-checked here (an early error in
 ECMA-262 13.2.7.2). ``mutates_inputs`` tells the facade whether the inputs must be copied.
@@ -117,7 +117,7 @@ def only_writes_value_members(program: A.Program) -> bool:
     for node in walk(program):
         match node:
             case (A.FunctionExpression() | A.ArrowFunctionExpression() | A.FunctionDeclaration()
-                  | A.VariableDeclaration() | A.CatchClause()):
+                  | A.VariableDeclaration() | A.CatchClause() | A.WithStatement()):
                 return False
             case A.AssignmentExpression():
                 if not isinstance(node.left, A.Identifier) and not _value_member(node.left):
@@ -229,8 +229,8 @@ def mutates_inputs(program: A.Program) -> bool:
                 target = node.argument if isinstance(node, A.UpdateExpression) else node.left
                 if not isinstance(target, (A.Identifier, A.VariableDeclaration)):
                     return True
-            case A.UnaryExpression(operator="delete"):
-                return True
+            case A.UnaryExpression(operator="delete") | A.WithStatement():
+                return True  # in a `with` body, a name's write or call may reach the object
             case A.CallExpression() | A.MemberExpression():
                 if _may_mutate_through(node) and id(node) not in fresh_callees \
                         and not (isinstance(node, A.CallExpression) and id(node.callee) in fresh_callees):

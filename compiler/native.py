@@ -188,7 +188,7 @@ class NativeGen:
             elif isinstance(statement, A.VariableDeclaration) and statement.kind in ("const", "let"):
                 self.declaration(statement, body)
             elif not isinstance(statement, A.EmptyStatement):
-                raise Unsupported
+                raise Unsupported  # (`with` among them: its names resolve at run time, in the general tier)
         result, ty = completion
         last = body[-1] if body else None
         if isinstance(last, ast.Assign) and isinstance(result, ast.Name) and last.targets[0].id == result.id:  # type: ignore[attr-defined]

@@ -187,8 +187,8 @@ class StmtGen(GenBase):
                     leaking.discard(ident.name)
                     out.append(P.expr_stmt(P.call("eval_declare", P.const(ident.name))))
                     continue
-                if scope.lookup(ident.name) is not None and (
-                        ident.name in scope.bindings or self.is_script_global(ident.name)):
+                if scope.lookup(ident.name) is not None and (ident.name in scope.bindings or (
+                        self.is_script_global(ident.name) and self.frame.parent is None)):
                     continue
                 b = scope.bindings[ident.name] = self.new_binding(ident.name, "var")
                 out.append(P.assign(b.pyname, P.name("UNDEFINED")))

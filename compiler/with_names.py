@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 from syncpatch.grammar import ast as A
 

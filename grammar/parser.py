@@ -161,6 +161,9 @@ def _feed(ip: Any, tok: Token, nl: bool, source: str, origin: str, patterns: dic
         pass
     if (nl or tok.type == "RBRACE") and "SEMICOLON" in ip.choices():
         ip.feed_token(_semicolon(tok, before))
+        if tok.value == "function" and "FUNCTION_DECL" in ip.choices():
+            # lexed where only an expression could go on; a statement starts here now
+            tok = Token.new_borrow_pos("FUNCTION_DECL", tok.value, tok)
         try:
             ip.feed_token(tok)
             return
