@@ -139,6 +139,21 @@ class GenBase:
     def with_statement(self, s: A.WithStatement) -> list[ast.stmt]:
         raise NotImplementedError
 
+    def env_function(self) -> str:
+        raise NotImplementedError
+
+    def args(self, nodes: tuple[Any, ...]) -> list[ast.expr]:
+        raise NotImplementedError
+
+    def with_direct_eval(self, node: A.CallExpression, temps: list[str]) -> ast.expr:
+        raise NotImplementedError
+
+    def with_visible(self, scope: Scope) -> str:
+        raise NotImplementedError
+
+    def with_env_lookup(self, temps: list[str], op: str, key: str, value: str) -> list[ast.stmt]:
+        raise NotImplementedError
+
     def with_load(self, node: A.Identifier, temps: list[str]) -> ast.expr:
         raise NotImplementedError
 

@@ -84,7 +84,8 @@ class CallGen(GenBase):
     def chain(self, node: Any) -> ast.expr:
         if isinstance(node, A.CallExpression) and isinstance(node.callee, A.Identifier) and not node.optional \
                 and node.callee.name == "eval" and self.scope.lookup("eval") is None:
-            return self.direct_eval(node)
+            temps = self.with_temps("eval")
+            return self.with_direct_eval(node, temps) if temps else self.direct_eval(node)
         links: list[Any] = []
         cur = node
         while isinstance(cur, (A.MemberExpression, A.CallExpression)):

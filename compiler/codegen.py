@@ -125,10 +125,16 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen, WithGen):
         scope here: ``env(op, name, value)`` reads (op 0), writes (1) or gives ``this`` (2),
         ``MISSING`` for a name it does not bind (see runtime/dynamic_code.py)."""
         visible: dict[str, Binding] = {}
+        withs: dict[str, list[str]] = {}  # the `with` objects a name meets before its binding
+        passed: list[str] = []
         scope: Scope | None = self.scope
         while scope is not None:
             for name, b in scope.bindings.items():
-                visible.setdefault(name, b)
+                if name not in visible:
+                    visible[name] = b
+                    withs[name] = list(passed)
+            if scope.with_obj is not None:
+                passed.append(self.with_visible(scope))
             scope = scope.parent
         fname = self.fresh("_env")
         op, key, val = "_op", "_k", "_x"
@@ -145,11 +151,13 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen, WithGen):
             else:
                 write = [P.assign(b.pyname, P.name(val)), P.ret(P.name(val))]
             body.append(ast.If(test=_eq(P.name(key), P.const(name)), body=[
+                *self.with_env_lookup(withs[name], op, key, val),
                 ast.If(test=_eq(P.name(op), P.const(0)), body=[P.ret(P.name(b.pyname))], orelse=[]), *write],
                 orelse=[]))
         if self.frame.arguments_name is not None:
             body.append(ast.If(test=_eq(P.name(key), P.const("arguments")),
                                body=[P.ret(P.name(self.frame.arguments_name))], orelse=[]))
+        body.extend(self.with_env_lookup(passed, op, key, val))
         body.append(P.ret(P.name("MISSING")))
         args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=op), ast.arg(arg=key), ast.arg(arg=val)],
                              vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[P.name("UNDEFINED")])

@@ -75,6 +75,27 @@ class WithGen(GenBase):
         if frame.parent is owner:
             frame.by_value.add(temp)
 
+    def with_visible(self, scope: Scope) -> str:
+        """The ``with`` object of ``scope`` as code here can read it (captured by closures)."""
+        assert scope.with_obj is not None
+        if scope.frame is not self.frame:
+            self._capture(scope.with_obj, scope.frame)
+        return scope.with_obj
+
+    def with_env_lookup(self, temps: list[str], op: str, key: str, value: str) -> list[ast.stmt]:
+        """In the environment function code from strings resolves through (``env_function``):
+        read (op 0) or write (op 1) the name ``key`` on the first of ``temps`` that binds it."""
+        if not temps:
+            return []
+        ref = self.tmp()
+        found = P.call("with_base", P.name(key), *[P.name(t) for t in temps])
+        act = P.ifexp(ast.Compare(left=P.name(op), ops=[ast.Eq()], comparators=[P.const(0)]),
+                      P.call("with_get", P.name(ref), P.name(key), P.const(self.strict)),
+                      P.call("with_set", P.name(ref), P.name(key), P.name(value), P.const(self.strict)))
+        test = P.and_(ast.Compare(left=P.name(op), ops=[ast.NotEq()], comparators=[P.const(2)]),
+                      ast.Compare(left=P.walrus(ref, found), ops=[ast.IsNot()], comparators=[P.name("MISSING")]))
+        return [ast.If(test=test, body=[P.ret(act)], orelse=[])]
+
     @contextmanager
     def _outside(self) -> Iterator[None]:
         """Generate a name's code as if no ``with`` surrounded it (the fallback branch)."""
@@ -121,6 +142,15 @@ class WithGen(GenBase):
         resolve = P.walrus(ref, P.call("with_base", P.const(node.name), *[P.name(t) for t in temps]))
         computed = P.walrus(v, value(self._read(node, ref, self._found(ref))))
         return P.subscript(P.tuple_(resolve, computed, self._put(node, ref, v)), P.const(-1))
+
+    def with_direct_eval(self, node: A.CallExpression, temps: list[str]) -> ast.expr:
+        """``eval(...)`` inside a ``with`` body: a direct eval when the name still means the
+        built-in eval (19.2.1.1: a ``with`` object's binding is not a property reference),
+        else a call with the object as ``this``."""
+        assert isinstance(node.callee, A.Identifier)
+        fn, this = self.with_callee(node.callee, temps)
+        env = self.env_function()
+        return P.call("with_eval", fn, this, P.const(self.strict), P.name(env), *self.args(node.arguments))
 
     def with_update(self, node: A.UpdateExpression, temps: list[str]) -> ast.expr:
         """``x++`` and friends on a name a ``with`` object may bind."""

@@ -17,7 +17,7 @@ from .realm import PATCHED_REALMS
 from .stdlib.registry import GLOBALS as GLOBALS  # re-exported for artifacts
 from .values import JSFunction as JSFunction  # re-exported: generated code builds functions
 from .with_scope import with_base as with_base, with_delete as with_delete, with_get as with_get  # `with` bodies
-from .with_scope import with_object as with_object, with_set as with_set, with_this as with_this
+from .with_scope import with_eval as with_eval, with_object as with_object, with_set as with_set, with_this as with_this
 from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
 ABI_VERSION = 2  # 2: the native tier's helpers (runtime/native.py) are part of the surface
@@ -155,7 +155,7 @@ NAMES: tuple[str, ...] = (
     "strict_ne", "typeof", "instanceof", "in_op", "truthy", "inc", "dec", "to_numeric", "to_string",
     "GLOBAL_THIS", "global_get", "global_set", "global_set_strict", "global_typeof", "global_delete", "const_assign", "tdz_error", "destructure_error", "throw",
     "arguments_object", "reference_error", "direct_eval", "register_script_env", "MISSING",
-    "with_object", "with_base", "with_get", "with_set", "with_delete", "with_this",
+    "with_object", "with_base", "with_get", "with_set", "with_delete", "with_this", "with_eval",
 )
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import convert, members
+from . import callops, convert, members
+from .dynamic_code import direct_eval
+from .functions import EVAL
 from .values import MISSING, UNDEFINED, reference_error, type_error
 from .well_known import WELL_KNOWN
 
-__all__ = ["with_object", "with_base", "with_get", "with_set", "with_delete", "with_this"]
+__all__ = ["with_object", "with_base", "with_get", "with_set", "with_delete", "with_this", "with_eval"]
 
 _UNSCOPABLES = WELL_KNOWN["unscopables"]
 
@@ -79,3 +81,11 @@ def with_this(base: Any) -> Any:
     """The ``this`` of a call through a name (13.3.6.1 step 4.b): the ``with`` object that
     bound it (WithBaseObject), else undefined."""
     return UNDEFINED if base is MISSING else base
+
+
+def with_eval(fn: Any, this: Any, strict: bool, env: Any, *args: Any) -> Any:
+    """``eval(...)`` written inside a ``with`` body, its callee already resolved: a direct
+    eval when it is the built-in (19.2.1.1), else a call with the ``with`` object as ``this``."""
+    if fn is EVAL:
+        return direct_eval(fn, strict, env, *args)
+    return callops.call_this(fn, this, "eval", *args)

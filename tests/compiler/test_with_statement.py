@@ -86,6 +86,14 @@ CASES: dict[str, str] = {
         var o = {k: '', x: 0, y: 0, z: 0};
         with (o) { for (k in {a: 1, b: 1}) {} [x, y] = [1, 2]; ({z} = {z: 3}); }
         [o.k, o.x, o.y, o.z, typeof k].join('|')""",
+    "direct eval sees the with objects": """
+        var o = {x: 'ox'}; var x = 'outer'; var r = [];
+        with (o) { r.push(eval('x')); eval('x = "set"'); r.push(o.x, x); }
+        function f() { var y = 'fy'; with ({y: 'wy'}) { return eval('y') + eval('typeof y'); } }
+        var q = {eval: function (s) { return this === q ? 'q:' + s : 'other'; }};
+        with (q) { r.push(eval('1 + 1')); }
+        with ({}) { r.push(eval('1 + 2'), eval('with ({z: 4}) z')); }
+        r.push(f(), x); r.join('|')""",
     "completion value": """with ({a: 'done'}) a""",
 }
 
