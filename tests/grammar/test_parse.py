@@ -63,7 +63,7 @@ def test_accepts(source: str) -> None:
         ("function* g() {}", 1, 1, "generator"),
         ("async () => 1", 1, 1, "async"),
         ("import('x')", 1, 1, "import"),
-        ("with (a) {}", 1, 1, "with"),
+        ("'use strict'; with (a) {}", 1, 15, "Strict mode code may not include a with statement"),
         ("x.y\ndebugger", 2, 1, "debugger"),
         ("1n", 1, 1, "BigInt"),
         ("'abc", 1, 1, "unterminated string"),
