@@ -98,12 +98,17 @@ class WithGen(GenBase):
 
     @contextmanager
     def _outside(self) -> Iterator[None]:
-        """Generate a name's code as if no ``with`` surrounded it (the fallback branch)."""
+        """Generate a name's code as if no ``with`` surrounded it (the fallback branch). A name
+        read there is not recorded as a free global: the object may well bind it, so the build
+        step must not report it as undeclared."""
         self.with_bypass += 1
+        known = set(self.free_globals)
         try:
             yield
         finally:
             self.with_bypass -= 1
+            for name in set(self.free_globals) - known:
+                del self.free_globals[name]
 
     def _base(self, name: str, temps: list[str], ref: str) -> ast.expr:
         """``(ref := with_base(name, _w...)) is not MISSING``: resolve once, remember the base."""

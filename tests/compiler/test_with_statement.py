@@ -214,3 +214,11 @@ def test_a_name_deleted_after_resolution_in_strict_code() -> None:
         }
         r.join('|')"""
     assert _run_ours(script) == "ReferenceError|undefined"
+
+
+def test_names_inside_with_are_not_reported_as_undeclared() -> None:
+    """The build step reports undeclared globals; inside a ``with`` body the object may bind
+    any name, so only names outside it count."""
+    source = "with (value) { nme + other } missing"
+    free = generate(front(source, "t"), source, "t").free_globals
+    assert set(free) == {"missing"}
