@@ -52,15 +52,12 @@ RESERVED = frozenset(
 )
 #: constructs refused at compile time, with the reason shown to the patch author
 REFUSED = {
-    "class": "'class' is not supported: classes are not allowed in patch expressions; use object literals "
-             "and functions",
     "async": "async functions are not supported: patch expressions run synchronously",
     "await": "'await' is not supported: patch expressions run synchronously",
     "import": "'import' is not allowed: patch expressions cannot load modules",
     "export": "'export' is not allowed: a patch expression is a script, not a module",
     "with": "'with' is not allowed: it makes name resolution dynamic (and is invalid in strict mode)",
     "debugger": "'debugger' is not allowed in patch expressions",
-    "super": "'super' is not supported: classes are not allowed in patch expressions",
 }
 _WS = re.compile(r"[\t\v\f \u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _NL = "\n\r\u2028\u2029"
@@ -198,7 +195,8 @@ class Lexer:
         if c == "\\" or _is_id_char(c, True):
             return self._word(start, line, col, choices)
         if c == "#":
-            raise LexError("private names (#x) are not supported: classes are not allowed", start, refused=True)
+            raise LexError("private class members (#x) are not supported; use a public property or a closure",
+                           start, refused=True)
         return self._punct(start, line, col, choices)
 
     def _template(self, pos: int, start: int, line: int, col: int, done: str, more: str) -> Token:
@@ -228,12 +226,14 @@ class Lexer:
         escaped = end - start != len(word) or "\\" in self.text[start:end]
         after_dot = self.prev is not None and self.prev.type in ("DOT", "QDOT")
         if escaped:  # an escaped word is never a keyword (12.7.2); a reserved one only names a property
-            if word in _ESCAPE_FORBIDDEN and not after_dot and not self._key_follows(end):
+            if word in _ESCAPE_FORBIDDEN and not after_dot and not self._key_follows(end, choices):
                 raise LexError("Keyword must not contain escaped characters", start, end)
             return self._token("IDENT", word, start, end, line, col)
         kind = self.keyword_types.get(word)
-        if not after_dot and word in REFUSED and not self._key_follows(end) and self._refused_here(word, end):
+        if not after_dot and word in REFUSED and not self._key_follows(end, choices) and self._refused_here(word, end):
             raise LexError(REFUSED[word], start, end, refused=True)
+        if word == "static" and not after_dot and "STATIC" in choices():
+            return self._static(start, end, line, col)
         if (word == "get" or word == "set") and not after_dot:
             # an accessor only where the parser takes one and a property name follows
             # (`{get x() {}}`); `{get: 1}`, `{get() {}}` and `get` elsewhere are identifiers
@@ -251,7 +251,9 @@ class Lexer:
         accepted = choices()
         if word == "function" and "FUNCTION_DECL" in accepted:
             kind = "FUNCTION_DECL"
-        elif kind not in accepted and "IDENT" in accepted and (word not in RESERVED or self._key_follows(end)):
+        elif word == "class" and "CLASS_DECL" in accepted:
+            kind = "CLASS_DECL"
+        elif kind not in accepted and "IDENT" in accepted and (word not in RESERVED or self._key_follows(end, choices)):
             kind = "IDENT"
         return self._token(kind, word, start, end, line, col)
 
@@ -263,11 +265,28 @@ class Lexer:
         line_rest = rest.split("\n", 1)[0].lstrip()
         return line_rest.startswith(("function", "(")) or bool(re.match(r"[A-Za-z_$][\w$]*\s*=>", line_rest))
 
-    def _key_follows(self, end: int) -> bool:
-        """A reserved word used as a property key (``{default: 1}``, ``{if() {}}``)."""
-        rest = self.text[end:end + 40].lstrip()
-        in_object = self.prev is not None and self.prev.type in ("LBRACE", "COMMA")
-        return in_object and rest[:1] in (":", "(", ",", "}")
+    def _key_follows(self, end: int, choices: Callable[[], set[str]] | None = None) -> bool:
+        """A reserved word used as a property key (``{default: 1}``, ``{if() {}}``), or as a
+        class member's name (``class { static delete() {} }``, ``get if() {}``)."""
+        if self.prev is None:
+            return False
+        rest = self.text[end:end + 40].lstrip()[:1]
+        prev = self.prev.type
+        if prev in ("LBRACE", "COMMA") and rest in (":", "(", ",", "}"):
+            return True
+        if prev in ("GET", "SET", "STATIC"):
+            return rest == "(" or (prev == "STATIC" and rest in ("=", ";", "}"))
+        return choices is not None and rest in ("(", "=", ";", "}") and "STATIC" in choices()
+
+    def _static(self, start: int, end: int, line: int, col: int) -> Token:
+        """``static`` at the start of a class element: the modifier when a member name follows,
+        else a member named ``static`` (``static() {}``, ``static = 1``)."""
+        rest = self.text[end:].lstrip()
+        if rest[:1] == "{":
+            raise LexError("class static blocks ('static { }') are not supported", start, end, refused=True)
+        if rest[:1] in ("(", "=", ";", "}", ""):
+            return self._token("IDENT", "static", start, end, line, col)
+        return self._token("STATIC", "static", start, end, line, col)
 
     def _punct(self, start: int, line: int, col: int, choices: Callable[[], set[str]]) -> Token:
         text = self.text
@@ -285,6 +304,9 @@ class Lexer:
             elif p == "}":
                 self.templates[-1] -= 1
         type_ = self.punct_types[p]
+        if p == "*" and "STATIC" in choices():
+            raise LexError("generator methods are not supported: '*' methods are not allowed in patch expressions",
+                           start, start + 1, refused=True)
         if p == "{":
             accepted = choices()
             if "BLOCK_LBRACE" in accepted and (type_ not in accepted or self._block_preferred()):
