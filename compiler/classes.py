@@ -283,12 +283,12 @@ class ClassGen(GenBase):
         assert isinstance(left, A.MemberExpression)
         this, home = self._super_parts(left.object)
         if node.operator == "=":
-            return P.call("super_set", this, home, self.member_key(left), self.expr(node.right))
+            return P.call("super_set", this, home, self.member_key(left), self.expr(node.right), P.const(self.strict))
         t, k = self.tmp(), self.tmp()
         current = P.call("super_get", P.name(t), home, P.name(k))
         if node.operator in ("&&=", "||=", "??="):
             v = self.tmp()
-            store = P.call("super_set", P.name(t), home, P.name(k), self.expr(node.right))
+            store = P.call("super_set", P.name(t), home, P.name(k), self.expr(node.right), P.const(self.strict))
             read = P.walrus(v, current)
             if node.operator == "??=":
                 keep: ast.expr = P.not_(P.or_(P.is_(read, P.const(None)), P.is_(P.name(v), P.name("UNDEFINED"))))
@@ -300,7 +300,7 @@ class ClassGen(GenBase):
             return P.subscript(P.tuple_(prepare, P.ifexp(keep, P.name(v), store)), P.const(1))
         value = P.call(BINARY_FUNCS[node.operator[:-1]], current, self.expr(node.right))
         return P.call("super_set", P.walrus(t, this), home,
-                      P.walrus(k, P.call("property_key", self.member_key(left))), value)
+                      P.walrus(k, P.call("property_key", self.member_key(left))), value, P.const(self.strict))
 
     def update(self, node: A.UpdateExpression) -> ast.expr:
         if not _is_super_member(node.argument):
@@ -321,7 +321,7 @@ class ClassGen(GenBase):
         if not _is_super_member(target):
             return super().bind_target(target, value, mode)  # type: ignore[misc, no-any-return]
         this, home = self._super_parts(target.object)
-        return [P.expr_stmt(P.call("super_set", this, home, self.member_key(target), value))]
+        return [P.expr_stmt(P.call("super_set", this, home, self.member_key(target), value, P.const(self.strict)))]
 
 
 def _constructor_def(fdef: ast.FunctionDef, derived: bool) -> None:

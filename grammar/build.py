@@ -294,23 +294,17 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     # -- classes (15.7) --------------------------------------------------------------------------
     def class_declaration(self, c: list[Any]) -> A.ClassDeclaration:
-        heritage, body = c[2]
-        return A.ClassDeclaration(id=A.Identifier(name=str(c[1]), span=_join(c[1])), superClass=heritage, body=body,
-                                  span=_join(*c[:2]))
+        heritage = next((x[1] for x in c if isinstance(x, tuple)), None)
+        return A.ClassDeclaration(id=A.Identifier(name=str(c[1]), span=_join(c[1])), superClass=heritage, body=c[-1],
+                                  span=_join(c[0], c[-1]))
 
     def class_expression(self, c: list[Any]) -> A.ClassExpression:
         ident = A.Identifier(name=str(c[0]), span=_join(c[0])) if isinstance(c[0], Token) else None
-        heritage, body = c[-1]
-        return A.ClassExpression(id=ident, superClass=heritage, body=body, span=body.span)
+        heritage = next((x[1] for x in c if isinstance(x, tuple)), None)
+        return A.ClassExpression(id=ident, superClass=heritage, body=c[-1], span=c[-1].span)
 
-    def class_tail(self, c: list[Any]) -> tuple[Any, A.ClassBody]:
-        heritage = None
-        elements: list[Any] = []
-        for x in c:
-            if isinstance(x, tuple) and x[0] == "heritage":
-                heritage = x[1]
-            elif x is not None and not isinstance(x, Token):
-                elements.append(x)
+    def class_body(self, c: list[Any]) -> A.ClassBody:
+        elements = [x for x in c if x is not None and not isinstance(x, Token)]
         constructors = [e for e in elements if isinstance(e, A.MethodDefinition) and e.kind == "constructor"]
         if len(constructors) > 1:
             raise _Fail("A class may only have one constructor", constructors[1].key.span)
@@ -323,7 +317,9 @@ class _Builder(Transformer):  # type: ignore[type-arg]
                 raise _Fail("Classes may not have a field named 'constructor'", e.key.span)
             if not e.static and e.key.value == "constructor" and e.kind in ("get", "set"):
                 raise _Fail("Class constructor may not be an accessor", e.key.span)
-        return heritage, A.ClassBody(body=tuple(elements), span=_join(*c) if c else Span(1, 1))
+        return A.ClassBody(body=tuple(elements), span=_join(*c) if c else Span(1, 1))
+
+    class_declaration_body = class_body
 
     def class_heritage(self, c: list[Any]) -> tuple[str, Any]:
         return ("heritage", _check_expression(_nodes(c)[0]))

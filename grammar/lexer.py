@@ -304,7 +304,7 @@ class Lexer:
             elif p == "}":
                 self.templates[-1] -= 1
         type_ = self.punct_types[p]
-        if p == "*" and "STATIC" in choices():
+        if p == "*" and ((self.prev is not None and self.prev.type == "STATIC") or "STATIC" in choices()):
             raise LexError("generator methods are not supported: '*' methods are not allowed in patch expressions",
                            start, start + 1, refused=True)
         if p == "{":

@@ -245,9 +245,10 @@ def super_get(this: Any, home: Any, key: Any) -> Any:
     return members._from_proto(base, key, this)
 
 
-def super_set(this: Any, home: Any, key: Any, value: Any) -> Any:
-    """``super[key] = value`` (strict code): an accessor on the prototype chain runs with
-    ``this``; otherwise the property is set on ``this`` (10.1.9.2 OrdinarySetWithOwnDescriptor)."""
+def super_set(this: Any, home: Any, key: Any, value: Any, strict: bool = True) -> Any:
+    """``super[key] = value``: an accessor on the prototype chain runs with ``this``; otherwise
+    the property is set on ``this`` (10.1.9.2 OrdinarySetWithOwnDescriptor); a refused write
+    throws in strict code (class bodies always are) and is dropped in sloppy code."""
     base = members._next_proto(home)
     if base is None:
         raise type_error(f"Cannot set properties of null (setting {members.describe_key(key)})")
@@ -269,7 +270,7 @@ def super_set(this: Any, home: Any, key: Any, value: Any) -> Any:
         proto = members._next_proto(proto)
     if not members._is_object(this):
         raise type_error(f"Cannot create property {members.describe_key(key)} on {describe(this)}")
-    members.set_member(this, key, value, True)
+    members.set_member(this, key, value, strict)
     return value
 
 
