@@ -59,6 +59,9 @@ REFUSED = {
     "with": "'with' is not allowed: it makes name resolution dynamic (and is invalid in strict mode)",
     "debugger": "'debugger' is not allowed in patch expressions",
 }
+#: tokens that open or close a nesting level (a template's `${` ... `}` included)
+_OPENING = frozenset(("LPAR", "LSQB", "LBRACE", "BLOCK_LBRACE", "TEMPLATE_HEAD"))
+_CLOSING = frozenset(("RPAR", "RSQB", "RBRACE", "TEMPLATE_TAIL"))
 _WS = re.compile(r"[\t\v\f \u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _NL = "\n\r\u2028\u2029"
 #: a \uXXXX or \u{X...} escape inside an identifier (ECMA-262 12.7.1)
@@ -107,6 +110,11 @@ class Lexer:
         self.newline_before = False
         self.prev: Token | None = None
         self.before: Token | None = None  # the token before ``prev`` (for inserted semicolons)
+        # where class bodies are: the parser's choices after a `}` merge the lookaheads of every
+        # context (LALR), so `static`, `*` and reserved member names are read by structure
+        self.depth = 0  # open ( [ { and ${
+        self.class_heads: list[int] = []  # the depth of each `class` whose body has not opened
+        self.braces: list[bool] = []  # for each open brace: is it a class body?
 
     # -- helpers -----------------------------------------------------------------------------
     def _advance_lines(self, start: int, end: int) -> None:
@@ -128,7 +136,28 @@ class Lexer:
         self.pos = end
         self.before = self.prev
         self.prev = tok
+        self._track(type_)
         return tok
+
+    def _track(self, type_: str) -> None:
+        """Keep ``braces`` (which open braces are class bodies) up to date."""
+        if type_ in _OPENING:
+            body = type_ in ("LBRACE", "BLOCK_LBRACE") and bool(self.class_heads) and self.class_heads[-1] == self.depth
+            if body:
+                self.class_heads.pop()
+            self.braces.append(body)
+            self.depth += 1
+        elif type_ in _CLOSING:
+            if self.braces:
+                self.braces.pop()
+            self.depth = max(0, self.depth - 1)
+        elif type_ == "CLASS" or type_ == "CLASS_DECL":
+            self.class_heads.append(self.depth)
+
+    def _member_start(self) -> bool:
+        """At the start of a class element: directly in a class body, after `{`, `}` or `;`."""
+        return bool(self.braces) and self.braces[-1] and self.prev is not None \
+            and self.prev.type in ("LBRACE", "RBRACE", "SEMICOLON", "BLOCK_LBRACE")
 
     def _skip_trivia(self) -> None:
         text = self.text
@@ -232,7 +261,11 @@ class Lexer:
         kind = self.keyword_types.get(word)
         if not after_dot and word in REFUSED and not self._key_follows(end, choices) and self._refused_here(word, end):
             raise LexError(REFUSED[word], start, end, refused=True)
-        if word == "static" and not after_dot and "STATIC" in choices():
+        if word == "async" and not after_dot and re.match(r"[ \t]*(?:[\w$\[\"'*]|[^\x00-\x7f])", self.text[end:]) \
+                and ((self.prev is not None and self.prev.type == "STATIC") or self._member_start()):
+            raise LexError("async methods are not supported: patch expressions run synchronously", start, end,
+                           refused=True)
+        if word == "static" and not after_dot and self._member_start():
             return self._static(start, end, line, col)
         if (word == "get" or word == "set") and not after_dot:
             # an accessor only where the parser takes one and a property name follows
@@ -253,6 +286,8 @@ class Lexer:
             kind = "FUNCTION_DECL"
         elif word == "class" and "CLASS_DECL" in accepted:
             kind = "CLASS_DECL"
+        elif word in RESERVED and self._member_start() and self._key_follows(end, choices):
+            kind = "IDENT"  # a class member named by a reserved word: `if() {}` after another member
         elif kind not in accepted and "IDENT" in accepted and (word not in RESERVED or self._key_follows(end, choices)):
             kind = "IDENT"
         return self._token(kind, word, start, end, line, col)
@@ -276,7 +311,7 @@ class Lexer:
             return True
         if prev in ("GET", "SET", "STATIC"):
             return rest == "(" or (prev == "STATIC" and rest in ("=", ";", "}"))
-        return choices is not None and rest in ("(", "=", ";", "}") and "STATIC" in choices()
+        return rest in ("(", "=", ";", "}") and self._member_start()
 
     def _static(self, start: int, end: int, line: int, col: int) -> Token:
         """``static`` at the start of a class element: the modifier when a member name follows,
@@ -304,7 +339,7 @@ class Lexer:
             elif p == "}":
                 self.templates[-1] -= 1
         type_ = self.punct_types[p]
-        if p == "*" and ((self.prev is not None and self.prev.type == "STATIC") or "STATIC" in choices()):
+        if p == "*" and ((self.prev is not None and self.prev.type == "STATIC") or self._member_start()):
             raise LexError("generator methods are not supported: '*' methods are not allowed in patch expressions",
                            start, start + 1, refused=True)
         if p == "{":
