@@ -255,7 +255,7 @@ class ClassGen(GenBase):
             links.append(cur)
             cur = cur.object if isinstance(cur, A.MemberExpression) else cur.callee
         if not isinstance(cur, A.Super):
-            return super().chain(node)  # type: ignore[misc, no-any-return]
+            return super().chain(node)
         links.reverse()
         first = links[0]
         if isinstance(first, A.CallExpression):

@@ -456,7 +456,7 @@ Expression = Union[
     ArrayExpression, ObjectExpression, FunctionExpression, ArrowFunctionExpression, UnaryExpression,
     UpdateExpression, BinaryExpression, LogicalExpression, AssignmentExpression,
     ConditionalExpression, CallExpression, NewExpression, MemberExpression, ChainExpression,
-    SequenceExpression, ClassExpression,
+    SequenceExpression, ClassExpression, Super,
 ]
 Pattern = Union[Identifier, MemberExpression, ObjectPattern, ArrayPattern, AssignmentPattern, RestElement]
 Statement = Union[

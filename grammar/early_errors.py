@@ -270,7 +270,7 @@ def _check_super(program: A.Program) -> None:
             raise EarlyError("'super' keyword unexpected here", n.callee)
         if isinstance(n, (A.FunctionDeclaration, A.FunctionExpression)):
             prop_ok = call_ok = False
-        elif isinstance(n, A.Property) and (n.method or n.kind != "init"):
+        elif isinstance(n, A.Property) and (n.method or n.kind != "init") and isinstance(n.value, A.FunctionExpression):
             stack.append((n.key, prop_ok, call_ok))
             stack.append((n.value.body, True, False))
             stack.extend((p, True, False) for p in n.value.params)
