@@ -67,6 +67,7 @@ class ClassGen(GenBase):
     """Mixin: class definitions, ``super`` and object-literal HomeObjects."""
 
     method_homes: dict[tuple[int, int], MethodHome]
+    field_names: dict[int, str]  # anonymous functions initialising a field, by node id: the field's name
 
     # -- dispatch hooks ------------------------------------------------------------------------
     def _stmt(self, s: Any) -> list[ast.stmt]:
@@ -75,6 +76,10 @@ class ClassGen(GenBase):
         return super()._stmt(s)  # type: ignore[misc, no-any-return]
 
     def _expr(self, node: Any) -> ast.expr:
+        field = self.field_names.get(id(node))
+        if field is not None:  # `f = function () {}` in a class body names the function `f`
+            del self.field_names[id(node)]
+            return self.named_value(node, field)
         if isinstance(node, A.ClassExpression):
             return self.class_value(node, node.id.name if node.id is not None else "")
         if isinstance(node, A.Super):
@@ -186,6 +191,10 @@ class ClassGen(GenBase):
         method whose body returns the expression, so ``this``, arrows and ``super.x`` work."""
         if e.value is None:
             return P.const(None)
+        if not e.computed and isinstance(e.key, A.Literal) and (
+                isinstance(e.value, A.ArrowFunctionExpression) or (
+                    isinstance(e.value, (A.FunctionExpression, A.ClassExpression)) and e.value.id is None)):
+            self.field_names[id(e.value)] = str(e.key.value) if type(e.key.value) is str else _number_text(e.key.value)
         span = e.value.span
         body = A.BlockStatement(body=(A.ReturnStatement(argument=e.value, span=span),), span=span)
         fn = A.FunctionExpression(id=None, params=(), body=body, span=span)
@@ -322,6 +331,12 @@ class ClassGen(GenBase):
             return super().bind_target(target, value, mode)  # type: ignore[misc, no-any-return]
         this, home = self._super_parts(target.object)
         return [P.expr_stmt(P.call("super_set", this, home, self.member_key(target), value, P.const(self.strict)))]
+
+
+def _number_text(v: Any) -> str:
+    from syncpatch.runtime.convert import to_string
+
+    return str(to_string(v))
 
 
 def _constructor_def(fdef: ast.FunctionDef, derived: bool) -> None:

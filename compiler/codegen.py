@@ -61,6 +61,7 @@ class Codegen(ClassGen, StmtGen, FuncGen, CallGen, ExprGen):
         self.globals_scope = Scope(parent=None, frame=self.frame)
         self.scope = Scope(parent=self.globals_scope, frame=self.frame)
         self.method_homes: dict[tuple[int, int], MethodHome] = {}  # class and literal methods (classes.py)
+        self.field_names: dict[int, str] = {}
 
     # -- services used by the mixins -----------------------------------------------------------
     def fresh(self, prefix: str) -> str:

@@ -105,6 +105,14 @@ CASES: list[tuple[str, str]] = [
      '"ReferenceError"'),
     ('class A { static create() { return new this(); } } class B extends A {} B.create() instanceof B',
      'true'),
+    ('class A { f = function () {}; g = () => 1; h = class {}; static s = function () {}; 1 = () => 2 } var a = new A(); [a.f.name, a.g.name, a.h.name, A.s.name, a[1].name]',
+     '["f", "g", "h", "s", "1"]'),
+    ("class T extends Array {} [T.from([1, 2]) instanceof T, T.of(1, 2) instanceof T, T.of(7, 8).length, T.from('ab').join()]",
+     '[true, true, 2, "a,b"]'),
+    ('class A { constructor() { this.nt = new.target === G; } } function G() {} var a = Reflect.construct(A, [], G); [a.nt, Object.getPrototypeOf(a) === G.prototype]',
+     '[true, true]'),
+    ('var fs = []; for (let i = 0; i < 2; i++) { class K { get() { return i; } } fs.push(new K()); } fs.map(k => k.get())',
+     '[0, 1]'),
 ]
 
 
