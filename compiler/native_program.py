@@ -44,8 +44,11 @@ class NativeProgram:
 _GENERAL_ONLY = (A.ClassDeclaration, A.ClassExpression, A.Super)
 
 
-def native_program(program: A.Program, copy_mask: int) -> NativeProgram | None:
-    if any(isinstance(node, _GENERAL_ONLY) for node in walk(program)):
+def native_program(program: A.Program, copy_mask: int, source: str | None = None) -> NativeProgram | None:
+    """The native translation of ``program``, or None (``source``, when given, spares the
+    search for classes in scripts whose text cannot hold one)."""
+    if (source is None or "class" in source or "super" in source) \
+            and any(isinstance(node, _GENERAL_ONLY) for node in walk(program)):
         return None
     gen = NativeTranslator(copy_mask)
     try:

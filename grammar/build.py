@@ -814,7 +814,7 @@ def parse(source: str, origin: str = "<expression>") -> A.Program:
 
     program = build_ast(parse_tree(source, origin), source, origin)
     try:
-        early_errors.check(program)
+        early_errors.check(program, source)
     except early_errors.EarlyError as exc:
         span = getattr(exc.node, "span", None) or Span(1, 1)
         raise GrammarError(exc.message, span, source, origin) from None

@@ -48,12 +48,14 @@ class EarlyError(Exception):
         self.node = node
 
 
-def check(program: A.Program) -> None:
-    """Raise ``EarlyError`` for the first violation in ``program``."""
+def check(program: A.Program, source: str | None = None) -> None:
+    """Raise ``EarlyError`` for the first violation in ``program`` (``source``, when given,
+    spares the walk for ``super`` in scripts whose text cannot hold it)."""
     strict = has_use_strict(program.body)
     _check_var_scope(program.body, (), strict, top_level_functions_are_vars=True)
     _walk(program, strict)
-    _check_super(program)
+    if source is None or "super" in source:
+        _check_super(program)
 
 
 # ---------------------------------------------------------------------------- strictness

@@ -62,6 +62,7 @@ REFUSED = {
 #: tokens that open or close a nesting level (a template's `${` ... `}` included)
 _OPENING = frozenset(("LPAR", "LSQB", "LBRACE", "BLOCK_LBRACE", "TEMPLATE_HEAD"))
 _CLOSING = frozenset(("RPAR", "RSQB", "RBRACE", "TEMPLATE_TAIL"))
+_STRUCTURE = _OPENING | _CLOSING | {"CLASS", "CLASS_DECL"}
 _WS = re.compile(r"[\t\v\f \u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _NL = "\n\r\u2028\u2029"
 #: a \uXXXX or \u{X...} escape inside an identifier (ECMA-262 12.7.1)
@@ -136,7 +137,8 @@ class Lexer:
         self.pos = end
         self.before = self.prev
         self.prev = tok
-        self._track(type_)
+        if type_ in _STRUCTURE:
+            self._track(type_)
         return tok
 
     def _track(self, type_: str) -> None:
