@@ -111,6 +111,9 @@ class GenBase:
     def bind_pattern(self, pattern: Any, value: ast.expr, mode: str) -> list[ast.stmt]:
         raise NotImplementedError
 
+    def function_def(self, node: Any, fname: str, is_arrow: bool) -> ast.FunctionDef:
+        raise NotImplementedError
+
     def hoist(self, body: tuple[Any, ...], function_level: bool) -> list[ast.stmt]:
         raise NotImplementedError
 

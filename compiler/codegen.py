@@ -20,6 +20,7 @@ from syncpatch.grammar.errors import Span
 from . import pyast as P
 from .calls import CallGen
 from .checks import SCRIPT_GLOBALS, uses_dynamic_code
+from .classes import ClassGen, MethodHome
 from .errors import CompileError
 from .expressions import ExprGen
 from .functions import FuncGen
@@ -39,7 +40,7 @@ class GeneratedCode:
     free_globals: dict[str, Span]
 
 
-class Codegen(StmtGen, FuncGen, CallGen, ExprGen, WithGen):
+class Codegen(ClassGen, StmtGen, FuncGen, CallGen, ExprGen, WithGen):
     """Generates the module for one script (see module docstring)."""
 
     def __init__(self, source: str, origin: str, dynamic: bool = False) -> None:
@@ -60,6 +61,8 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen, WithGen):
         self.frame = FunctionFrame(parent=None, this_name=None)
         self.globals_scope = Scope(parent=None, frame=self.frame)
         self.scope = Scope(parent=self.globals_scope, frame=self.frame)
+        self.method_homes: dict[tuple[int, int], MethodHome] = {}  # class and literal methods (classes.py)
+        self.field_names: dict[int, str] = {}
 
     # -- services used by the mixins -----------------------------------------------------------
     def fresh(self, prefix: str) -> str:
@@ -106,6 +109,9 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen, WithGen):
             frame = frame.parent
         if frame.parent is None or self.frame.this_name is None:
             raise self.fail("new.target expression is not allowed here", node)
+        in_class = self.class_new_target(frame)
+        if in_class is not None:
+            return in_class
         return P.call("new_target", self.this_expr(A.ThisExpression(span=node.span)))
 
     def this_expr(self, node: A.ThisExpression) -> ast.expr:
@@ -118,6 +124,8 @@ class Codegen(StmtGen, FuncGen, CallGen, ExprGen, WithGen):
         if frame.parent is None:  # an arrow's `this` is the script's, the global object: (() => this)()
             return script_this
         frame.uses_this = True
+        if self.is_derived_constructor(frame):  # `this` before super() is a ReferenceError
+            return P.call("this_check", P.name(self.frame.this_name))
         return P.name(self.frame.this_name)
 
     def env_function(self) -> str:

@@ -173,7 +173,7 @@ def _emit_program(program: A.Program, source: str, origin: str, native: bool,
                   defer_general: bool) -> EmittedExpression:
     reads = input_reads(program)
     mask = copy_mask(program, reads)
-    translated = native_program(program, mask) if native and not uses_dynamic_code(program) else None
+    translated = native_program(program, mask, source) if native and not uses_dynamic_code(program) else None
     general = None if defer_general and translated is not None else _general(program, source, origin)
     emitted = _emit(program, source, origin, reads, mask, translated, general)
     if emitted is None and translated is not None:  # the native tier is too deep for CPython

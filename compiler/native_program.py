@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from syncpatch.grammar import ast as A
+from syncpatch.grammar.ast import walk
 
 from .native import NativeGen, Unsupported
 from .native_calls import _is_new_set, _unique, call
@@ -39,7 +40,16 @@ class NativeProgram:
         self.result_type = gen.result_type  # the type of every result it returns (native.py's names)
 
 
-def native_program(program: A.Program, copy_mask: int) -> NativeProgram | None:
+#: what the native subset never translates: classes and ``super`` take the general tier
+_GENERAL_ONLY = (A.ClassDeclaration, A.ClassExpression, A.Super)
+
+
+def native_program(program: A.Program, copy_mask: int, source: str | None = None) -> NativeProgram | None:
+    """The native translation of ``program``, or None (``source``, when given, spares the
+    search for classes in scripts whose text cannot hold one)."""
+    if (source is None or "class" in source or "super" in source) \
+            and any(isinstance(node, _GENERAL_ONLY) for node in walk(program)):
+        return None
     gen = NativeTranslator(copy_mask)
     try:
         return NativeProgram(gen.program(program), gen)

@@ -128,12 +128,15 @@ def var_names(body: tuple[Any, ...]) -> list[A.Identifier]:
 
 
 def lexical_decls(body: tuple[Any, ...]) -> list[tuple[A.Identifier, str]]:
-    """LexicallyDeclaredNames of a block's own statements (let/const)."""
+    """LexicallyDeclaredNames of a block's own statements (let/const; a class declaration
+    binds like ``let``, 15.7.15)."""
     out: list[tuple[A.Identifier, str]] = []
     for s in body:
         if isinstance(s, A.VariableDeclaration) and s.kind != "var":
             for d in s.declarations:
                 out.extend((i, s.kind) for i in pattern_names(d.id))
+        elif isinstance(s, A.ClassDeclaration):
+            out.append((s.id, "let"))
     return out
 
 

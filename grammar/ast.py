@@ -28,6 +28,7 @@ __all__ = [
     "LogicalExpression", "AssignmentExpression", "ConditionalExpression", "CallExpression",
     "NewExpression", "MemberExpression", "ChainExpression", "SequenceExpression", "SpreadElement",
     "ObjectPattern", "ArrayPattern", "AssignmentPattern", "RestElement", "dump", "walk", "FUNCTIONS",
+    "Super", "ClassDeclaration", "ClassExpression", "ClassBody", "MethodDefinition", "PropertyDefinition", "CLASSES",
 ]
 
 
@@ -87,6 +88,56 @@ class MetaProperty:
     """``new.target`` (13.3.12)."""
     meta: str
     property: str
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
+class Super:
+    """``super`` as the object of ``super.x`` / ``super[x]`` or the callee of ``super(...)``."""
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
+class MethodDefinition:
+    """A class method, accessor or the constructor (``kind``: "constructor", "method", "get",
+    "set"); ``key`` as in ``Property`` (a Literal unless ``computed``)."""
+    key: "Expression"
+    value: "FunctionExpression"
+    computed: bool
+    static: bool
+    kind: str
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
+class PropertyDefinition:
+    """A class field (``x = 1;``, ``static y;``)."""
+    key: "Expression"
+    value: "Expression | None"
+    computed: bool
+    static: bool
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
+class ClassBody:
+    body: tuple["MethodDefinition | PropertyDefinition", ...]
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
+class ClassExpression:
+    id: "Identifier | None"
+    superClass: "Expression | None"
+    body: ClassBody
+    span: Span
+
+
+@attrs.frozen(kw_only=True)
+class ClassDeclaration:
+    id: "Identifier"
+    superClass: "Expression | None"
+    body: ClassBody
     span: Span
 
 
@@ -414,17 +465,17 @@ Expression = Union[
     ArrayExpression, ObjectExpression, FunctionExpression, ArrowFunctionExpression, UnaryExpression,
     UpdateExpression, BinaryExpression, LogicalExpression, AssignmentExpression,
     ConditionalExpression, CallExpression, NewExpression, MemberExpression, ChainExpression,
-    SequenceExpression,
+    SequenceExpression, ClassExpression, Super,
 ]
 Pattern = Union[Identifier, MemberExpression, ObjectPattern, ArrayPattern, AssignmentPattern, RestElement]
 Statement = Union[
     ExpressionStatement, BlockStatement, EmptyStatement, VariableDeclaration, IfStatement,
     ForStatement, ForInStatement, ForOfStatement, WhileStatement, DoWhileStatement, BreakStatement,
     ContinueStatement, ReturnStatement, ThrowStatement, TryStatement, SwitchStatement,
-    LabeledStatement, WithStatement, FunctionDeclaration,
+    LabeledStatement, WithStatement, FunctionDeclaration, ClassDeclaration,
 ]
 Node = Union[Expression, Statement, Pattern, Program, Property, SpreadElement, VariableDeclarator,
-             CatchClause, SwitchCase, PropertyName]
+             CatchClause, SwitchCase, PropertyName, Super, ClassBody, MethodDefinition, PropertyDefinition]
 
 
 def dump(node: object, indent: int = 0) -> str:
@@ -447,6 +498,8 @@ def dump(node: object, indent: int = 0) -> str:
 
 #: the nodes that start a function scope (``walk(..., prune=FUNCTIONS)`` stays in the current one)
 FUNCTIONS = (FunctionExpression, FunctionDeclaration, ArrowFunctionExpression)
+#: class definitions (their bodies are strict code, 15.7.1)
+CLASSES = (ClassDeclaration, ClassExpression)
 
 
 def walk(node: object, prune: type | tuple[type, ...] = ()) -> Iterator[Any]:

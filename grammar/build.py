@@ -295,6 +295,85 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return A.FunctionDeclaration(id=A.Identifier(name=str(c[1]), span=_join(c[1])), params=c[2], body=c[3],
                                      span=_join(*c))
 
+    # -- classes (15.7) --------------------------------------------------------------------------
+    def class_declaration(self, c: list[Any]) -> A.ClassDeclaration:
+        heritage = next((x[1] for x in c if isinstance(x, tuple)), None)
+        return A.ClassDeclaration(id=A.Identifier(name=str(c[1]), span=_join(c[1])), superClass=heritage, body=c[-1],
+                                  span=_join(c[0], c[-1]))
+
+    def class_expression(self, c: list[Any]) -> A.ClassExpression:
+        ident = A.Identifier(name=str(c[0]), span=_join(c[0])) if isinstance(c[0], Token) else None
+        heritage = next((x[1] for x in c if isinstance(x, tuple)), None)
+        return A.ClassExpression(id=ident, superClass=heritage, body=c[-1], span=c[-1].span)
+
+    def class_body(self, c: list[Any]) -> A.ClassBody:
+        elements = [x for x in c if x is not None and not isinstance(x, Token)]
+        constructors = [e for e in elements if isinstance(e, A.MethodDefinition) and e.kind == "constructor"]
+        if len(constructors) > 1:
+            raise _Fail("A class may only have one constructor", constructors[1].key.span)
+        for e in elements:
+            if e.computed or not isinstance(e.key, A.Literal):
+                continue
+            if e.static and e.key.value == "prototype":
+                raise _Fail("Classes may not have a static property named 'prototype'", e.key.span)
+            if not e.static and e.key.value == "constructor" and not isinstance(e, A.MethodDefinition):
+                raise _Fail("Classes may not have a field named 'constructor'", e.key.span)
+            if not e.static and e.key.value == "constructor" and e.kind in ("get", "set"):
+                raise _Fail("Class constructor may not be an accessor", e.key.span)
+        return A.ClassBody(body=tuple(elements), span=_join(*c) if c else Span(1, 1))
+
+    class_declaration_body = class_body
+
+    def class_heritage(self, c: list[Any]) -> tuple[str, Any]:
+        return ("heritage", _check_expression(_nodes(c)[0]))
+
+    def class_element(self, c: list[Any]) -> Any:
+        return c[0]
+
+    def static_element(self, c: list[Any]) -> Any:
+        element = _nodes(c)[0]
+        kind = {"kind": "method"} if isinstance(element, A.MethodDefinition) and element.kind == "constructor" else {}
+        return attrs.evolve(element, static=True, **kind)
+
+    def empty_element(self, c: list[Any]) -> None:
+        return None
+
+    def _class_method(self, c: list[Any], kind: str, params: Any) -> A.MethodDefinition:
+        key, computed = next(x for x in c if isinstance(x, tuple))
+        n = _nodes(c)
+        if params is None:
+            params = n[-2]
+        fn = A.FunctionExpression(id=None, params=params, body=n[-1], span=_join(*c))
+        if kind == "method" and not computed and isinstance(key, A.Literal) and key.value == "constructor":
+            kind = "constructor"
+        return A.MethodDefinition(key=key, value=fn, computed=computed, static=False, kind=kind, span=_join(*c))
+
+    def class_method(self, c: list[Any]) -> A.MethodDefinition:
+        return self._class_method(c, "method", None)
+
+    def class_getter(self, c: list[Any]) -> A.MethodDefinition:
+        return self._class_method(c, "get", ())
+
+    def class_setter(self, c: list[Any]) -> A.MethodDefinition:
+        return self._class_method(c, "set", None)
+
+    def field_definition(self, c: list[Any]) -> A.PropertyDefinition:
+        key, computed = c[0]
+        value = _check_expression(c[1]) if len(c) > 1 else None
+        return A.PropertyDefinition(key=key, value=value, computed=computed, static=False, span=_join(*c))
+
+    def super_dot(self, c: list[Any]) -> A.MemberExpression:
+        key = A.PropertyName(name=str(c[-1]), span=_join(c[-1]))
+        return A.MemberExpression(object=A.Super(span=_join(c[0])), property=key, computed=False, optional=False,
+                                  span=_join(*c))
+
+    def super_index(self, c: list[Any]) -> A.MemberExpression:
+        return A.MemberExpression(object=A.Super(span=_join(c[0])), property=_check_expression(_nodes(c)[0]),
+                                  computed=True, optional=False, span=_join(*c))
+
+    def super_call(self, c: list[Any]) -> A.CallExpression:
+        return A.CallExpression(callee=A.Super(span=_join(c[0])), arguments=c[-1], optional=False, span=_join(*c))
+
     def function_expression(self, c: list[Any]) -> A.FunctionExpression:
         ident = A.Identifier(name=str(c[0]), span=_join(c[0])) if isinstance(c[0], Token) else None
         n = _nodes(c)
@@ -738,7 +817,7 @@ def parse(source: str, origin: str = "<expression>") -> A.Program:
 
     program = build_ast(parse_tree(source, origin), source, origin)
     try:
-        early_errors.check(program)
+        early_errors.check(program, source)
     except early_errors.EarlyError as exc:
         span = getattr(exc.node, "span", None) or Span(1, 1)
         raise GrammarError(exc.message, span, source, origin) from None

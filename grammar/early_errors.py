@@ -48,11 +48,14 @@ class EarlyError(Exception):
         self.node = node
 
 
-def check(program: A.Program) -> None:
-    """Raise ``EarlyError`` for the first violation in ``program``."""
+def check(program: A.Program, source: str | None = None) -> None:
+    """Raise ``EarlyError`` for the first violation in ``program`` (``source``, when given,
+    spares the walk for ``super`` in scripts whose text cannot hold it)."""
     strict = has_use_strict(program.body)
     _check_var_scope(program.body, (), strict, top_level_functions_are_vars=True)
     _walk(program, strict)
+    if source is None or "super" in source:
+        _check_super(program)
 
 
 # ---------------------------------------------------------------------------- strictness
@@ -86,6 +89,10 @@ def _walk(node: Any, strict: bool) -> None:
             continue
         if not hasattr(n, "__attrs_attrs__"):
             continue
+        if isinstance(n, A.CLASSES):
+            is_strict = True  # every part of a class is strict code (11.2.2)
+            if n.id is not None:
+                _strict_binding(n.id)
         if isinstance(n, _FUNCTIONS):
             is_strict = _check_function(n, is_strict)
         else:
@@ -104,6 +111,8 @@ def _walk(node: Any, strict: bool) -> None:
 
 def _is_property_name(node: Any, field: str) -> bool:
     if field == "property" and isinstance(node, A.MemberExpression):
+        return not node.computed
+    if field == "key" and isinstance(node, (A.MethodDefinition, A.PropertyDefinition)):
         return not node.computed
     return field == "key" and isinstance(node, A.Property) and not node.computed and not node.shorthand
 
@@ -156,6 +165,8 @@ def _check_statement_positions(n: Any, strict: bool) -> None:
             raise EarlyError("In strict mode code, functions can only be declared at top level or inside a block.",
                              n.body)
     for stmt in single:
+        if isinstance(stmt, A.ClassDeclaration):
+            raise EarlyError("Unexpected token 'class'", stmt)
         if isinstance(stmt, A.VariableDeclaration) and stmt.kind in ("let", "const"):
             raise EarlyError("Lexical declaration cannot appear in a single-statement context", stmt)
 
@@ -247,7 +258,49 @@ def _lexical(stmts: Iterable[Any], functions_are_lexical: bool) -> list[tuple[A.
             out.extend((ident, False) for d in stmt.declarations for ident in _bound(d.id))
         elif isinstance(stmt, A.FunctionDeclaration) and functions_are_lexical:
             out.append((stmt.id, True))
+        elif isinstance(stmt, A.ClassDeclaration):
+            out.append((stmt.id, False))
     return out
+
+
+# ---------------------------------------------------------------------------- super
+def _check_super(program: A.Program) -> None:
+    """``super.x`` only inside a method (15.4.1, its HomeObject), ``super(...)`` only inside
+    the constructor of a class with ``extends`` (15.7.1); arrows see their outer context."""
+    stack: list[tuple[Any, bool, bool]] = [(program, False, False)]
+    while stack:
+        n, prop_ok, call_ok = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend((item, prop_ok, call_ok) for item in n)
+            continue
+        if not hasattr(n, "__attrs_attrs__"):
+            continue
+        if isinstance(n, A.MemberExpression) and isinstance(n.object, A.Super) and not prop_ok:
+            raise EarlyError("'super' keyword unexpected here", n.object)
+        if isinstance(n, A.CallExpression) and isinstance(n.callee, A.Super) and not call_ok:
+            raise EarlyError("'super' keyword unexpected here", n.callee)
+        if isinstance(n, (A.FunctionDeclaration, A.FunctionExpression)):
+            prop_ok = call_ok = False
+        elif isinstance(n, A.Property) and (n.method or n.kind != "init") and isinstance(n.value, A.FunctionExpression):
+            stack.append((n.key, prop_ok, call_ok))
+            stack.append((n.value.body, True, False))
+            stack.extend((p, True, False) for p in n.value.params)
+            continue
+        elif isinstance(n, A.CLASSES):
+            derived = n.superClass is not None
+            stack.append((n.superClass, prop_ok, call_ok))
+            for element in n.body.body:
+                stack.append((element.key, prop_ok, call_ok))
+                inner_call = derived and isinstance(element, A.MethodDefinition) and element.kind == "constructor"
+                if isinstance(element, A.MethodDefinition):
+                    stack.append((element.value.body, True, inner_call))
+                    stack.extend((p, True, inner_call) for p in element.value.params)
+                elif element.value is not None:
+                    stack.append((element.value, True, False))
+            continue
+        for f in n.__attrs_attrs__:
+            if f.name != "span":
+                stack.append((getattr(n, f.name), prop_ok, call_ok))
 
 
 def _var_names(stmts: Iterable[Any], top_level_functions: bool) -> set[str]:

@@ -52,15 +52,16 @@ RESERVED = frozenset(
 )
 #: constructs refused at compile time, with the reason shown to the patch author
 REFUSED = {
-    "class": "'class' is not supported: classes are not allowed in patch expressions; use object literals "
-             "and functions",
     "async": "async functions are not supported: patch expressions run synchronously",
     "await": "'await' is not supported: patch expressions run synchronously",
     "import": "'import' is not allowed: patch expressions cannot load modules",
     "export": "'export' is not allowed: a patch expression is a script, not a module",
     "debugger": "'debugger' is not allowed in patch expressions",
-    "super": "'super' is not supported: classes are not allowed in patch expressions",
 }
+#: tokens that open or close a nesting level (a template's `${` ... `}` included)
+_OPENING = frozenset(("LPAR", "LSQB", "LBRACE", "BLOCK_LBRACE", "TEMPLATE_HEAD"))
+_CLOSING = frozenset(("RPAR", "RSQB", "RBRACE", "TEMPLATE_TAIL"))
+_STRUCTURE = _OPENING | _CLOSING | {"CLASS", "CLASS_DECL"}
 _WS = re.compile(r"[\t\v\f \u00a0\ufeff\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _NL = "\n\r\u2028\u2029"
 #: a \uXXXX or \u{X...} escape inside an identifier (ECMA-262 12.7.1)
@@ -109,6 +110,11 @@ class Lexer:
         self.newline_before = False
         self.prev: Token | None = None
         self.before: Token | None = None  # the token before ``prev`` (for inserted semicolons)
+        # where class bodies are: the parser's choices after a `}` merge the lookaheads of every
+        # context (LALR), so `static`, `*` and reserved member names are read by structure
+        self.depth = 0  # open ( [ { and ${
+        self.class_heads: list[int] = []  # the depth of each `class` whose body has not opened
+        self.braces: list[bool] = []  # for each open brace: is it a class body?
 
     # -- helpers -----------------------------------------------------------------------------
     def _advance_lines(self, start: int, end: int) -> None:
@@ -130,7 +136,29 @@ class Lexer:
         self.pos = end
         self.before = self.prev
         self.prev = tok
+        if type_ in _STRUCTURE:
+            self._track(type_)
         return tok
+
+    def _track(self, type_: str) -> None:
+        """Keep ``braces`` (which open braces are class bodies) up to date."""
+        if type_ in _OPENING:
+            body = type_ in ("LBRACE", "BLOCK_LBRACE") and bool(self.class_heads) and self.class_heads[-1] == self.depth
+            if body:
+                self.class_heads.pop()
+            self.braces.append(body)
+            self.depth += 1
+        elif type_ in _CLOSING:
+            if self.braces:
+                self.braces.pop()
+            self.depth = max(0, self.depth - 1)
+        elif type_ == "CLASS" or type_ == "CLASS_DECL":
+            self.class_heads.append(self.depth)
+
+    def _member_start(self) -> bool:
+        """At the start of a class element: directly in a class body, after `{`, `}` or `;`."""
+        return bool(self.braces) and self.braces[-1] and self.prev is not None \
+            and self.prev.type in ("LBRACE", "RBRACE", "SEMICOLON", "BLOCK_LBRACE")
 
     def _skip_trivia(self) -> None:
         text = self.text
@@ -197,7 +225,8 @@ class Lexer:
         if c == "\\" or _is_id_char(c, True):
             return self._word(start, line, col, choices)
         if c == "#":
-            raise LexError("private names (#x) are not supported: classes are not allowed", start, refused=True)
+            raise LexError("private class members (#x) are not supported; use a public property or a closure",
+                           start, refused=True)
         return self._punct(start, line, col, choices)
 
     def _template(self, pos: int, start: int, line: int, col: int, done: str, more: str) -> Token:
@@ -227,12 +256,18 @@ class Lexer:
         escaped = end - start != len(word) or "\\" in self.text[start:end]
         after_dot = self.prev is not None and self.prev.type in ("DOT", "QDOT")
         if escaped:  # an escaped word is never a keyword (12.7.2); a reserved one only names a property
-            if word in _ESCAPE_FORBIDDEN and not after_dot and not self._key_follows(end):
+            if word in _ESCAPE_FORBIDDEN and not after_dot and not self._key_follows(end, choices):
                 raise LexError("Keyword must not contain escaped characters", start, end)
             return self._token("IDENT", word, start, end, line, col)
         kind = self.keyword_types.get(word)
-        if not after_dot and word in REFUSED and not self._key_follows(end) and self._refused_here(word, end):
+        if not after_dot and word in REFUSED and not self._key_follows(end, choices) and self._refused_here(word, end):
             raise LexError(REFUSED[word], start, end, refused=True)
+        if word == "async" and not after_dot and re.match(r"[ \t]*(?:[\w$\[\"'*]|[^\x00-\x7f])", self.text[end:]) \
+                and ((self.prev is not None and self.prev.type == "STATIC") or self._member_start()):
+            raise LexError("async methods are not supported: patch expressions run synchronously", start, end,
+                           refused=True)
+        if word == "static" and not after_dot and self._member_start():
+            return self._static(start, end, line, col)
         if (word == "get" or word == "set") and not after_dot:
             # an accessor only where the parser takes one and a property name follows
             # (`{get x() {}}`); `{get: 1}`, `{get() {}}` and `get` elsewhere are identifiers
@@ -250,7 +285,11 @@ class Lexer:
         accepted = choices()
         if word == "function" and "FUNCTION_DECL" in accepted:
             kind = "FUNCTION_DECL"
-        elif kind not in accepted and "IDENT" in accepted and (word not in RESERVED or self._key_follows(end)):
+        elif word == "class" and "CLASS_DECL" in accepted:
+            kind = "CLASS_DECL"
+        elif word in RESERVED and self._member_start() and self._key_follows(end, choices):
+            kind = "IDENT"  # a class member named by a reserved word: `if() {}` after another member
+        elif kind not in accepted and "IDENT" in accepted and (word not in RESERVED or self._key_follows(end, choices)):
             kind = "IDENT"
         return self._token(kind, word, start, end, line, col)
 
@@ -262,11 +301,28 @@ class Lexer:
         line_rest = rest.split("\n", 1)[0].lstrip()
         return line_rest.startswith(("function", "(")) or bool(re.match(r"[A-Za-z_$][\w$]*\s*=>", line_rest))
 
-    def _key_follows(self, end: int) -> bool:
-        """A reserved word used as a property key (``{default: 1}``, ``{if() {}}``)."""
-        rest = self.text[end:end + 40].lstrip()
-        in_object = self.prev is not None and self.prev.type in ("LBRACE", "COMMA")
-        return in_object and rest[:1] in (":", "(", ",", "}")
+    def _key_follows(self, end: int, choices: Callable[[], set[str]] | None = None) -> bool:
+        """A reserved word used as a property key (``{default: 1}``, ``{if() {}}``), or as a
+        class member's name (``class { static delete() {} }``, ``get if() {}``)."""
+        if self.prev is None:
+            return False
+        rest = self.text[end:end + 40].lstrip()[:1]
+        prev = self.prev.type
+        if prev in ("LBRACE", "COMMA") and rest in (":", "(", ",", "}"):
+            return True
+        if prev in ("GET", "SET", "STATIC"):
+            return rest == "(" or (prev == "STATIC" and rest in ("=", ";", "}"))
+        return rest in ("(", "=", ";", "}") and self._member_start()
+
+    def _static(self, start: int, end: int, line: int, col: int) -> Token:
+        """``static`` at the start of a class element: the modifier when a member name follows,
+        else a member named ``static`` (``static() {}``, ``static = 1``)."""
+        rest = self.text[end:].lstrip()
+        if rest[:1] == "{":
+            raise LexError("class static blocks ('static { }') are not supported", start, end, refused=True)
+        if rest[:1] in ("(", "=", ";", "}", ""):
+            return self._token("IDENT", "static", start, end, line, col)
+        return self._token("STATIC", "static", start, end, line, col)
 
     def _punct(self, start: int, line: int, col: int, choices: Callable[[], set[str]]) -> Token:
         text = self.text
@@ -284,6 +340,9 @@ class Lexer:
             elif p == "}":
                 self.templates[-1] -= 1
         type_ = self.punct_types[p]
+        if p == "*" and ((self.prev is not None and self.prev.type == "STATIC") or self._member_start()):
+            raise LexError("generator methods are not supported: '*' methods are not allowed in patch expressions",
+                           start, start + 1, refused=True)
         if p == "{":
             accepted = choices()
             if "BLOCK_LBRACE" in accepted and (type_ not in accepted or self._block_preferred()):

@@ -10,7 +10,7 @@ import math
 import re
 from typing import Any
 
-from . import callops, convert, globals as _globals, members, ops
+from . import callops, classes, convert, globals as _globals, members, ops
 from .functions import arguments_object as arguments_object  # re-exported: generated code calls it
 from .dynamic_code import direct_eval as direct_eval, register_script_env as register_script_env  # code from strings
 from .realm import PATCHED_REALMS
@@ -65,6 +65,20 @@ new_regexp = callops.new_regexp
 property_key = callops.property_key
 rest_object = callops.rest_object
 rest_array = callops.rest_array
+make_class = classes.make_class
+define_method = classes.define_method
+define_field = classes.define_field
+set_fields = classes.set_fields
+super_call = classes.super_call
+bind_this = classes.bind_this
+this_check = classes.this_check
+ctor_return = classes.ctor_return
+super_get = classes.super_get
+super_set = classes.super_set
+super_update = classes.super_update
+super_delete = classes.super_delete
+home_cell = classes.home_cell
+set_home = classes.set_home
 
 add = ops.add
 sub = ops.sub
@@ -156,6 +170,8 @@ NAMES: tuple[str, ...] = (
     "GLOBAL_THIS", "global_get", "global_set", "global_set_strict", "global_typeof", "global_delete", "const_assign", "tdz_error", "destructure_error", "throw",
     "arguments_object", "reference_error", "direct_eval", "register_script_env", "MISSING",
     "with_object", "with_base", "with_get", "with_set", "with_delete", "with_this", "with_eval",
+    "make_class", "define_method", "define_field", "set_fields", "super_call", "bind_this", "this_check",
+    "ctor_return", "super_get", "super_set", "super_update", "super_delete", "home_cell", "set_home",
 )
 
 

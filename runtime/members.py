@@ -155,7 +155,7 @@ def get_prototype(obj: Any) -> Any:
     if t is JSObject:
         return obj.proto
     if t is list:
-        return PROTOTYPES["Array"]
+        return _realm_proto(obj, PROTOTYPES["Array"]) if PATCHED_REALMS[0] else PROTOTYPES["Array"]
     if t is str:
         return PROTOTYPES["String"]
     if t is int or t is float:
@@ -163,7 +163,7 @@ def get_prototype(obj: Any) -> Any:
     if t is bool:
         return PROTOTYPES["Boolean"]
     if t is JSFunction:
-        return PROTOTYPES["Function"]
+        return _realm_proto(obj, PROTOTYPES["Function"]) if PATCHED_REALMS[0] else PROTOTYPES["Function"]
     if t is JSSymbol:
         return PROTOTYPES["Symbol"]
     if t is JSErrorObject:
@@ -176,9 +176,8 @@ def get_prototype(obj: Any) -> Any:
         raise type_error("Cannot convert undefined or null to object")
     if t is JSIterator:
         return PROTOTYPES["Iterator"]
-    if getattr(t, "JS_CLASS", None) == "Arguments":
-        return OBJECT_PROTOTYPE
-    return _class_proto(obj)
+    default = OBJECT_PROTOTYPE if getattr(t, "JS_CLASS", None) == "Arguments" else _class_proto(obj)
+    return _realm_proto(obj, default) if PATCHED_REALMS[0] else default
 
 
 _CLASS_PROTOS: dict[type, BuiltinProto] = {}
@@ -213,14 +212,18 @@ def set_prototype(obj: Any, proto: Any) -> None:
     if type(obj) is JSObject or type(obj) is JSErrorObject:
         obj.proto = proto
         return
-    if type(obj) is dict:
+    t = type(obj)
+    if t is BuiltinProto:
+        if obj.tag == "Object" and proto is not None:
+            raise type_error("Immutable prototype object 'Object.prototype' cannot have their prototype set")
+        return
+    if t is dict or t is list or t is JSFunction or (_is_object(obj) and t is not BuiltinNamespace):
+        # kept in the realm by identity: a class's constructor (its parent class), an instance
+        # of a class extending Array or Map, a plain object given a new prototype
         realm = current_realm()
         realm.patched()
         realm.extra.setdefault("protos", {})[id(obj)] = (obj, proto)
-        return
-    if type(obj) is BuiltinProto and obj.tag == "Object" and proto is not None:
-        raise type_error("Immutable prototype object 'Object.prototype' cannot have their prototype set")
-    # other kinds: silently ignored (primitives, arrays, functions keep theirs)
+    # other kinds: silently ignored (primitives and built-in namespaces keep theirs)
 
 
 def _extensible(obj: Any) -> bool:
@@ -248,12 +251,17 @@ def prototype_settable(obj: Any, proto: Any) -> bool:
 def _dict_proto(obj: dict[str, Any]) -> Any:
     if not PATCHED_REALMS[0]:
         return OBJECT_PROTOTYPE
+    return _realm_proto(obj, OBJECT_PROTOTYPE)
+
+
+def _realm_proto(obj: Any, default: Any) -> Any:
+    """A prototype this evaluation gave ``obj`` (``set_prototype``), else ``default``."""
     protos = current_realm().extra.get("protos")
     if protos:
         entry = protos.get(id(obj))
         if entry is not None and entry[0] is obj:
             return entry[1]
-    return OBJECT_PROTOTYPE
+    return default
 
 
 # --- [[Get]] ----------------------------------------------------------------------------------
@@ -466,9 +474,10 @@ def get_member(obj: Any, key: Any) -> Any:
             v = _meta_own(obj, key)
             if v is not MISSING:
                 return v if type(v) is not Accessor else _call_getter(v, obj)
+        proto = _realm_proto(obj, PROTOTYPES["Array"]) if PATCHED_REALMS[0] else PROTOTYPES["Array"]
         if key == "__proto__":
-            return PROTOTYPES["Array"]
-        return _from_proto(PROTOTYPES["Array"], _norm_key(key), obj)
+            return proto
+        return _from_proto(proto, _norm_key(key), obj)
     if t is str:
         v = _str_own(obj, key)
         if v is not MISSING:

@@ -131,7 +131,7 @@ def default_flags(obj: Any, key: Any) -> int:
         if key == "name" or key == "length":
             return C
         if key == "prototype":
-            return 0 if obj.builtin else W
+            return 0 if obj.builtin or obj.kind == "class" else W
         if obj.builtin and obj.props is not None and key in obj.props:
             return 0 if key in _CONSTANT_NAMES and type(key) is str else W | C
         return ALL

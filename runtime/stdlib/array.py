@@ -79,9 +79,27 @@ def array_is_array(this: Any, arg: Any = UNDEFINED, *_: Any) -> bool:
     return isinstance(arg, list) and getattr(type(arg), "JS_CLASS", "Array") == "Array"
 
 
-def array_of(this: Any, *items: Any) -> list[Any]:
+def array_of(this: Any, *items: Any) -> Any:
     """Array.of (23.1.2.3)."""
-    return list(items)
+    return _into_class(this, list(items), (len(items),))
+
+
+def _into_class(this: Any, out: list[Any], args: tuple[Any, ...]) -> Any:
+    """Array.from/of called on a class (``class A extends Array``): the items go into an object
+    the class constructs (23.1.2.1 steps 5.a, 12), so ``A.from(x) instanceof A``."""
+    if type(this) is not JSFunction or this.kind != "class":
+        return out
+    from ..classes import construct_with
+
+    made = construct_with(this, this, args)
+    if type(made) is list:
+        made[:] = out
+        return made
+    m = members()
+    for k, v in enumerate(out):
+        m.set_member(made, str(k), v, True)
+    m.set_member(made, "length", len(out), True)
+    return made
 
 
 def _iterate(items: Any) -> Any:
@@ -104,7 +122,7 @@ def _iterate(items: Any) -> Any:
     return None
 
 
-def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.from (23.1.2.1): iterables first, then array-likes via ``length``."""
     if map_fn is not UNDEFINED:
         require_callable(map_fn)
@@ -120,7 +138,7 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
         if len(out) & 0xFFF == 0:
             realm.check_array(len(out))
             realm.check_time()  # a long copy stops near its deadline by itself, not by the watchdog
-    return out
+    return _into_class(this, out, ())
 
 
 GLOBALS["Array"] = native(

@@ -94,7 +94,7 @@ def own_property_names(o: Any) -> list[str]:
     m = members()
     if m.PATCHED_REALMS[0] and meta_of(o) is not None:
         every = [k for k in m.all_own_keys(o) if type(k) is str]
-        if type(o) is dict or type(o) is JSObject:
+        if type(o) is dict or type(o) is JSObject or type(o) is JSFunction:  # a class's static `1() {}`
             return ordered_keys(dict.fromkeys(every))
         base = _plain_names(o)
         return base + [k for k in every if k not in base]

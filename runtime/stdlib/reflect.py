@@ -138,12 +138,11 @@ def reflect_construct(this: Any, target: Any = UNDEFINED, args: Any = UNDEFINED,
         raise type_error(f"{members()._callee_text(target)} is not a constructor")
     if new_target is not UNDEFINED and not _is_constructor(new_target):
         raise type_error(f"{members()._callee_text(new_target)} is not a constructor")
-    result = callops.construct(target, "target", *_arg_list(args))
-    if new_target is not UNDEFINED and new_target is not target:
-        proto = members().get_member(new_target, "prototype")
-        if is_object(proto) and is_object(result):
-            members().set_prototype(result, proto)
-    return result
+    if new_target is UNDEFINED or new_target is target:
+        return callops.construct(target, "target", *_arg_list(args))
+    from ..classes import construct_with
+
+    return construct_with(target, new_target, tuple(_arg_list(args)))  # new.target is newTarget
 
 
 def _is_constructor(f: Any) -> bool:

@@ -42,7 +42,7 @@ def test_indirect_eval_and_function_see_the_top_level_only() -> None:
 def test_errors_in_text_are_js_errors() -> None:
     assert run("try { eval('var;'); } catch (e) { e.name }") == "SyntaxError"
     assert run("try { Function('a){', '}'); } catch (e) { e.name }") == "SyntaxError"
-    assert run("try { eval('class A {}'); } catch (e) { e.name }") == "EvalError"
+    assert run("try { eval('class A { #x }'); } catch (e) { e.name }") == "EvalError"
     assert run("(function () { 'use strict'; try { eval('undeclared = 1'); } catch (e) { return e.name; } })()") \
         == "ReferenceError"
     assert run("eval(42)") == 42

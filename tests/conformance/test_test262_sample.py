@@ -55,7 +55,7 @@ def test_runner_classifies_outcomes() -> None:
     assert runner.run_script("1 + 1;", None) == (runner.PASS, "")
     assert runner.run_script("var;", parse_error) == (runner.PASS, "")
     assert runner.run_script("1;", parse_error)[0] == runner.FAIL
-    assert runner.run_script("class A {}", parse_error)[0] == runner.REFUSED  # declined is not a syntax error
+    assert runner.run_script("function* g() {}", parse_error)[0] == runner.REFUSED  # declined is not a syntax error
     assert runner.run_script("var;", None)[0] == runner.SYNTAX
     assert runner.run_script("null.x;", {"phase": "runtime", "type": "TypeError"}) == (runner.PASS, "")
     assert runner.run_script("null.x;", {"phase": "runtime", "type": "ReferenceError"})[0] == runner.FAIL

@@ -79,7 +79,7 @@ def test_early_errors_are_syntax_errors(source: str) -> None:
 
 
 def test_refused_constructs_are_marked() -> None:
-    for source in ("class A {}", "async function f() {}", "function* g() {}"):
+    for source in ("class A { #x = 1 }", "async function f() {}", "function* g() {}"):
         with pytest.raises(CompileError) as info:
             compile_expression(source)
         assert info.value.refused, source

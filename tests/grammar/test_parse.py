@@ -59,7 +59,7 @@ def test_accepts(source: str) -> None:
         ("({a = 1})", 1, 3, "Invalid shorthand property initializer"),
         ("1 = 2", 1, 1, "Invalid destructuring assignment target"),
         ("a?.b = 1", 1, 1, "Invalid left-hand side"),
-        ("class A {}", 1, 1, "classes are not allowed"),
+        ("class A {\n  #x = 1\n}", 2, 3, "private class members"),
         ("function* g() {}", 1, 1, "generator"),
         ("async () => 1", 1, 1, "async"),
         ("import('x')", 1, 1, "import"),

@@ -118,7 +118,7 @@ def test_engine_texts_show_no_python(src: str) -> None:
 
 
 COMPILE_ERRORS = [
-    "value.", "((", "'unterminated", "`${", "a b", "1 = 2", "class A {}", "eval('x' +)", "import('x')",
+    "value.", "((", "'unterminated", "`${", "a b", "1 = 2", "class A { #x }", "eval('x' +)", "import('x')",
     "function* g() {}", "async () => 1", "'use strict'; with (a) {}", "x => { return }}", "/(/", "let let = 1", "1n",
     "@decorator", "#private", "a?.b = 1", "new.target", "super.x", "yield 1", "let a; let a;", "break",
     "continue", "return 1; }", "\u0000", "\ud800", "😀 = 1", "\\u0061 = ", "a\n++\nb\n++", "'\\u{110000}'",
