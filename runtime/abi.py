@@ -20,7 +20,7 @@ from .with_scope import with_base as with_base, with_delete as with_delete, with
 from .with_scope import with_eval as with_eval, with_object as with_object, with_set as with_set, with_this as with_this
 from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
-ABI_VERSION = 2  # 2: the native tier's helpers (runtime/native.py) are part of the surface
+ABI_VERSION = 3  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers
 
 NAN = math.nan
 TYPE = type

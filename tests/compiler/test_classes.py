@@ -166,7 +166,7 @@ def test_refused_class_members_name_the_place(source: str, line: int, column: in
     ("class A { static prototype() {} }", "Classes may not have a static property named 'prototype'"),
     ("if (1) class C {}", "Unexpected token 'class'"),
     ("class C {} let C;", "Identifier 'C' has already been declared"),
-    ("class C { m() { with (a) {} } }", "'with'"),
+    ("class C { m() { with (a) {} } }", "Strict mode code may not include a with statement"),
     ("class C { m() { 010 } }", "Octal literals are not allowed in strict mode"),
 ])
 def test_early_errors_of_classes(source: str, message: str) -> None:
