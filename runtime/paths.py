@@ -51,11 +51,12 @@ __all__ = [
 @attrs.frozen
 class Key:
     """A map key. ``bracket`` is true for the ``["key"]`` form, which may create the key when it
-    is the last segment; ``quoted`` records the ``."key"`` form for faithful re-printing."""
+    is the last segment; ``quoted`` records the ``."key"`` form for faithful re-printing, and
+    is no part of a key's identity (``."a"`` and ``.a`` name the same key)."""
 
     name: str
     bracket: bool = False
-    quoted: bool = False
+    quoted: bool = attrs.field(default=False, eq=False)
 
 
 @attrs.frozen
@@ -244,6 +245,12 @@ def _needs_quotes(key: str) -> bool:
     return "." in key or "[" in key or "]" in key
 
 
+def _reprint_needs_quotes(key: str) -> bool:
+    """A plain key that would not read back as itself: besides the separators, white space at
+    its edges (trimmed from a whole path, so ``"0 ."`` has the key ``"0 "``) and a leading quote."""
+    return _needs_quotes(key) or not key or key.strip(_GO_SPACE) != key or key[0] in "\"'"
+
+
 def format_concrete_path(parts: tuple[str | int, ...] | list[str | int]) -> str:
     """Render a concrete matched path as ``context.path`` shows it.
 
@@ -272,7 +279,7 @@ def format_segments(segments: tuple[Segment, ...]) -> str:
         elif seg.bracket:
             out.append(f"[{_quote(seg.name)}]")
         else:
-            text = _quote(seg.name) if (seg.quoted or _needs_quotes(seg.name)) else seg.name
+            text = _quote(seg.name) if (seg.quoted or _reprint_needs_quotes(seg.name)) else seg.name
             out.append(("." if out else "") + text)
     return "".join(out)
 
