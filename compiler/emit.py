@@ -39,6 +39,7 @@ from .codegen import generate
 from .errors import CompileError
 from .native_program import NativeProgram, native_program
 from .native_templates import copy_tree
+from .nesting import MAX_PRINTED_NESTING, may_nest_too_deeply, printed_nesting
 from .stackroom import on_big_stack
 
 __all__ = ["EmittedExpression", "emit_expression", "load_expression", "front", "too_deep"]
@@ -67,6 +68,18 @@ class EmittedExpression:
 
 def too_deep(source: str, origin: str) -> CompileError:
     return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin, refused=True)
+
+
+def chains_too_deep(source: str, origin: str) -> CompileError:
+    """A module past ``MAX_PRINTED_NESTING`` (see ``nesting.py``), refused by both exits."""
+    return CompileError(f"the expression is nested too deeply to compile (its brackets and its operator and member chains nest "
+                        f"more than {MAX_PRINTED_NESTING} levels once compiled; split long chains with variables)",
+                        Span(1, 1), source, origin, refused=True)
+
+
+def _too_deep_to_print(nodes: list[ast.stmt], source: str) -> bool:
+    return may_nest_too_deeply(source) and printed_nesting(ast.Module(body=nodes, type_ignores=[])) > \
+        MAX_PRINTED_NESTING
 
 
 #: the longest source compiled (characters): a patch script is a few lines; this bounds
@@ -174,8 +187,11 @@ def _emit_program(program: A.Program, source: str, origin: str, native: bool,
     reads = input_reads(program)
     mask = copy_mask(program, reads)
     translated = native_program(program, mask) if native and not uses_dynamic_code(program) else None
-    general = None if defer_general and translated is not None else _general(program, source, origin)
-    emitted = _emit(program, source, origin, reads, mask, translated, general)
+    deferred = defer_general and translated is not None
+    general = None if deferred and not may_nest_too_deeply(source) else _general(program, source, origin)
+    if general is not None and _too_deep_to_print(general.statements, source):
+        raise chains_too_deep(source, origin)  # (measured even when deferred: an artifact holds it)
+    emitted = _emit(program, source, origin, reads, mask, translated, None if deferred else general, general)
     if emitted is None and translated is not None:  # the native tier is too deep for CPython
         emitted = _emit(program, source, origin, reads, mask, None, general or _general(program, source, origin))
     if emitted is None:
@@ -220,8 +236,10 @@ def _general(program: A.Program, source: str, origin: str) -> _General:
     return _General(program, source, origin)
 
 
-def _deferred(program: A.Program, source: str, origin: str) -> LoadGeneral:
+def _deferred(program: A.Program, source: str, origin: str, generated: _General | None) -> LoadGeneral:
     def generate_and_load() -> tuple[Callable[..., Any], Mapping[str, str]]:
+        if generated is not None:  # generated already (to measure its nesting), compiled now
+            return generated.load()
         try:
             general = _General(program, source, origin)
         except RecursionError:  # pragma: no cover - the native tier refuses what is this deep
@@ -242,7 +260,8 @@ def _compile(statements: list[ast.stmt], source: str, origin: str) -> CodeType:
 
 
 def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], mask: int,
-          translated: NativeProgram | None, general: _General | None) -> EmittedExpression | None:
+          translated: NativeProgram | None, general: _General | None,
+          generated: _General | None = None) -> EmittedExpression | None:
     """The module with the given tiers, or None when CPython cannot compile it (a native tier
     nested past its limits: the caller retries without one)."""
     free = tuple(translated.free_globals) if translated is not None else general.free_globals if general else ()
@@ -272,13 +291,15 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
         ast.Dict(keys=[P.const(name) for name, _, _ in regexes], values=[P.name(name) for name, _, _ in regexes]))))
     module = ast.Module(body=body, type_ignores=[])
     P.locate(module)
+    if translated is not None and _too_deep_to_print(translated.body, source):
+        return None  # the general tier alone (measured by the caller) stays within the limit
     try:
         code = compile(module, filename=f"<js {origin}>", mode="exec")
     except (RecursionError, SyntaxError, ValueError, MemoryError):
         if translated is None:
             raise too_deep(source, origin) from None
         return None
-    load = _deferred(program, source, origin) if general is None else None
+    load = _deferred(program, source, origin, generated) if general is None else None
     return EmittedExpression(source, facts, _imports(module), tuple(body), code, load)
 
 

@@ -9,6 +9,8 @@ the row asserts that JS error instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import pytest
 
@@ -230,25 +232,25 @@ _ = (UNDEFINED, Budgets)
 
 
 @pytest.mark.parametrize("case", params(MEMORY))
-def test_memory_bombs(case: Case) -> None:
-    check(case)
+def test_memory_bombs(case: Case, through: Any) -> None:
+    check(case, through)
 
 
 @pytest.mark.parametrize("case", params(LOOPS))
-def test_loops_and_recursion(case: Case) -> None:
-    check(case)
+def test_loops_and_recursion(case: Case, through: Any) -> None:
+    check(case, through)
 
 
 @pytest.mark.parametrize("case", params(REDOS))
-def test_redos(case: Case) -> None:
-    check(case)
+def test_redos(case: Case, through: Any) -> None:
+    check(case, through)
 
 
 @pytest.mark.parametrize("case", params(SORT))
-def test_inconsistent_sort_comparators(case: Case) -> None:
-    check(case)
+def test_inconsistent_sort_comparators(case: Case, through: Any) -> None:
+    check(case, through)
 
 
 @pytest.mark.parametrize("case", params(NUMERIC))
-def test_huge_numeric_ranges(case: Case) -> None:
-    check(case)
+def test_huge_numeric_ranges(case: Case, through: Any) -> None:
+    check(case, through)
