@@ -57,8 +57,7 @@ def sort_values(items: list[Any], comparefn: Any) -> list[Any]:
     if n > 1:
         realm = current_realm()
         # comparator calls are charged by the callee; ToString keys and C comparisons here
-        realm.charge(n if comparefn is not UNDEFINED else (n * n.bit_length()) >> 3 or 1)
-        realm.check_time()
+        realm.bulk(n if comparefn is not UNDEFINED else n * n.bit_length())
         if comparefn is UNDEFINED:
             keyed = checked_map(_keyed, defined)
             keyed.sort(key=_FIRST)
