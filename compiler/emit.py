@@ -88,6 +88,12 @@ MAX_SOURCE_LENGTH = 100_000
 #: the deepest bracket nesting (``(``, ``[``, ``{``, ``${``) and the longest run of prefix
 #: operators compiled; deeper sources are refused before parsing
 MAX_NESTING = 200
+#: the most operators one expression may chain between separators (``,``, ``;``, a line
+#: break, a bracket): a compiled chain nests a level or more a link, and far shorter chains
+#: already pass ``nesting.MAX_PRINTED_NESTING``; longer ones are refused before parsing,
+#: which would take seconds for a 20 000-term ``1+1+…``
+MAX_CHAIN = 400
+_OPERATOR_CHARS = frozenset("+-*/%&|^<>=!?.:~")
 
 
 def check_size(source: str, origin: str) -> None:
@@ -96,12 +102,14 @@ def check_size(source: str, origin: str) -> None:
         raise CompileError(f"the expression is too long to compile ({len(source)} characters; the limit is "
                            f"{MAX_SOURCE_LENGTH})", Span(1, 1), source, origin, refused=True)
     depth = run = 0
+    chain, chains = 0, []  # operators in the current bracket frame; the enclosing frames' counts
     line, line_start, i, n = 1, 0, 0, len(source)
     quote = ""
     while i < n:
         c = source[i]
         if c == "\n":
             line, line_start = line + 1, i + 1
+            chain = 0
         if quote:
             if c == "\\":
                 i += 1
@@ -119,8 +127,19 @@ def check_size(source: str, origin: str) -> None:
             continue
         elif c in "([{":
             depth += 1
+            chains.append(chain)
+            chain = 0
         elif c in ")]}":
             depth -= 1
+            chain = chains.pop() if chains else 0
+        elif c in ",;":
+            chain = 0
+        elif c in _OPERATOR_CHARS and source[i - 1:i] not in _OPERATOR_CHARS:  # one operator a run
+            chain += 1
+            if chain > MAX_CHAIN:
+                raise CompileError(f"the expression is nested too deeply to compile (more than {MAX_CHAIN} "
+                                   "operators in one chain; split it with variables)", Span(line, i - line_start + 1),
+                                   source, origin, refused=True)
         if c in "!~+-":
             run += 1
         elif not c.isspace():

@@ -41,6 +41,34 @@ def test_refused_in_js_terms(name: str, through: Any) -> None:
     assert span is None or (span.line >= 1 and span.column >= 1)
 
 
+#: operator chains far past what compiles (the compiled form would nest past its bound):
+#: refused by the linear scan before parsing, at the operator past the limit
+CHAINS = {
+    "sum-20000": "1" + "+1" * 20_000,
+    "and-10000": "value" + " && value" * 10_000,
+    "optional-2000": "value" + "?.a" * 2000,
+    "conditional-3000": "value ? 1 : " * 3000 + "2",
+    "members-30000": "value" + ".a" * 30_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHAINS))
+def test_long_operator_chains_are_refused_before_parsing(name: str) -> None:
+    from syncpatch.compiler.emit import MAX_CHAIN
+
+    with pytest.raises(CompileError) as info:
+        compile_expression(CHAINS[name])
+    first = str(info.value).splitlines()[0]
+    assert f"more than {MAX_CHAIN} operators in one chain" in first
+    assert info.value.span.line == 1 and info.value.span.column > MAX_CHAIN  # where the chain passed the limit
+
+
+def test_separators_and_brackets_end_a_chain() -> None:
+    many = ";".join(["value + 1"] * 500) + "; [" + ", ".join(["1 + 1"] * 500) + "].length"
+    assert compile_expression(many)(1) == 500
+    assert compile_expression("(" + " + ".join(["(1 + 1)"] * 150) + ")")(None) == 300
+
+
 def test_strings_and_comments_do_not_count_as_nesting() -> None:
     src = "'" + "(" * 500 + "' + \"" + "[" * 500 + "\" /* " + "{" * 500 + " */"
     assert compile_expression(src)(None) == "(" * 500 + "[" * 500
