@@ -10,6 +10,7 @@ what it compiled. Any failure becomes a diagnostic on the config it concerns.
 
 from __future__ import annotations
 
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -61,8 +62,9 @@ def _load_problem(text: str, reports: Sequence[Any]) -> str | None:
 
 
 def _words(exc: BaseException, path: Path) -> str:
-    """The loader's message without the temporary file's name."""
+    """The loader's message without the temporary file's name or any other file path."""
     message = str(exc).replace(f"{path}: ", "").replace(str(path), "the artifact")
+    message = re.sub(r"\s*\([^()]*[/\\][^()]*\)", "", message)  # "(/site-packages/...py)"
     return message or "the artifact could not be imported"
 
 
