@@ -39,6 +39,7 @@ from .codegen import generate
 from .errors import CompileError
 from .native_program import NativeProgram, native_program
 from .native_templates import copy_tree
+from .nesting import MAX_PRINTED_NESTING, may_nest_too_deeply, printed_nesting
 from .stackroom import on_big_stack
 
 __all__ = ["EmittedExpression", "emit_expression", "load_expression", "front", "too_deep"]
@@ -69,12 +70,30 @@ def too_deep(source: str, origin: str) -> CompileError:
     return CompileError("the expression is nested too deeply to compile", Span(1, 1), source, origin, refused=True)
 
 
+def chains_too_deep(source: str, origin: str) -> CompileError:
+    """A module past ``MAX_PRINTED_NESTING`` (see ``nesting.py``), refused by both exits."""
+    return CompileError(f"the expression is nested too deeply to compile (its brackets and its operator and member chains nest "
+                        f"more than {MAX_PRINTED_NESTING} levels once compiled; split long chains with variables)",
+                        Span(1, 1), source, origin, refused=True)
+
+
+def _too_deep_to_print(nodes: list[ast.stmt], source: str) -> bool:
+    return may_nest_too_deeply(source) and printed_nesting(ast.Module(body=nodes, type_ignores=[])) > \
+        MAX_PRINTED_NESTING
+
+
 #: the longest source compiled (characters): a patch script is a few lines; this bounds
 #: compile time and memory (refused in well under a second)
 MAX_SOURCE_LENGTH = 100_000
 #: the deepest bracket nesting (``(``, ``[``, ``{``, ``${``) and the longest run of prefix
 #: operators compiled; deeper sources are refused before parsing
 MAX_NESTING = 200
+#: the most operators one expression may chain between separators (``,``, ``;``, a line
+#: break, a bracket): a compiled chain nests a level or more a link, and far shorter chains
+#: already pass ``nesting.MAX_PRINTED_NESTING``; longer ones are refused before parsing,
+#: which would take seconds for a 20 000-term ``1+1+…``
+MAX_CHAIN = 400
+_OPERATOR_CHARS = frozenset("+-*/%&|^<>=!?.:~")
 
 
 def check_size(source: str, origin: str) -> None:
@@ -83,12 +102,14 @@ def check_size(source: str, origin: str) -> None:
         raise CompileError(f"the expression is too long to compile ({len(source)} characters; the limit is "
                            f"{MAX_SOURCE_LENGTH})", Span(1, 1), source, origin, refused=True)
     depth = run = 0
+    chain, chains = 0, []  # operators in the current bracket frame; the enclosing frames' counts
     line, line_start, i, n = 1, 0, 0, len(source)
     quote = ""
     while i < n:
         c = source[i]
         if c == "\n":
             line, line_start = line + 1, i + 1
+            chain = 0
         if quote:
             if c == "\\":
                 i += 1
@@ -106,8 +127,19 @@ def check_size(source: str, origin: str) -> None:
             continue
         elif c in "([{":
             depth += 1
+            chains.append(chain)
+            chain = 0
         elif c in ")]}":
             depth -= 1
+            chain = chains.pop() if chains else 0
+        elif c in ",;":
+            chain = 0
+        elif c in _OPERATOR_CHARS and source[i - 1:i] not in _OPERATOR_CHARS:  # one operator a run
+            chain += 1
+            if chain > MAX_CHAIN:
+                raise CompileError(f"the expression is nested too deeply to compile (more than {MAX_CHAIN} "
+                                   "operators in one chain; split it with variables)", Span(line, i - line_start + 1),
+                                   source, origin, refused=True)
         if c in "!~+-":
             run += 1
         elif not c.isspace():
@@ -174,8 +206,11 @@ def _emit_program(program: A.Program, source: str, origin: str, native: bool,
     reads = input_reads(program)
     mask = copy_mask(program, reads)
     translated = native_program(program, mask, source) if native and not uses_dynamic_code(program) else None
-    general = None if defer_general and translated is not None else _general(program, source, origin)
-    emitted = _emit(program, source, origin, reads, mask, translated, general)
+    deferred = defer_general and translated is not None
+    general = None if deferred and not may_nest_too_deeply(source) else _general(program, source, origin)
+    if general is not None and _too_deep_to_print(general.statements, source):
+        raise chains_too_deep(source, origin)  # (measured even when deferred: an artifact holds it)
+    emitted = _emit(program, source, origin, reads, mask, translated, None if deferred else general, general)
     if emitted is None and translated is not None:  # the native tier is too deep for CPython
         emitted = _emit(program, source, origin, reads, mask, None, general or _general(program, source, origin))
     if emitted is None:
@@ -220,8 +255,10 @@ def _general(program: A.Program, source: str, origin: str) -> _General:
     return _General(program, source, origin)
 
 
-def _deferred(program: A.Program, source: str, origin: str) -> LoadGeneral:
+def _deferred(program: A.Program, source: str, origin: str, generated: _General | None) -> LoadGeneral:
     def generate_and_load() -> tuple[Callable[..., Any], Mapping[str, str]]:
+        if generated is not None:  # generated already (to measure its nesting), compiled now
+            return generated.load()
         try:
             general = _General(program, source, origin)
         except RecursionError:  # pragma: no cover - the native tier refuses what is this deep
@@ -242,7 +279,8 @@ def _compile(statements: list[ast.stmt], source: str, origin: str) -> CodeType:
 
 
 def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], mask: int,
-          translated: NativeProgram | None, general: _General | None) -> EmittedExpression | None:
+          translated: NativeProgram | None, general: _General | None,
+          generated: _General | None = None) -> EmittedExpression | None:
     """The module with the given tiers, or None when CPython cannot compile it (a native tier
     nested past its limits: the caller retries without one)."""
     free = tuple(translated.free_globals) if translated is not None else general.free_globals if general else ()
@@ -272,13 +310,15 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
         ast.Dict(keys=[P.const(name) for name, _, _ in regexes], values=[P.name(name) for name, _, _ in regexes]))))
     module = ast.Module(body=body, type_ignores=[])
     P.locate(module)
+    if translated is not None and _too_deep_to_print(translated.body, source):
+        return None  # the general tier alone (measured by the caller) stays within the limit
     try:
         code = compile(module, filename=f"<js {origin}>", mode="exec")
     except (RecursionError, SyntaxError, ValueError, MemoryError):
         if translated is None:
             raise too_deep(source, origin) from None
         return None
-    load = _deferred(program, source, origin) if general is None else None
+    load = _deferred(program, source, origin, generated) if general is None else None
     return EmittedExpression(source, facts, _imports(module), tuple(body), code, load)
 
 

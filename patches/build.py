@@ -18,6 +18,7 @@ from syncpatch.yamlsource import YamlDocument, YamlSyntaxError, load_yaml
 
 from . import checks
 from .artifact import ArtifactConfig, EmittedFunction, render_artifact, source_digest
+from .artifact_check import verify_artifact
 from .compile import CompiledConfig, ConfigError, compile_config
 from .diagnostics import Diagnostic
 
@@ -206,7 +207,8 @@ def build(paths: Sequence[Path], *, displays: Sequence[str] | None = None, tests
           compiler: Compiler | None = None, emitter: Callable[[str], EmittedFunction] | None = None,
           abi_version: Any = None) -> BuildResult:
     """Check every config (feeding test-case values to the round-trip check); when none has an
-    error, render the artifact."""
+    error, render the artifact and load it as a syncer would (``artifact_check``): the
+    result holds an artifact only when it loaded and holds the compiled plans."""
     names = list(displays) if displays is not None else [str(p) for p in paths]
     case_values, case_diags = checks.collect_case_values(tests)
     reports = [
@@ -218,7 +220,13 @@ def build(paths: Sequence[Path], *, displays: Sequence[str] | None = None, tests
     if not all(r.ok for r in reports):
         return BuildResult(tuple(reports))
     checked = [r for r in reports if r.compiled is not None]
-    return BuildResult(tuple(reports), render(checked, emitter=emitter, abi_version=abi_version))
+    artifact = render(checked, emitter=emitter, abi_version=abi_version)
+    problems = verify_artifact(artifact, checked, lambda some: render(some, emitter=emitter, abi_version=abi_version))
+    if problems:  # loaded as a syncer would, it failed: report it, write nothing
+        failing = {d.file: d for d in problems}
+        return BuildResult(tuple(attrs.evolve(r, diagnostics=(*r.diagnostics, failing[r.filename]))
+                                 if r.filename in failing else r for r in reports))
+    return BuildResult(tuple(reports), artifact)
 
 
 def example_configs(root: Path) -> Iterator[Path]:

@@ -109,11 +109,15 @@ def new_target(this: Any) -> Any:
 def spread(value: Any) -> Any:
     """SpreadElement (13.2.4.1): a list (returned as is when already one)."""
     if type(value) is list:
-        if len(value) > 65536:
-            current_realm().check_array(len(value))
+        if len(value) > 64:  # the literal or call copies it: charged in proportion
+            realm = current_realm()
+            realm.check_array(len(value))
+            realm.bulk(len(value))
         return value
     items = list(members.js_iterate(value))
-    current_realm().check_array(len(items))
+    realm = current_realm()
+    realm.check_array(len(items))
+    realm.bulk(len(items))
     return items
 
 

@@ -19,6 +19,7 @@ from .realm import DEFAULT_BUDGETS, FIRST_STACK_CHECK, Budgets, Realm
 from .realm import ON_NEW_REALM, WATCHED
 from .realm import _local as _LOCAL
 from . import watchdog
+from .bigstack import COUNTED_DEALLOC, needs_big_stack, run_on_big_stack
 from .plan_export import export_result
 from .values import UNDEFINED
 
@@ -109,6 +110,8 @@ class CompiledFunction:
 
     def __call__(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True,
                  budgets: Budgets | None = None) -> Any:
+        if COUNTED_DEALLOC and needs_big_stack():  # CPython 3.13+ on a small thread stack
+            return run_on_big_stack(lambda: self(value, context, value_exists=value_exists, budgets=budgets))
         value, context = self._inputs(value, context)
         if value_exists is not True:
             if value_exists is not False:
@@ -187,6 +190,8 @@ class CompiledFunction:
         (``plan_export``), while getters and property attributes still exist: what
         ``syncpatch eval`` prints. A result without a JSON form is an ``EvaluationError``
         whose ``value`` is a ``plan_export.ExportFailure``."""
+        if COUNTED_DEALLOC and needs_big_stack():  # CPython 3.13+ on a small thread stack
+            return run_on_big_stack(lambda: self.exported(value, context, value_exists=value_exists))
         local = _LOCAL
         previous = local.realm
         realm = Realm(self.budgets)

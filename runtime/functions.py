@@ -13,6 +13,7 @@ from .arguments import JSArguments
 from typing import Any
 
 from . import convert, members
+from .realm import current_realm
 from .stdlib.registry import FUNCTION_PROTO, GLOBALS, method, native
 from .values import UNDEFINED, JSFunction, JSThrow, make_error, type_error
 
@@ -80,10 +81,14 @@ def function_apply(this: Any, this_arg: Any = UNDEFINED, arg_array: Any = UNDEFI
     if arg_array is None or arg_array is UNDEFINED:
         return fn.call(this_arg)
     if type(arg_array) is list:
+        if len(arg_array) > 64:  # the argument list is a copy: charged in proportion
+            current_realm().bulk(len(arg_array))
         return fn.call(this_arg, *arg_array)
     if not members._is_object(arg_array):
         raise type_error("CreateListFromArrayLike called on non-object")
     n = convert.to_length(members.get_member(arg_array, "length"))
+    current_realm().check_array(n)
+    current_realm().bulk(n)
     return fn.call(this_arg, *[members.get_member(arg_array, str(i)) for i in range(n)])
 
 

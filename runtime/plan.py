@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, overload
 
 import attrs
 
+from .bigstack import COUNTED_DEALLOC, needs_big_stack, run_on_big_stack
 from .compiled import CompiledExpression
 from .errors import SyncpatchError
 from .paths import Segment, parse_path
@@ -361,6 +362,8 @@ class PatchPlan:
 
     def _apply(self, direction: Direction, program: _Program, obj: Any, context: Any,
                translator: "NameTranslator | None") -> tuple[Any, tuple[Any, ...]]:
+        if COUNTED_DEALLOC and needs_big_stack():  # CPython 3.13+ on a small thread stack
+            return run_on_big_stack(lambda: self._apply(direction, program, obj, context, translator))
         if type(context) is dict and "vcluster" in context and "hostObject" in context and "virtualObject" in context:
             ctx = context.copy()  # what _base_context returns for a complete context, sooner
         else:

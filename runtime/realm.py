@@ -153,6 +153,17 @@ class Realm:
         if left & 0x3FF == 0 or steps != 1:
             self.check_time()
 
+    def bulk(self, units: int) -> None:
+        """Charge a built-in's work *before* it does it, in proportion to its size (``units``:
+        elements copied or sorted, characters compared or built): one step per 16 units, and
+        for big work a look at the clock ahead. Work that would end past the deadline at
+        :data:`BULK_UNITS_PER_SECOND` (a slow rate: a loaded machine) ends the evaluation now,
+        since no check can interrupt one C-level operation once it runs."""
+        self.charge((units >> 4) or 1)
+        if units > _BULK_LOOKAHEAD and self.busy and self.deadline:
+            if time.monotonic() + units / BULK_UNITS_PER_SECOND > self.deadline:
+                self.out_of_time()
+
     def alive(self) -> None:
         """Raise the budget error again when this evaluation is already over (generated code
         calls it on entering ``finally`` and ``catch``; built-ins that swallow errors meet it
@@ -270,6 +281,12 @@ class Realm:
 
 
 _FALLBACK_BUDGETS = Budgets()
+
+#: the rate ``Realm.bulk`` assumes for one C-level operation (a copy, a sort, a collation):
+#: measured 50-200 M units a second on one idle core, counted at 20 M for a loaded machine
+BULK_UNITS_PER_SECOND = 20_000_000
+#: work below this many units ends within a few milliseconds: no look-ahead
+_BULK_LOOKAHEAD = 1 << 16
 
 
 class _ThreadState(threading.local):

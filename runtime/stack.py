@@ -27,7 +27,7 @@ from typing import Any
 
 from .errors import LimitExceeded
 
-__all__ = ["room", "check", "next_check", "RESERVE", "PER_CALL", "MEASURED"]
+__all__ = ["room", "size", "check", "next_check", "RESERVE", "PER_CALL", "MEASURED"]
 
 #: bytes kept free when a recursion is refused: the error's propagation, translation and the
 #: caller's handlers run in them
@@ -122,6 +122,11 @@ def room() -> int:
         return probe.size
     _getcontext(buffer)
     return int(probe.sp.value) - probe.low
+
+
+def size() -> int:
+    """This thread's whole stack in bytes (read once a thread)."""
+    return int(_probe.size)
 
 
 def check(reserve: int = RESERVE) -> int:

@@ -130,6 +130,8 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
     if source is None:
         source = [_plain(v) for v in snapshot(items)]
     realm = current_realm()
+    if type(source) is list:
+        realm.bulk(len(source))
     out: list[Any] = []
     for k, v in enumerate(source):
         if map_fn is not UNDEFINED:

@@ -57,8 +57,7 @@ def sort_values(items: list[Any], comparefn: Any) -> list[Any]:
     if n > 1:
         realm = current_realm()
         # comparator calls are charged by the callee; ToString keys and C comparisons here
-        realm.charge(n if comparefn is not UNDEFINED else (n * n.bit_length()) >> 3 or 1)
-        realm.check_time()
+        realm.bulk(16 * n if comparefn is not UNDEFINED else 2 * n * n.bit_length())  # n / (n log n) / 8 steps
         if comparefn is UNDEFINED:
             keyed = checked_map(_keyed, defined)
             keyed.sort(key=_FIRST)

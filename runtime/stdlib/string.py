@@ -371,6 +371,8 @@ def string_normalize(this: Any, form: Any = UNDEFINED, *_: Any) -> str:
     f = "NFC" if form is UNDEFINED else to_string(form)
     if f not in _FORMS:
         raise range_error("The normalization form should be one of NFC, NFD, NFKC, NFKD.")
+    if len(s) > 4096 and not s.isascii():  # (ASCII text is its own normal form, at C speed)
+        current_realm().bulk(4 * len(s))  # decomposition and recomposition: a few passes a character
     return js_normalize(s, f)
 
 

@@ -356,6 +356,8 @@ def _regexp_split(rx: JSRegExp, s: str, limit: Any) -> list[Any]:
 @method(STRING_PROTO, "split", 2)
 def string_split(this: Any, separator: Any = UNDEFINED, limit: Any = UNDEFINED, *_: Any) -> list[Any]:
     """String.prototype.split (22.1.3.23)."""
+    if type(this) is str and len(this) > 4096:
+        current_realm().bulk(len(this))  # the split copies every character
     if type(this) is str and type(separator) is str and separator and limit is UNDEFINED and this.isascii():
         parts = this.split(separator)  # the common case: ASCII text, a string separator
         if len(parts) > 1024:

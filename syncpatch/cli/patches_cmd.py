@@ -95,7 +95,21 @@ def _write(output: Path, text: str) -> str:
     if str(output) == "-":
         sys.stdout.write(text)
         return "-"
-    output.write_text(text, encoding="utf-8")
+    import os
+    import tempfile
+
+    # A whole artifact or none: written next to the output, then renamed over it.
+    handle, partial = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".partial", dir=output.resolve().parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(partial, 0o666 & ~mask)  # as an ordinary new file (mkstemp makes it private)
+        os.replace(partial, output)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
     _write_bytecode(output)
     return str(output)
 

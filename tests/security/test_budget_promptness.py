@@ -10,6 +10,8 @@ value wins. ``LimitExceeded`` is an ``EvaluationError`` whose ``budget`` names t
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from syncpatch import Budgets, EvaluationError, LimitExceeded, compile_expression
@@ -47,14 +49,14 @@ def _params() -> list[object]:
 
 
 @pytest.mark.parametrize("row", _params())
-def test_budget_trips_with_its_own_error(row: str, request: pytest.FixtureRequest) -> None:
+def test_budget_trips_with_its_own_error(row: str, request: pytest.FixtureRequest, through: Any) -> None:
     src, small, js_name, fragment = ROWS[row]
     budget = BUDGET_OF.get(row, row)
     if budget == "wall_time":
         request.getfixturevalue("stepping_clock")
-    fn = compile_expression(src, budgets=Budgets(**{**ROOMY, **small}))
+    fn = through(src, Budgets(**{**ROOMY, **small}))
     with pytest.raises(LimitExceeded) as info:
-        fn(None)
+        fn(None, {})
     exc = info.value
     assert isinstance(exc, EvaluationError)
     assert exc.budget == budget

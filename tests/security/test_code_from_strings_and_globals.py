@@ -9,6 +9,8 @@ too. Nothing of the host (process, modules, timers, network) exists as a global.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import pytest
 
@@ -122,5 +124,5 @@ CASES: list[Case] = [
 
 
 @pytest.mark.parametrize("case", params(CASES))
-def test_code_from_strings_and_globals(case: Case) -> None:
-    check(case)
+def test_code_from_strings_and_globals(case: Case, through: Any) -> None:
+    check(case, through)

@@ -1,6 +1,6 @@
 """Vector: Python objects handed in by the host (``value``/``context`` that are not JSON-like).
 
-A caller may pass objects of its own (a client model, a module, a function, a path, bytes,
+Every test runs through both exits (``through``). A caller may pass objects of its own (a client model, a module, a function, a path, bytes,
 a set). The script must see them as opaque empty objects: no attribute, method or module
 member is reachable by any JS name, nothing is called, and nothing is written back.
 """
@@ -47,10 +47,10 @@ SECRETS = ("s3cr3t", "model-name", "deleted", "dynamic-", "passwd", "posix", "en
 
 @pytest.mark.parametrize("kind", list(FOREIGN))
 @pytest.mark.parametrize("probe", PROBES)
-def test_foreign_attributes_are_unreachable(kind: str, probe: str) -> None:
+def test_foreign_attributes_are_unreachable(kind: str, probe: str, through: Any) -> None:
     value = FOREIGN[kind]
     try:
-        got = compile_expression(probe)(value)
+        got = through(probe, None)(value, {})
     except EvaluationError as exc:
         assert exc.js_name == "TypeError", exc  # reading through an undefined member
         return
@@ -58,9 +58,9 @@ def test_foreign_attributes_are_unreachable(kind: str, probe: str) -> None:
 
 
 @pytest.mark.parametrize("kind", list(FOREIGN))
-def test_foreign_objects_read_as_empty_objects(kind: str) -> None:
-    out = compile_expression("[typeof value, JSON.stringify(value), String(value), Object.keys(value), "
-                             "Object.getOwnPropertyNames(value)]")(FOREIGN[kind])
+def test_foreign_objects_read_as_empty_objects(kind: str, through: Any) -> None:
+    out = through("[typeof value, JSON.stringify(value), String(value), Object.keys(value), "
+                  "Object.getOwnPropertyNames(value)]", None)(FOREIGN[kind], {})
     assert out[0] == "object"
     if kind == "nested-model":
         assert out[1:] == ['{"m":{}}', "[object Object]", ["m"], ["m"]]
@@ -69,9 +69,9 @@ def test_foreign_objects_read_as_empty_objects(kind: str) -> None:
     assert not any(s in repr(out) for s in SECRETS)
 
 
-def test_nothing_is_called_or_written_on_a_foreign_object() -> None:
+def test_nothing_is_called_or_written_on_a_foreign_object(through: Any) -> None:
     model = Model()
-    compile_expression("value.x = 1; value.delete_everything = 2; typeof value.delete_everything")(model)
+    through("value.x = 1; value.delete_everything = 2; typeof value.delete_everything", None)(model, {})
     calls_after = model.calls
     assert model.__dict__ == {"name": "model-name", "calls": calls_after}
     assert calls_after == 0

@@ -8,6 +8,8 @@ through them trips the call-depth budget, and they cannot reach the caller's inp
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import pytest
 
@@ -90,5 +92,5 @@ CASES: list[Case] = [
 
 
 @pytest.mark.parametrize("case", params(CASES))
-def test_getters_and_define_property(case: Case) -> None:
-    check(case)
+def test_getters_and_define_property(case: Case, through: Any) -> None:
+    check(case, through)

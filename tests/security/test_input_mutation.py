@@ -8,6 +8,8 @@ mutate in place). ``check`` deep-compares the inputs after every row.
 
 from __future__ import annotations
 
+from typing import Any
+
 import copy
 
 import pytest
@@ -93,8 +95,8 @@ CASES: list[Case] = [Case(f"mutate-{k}", src, exp, value=V, context=CTX) for k, 
 
 
 @pytest.mark.parametrize("case", params(CASES))
-def test_inputs_unchanged(case: Case) -> None:
-    check(case)  # deep-compares value and context after the run
+def test_inputs_unchanged(case: Case, through: Any) -> None:
+    check(case, through)  # deep-compares value and context after the run
 
 
 @pytest.mark.parametrize("src", [s for s, _ in WRITES.values()])

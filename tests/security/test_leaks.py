@@ -9,6 +9,8 @@ also pull text out of the engine into results and filter those.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import pytest
 
@@ -104,8 +106,8 @@ for _i, (_src, _want) in enumerate(TEXTS):
 
 
 @pytest.mark.parametrize("case", params(CASES))
-def test_errors_and_texts(case: Case) -> None:
-    check(case)  # error text goes through the leak filter
+def test_errors_and_texts(case: Case, through: Any) -> None:
+    check(case, through)  # error text goes through the leak filter
 
 
 @pytest.mark.parametrize("src", [s for s, _ in TEXTS])

@@ -8,6 +8,8 @@ evaluation's realm overlay and die with it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import threading
 
 import pytest
@@ -129,9 +131,9 @@ for _id, _pol, _pexp, _probe, _qexp in ROWS:
 
 
 @pytest.mark.parametrize("case", params(CASES))
-def test_row_alone(case: Case) -> None:
+def test_row_alone(case: Case, through: Any) -> None:
     """Each polluter and each probe evaluates exactly as in V8 (a fresh realm)."""
-    check(case)
+    check(case, through)
 
 
 @pytest.mark.parametrize("pair", [pytest.param(p, id=p[0].id) for p in PAIRS])

@@ -9,6 +9,8 @@ Date/Error/Symbol/iterator objects. Writing such a key makes an ordinary own pro
 
 from __future__ import annotations
 
+from typing import Any
+
 
 import pytest
 
@@ -122,5 +124,5 @@ CASES += [
 
 
 @pytest.mark.parametrize("case", params(CASES))
-def test_python_attributes(case: Case) -> None:
-    check(case)
+def test_python_attributes(case: Case, through: Any) -> None:
+    check(case, through)
