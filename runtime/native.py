@@ -21,7 +21,7 @@ import re
 from json.encoder import encode_basestring
 from typing import Any
 
-from .interop import _dict_to_python, _no_index_keys
+from .interop import _dict_to_python, known_plain_keys, plain_keys
 from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
 from .values import UNDEFINED
 
@@ -362,37 +362,51 @@ def unique(items: list[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
 
 
+_STR_ONLY = {str}
+
+
+def index_keys(d: dict[Any, Any]) -> list[str]:
+    """The keys of ``d`` that are array indices (JS enumerates them first, ascending), in
+    insertion order; a key that is not a string deoptimises. The keys are screened at C
+    speed (``str.isdigit`` over them), which matters: a ConfigMap's "10" sends every object
+    it is in here."""
+    if set(map(type, d)) != _STR_ONLY and d:
+        raise Deopt
+    return [k for k in filter(str.isdigit, d)
+            if k.isascii() and (k == "0" or k[0] != "0") and (len(k) < 10 or int(k) < 4294967295)]
+
+
 def js_keys(d: dict[Any, Any]) -> list[str]:
-    """``Object.keys(d)`` of a dict whose keys may be integer-like: JS's order."""
+    """``Object.keys(d)`` of a dict whose keys may be integer-like: JS's order (array
+    indices first, ascending, then the other keys as inserted)."""
     if type(d) is not dict:
         raise Deopt
+    ints = index_keys(d)
     keys = list(d)
-    ints = [k for k in keys if type(k) is not str or _is_index(k)]
     if not ints:
         return keys
-    for k in ints:
-        if type(k) is not str:
-            raise Deopt
-    ints.sort(key=int)
+    ints.sort()
+    ints.sort(key=len)  # (canonical digit strings: by length, then by text, is numeric order)
+    if keys[:len(ints)] == ints:
+        return keys
     seen = set(ints)
     return ints + [k for k in keys if k not in seen]
-
-
-def _is_index(k: str) -> bool:
-    """``is_array_index`` for the keys native code meets (a quick first test: a digit)."""
-    return "0" <= k[:1] <= "9" and k.isdigit() and k.isascii() and (k == "0" or k[0] != "0") \
-        and int(k) < 4294967295
 
 
 def dict_out(d: dict[Any, Any]) -> Any:
     """A result object that failed the inline test: when only its keys are unusual (a
     ConfigMap's "10"), put them in JS's order here; anything else takes ``to_python``."""
-    if _no_index_keys(d):  # (C-speed tests first: the usual big object)
-        return _dict_to_python(d, 0)
+    if known_plain_keys(d) or plain_keys(d):  # (C-speed tests first: the usual big object)
+        return d if plain_tree(d) else _dict_to_python(d, 0)
+    if type(d) is not dict or not set(map(type, d.values())) <= _LEAF_OR_INT_TYPES:
+        return _to_python(d)
     for x in d.values():
-        if type(x) not in _LEAF_TYPES and (type(x) is not int or not -_SAFE <= x <= _SAFE):
+        if type(x) is int and not -_SAFE <= x <= _SAFE:
             return _to_python(d)
-    keys = js_keys(d)
+    try:
+        keys = js_keys(d)
+    except Deopt:
+        return _to_python(d)
     return d if keys == list(d) else {k: d[k] for k in keys}
 
 
@@ -643,7 +657,58 @@ def _to_python(v: Any) -> Any:
     return to_python(v)
 
 
+#: containers ``plain_tree`` looks at before leaving a result to ``to_python``
+_TREE_LIMIT = 100_000
+_MAX_DEPTH = 5000  # (to_python's: a deeper result takes it, and its error)
+
+
+def plain_tree(v: Any) -> bool:
+    """Would ``to_python(v)`` return the list or dict ``v`` itself? True when every container
+    in it is a plain list or a dict with plain keys (no integer-like key, which JS would
+    enumerate first) and every leaf a string, boolean, null, undefined or safe integer.
+    One loop over the tree level by level, without a call per container: a native result
+    often holds input objects, which have to be looked at, and ``to_python``'s recursion
+    costs more than the look."""
+    level = [v]
+    depth = seen = 0
+    while level:
+        depth += 1
+        seen += len(level)
+        if depth > _MAX_DEPTH or seen > _TREE_LIMIT:
+            return False
+        below: list[Any] = []
+        for x in level:
+            if type(x) is dict:
+                if not (known_plain_keys(x) or plain_keys(x)):
+                    return False
+                items: Any = x.values()
+            elif type(x) is list:
+                items = x
+            else:
+                return False
+            for y in items:
+                t = type(y)
+                if t is str or t is bool or y is None or y is UNDEFINED:
+                    continue
+                if t is dict or t is list:
+                    below.append(y)
+                elif t is not int or not -_SAFE <= y <= _SAFE:
+                    return False
+        level = below
+    return True
+
+
+def export(v: Any) -> Any:
+    """``to_python(v)`` for a native result (``TO_PYTHON``): a plain tree comes back as it
+    is after one ``plain_tree`` look; anything else is converted."""
+    t = type(v)
+    if (t is list or t is dict) and plain_tree(v):
+        return v
+    return _to_python(v)
+
+
 _LEAF_TYPES = frozenset([str, bool, type(None), type(UNDEFINED)])
+_LEAF_OR_INT_TYPES = _LEAF_TYPES | {int}
 
 
 def _helpers() -> dict[str, Any]:
@@ -657,7 +722,7 @@ def _helpers() -> dict[str, Any]:
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "MAX_TEXT": MAX_TEXT, "B2A": binascii.b2a_base64,
         "A2B": binascii.a2b_base64,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "VDNS": virtual_to_host_dns, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
-        "TO_PYTHON": to_python, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "KNOWN_KEYS": known_plain_keys,
+        "TO_PYTHON": export, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "KNOWN_KEYS": known_plain_keys,
         "PLAIN_KEYS": plain_keys, "SHALLOW": shallow_to_js,
         "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
         "PROTO_NAMES": PROTO_NAMES, "STRING_OF": string_of, "ADD_TEXT": add_text, "NUMBER_OF": number_of,

@@ -143,6 +143,10 @@ VALUES: dict[str, Any] = {
     "dict-nulls": {"name": None, "a": None, "b": None, "field": None, "items": None, "n": None},
     "dict-tuple-leaf": {"a": "x", "b": ("t", "u"), "items": ("p", "q"), "name": "tup"},
     "dict-int-key": {1: "int key", "b": 2, "name": "ik"},
+    # oddities deep inside (results that hold input objects are looked at to the leaves)
+    "dict-deep-odd": {"name": "deep", "items": [{"a": [{"x": 1.0}]}, {"b": {"c": {"10": "ten", "2": "two"}}}],
+                      "metadata": {"labels": {"z": [("t",)], "n": [2**53 + 1]}}, "field": {"other": [[-0.0]]},
+                      "spec": {"ports": [{"port": 80, "name": "é"}]}},
     # numeric text, JSON text, lists to sort, flatten and dedupe (issue 21's constructs)
     "str-port": "8080",
     "str-int-padded": "  42px",
