@@ -742,7 +742,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max,
+    "max": max, "map": map,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 
