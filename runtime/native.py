@@ -729,7 +729,7 @@ def _helpers() -> dict[str, Any]:
         "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten,
         "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
-        "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "JSON_PARSE": json_parse,
+        "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
         "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out,
     }

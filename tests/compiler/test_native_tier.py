@@ -486,6 +486,15 @@ EXPRESSIONS: list[str] = [
     # in
     '"name" in value',
     'value in ["a", "b"]',
+    # a literal array's own keys inline: indices, "length", null as "null"; prototype names
+    # and other key types take the helper
+    'value in ["x", "y", "z"] ? value : "invalid"',
+    'value.name in ["a", "b"]',
+    '"length" in ["a"]',
+    '"map" in ["a"] || value in ["c"]',
+    "value.n in [1, 2, 3, 4, 5, 6]",
+    "value / 1024",
+    "value.port / 8",
     "0 in value",
     '"length" in value',
     '"toString" in value',
@@ -800,6 +809,10 @@ STAYS_NATIVE = [
     ("Object.keys(value).sort()", {"b": 1, "a": 2}),
     ("value.split('.').map(Number).reduce((a, b) => (a << 8) + b, 0)", "10.0.1.23"),
     ("value in ['customer', 'customer-private'] ? value : 'invalid'", None),
+    ("value in ['customer', 'customer-private'] ? value : 'invalid'", "1"),
+    ("value / 2", 8080),
+    ("value / 2", 8081),
+    ("Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith('kubectl.')))", {"a": "1", "b": 2}),
     ("JSON.stringify(value)", UNDEFINED),
     ("JSON.parse(value).kind", '{"kind": "Pod"}'),
     ("value?.find(o => o.controller)?.name ?? ''", [{"name": "rs", "controller": True}]),
