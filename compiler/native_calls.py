@@ -894,14 +894,29 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
             finally:
                 gen.scopes.pop()
             test_pre, gen.pre = gen.pre, []
+        typed = None
+        if init_ty == "int":
+            # a count or a sum from an integer: when the step gives a safe integer whenever the
+            # accumulator is one, it is one on every step (no guard on it, no result walk)
+            pending, counter = len(gen.pending), gen.counter
+            gen.scopes.append({params[0]: (acc, "int"), params[1]: (item, element)})
+            try:
+                e, ty = gen.expr(body)
+            finally:
+                gen.scopes.pop()
+            if ty == "int":
+                typed = [*gen.pre, ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=e)]
+            else:
+                gen.pre, gen.counter = [], counter
+                del gen.pending[pending:]
         gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
         try:
-            loop_body = _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
-            result_ty = "dict" if loop_body is not None else "any"
+            loop_body = typed or _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
+            result_ty = "int" if typed else "dict" if loop_body is not None else "any"
             if loop_body is None:
                 e, _ = gen.expr(body)
                 loop_body = [*gen.pre, ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=e)]
-            else:
+            elif not typed:
                 loop_body = [*gen.pre, *loop_body]
         finally:
             gen.scopes.pop()

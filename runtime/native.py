@@ -21,7 +21,7 @@ import re
 from json.encoder import encode_basestring
 from typing import Any
 
-from .interop import _dict_to_python, known_plain_keys, plain_keys
+from .interop import _dict_to_python, known_plain_keys, plain_keys, to_python
 from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
 from .values import UNDEFINED
 
@@ -399,14 +399,14 @@ def dict_out(d: dict[Any, Any]) -> Any:
     if known_plain_keys(d) or plain_keys(d):  # (C-speed tests first: the usual big object)
         return d if plain_tree(d) else _dict_to_python(d, 0)
     if type(d) is not dict or not set(map(type, d.values())) <= _LEAF_OR_INT_TYPES:
-        return _to_python(d)
+        return to_python(d)
     for x in d.values():
         if type(x) is int and not -_SAFE <= x <= _SAFE:
-            return _to_python(d)
+            return to_python(d)
     try:
         keys = js_keys(d)
     except Deopt:
-        return _to_python(d)
+        return to_python(d)
     return d if keys == list(d) else {k: d[k] for k in keys}
 
 
@@ -651,12 +651,6 @@ def regex_test(rx: LazyRegex, limit: int, s: str) -> bool:
     return (rx.compiled or rx.get()).search(s) is not None
 
 
-def _to_python(v: Any) -> Any:
-    from .interop import to_python
-
-    return to_python(v)
-
-
 #: containers ``plain_tree`` looks at before leaving a result to ``to_python``
 _TREE_LIMIT = 100_000
 _MAX_DEPTH = 5000  # (to_python's: a deeper result takes it, and its error)
@@ -700,11 +694,17 @@ def plain_tree(v: Any) -> bool:
 
 def export(v: Any) -> Any:
     """``to_python(v)`` for a native result (``TO_PYTHON``): a plain tree comes back as it
-    is after one ``plain_tree`` look; anything else is converted."""
+    is after one ``plain_tree`` look, and so does a plain scalar; anything else is converted."""
     t = type(v)
-    if (t is list or t is dict) and plain_tree(v):
+    if t is list or t is dict:
+        if plain_tree(v):
+            return v
+    elif t is int:
+        if -_SAFE <= v <= _SAFE:
+            return v
+    elif t is bool or v is None or v is UNDEFINED:
         return v
-    return _to_python(v)
+    return to_python(v)
 
 
 _LEAF_TYPES = frozenset([str, bool, type(None), type(UNDEFINED)])
@@ -713,7 +713,7 @@ _LEAF_OR_INT_TYPES = _LEAF_TYPES | {int}
 
 def _helpers() -> dict[str, Any]:
     from .convert import to_boolean
-    from .interop import _PLAIN_LEAVES, _dict_to_python, _small_plain, known_plain_keys, plain_keys, shallow_to_js, to_js, to_python
+    from .interop import _PLAIN_LEAVES, _small_plain, shallow_to_js, to_js
     from .ops import typeof
     from .strings import concat
 

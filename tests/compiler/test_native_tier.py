@@ -494,6 +494,12 @@ EXPRESSIONS: list[str] = [
     '"map" in ["a"] || value in ["c"]',
     "value.n in [1, 2, 3, 4, 5, 6]",
     "value / 1024",
+    # reduce from an integer whose step keeps it one: typed, unguarded accumulator
+    "value.reduce((n, x) => n + x.length, 0)",
+    "value.items.reduce((n, x) => n + x.length, 0)",
+    "value.reduce((a, b) => ((a << 4) | b) >>> 0, 0)",
+    "value.reduce((n, x) => n * 3 + 1, 1)",
+    "value.reduce((n, x) => n + x, 0)",
     "value.port / 8",
     "0 in value",
     '"length" in value',
