@@ -832,6 +832,11 @@ def _element(pyname: Any) -> ast.expr:
 
 def _flat_map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     mapped, _ = _map(gen, items, args, start)
+    if isinstance(mapped, ast.ListComp) and isinstance(mapped.elt, ast.ListComp):
+        # a callback that maps (a fresh array each time): one comprehension over both loops
+        # (each bounded by MAX_ITEMS, as FLATTEN's total is)
+        inner = mapped.elt
+        return ast.ListComp(elt=inner.elt, generators=[*mapped.generators, *inner.generators]), "list"
     return E("FLATTEN(L)", L=mapped), "list"
 
 

@@ -520,6 +520,8 @@ EXPRESSIONS: list[str] = [
     "value.map(x => ({...x, items: (x.items ?? []).map(i => ({name: i}))}))",
     "value.reduce((n, x) => n + x.items.filter(i => i).length, 0)",
     "value.flatMap(x => (x.items ?? []).map(i => i + x.name))",
+    "value.flatMap(x => x.items.filter(i => i !== x.name))",
+    "value.flatMap(x => x.items.map(i => ({i, n: x.port})))",
     # entries with holes
     'Object.entries(value).filter(([, v]) => v !== "").map(([k]) => k)',
     'Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith("a")))',
