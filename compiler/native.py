@@ -258,6 +258,26 @@ class NativeGen:
     def result(self, result: ast.expr, ty: str) -> list[ast.stmt]:
         if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
             return [ast.Return(value=result)]  # already what the caller gets (strs: a list of str)
+        if ty == "dict" and isinstance(result, ast.Dict) and 0 < len(result.keys) <= 16 and all(
+                isinstance(k, ast.Constant) and type(k.value) is str and not "0" <= k.value[:1] <= "9"
+                for k in result.keys):
+            # an object literal (no spread): its keys are plain, so only the values whose type
+            # is unknown are tested, each where it is made
+            tests: list[str] = []
+            values: list[ast.expr] = []
+            for v in result.values:
+                if isinstance(v, ast.Constant) and (type(v.value) in (str, bool, type(None))
+                                                    or type(v.value) is int and -_SAFE <= v.value <= _SAFE):
+                    values.append(v)
+                    continue
+                t = self.tmp()
+                values.append(E("(T := V)", T=t, V=v))
+                tests.append(f"(type({t}) in PLAIN_LEAVES or type({t}) is int and -{_SAFE} <= {t} <= {_SAFE})")
+            d = self.tmp()
+            made = ast.Dict(keys=result.keys, values=values)
+            if not tests:
+                return [ast.Return(value=made)]
+            return S(f"D = R\nreturn D if {' and '.join(tests)} else DICT_OUT_KEYS(D)", D=d, R=made)
         if ty == "dict":  # a small plain object (the usual result) is tested inline: no call
             # (no return inside the loop: plans write this body in place, see runtime/plan_inline.py)
             return S("D = R\n"

@@ -494,6 +494,11 @@ EXPRESSIONS: list[str] = [
     '"map" in ["a"] || value in ["c"]',
     "value.n in [1, 2, 3, 4, 5, 6]",
     "value / 1024",
+    # object literal results: only values of unknown type are tested
+    '({name: "fixed", namespace: value?.namespace})',
+    '({a: value, b: 1, c: null, d: true})',
+    '({a: value.items, b: value.n})',
+    '({"10": value, b: 1})',
     # reduce from an integer whose step keeps it one: typed, unguarded accumulator
     "value.reduce((n, x) => n + x.length, 0)",
     "value.items.reduce((n, x) => n + x.length, 0)",
