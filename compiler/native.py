@@ -685,7 +685,8 @@ class NativeGen:
                 # ``key in [literal, ...]`` (often meant as "is one of"): the array's own keys are
                 # its indices and "length"; null reads as "null"; a name its prototypes hold, or
                 # another key type, is left to HAS_PROPERTY
-                own = ast.Set(elts=[ast.Constant(str(i)) for i in range(len(b.elts))] + [ast.Constant("length")])
+                names: list[ast.expr] = [ast.Constant(str(i)) for i in range(len(b.elts))]
+                own = ast.Set(elts=[*names, ast.Constant("length")])
                 return E("False if (T := X) is None else (T in S) if type(T) is str and T.isascii() "
                          "and T not in PROTO_NAMES and T not in ARRAY_NAMES else HAS_PROPERTY(T, L)",
                          T=self.tmp(), X=a, S=own, L=b), "bool"
