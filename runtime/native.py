@@ -660,13 +660,14 @@ def plain_tree(v: Any) -> bool:
     """Would ``to_python(v)`` return the list or dict ``v`` itself? True when every container
     in it is a plain list or a dict with plain keys (no integer-like key, which JS would
     enumerate first) and every leaf a string, boolean, null, undefined or safe integer.
-    One loop over the tree level by level, without a call per container: a native result
-    often holds input objects, which have to be looked at, and ``to_python``'s recursion
-    costs more than the look."""
+    One loop over the tree, two levels at a time (an object's members are looked at where it
+    is met: the usual list of small objects takes one pass), without a call per container:
+    a native result often holds input objects, which have to be looked at, and
+    ``to_python``'s recursion costs more than the look."""
     level = [v]
     depth = seen = 0
     while level:
-        depth += 1
+        depth += 2
         seen += len(level)
         if depth > _MAX_DEPTH or seen > _TREE_LIMIT:
             return False
@@ -684,7 +685,18 @@ def plain_tree(v: Any) -> bool:
                 t = type(y)
                 if t is str or t is bool or y is None or y is UNDEFINED:
                     continue
-                if t is dict or t is list:
+                if t is dict:
+                    if not (known_plain_keys(y) or plain_keys(y)):
+                        return False
+                    for z in y.values():
+                        t = type(z)
+                        if t is str or t is bool or z is None or z is UNDEFINED:
+                            continue
+                        if t is dict or t is list:
+                            below.append(z)
+                        elif t is not int or not -_SAFE <= z <= _SAFE:
+                            return False
+                elif t is list:
                     below.append(y)
                 elif t is not int or not -_SAFE <= y <= _SAFE:
                     return False
@@ -696,7 +708,23 @@ def export(v: Any) -> Any:
     """``to_python(v)`` for a native result (``TO_PYTHON``): a plain tree comes back as it
     is after one ``plain_tree`` look, and so does a plain scalar; anything else is converted."""
     t = type(v)
-    if t is list or t is dict:
+    if t is list:
+        for x in v:  # first the usual flat result: leaves and small objects of leaves
+            tx = type(x)
+            if tx is str or tx is bool or x is None or x is UNDEFINED or (tx is int and -_SAFE <= x <= _SAFE):
+                continue
+            if tx is dict and len(x) <= 8 and known_plain_keys(x):
+                for y in x.values():
+                    if type(y) not in _LEAF_TYPES and (type(y) is not int or not -_SAFE <= y <= _SAFE):
+                        break
+                else:
+                    continue
+            break
+        else:
+            return v
+        if plain_tree(v):
+            return v
+    elif t is dict:
         if plain_tree(v):
             return v
     elif t is int:
