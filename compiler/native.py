@@ -251,13 +251,33 @@ class NativeGen:
         if self.copy_mask:
             return S(f"V = {'SHALLOW' if self.copy_mask & 4 else 'TO_JS'}(value)", V="_val")
         if self.value_as_text or self.text_uses:
-            return S("if type(value) is str:\n    if not value.isascii(): DEOPT()\n"
-                     "elif type(value) is tuple: DEOPT()")
+            return S("if (_vt := type(value)) is str:\n    if not value.isascii(): DEOPT()\n"
+                     "elif _vt is tuple: DEOPT()")
         return []
 
     def result(self, result: ast.expr, ty: str) -> list[ast.stmt]:
         if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
             return [ast.Return(value=result)]  # already what the caller gets (strs: a list of str)
+        if ty == "dict" and isinstance(result, ast.Dict) and 0 < len(result.keys) <= 16 and all(
+                isinstance(k, ast.Constant) and type(k.value) is str and not "0" <= k.value[:1] <= "9"
+                for k in result.keys):
+            # an object literal (no spread): its keys are plain, so only the values whose type
+            # is unknown are tested, each where it is made
+            tests: list[str] = []
+            values: list[ast.expr] = []
+            for v in result.values:
+                if isinstance(v, ast.Constant) and (type(v.value) in (str, bool, type(None))
+                                                    or type(v.value) is int and -_SAFE <= v.value <= _SAFE):
+                    values.append(v)
+                    continue
+                t = self.tmp()
+                values.append(E("(T := V)", T=t, V=v))
+                tests.append(f"(type({t}) in PLAIN_LEAVES or type({t}) is int and -{_SAFE} <= {t} <= {_SAFE})")
+            d = self.tmp()
+            made = ast.Dict(keys=result.keys, values=values)
+            if not tests:
+                return [ast.Return(value=made)]
+            return S(f"D = R\nreturn D if {' and '.join(tests)} else DICT_OUT_KEYS(D)", D=d, R=made)
         if ty == "dict":  # a small plain object (the usual result) is tested inline: no call
             # (no return inside the loop: plans write this body in place, see runtime/plan_inline.py)
             return S("D = R\n"
@@ -650,13 +670,26 @@ class NativeGen:
         if op == "/":  # an exact quotient inline; a fraction, -0 or a zero divisor: DIVIDE
             t, u = self.tmp(), self.tmp()
             self.safe_ints.add(t + "q")
-            return E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and ((Q := T // U), True)[1] "
+            if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
+                # by a positive literal (/ 2, / 1024): no -0 and no zero divisor to test
+                return E("Q if not (T := X) % Y and (Q := T // Y) is not None else DIVIDE(T, Y)", T=t, Q=t + "q",
+                         X=self.as_int(a, ta), Y=b), "any"
+            return E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and (Q := T // U) is not None "
                      "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "any"
         if op == "%":
             return E("REMAINDER(X, Y)", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
         if op in _BITWISE:  # ToInt32 / ToUint32 of safe integers: two's complement masks
             return E(_BITWISE[op], X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
         if op == "in":
+            if isinstance(b, ast.List) and all(isinstance(e, ast.Constant) for e in b.elts) and len(b.elts) <= 64:
+                # ``key in [literal, ...]`` (often meant as "is one of"): the array's own keys are
+                # its indices and "length"; null reads as "null"; a name its prototypes hold, or
+                # another key type, is left to HAS_PROPERTY
+                names: list[ast.expr] = [ast.Constant(str(i)) for i in range(len(b.elts))]
+                own = ast.Set(elts=[*names, ast.Constant("length")])
+                return E("False if (T := X) is None else (T in S) if type(T) is str and T.isascii() "
+                         "and T not in PROTO_NAMES and T not in ARRAY_NAMES else HAS_PROPERTY(T, L)",
+                         T=self.tmp(), X=a, S=own, L=b), "bool"
             return E("HAS_PROPERTY(X, Y)", X=a, Y=b), "bool"
         if op == "*":  # a zero product is -0 in JS when the other factor is negative: general tier
             # (a reduce from 0 or a zero count keeps +0 and stays here)

@@ -651,14 +651,28 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
     return params, body
 
 
-def _bounded(gen: "NativeGen", items: ast.expr, start: int) -> str:
+def _entries_view(e: ast.expr) -> ast.expr | None:
+    """``D.items()`` when ``e`` is ``map(list, D.items())`` (``Object.entries``' list form)."""
+    if (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "map" and len(e.args) == 2
+            and isinstance(e.args[0], ast.Name) and e.args[0].id == "list"):
+        return e.args[1]
+    return None
+
+
+def _bounded(gen: "NativeGen", items: ast.expr, start: int, unpacked: bool = False) -> str:
     """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``. The hoisted
     statement runs before all code still to be translated: its guards' facts hold there.
     The local is only iterated and measured, so ``Object.keys(d)`` and ``Object.values(d)``
-    hand over ``d`` and ``d.values()`` themselves, not copies (no native code writes to ``d``)."""
+    hand over ``d`` and ``d.values()`` themselves, not copies (no native code writes to ``d``);
+    so does ``Object.entries(d)`` when each entry is ``unpacked`` into ``[k, v]`` names (no
+    entry is seen as an array)."""
     if (isinstance(items, ast.IfExp) and isinstance(items.body, ast.Call) and isinstance(items.body.func, ast.Name)
             and items.body.func.id == "list" and len(items.body.args) == 1):
-        items = ast.IfExp(test=items.test, body=items.body.args[0], orelse=items.orelse)
+        view = _entries_view(items.body.args[0])
+        if view is None:
+            items = ast.IfExp(test=items.test, body=items.body.args[0], orelse=items.orelse)
+        elif unpacked:
+            items = ast.IfExp(test=items.test, body=view, orelse=items.orelse)
     if gen.in_comprehension + gen.in_loop > 1:
         raise Unsupported  # loops in loops in loops: MAX_ITEMS cubed is past any budget
     name = gen.tmp()
@@ -686,7 +700,8 @@ def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
     if len(args) != 1:
         raise Unsupported
     params, body = _callback(args[0], arity, pairs and gen.element == "entry", gen)
-    source = _bounded(gen, items, start)
+    unpacked = bool(params) and isinstance(params[0], tuple) and len(params) < 3  # (the array itself unseen)
+    source = _bounded(gen, items, start, unpacked)
     pynames = [(gen.tmp(), gen.tmp()) if isinstance(p, tuple) else gen.tmp() for p in params[:2]]
     if len(params) == 3:
         pynames.append(source)
@@ -817,6 +832,11 @@ def _element(pyname: Any) -> ast.expr:
 
 def _flat_map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     mapped, _ = _map(gen, items, args, start)
+    if isinstance(mapped, ast.ListComp) and isinstance(mapped.elt, ast.ListComp):
+        # a callback that maps (a fresh array each time): one comprehension over both loops
+        # (each bounded by MAX_ITEMS, as FLATTEN's total is)
+        inner = mapped.elt
+        return ast.ListComp(elt=inner.elt, generators=[*mapped.generators, *inner.generators]), "list"
     return E("FLATTEN(L)", L=mapped), "list"
 
 
@@ -879,14 +899,29 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
             finally:
                 gen.scopes.pop()
             test_pre, gen.pre = gen.pre, []
+        typed = None
+        if init_ty == "int":
+            # a count or a sum from an integer: when the step gives a safe integer whenever the
+            # accumulator is one, it is one on every step (no guard on it, no result walk)
+            pending, counter = len(gen.pending), gen.counter
+            gen.scopes.append({params[0]: (acc, "int"), params[1]: (item, element)})
+            try:
+                e, ty = gen.expr(body)
+            finally:
+                gen.scopes.pop()
+            if ty == "int":
+                typed = [*gen.pre, ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=e)]
+            else:
+                gen.pre, gen.counter = [], counter
+                del gen.pending[pending:]
         gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
         try:
-            loop_body = _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
-            result_ty = "dict" if loop_body is not None else "any"
+            loop_body = typed or _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
+            result_ty = "int" if typed else "dict" if loop_body is not None else "any"
             if loop_body is None:
                 e, _ = gen.expr(body)
                 loop_body = [*gen.pre, ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=e)]
-            else:
+            elif not typed:
                 loop_body = [*gen.pre, *loop_body]
         finally:
             gen.scopes.pop()
@@ -961,7 +996,7 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     gen.note_fact(obj, "dict")
     d = gen.tmp()
     guard = E("type(D := X) is dict and (KNOWN_KEYS(D) or PLAIN_KEYS(D))", D=d, X=obj)
-    form = {"keys": "list(D)", "values": "list(D.values())", "entries": "[[K, V] for K, V in D.items()]"}[method]
+    form = {"keys": "list(D)", "values": "list(D.values())", "entries": "list(map(list, D.items()))"}[method]
     # (integer-like keys, such as a ConfigMap's "10", come first in JS: JS_KEYS orders them)
     slow = {"keys": "JS_KEYS(D)", "values": "[D[K] for K in JS_KEYS(D)]",
             "entries": "[[K, D[K]] for K in JS_KEYS(D)]"}[method]
@@ -977,6 +1012,13 @@ def _from_entries(gen: "NativeGen", node: Any) -> tuple[ast.expr, str]:
     pairs, ty = gen.expr(node, raw=True)
     if ty not in ("entries", "pairs"):
         raise Unsupported
+    if isinstance(pairs, ast.ListComp) and isinstance(pairs.elt, ast.List) and len(pairs.elt.elts) == 2:
+        # a map (or filter) to pairs straight into the object: no list of pairs in between
+        # (its receiver is bounded already, and a map or filter makes no more elements)
+        k = gen.tmp()
+        key, value = pairs.elt.elts
+        return ast.DictComp(key=E("K if type(K := X) is str else DEOPT()", K=k, X=key), value=value,
+                            generators=pairs.generators), "dict"
     source = _bounded(gen, pairs, start)  # (a comprehension's iterable may not hold walrus targets)
     k, v = gen.tmp(), gen.tmp()
     return E("{(K if type(K) is str else DEOPT()): V for K, V in P}", K=k, V=v, P=source), "dict"

@@ -21,7 +21,7 @@ import re
 from json.encoder import encode_basestring
 from typing import Any
 
-from .interop import _dict_to_python, _no_index_keys
+from .interop import _dict_to_python, known_plain_keys, plain_keys, to_python
 from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
 from .values import UNDEFINED
 
@@ -362,37 +362,51 @@ def unique(items: list[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
 
 
+_STR_ONLY = {str}
+
+
+def index_keys(d: dict[Any, Any]) -> list[str]:
+    """The keys of ``d`` that are array indices (JS enumerates them first, ascending), in
+    insertion order; a key that is not a string deoptimises. The keys are screened at C
+    speed (``str.isdigit`` over them), which matters: a ConfigMap's "10" sends every object
+    it is in here."""
+    if set(map(type, d)) != _STR_ONLY and d:
+        raise Deopt
+    return [k for k in filter(str.isdigit, d)
+            if k.isascii() and (k == "0" or k[0] != "0") and (len(k) < 10 or int(k) < 4294967295)]
+
+
 def js_keys(d: dict[Any, Any]) -> list[str]:
-    """``Object.keys(d)`` of a dict whose keys may be integer-like: JS's order."""
+    """``Object.keys(d)`` of a dict whose keys may be integer-like: JS's order (array
+    indices first, ascending, then the other keys as inserted)."""
     if type(d) is not dict:
         raise Deopt
+    ints = index_keys(d)
     keys = list(d)
-    ints = [k for k in keys if type(k) is not str or _is_index(k)]
     if not ints:
         return keys
-    for k in ints:
-        if type(k) is not str:
-            raise Deopt
-    ints.sort(key=int)
+    ints.sort()
+    ints.sort(key=len)  # (canonical digit strings: by length, then by text, is numeric order)
+    if keys[:len(ints)] == ints:
+        return keys
     seen = set(ints)
     return ints + [k for k in keys if k not in seen]
-
-
-def _is_index(k: str) -> bool:
-    """``is_array_index`` for the keys native code meets (a quick first test: a digit)."""
-    return "0" <= k[:1] <= "9" and k.isdigit() and k.isascii() and (k == "0" or k[0] != "0") \
-        and int(k) < 4294967295
 
 
 def dict_out(d: dict[Any, Any]) -> Any:
     """A result object that failed the inline test: when only its keys are unusual (a
     ConfigMap's "10"), put them in JS's order here; anything else takes ``to_python``."""
-    if _no_index_keys(d):  # (C-speed tests first: the usual big object)
-        return _dict_to_python(d, 0)
+    if known_plain_keys(d) or plain_keys(d):  # (C-speed tests first: the usual big object)
+        return d if plain_tree(d) else _dict_to_python(d, 0)
+    if type(d) is not dict or not set(map(type, d.values())) <= _LEAF_OR_INT_TYPES:
+        return to_python(d)
     for x in d.values():
-        if type(x) not in _LEAF_TYPES and (type(x) is not int or not -_SAFE <= x <= _SAFE):
-            return _to_python(d)
-    keys = js_keys(d)
+        if type(x) is int and not -_SAFE <= x <= _SAFE:
+            return to_python(d)
+    try:
+        keys = js_keys(d)
+    except Deopt:
+        return to_python(d)
     return d if keys == list(d) else {k: d[k] for k in keys}
 
 
@@ -637,18 +651,97 @@ def regex_test(rx: LazyRegex, limit: int, s: str) -> bool:
     return (rx.compiled or rx.get()).search(s) is not None
 
 
-def _to_python(v: Any) -> Any:
-    from .interop import to_python
+#: containers ``plain_tree`` looks at before leaving a result to ``to_python``
+_TREE_LIMIT = 100_000
+_MAX_DEPTH = 5000  # (to_python's: a deeper result takes it, and its error)
 
+
+def plain_tree(v: Any) -> bool:
+    """Would ``to_python(v)`` return the list or dict ``v`` itself? True when every container
+    in it is a plain list or a dict with plain keys (no integer-like key, which JS would
+    enumerate first) and every leaf a string, boolean, null, undefined or safe integer.
+    One loop over the tree, two levels at a time (an object's members are looked at where it
+    is met: the usual list of small objects takes one pass), without a call per container:
+    a native result often holds input objects, which have to be looked at, and
+    ``to_python``'s recursion costs more than the look."""
+    level = [v]
+    depth = seen = 0
+    while level:
+        depth += 2
+        seen += len(level)
+        if depth > _MAX_DEPTH or seen > _TREE_LIMIT:
+            return False
+        below: list[Any] = []
+        for x in level:
+            if type(x) is dict:
+                if not (known_plain_keys(x) or plain_keys(x)):
+                    return False
+                items: Any = x.values()
+            elif type(x) is list:
+                items = x
+            else:
+                return False
+            for y in items:
+                t = type(y)
+                if t is str or t is bool or y is None or y is UNDEFINED:
+                    continue
+                if t is dict:
+                    if not (known_plain_keys(y) or plain_keys(y)):
+                        return False
+                    for z in y.values():
+                        t = type(z)
+                        if t is str or t is bool or z is None or z is UNDEFINED:
+                            continue
+                        if t is dict or t is list:
+                            below.append(z)
+                        elif t is not int or not -_SAFE <= z <= _SAFE:
+                            return False
+                elif t is list:
+                    below.append(y)
+                elif t is not int or not -_SAFE <= y <= _SAFE:
+                    return False
+        level = below
+    return True
+
+
+def export(v: Any) -> Any:
+    """``to_python(v)`` for a native result (``TO_PYTHON``): a plain tree comes back as it
+    is after one ``plain_tree`` look, and so does a plain scalar; anything else is converted."""
+    t = type(v)
+    if t is list:
+        for x in v:  # first the usual flat result: leaves and small objects of leaves
+            tx = type(x)
+            if tx is str or tx is bool or x is None or x is UNDEFINED or (tx is int and -_SAFE <= x <= _SAFE):
+                continue
+            if tx is dict and len(x) <= 8 and known_plain_keys(x):
+                for y in x.values():
+                    if type(y) not in _LEAF_TYPES and (type(y) is not int or not -_SAFE <= y <= _SAFE):
+                        break
+                else:
+                    continue
+            break
+        else:
+            return v
+        if plain_tree(v):
+            return v
+    elif t is dict:
+        if plain_tree(v):
+            return v
+    elif t is int:
+        if -_SAFE <= v <= _SAFE:
+            return v
+    elif t is bool or v is None or v is UNDEFINED:
+        return v
     return to_python(v)
 
 
 _LEAF_TYPES = frozenset([str, bool, type(None), type(UNDEFINED)])
+_LEAF_OR_INT_TYPES = _LEAF_TYPES | {int}
 
 
 def _helpers() -> dict[str, Any]:
     from .convert import to_boolean
-    from .interop import _PLAIN_LEAVES, _dict_to_python, _small_plain, known_plain_keys, plain_keys, shallow_to_js, to_js, to_python
+    from .interop import _PLAIN_LEAVES, _small_plain, shallow_to_js, to_js
     from .ops import typeof
     from .strings import concat
 
@@ -657,14 +750,14 @@ def _helpers() -> dict[str, Any]:
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "MAX_TEXT": MAX_TEXT, "B2A": binascii.b2a_base64,
         "A2B": binascii.a2b_base64,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "VDNS": virtual_to_host_dns, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
-        "TO_PYTHON": to_python, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "KNOWN_KEYS": known_plain_keys,
+        "TO_PYTHON": export, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "KNOWN_KEYS": known_plain_keys,
         "PLAIN_KEYS": plain_keys, "SHALLOW": shallow_to_js,
         "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
         "PROTO_NAMES": PROTO_NAMES, "STRING_OF": string_of, "ADD_TEXT": add_text, "NUMBER_OF": number_of,
         "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten,
         "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
-        "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "JSON_PARSE": json_parse,
+        "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
         "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out,
     }
@@ -677,7 +770,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max,
+    "max": max, "map": map,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

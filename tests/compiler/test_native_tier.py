@@ -143,6 +143,10 @@ VALUES: dict[str, Any] = {
     "dict-nulls": {"name": None, "a": None, "b": None, "field": None, "items": None, "n": None},
     "dict-tuple-leaf": {"a": "x", "b": ("t", "u"), "items": ("p", "q"), "name": "tup"},
     "dict-int-key": {1: "int key", "b": 2, "name": "ik"},
+    # oddities deep inside (results that hold input objects are looked at to the leaves)
+    "dict-deep-odd": {"name": "deep", "items": [{"a": [{"x": 1.0}]}, {"b": {"c": {"10": "ten", "2": "two"}}}],
+                      "metadata": {"labels": {"z": [("t",)], "n": [2**53 + 1]}}, "field": {"other": [[-0.0]]},
+                      "spec": {"ports": [{"port": 80, "name": "é"}]}},
     # numeric text, JSON text, lists to sort, flatten and dedupe (issue 21's constructs)
     "str-port": "8080",
     "str-int-padded": "  42px",
@@ -482,6 +486,26 @@ EXPRESSIONS: list[str] = [
     # in
     '"name" in value',
     'value in ["a", "b"]',
+    # a literal array's own keys inline: indices, "length", null as "null"; prototype names
+    # and other key types take the helper
+    'value in ["x", "y", "z"] ? value : "invalid"',
+    'value.name in ["a", "b"]',
+    '"length" in ["a"]',
+    '"map" in ["a"] || value in ["c"]',
+    "value.n in [1, 2, 3, 4, 5, 6]",
+    "value / 1024",
+    # object literal results: only values of unknown type are tested
+    '({name: "fixed", namespace: value?.namespace})',
+    '({a: value, b: 1, c: null, d: true})',
+    '({a: value.items, b: value.n})',
+    '({"10": value, b: 1})',
+    # reduce from an integer whose step keeps it one: typed, unguarded accumulator
+    "value.reduce((n, x) => n + x.length, 0)",
+    "value.items.reduce((n, x) => n + x.length, 0)",
+    "value.reduce((a, b) => ((a << 4) | b) >>> 0, 0)",
+    "value.reduce((n, x) => n * 3 + 1, 1)",
+    "value.reduce((n, x) => n + x, 0)",
+    "value.port / 8",
     "0 in value",
     '"length" in value',
     '"toString" in value',
@@ -501,6 +525,8 @@ EXPRESSIONS: list[str] = [
     "value.map(x => ({...x, items: (x.items ?? []).map(i => ({name: i}))}))",
     "value.reduce((n, x) => n + x.items.filter(i => i).length, 0)",
     "value.flatMap(x => (x.items ?? []).map(i => i + x.name))",
+    "value.flatMap(x => x.items.filter(i => i !== x.name))",
+    "value.flatMap(x => x.items.map(i => ({i, n: x.port})))",
     # entries with holes
     'Object.entries(value).filter(([, v]) => v !== "").map(([k]) => k)',
     'Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith("a")))',
@@ -796,6 +822,10 @@ STAYS_NATIVE = [
     ("Object.keys(value).sort()", {"b": 1, "a": 2}),
     ("value.split('.').map(Number).reduce((a, b) => (a << 8) + b, 0)", "10.0.1.23"),
     ("value in ['customer', 'customer-private'] ? value : 'invalid'", None),
+    ("value in ['customer', 'customer-private'] ? value : 'invalid'", "1"),
+    ("value / 2", 8080),
+    ("value / 2", 8081),
+    ("Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith('kubectl.')))", {"a": "1", "b": 2}),
     ("JSON.stringify(value)", UNDEFINED),
     ("JSON.parse(value).kind", '{"kind": "Pod"}'),
     ("value?.find(o => o.controller)?.name ?? ''", [{"name": "rs", "controller": True}]),
