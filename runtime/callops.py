@@ -27,6 +27,7 @@ __all__ = [
 get_member = members.get_member
 _STRING_PROTO = reg.STRING_PROTO
 _ARRAY_PROTO = reg.ARRAY_PROTO
+_NUMBER_PROTO = reg.NUMBER_PROTO
 _NAMESPACE = reg.BuiltinNamespace
 iterate = members.js_iterate
 
@@ -64,6 +65,10 @@ def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
                 return fn.call(obj, *args)
         elif t is list:
             fn = _ARRAY_PROTO.get(key)
+            if fn is not None:
+                return fn.call(obj, *args)
+        elif t is int or t is float:
+            fn = _NUMBER_PROTO.get(key)
             if fn is not None:
                 return fn.call(obj, *args)
         elif t is dict or t is _NAMESPACE:  # an own method (unpatched: no accessors exist)
