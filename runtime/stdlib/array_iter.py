@@ -280,7 +280,10 @@ def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
             r = call(this_arg, v, k, recv)
             if isinstance(r, list):
                 realm.check_array(len(out) + len(r))
-                out.extend(UNDEFINED if x is MISSING else x for x in r)
+                if type(r) is list and not PATCHED_REALMS[0]:
+                    out.extend(r)  # no holes while unpatched
+                else:
+                    out.extend(UNDEFINED if x is MISSING else x for x in r)
             else:
                 out.append(r)
     if target is not None:
