@@ -235,7 +235,7 @@ def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:
                 if out is not None:
                     out[k] = x
                 continue
-            y = _dict_to_python(x, depth + 1) if t is dict and depth < _MAX_DEPTH else to_python(x, depth + 1)
+            y = to_python(x, depth + 1)
             if out is None and y is not x:
                 out = {}
                 for kk, xx in v.items():
