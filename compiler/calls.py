@@ -105,10 +105,22 @@ class CallGen(GenBase):
             return P.const(_utf16_length(obj.value))  # a string's own, unchangeable length
         if not link.computed:
             t = self.tmp()
+            if isinstance(key, ast.Constant) and key.value == "length":
+                return self.length_expr(obj, t)
             return P.ifexp(
                 P.and_(P.type_is(P.walrus(t, obj), "dict"), ast.Compare(left=key, ops=[ast.In()], comparators=[P.name(t)])),
                 P.subscript(P.name(t), key), P.call("get", P.name(t), key))
         return P.call("get", obj, key)
+
+    def length_expr(self, obj: ast.expr, t: str) -> ast.expr:
+        """``x.length`` without a call for an array (its length is always ``len``) and an
+        ASCII string (one UTF-16 unit a character); ``get`` for everything else."""
+        key = P.const("length")
+        is_ascii = P.call(P.attr(P.name(t), "isascii"))
+        return P.ifexp(
+            P.type_is(P.walrus(t, obj), "list"), P.call("LEN", P.name(t)),
+            P.ifexp(P.and_(P.type_is(P.name(t), "str"), is_ascii), P.call("LEN", P.name(t)),
+                    P.call("get", P.name(t), key)))
 
     def links(self, acc: ast.expr, this: ast.expr | None, links: list[Any], i: int, checked: int = -1) -> ast.expr:
         while i < len(links):

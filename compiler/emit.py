@@ -352,7 +352,7 @@ def _entry(value=UNDEFINED, context=None, value_exists=True, budgets=None):
 _invoke = _entry
 """
 _SHELL = ast.parse(_ENTRY).body
-_GENERAL_INVOKE = ast.parse("_invoke = _general.invoke").body[0]
+_GENERAL_ONLY = ast.parse("_entry = _general.entry()\n_invoke = _general.invoke").body
 
 
 def _entry(native: list[ast.stmt] | None) -> list[ast.stmt]:
@@ -361,13 +361,16 @@ def _entry(native: list[ast.stmt] | None) -> list[ast.stmt]:
     ``_entry`` itself when there is a native tier (one call per match; a fallback inside a
     plan runs isolated, as any nested call does), else the general tier's in-plan entry.
     The shell is parsed once and copied (the artifact writer renames names in place)."""
+    if native is None:  # the general tier's own public function (``CompiledFunction.entry``)
+        shell: list[ast.stmt] = []
+        for node in _GENERAL_ONLY:
+            copied = copy_tree(node)
+            assert isinstance(copied, ast.stmt)
+            shell.append(copied)
+        return shell
     entry, invoke = (copy_tree(node) for node in _SHELL)
     assert isinstance(entry, ast.FunctionDef) and isinstance(invoke, ast.stmt)
-    if native is None:
-        entry.body = entry.body[1:]
-        invoke = copy_tree(_GENERAL_INVOKE)
-        assert isinstance(invoke, ast.stmt)
-    elif len(native) == 1 and isinstance(native[0], ast.Return) and isinstance(native[0].value, ast.Constant):
+    if len(native) == 1 and isinstance(native[0], ast.Return) and isinstance(native[0].value, ast.Constant):
         entry.body = native  # a constant: no budget can apply, nothing can fail
     else:
         guarded = entry.body[0]

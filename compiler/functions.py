@@ -258,6 +258,27 @@ class FuncGen(GenBase):
         return out
 
     def bind_array(self, pattern: A.ArrayPattern, value: ast.expr, mode: str) -> list[ast.stmt]:
+        if mode != "assign" and pattern.elements and \
+                all(e is None or isinstance(e, A.Identifier) for e in pattern.elements):
+            return self.bind_names_from_array(pattern, value, mode)
+        return self.bind_iterated(pattern, value, mode)
+
+    def bind_names_from_array(self, pattern: A.ArrayPattern, value: ast.expr, mode: str) -> list[ast.stmt]:
+        """``[k, v]`` of plain names: a plain array (while no realm patches built-ins, so its
+        iterator is the built-in one and it has no holes) is indexed directly; anything else
+        goes through the iterator protocol."""
+        src, n = self.fresh("_a"), self.fresh("_n")
+        indexed: list[ast.stmt] = [P.assign(n, P.call("LEN", P.name(src)))]
+        for i, e in enumerate(pattern.elements):
+            if e is not None:
+                more = ast.Compare(left=P.name(n), ops=[ast.Gt()], comparators=[P.const(i)])
+                item = P.ifexp(more, P.subscript(P.name(src), P.const(i)), P.name("UNDEFINED"))
+                indexed.extend(self.bind_pattern(e, item, mode))
+        plain = P.and_(P.type_is(P.name(src), "list"), P.not_(P.subscript(P.name("PATCHED"), P.const(0))))
+        return [P.assign(src, value),
+                ast.If(test=plain, body=indexed, orelse=self.bind_iterated(pattern, P.name(src), mode))]
+
+    def bind_iterated(self, pattern: A.ArrayPattern, value: ast.expr, mode: str) -> list[ast.stmt]:
         it = self.fresh("_i")
         out: list[ast.stmt] = [P.assign(it, P.call("iterate", value))]
         for e in pattern.elements:

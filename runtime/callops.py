@@ -27,6 +27,8 @@ __all__ = [
 get_member = members.get_member
 _STRING_PROTO = reg.STRING_PROTO
 _ARRAY_PROTO = reg.ARRAY_PROTO
+_NUMBER_PROTO = reg.NUMBER_PROTO
+_NAMESPACE = reg.BuiltinNamespace
 iterate = members.js_iterate
 
 
@@ -65,6 +67,20 @@ def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
             fn = _ARRAY_PROTO.get(key)
             if fn is not None:
                 return fn.call(obj, *args)
+        elif t is int or t is float:
+            fn = _NUMBER_PROTO.get(key)
+            if fn is not None:
+                return fn.call(obj, *args)
+        elif t is dict or t is _NAMESPACE:  # an own method (unpatched: no accessors exist)
+            fn = obj.get(key)
+            if type(fn) is JSFunction:
+                return fn.call(obj, *args)
+        elif t is JSFunction:  # a constructor's static method (Object.keys, Number.isInteger)
+            props = obj.props
+            if props is not None:
+                fn = props.get(key)
+                if type(fn) is JSFunction:
+                    return fn.call(obj, *args)
     fn = get_member(obj, key)
     if type(fn) is JSFunction:
         if type(obj) is members.BuiltinProto:

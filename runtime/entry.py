@@ -145,6 +145,61 @@ class CompiledFunction:
             return result
         return _convert_result(result, self._names)
 
+    def entry(self) -> Callable[..., Any]:
+        """The public call of an expression without a native tier, as one plain function:
+        ``__call__``'s work with everything it reads from ``self`` held in the closure (a
+        call of the public function is then one Python call, not two with keywords)."""
+        if self._load is not None:  # pragma: no cover - only native-first tiers are deferred
+            return self.__call__
+        main, names, mask, own = self._main, self._names, self._copy, self.budgets
+        steps, depth_check, isolated, local = self._steps, self._depth_check, self._isolated_call, _LOCAL
+
+        def expression(value: Any = UNDEFINED, context: Any = None, value_exists: Any = True,
+                       budgets: Budgets | None = None) -> Any:
+            if mask:
+                value, context = _copy_inputs(mask, value, context, names)
+            else:
+                t = type(value)
+                if t is float or t is tuple or (t is str and not value.isascii()):
+                    value = scalar_to_js(value)
+            if value_exists is not True and value_exists is not False:
+                value_exists = bool(value_exists)
+            realm = local.realm
+            if budgets is not None or realm is None or realm.busy or not realm.is_spare:
+                return isolated(value, context, value_exists, budgets or own)
+            realm.budgets = own
+            realm.steps_left = steps
+            realm.depth_check = depth_check
+            realm.deadline = 0.0
+            realm.allocated = 0
+            realm.context = context
+            realm.busy = WATCHED
+            try:
+                result = main(realm, value, context, value_exists)
+                if realm.dead is not None:  # a budget ran out and something swallowed the error
+                    realm.alive()
+                realm.busy = False
+                if realm.fired:
+                    watchdog.disarm(realm)
+            except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
+                end_evaluation(realm)
+                if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                    raise
+                raise translate_exception(exc, names) from None
+            if realm.extra or realm.overlay is not None:
+                end_evaluation(realm)
+            t = type(result)
+            if t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE):
+                return result
+            try:
+                return to_python(result)
+            except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
+                if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+                    raise
+                raise translate_exception(exc, names) from None
+
+        return expression
+
     def invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
         """Fast entry for plan application, in the realm the caller made current and busy."""
         value, context = self._inputs(value, context)

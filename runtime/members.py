@@ -777,6 +777,10 @@ def has_property(obj: Any, key: Any) -> bool:
     key = _norm_key(key)
     if type(obj) is list and key == "length":
         return True
+    if type(obj) is list and not PATCHED_REALMS[0]:  # an own index, else Array.prototype's chain
+        if _list_own(obj, key) is not MISSING:
+            return True
+        return _builtin_chain_has(PROTOTYPES["Array"], key)
     if _get_own(obj, key) is not MISSING:
         return True
     if type(obj) is JSErrorObject and key in ("name", "message", "stack"):
@@ -786,6 +790,16 @@ def has_property(obj: Any, key: Any) -> bool:
     while proto is not None and depth < 10_000:
         depth += 1
         if _get_own(proto, key) is not MISSING:
+            return True
+        proto = proto.parent if type(proto) is BuiltinProto else get_prototype(proto)
+    return False
+
+
+def _builtin_chain_has(proto: Any, key: Any) -> bool:
+    """HasProperty along an unpatched built-in prototype chain (Array.prototype, then
+    Object.prototype)."""
+    while proto is not None:
+        if _plain_own(proto, key) is not MISSING:
             return True
         proto = proto.parent if type(proto) is BuiltinProto else get_prototype(proto)
     return False

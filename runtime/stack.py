@@ -120,7 +120,10 @@ def room() -> int:
     buffer = probe.buffer
     if buffer is None:
         return probe.size
-    _getcontext(buffer)
+    try:
+        _getcontext(buffer)
+    except ctypes.ArgumentError:  # Python's recursion limit, met inside ctypes' argument check
+        raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth", js_name="RangeError") from None
     return int(probe.sp.value) - probe.low
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterator, cast
 
 from ..convert import to_boolean, to_integer_or_infinity
-from ..realm import current_realm
+from ..realm import PATCHED_REALMS, current_realm
 from ..errors import LimitExceeded
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, type_error
 from .array_support import live_elements, members, require_callable, require_object_coercible, snapshot
@@ -57,6 +57,8 @@ def create_data_property(o: Any, key: str, value: Any) -> None:
 
 def _setup(this: Any, name: str, fn: Any) -> tuple[Any, list[Any], int]:
     """Receiver, its element view and length; the callback is checked after the length."""
+    if type(this) is list and type(fn) is JSFunction and not PATCHED_REALMS[0]:
+        return this, this, len(this)  # a plain array (no holes or accessors while unpatched)
     require_object_coercible(this, f"Array.prototype.{name}")
     o = live_elements(this)
     require_callable(fn)
@@ -97,7 +99,7 @@ def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any
     """Array.prototype.map (23.1.3.21); skipped indices stay undefined (no holes)."""
     recv, o, n = _setup(this, "map", fn)
     call = fn.call
-    target = species_create(this, n)
+    target = species_create(this, n) if PATCHED_REALMS[0] else None
     if target is not None:
         for k, v in _present(o, recv, n):
             create_data_property(target, str(k), call(this_arg, v, k, recv))
@@ -118,9 +120,10 @@ def array_filter(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: 
     """Array.prototype.filter (23.1.3.8)."""
     recv, o, n = _setup(this, "filter", fn)
     call = fn.call
-    target = species_create(this, 0)
+    target = species_create(this, 0) if PATCHED_REALMS[0] else None
     if target is None:
-        return [v for k, v in _present(o, recv, n) if _truthy(call(this_arg, v, k, recv))]
+        return [v for k, v in _present(o, recv, n)
+                if (r := call(this_arg, v, k, recv)) is True or (r is not False and to_boolean(r))]
     to = 0
     for k, v in _present(o, recv, n):
         if _truthy(call(this_arg, v, k, recv)):
@@ -269,7 +272,7 @@ def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
     """Array.prototype.flatMap (23.1.3.14): map, then flatten one level."""
     recv, o, n = _setup(this, "flatMap", fn)
     call = fn.call
-    target = species_create(this, 0)
+    target = species_create(this, 0) if PATCHED_REALMS[0] else None
     realm = current_realm()
     out: list[Any] = []
     for k in range(n):
@@ -277,7 +280,10 @@ def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
             r = call(this_arg, v, k, recv)
             if isinstance(r, list):
                 realm.check_array(len(out) + len(r))
-                out.extend(UNDEFINED if x is MISSING else x for x in r)
+                if type(r) is list and not PATCHED_REALMS[0]:
+                    out.extend(r)  # no holes while unpatched
+                else:
+                    out.extend(UNDEFINED if x is MISSING else x for x in r)
             else:
                 out.append(r)
     if target is not None:

@@ -472,6 +472,18 @@ def _parse_fn(this: Any, text: Any = UNDEFINED, reviver: Any = UNDEFINED, *_: An
 
 def _stringify_fn(this: Any, value: Any = UNDEFINED, replacer: Any = UNDEFINED, space: Any = UNDEFINED, *_: Any) -> Any:
     """JSON.stringify ( value [ , replacer [ , space ] ] ) (25.5.2)."""
+    if replacer is UNDEFINED and space is UNDEFINED:  # a primitive has no toJSON to ask (25.5.2.2 step 2)
+        t = type(value)
+        if t is str:
+            return quote(value)
+        if value is UNDEFINED:
+            return UNDEFINED
+        if value is None:
+            return "null"
+        if t is bool:
+            return "true" if value else "false"
+        if t is int and -_SAFE <= value <= _SAFE:
+            return str(value)
     return json_stringify(value, replacer, space)
 
 

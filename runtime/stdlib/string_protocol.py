@@ -48,6 +48,8 @@ def _protocol(name: str, symbol: str, builtin: JSFunction) -> JSFunction:
     needs_global = name in ("replaceAll", "matchAll")
 
     def string_method(this: Any, arg: Any = UNDEFINED, *rest: Any) -> Any:
+        if type(arg) is str and type(this) is str:  # no protocol to consult: the usual call
+            return original(this, arg, *rest)
         if this is None or this is UNDEFINED:
             raise type_error(f"String.prototype.{name} called on null or undefined")
         if is_object(arg) and (type(arg) is not JSRegExp or PATCHED_REALMS[0]
