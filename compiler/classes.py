@@ -254,7 +254,7 @@ class ClassGen(GenBase):
         if self.frame is not frame:
             self.frame.nonlocals.add(frame.this_name)
         made = P.call("super_call", P.subscript(P.name(home.klass), P.const(0)), P.name("_nt"),
-                      *self.args(node.arguments))  # type: ignore[attr-defined]
+                      *self.args(node.arguments))
         return P.walrus(frame.this_name, P.call("bind_this", made, P.name(frame.this_name)))
 
     def chain(self, node: Any) -> ast.expr:
@@ -278,7 +278,7 @@ class ClassGen(GenBase):
             if isinstance(nxt, A.CallExpression) and nxt.callee is first and not nxt.optional:
                 method = P.call("super_get", P.walrus(t, this), home, key)
                 acc = P.call("call_this", method, P.name(t), P.const(callee_text(first)),
-                             *self.args(nxt.arguments))  # type: ignore[attr-defined]
+                             *self.args(nxt.arguments))
                 i = 2
             else:
                 acc = P.call("super_get", this, home, key)
@@ -322,7 +322,7 @@ class ClassGen(GenBase):
 
     def delete(self, arg: Any) -> ast.expr:
         if not _is_super_member(arg):
-            return super().delete(arg)  # type: ignore[misc, no-any-return]
+            return super().delete(arg)
         this, _ = self._super_parts(arg.object)
         return P.call("super_delete", this)
 
