@@ -71,7 +71,7 @@ def js_len(s: str) -> int:
     return len(s) + len(_ASTRAL.findall(s))
 
 
-_BIG = 1 << 20
+_BIG = 4096
 
 
 def _check_length(n: int) -> None:

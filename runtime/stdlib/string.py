@@ -23,7 +23,7 @@ from ..convert import (
     to_uint16,
 )
 from ..realm import current_realm
-from ..strings import from_units, has_astral, to_units
+from ..strings import from_units, has_astral, js_len, to_units
 from ..values import MISSING, UNDEFINED, JSIterator, JSSymbol, range_error, type_error
 from .registry import GLOBALS, STRING_PROTO, method, native
 from .string_case import js_lower, js_upper
@@ -300,7 +300,7 @@ def string_to_lower_case(this: Any, *_: Any) -> str:
     and Final_Sigma, as V8 (ICU) does (see string_case.py)."""
     if type(this) is str and this.isascii():
         return this.lower()
-    return js_lower(this_string(this, "toLowerCase"))
+    return _grown_checked(js_lower(this_string(this, "toLowerCase")), this)
 
 
 @method(STRING_PROTO, "toUpperCase", 0)
@@ -308,7 +308,15 @@ def string_to_upper_case(this: Any, *_: Any) -> str:
     """String.prototype.toUpperCase (22.1.3.30)."""
     if type(this) is str and this.isascii():
         return this.upper()
-    return js_upper(this_string(this, "toUpperCase"))
+    return _grown_checked(js_upper(this_string(this, "toUpperCase")), this)
+
+
+def _grown_checked(mapped: str, before: Any) -> str:
+    """A case mapping can lengthen a string up to threefold ('ß' -> 'SS', 'ΐ' -> three), so a
+    result longer than its input meets the string budget like any other built string."""
+    if type(before) is not str or len(mapped) > len(before):
+        current_realm().check_string(js_len(mapped))
+    return mapped
 
 
 _LANGUAGE_TAG = re.compile(
@@ -349,7 +357,7 @@ def string_to_locale_lower_case(this: Any, locales: Any = UNDEFINED, *_: Any) ->
     s = this_string(this, "toLocaleLowerCase")
     if _locale_lang(locales) in ("tr", "az"):
         s = s.replace("I\u0307", "i").replace("\u0130", "i").replace("I", "\u0131")
-    return js_lower(s)
+    return _grown_checked(js_lower(s), s)
 
 
 @method(STRING_PROTO, "toLocaleUpperCase", 0)
@@ -358,7 +366,7 @@ def string_to_locale_upper_case(this: Any, locales: Any = UNDEFINED, *_: Any) ->
     s = this_string(this, "toLocaleUpperCase")
     if _locale_lang(locales) in ("tr", "az"):
         s = s.replace("i", "\u0130")
-    return js_upper(s)
+    return _grown_checked(js_upper(s), s)
 
 
 _FORMS = ("NFC", "NFD", "NFKC", "NFKD")

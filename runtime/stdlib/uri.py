@@ -143,6 +143,7 @@ def escape(this: Any, value: Any = UNDEFINED, *_: Any) -> str:
             out.append(f"%{ord(c):02X}")
         else:
             out.append(f"%u{ord(c):04X}")
+    current_realm().check_string(sum(len(p) for p in out))  # up to sixfold the input
     return "".join(out)
 
 
