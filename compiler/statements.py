@@ -109,7 +109,7 @@ class StmtGen(GenBase):
             return [P.assign("_c", self.expr(e))]
         if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.Identifier):
             b = self.scope.lookup(e.left.name)
-            if b is not None and b.kind != "const":
+            if b is not None and b.kind != "const" and b.mapped is None:
                 self.mark_write(b)
                 return [P.assign(b.pyname, self.named_value(e.right, e.left.name))]
         return [P.expr_stmt(self.expr(e))]
@@ -134,8 +134,8 @@ class StmtGen(GenBase):
             return []
         b = self.scope.lookup(d.id.name)
         value = self.named_value(d.init, d.id.name) if d.init is not None else P.name("UNDEFINED")
-        if b is None:  # a var of sloppy eval code: the caller's binding (see ``hoist``)
-            return [P.expr_stmt(self.store_ident(d.id, value))]
+        if b is None or b.mapped is not None:  # a var of sloppy eval code: the caller's binding (see
+            return [P.expr_stmt(self.store_ident(d.id, value))]  # ``hoist``), or an aliased parameter
         self.mark_write(b)
         return [P.assign(b.pyname, value)]
 
