@@ -210,7 +210,7 @@ def _store_value(o: Any, key: Any, value: Any) -> None:
     if t is JSFunction or t is mm.BuiltinNamespace or t is mm.BuiltinProto:
         mm._overlay()[(id(o), key)] = value
         return
-    set_own = getattr(t, "js_set_own", None)
+    set_own = getattr(t, "js_define_own", None) or getattr(t, "js_set_own", None)
     if set_own is not None:
         set_own(o, key, value)
 
