@@ -73,8 +73,9 @@ def hidden_keys(o: Any) -> list[str]:
             [k for (tag, k) in BUILTIN_ACCESSORS if tag == o.tag and type(k) is str]
     if getattr(t, "JS_CLASS", None) == "RegExp":
         return ["lastIndex"]  # a RegExp instance's one own (non-enumerable) property (22.2.3.1)
-    if getattr(t, "JS_CLASS", None) == "Arguments" and isinstance(o, list):
-        return [k for k in o.js_all_keys() if type(k) is str and k not in o.js_own_keys()]
+    if getattr(t, "JS_CLASS", None) == "Arguments":
+        shown = o.js_own_keys()  # an arguments object: length, callee and what a script hid
+        return [k for k in o.js_all_keys() if type(k) is str and k not in shown]
     if getattr(t, "JS_CLASS", None) == "Array" and isinstance(o, list):
         return ["length"]  # regex match arrays, template strings arrays, arguments objects
     return []
