@@ -39,6 +39,13 @@ class GenBase:
         """The runtime's member store: strict code throws where sloppy code drops a write."""
         return "setm_strict" if self.strict else "setm"
 
+    def param_store(self, b: Binding, value: ast.expr) -> ast.expr:
+        """A write to a parameter a mapped arguments object aliases (its value)."""
+        assert b.mapped is not None
+        return ast.Call(func=ast.Name(id="param_set", ctx=ast.Load()),
+                        args=[ast.Name(id=b.mapped[0], ctx=ast.Load()), ast.Constant(value=b.mapped[2]), value],
+                        keywords=[])
+
     def fresh(self, prefix: str) -> str:
         raise NotImplementedError
 

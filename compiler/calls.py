@@ -217,7 +217,14 @@ class CallGen(GenBase):
         assert isinstance(left, A.MemberExpression)
         o, k = self.tmp(), self.tmp()
         value = P.call(fn, P.call("get", P.name(o), P.name(k)), self.expr(node.right))
-        return P.call(self.setm_name, P.walrus(o, self.expr(left.object)), P.walrus(k, self.member_key(left)), value)
+        return P.call(self.setm_name, P.walrus(o, self.expr(left.object)), P.walrus(k, self.reference_key(o, left)), value)
+
+    def reference_key(self, obj: str, left: A.MemberExpression) -> ast.expr:
+        """The key of a member both read and written, converted once (see callops)."""
+        key = self.member_key(left)
+        if isinstance(key, ast.Constant):
+            return key
+        return P.call("reference_key", P.name(obj), key)
 
     def logical_assign(self, node: A.AssignmentExpression) -> ast.expr:
         left = node.left
@@ -228,7 +235,7 @@ class CallGen(GenBase):
         else:
             assert isinstance(left, A.MemberExpression)
             o, k = self.tmp(), self.tmp()
-            current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, self.member_key(left))))
+            current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, self.reference_key(o, left))))
             store = P.call(self.setm_name, P.name(o), P.name(k), self.expr(node.right))
         keep: ast.expr
         if node.operator == "??=":

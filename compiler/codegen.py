@@ -147,20 +147,24 @@ class Codegen(ClassGen, StmtGen, FuncGen, CallGen, ExprGen, WithGen):
         fname = self.fresh("_env")
         op, key, val = "_op", "_k", "_x"
         body: list[ast.stmt] = []
-        writable = sorted({b.pyname for b in visible.values() if b.kind != "const"})
+        writable = sorted({b.pyname for b in visible.values() if b.kind != "const" and b.mapped is None})
         if writable:
             body.append(ast.Nonlocal(names=writable))
         this = self.this_expr(A.ThisExpression(span=Span(1, 1)))
         body.append(ast.If(test=_eq(P.name(op), P.const(2)), body=[P.ret(this)], orelse=[]))
         for name, b in sorted(visible.items()):
             write: list[ast.stmt]
+            read: ast.expr = P.name(b.pyname)
             if b.kind == "const":
                 write = [P.ret(P.call("const_assign", P.const(name)))]
+            elif b.mapped is not None:
+                read = P.subscript(P.name(b.mapped[1]), P.const(b.mapped[2]))
+                write = [P.ret(self.param_store(b, P.name(val)))]
             else:
                 write = [P.assign(b.pyname, P.name(val)), P.ret(P.name(val))]
             body.append(ast.If(test=_eq(P.name(key), P.const(name)), body=[
                 *self.with_env_lookup(withs[name], op, key, val),
-                ast.If(test=_eq(P.name(op), P.const(0)), body=[P.ret(P.name(b.pyname))], orelse=[]), *write],
+                ast.If(test=_eq(P.name(op), P.const(0)), body=[P.ret(read)], orelse=[]), *write],
                 orelse=[]))
         if self.frame.arguments_name is not None:
             body.append(ast.If(test=_eq(P.name(key), P.const("arguments")),

@@ -140,6 +140,8 @@ class ExprGen(GenBase):
         if b is not None:
             if b.per_iteration and b.frame is not self.frame:
                 self.note_capture(b)
+            if b.mapped is not None:
+                return P.subscript(P.name(b.mapped[1]), P.const(b.mapped[2]))
             return P.name(b.pyname)
         if node.name == "undefined":
             return P.name("UNDEFINED")
@@ -165,6 +167,8 @@ class ExprGen(GenBase):
             return P.subscript(P.tuple_(value, P.call("tdz_error", P.const(node.name))), P.const(0))
         if b.kind == "const":
             return P.subscript(P.tuple_(value, P.call("const_assign", P.const(node.name))), P.const(0))
+        if b.mapped is not None:
+            return self.param_store(b, value)
         self.mark_write(b)
         return P.walrus(b.pyname, value)
 

@@ -18,15 +18,20 @@ from syncpatch.grammar.errors import Span
 
 from . import pyast as P
 from .base import GenBase
-from .scope import FunctionFrame, Scope
+from .scope import Binding, FunctionFrame, Scope
 
 __all__ = ["FuncGen"]
 
 
 def _uses_arguments(node: Any) -> bool:
-    """Does a non-arrow function body mention ``arguments`` (not inside nested functions)?"""
-    return any(isinstance(n, A.Identifier) and n.name == "arguments"
-               for n in walk(node, prune=(A.FunctionExpression, A.FunctionDeclaration)))
+    """Does a non-arrow function (its parameters and body) mention ``arguments`` or call
+    ``eval`` directly (not inside nested non-arrow functions)?"""
+    for n in walk((node.params, node.body), prune=(A.FunctionExpression, A.FunctionDeclaration)):
+        if isinstance(n, A.Identifier) and n.name == "arguments":
+            return True
+        if isinstance(n, A.CallExpression) and isinstance(n.callee, A.Identifier) and n.callee.name == "eval":
+            return True
+    return False
 
 
 def _calls_nothing(node: Any) -> bool:
@@ -55,19 +60,32 @@ class FuncGen(GenBase):
         fname = self.fresh("_f")
         is_arrow = isinstance(node, A.ArrowFunctionExpression)
         own = node.id if isinstance(node, A.FunctionExpression) and node.id is not None else None
+        # a function with an arguments object gets its own function object for ``callee``
+        # through a list made afresh with each function object (loops make many)
+        cell = self.fresh("_cell") if not is_arrow and _uses_arguments(node) else None
+        if cell is not None:
+            self.pre.append(P.assign(cell, P.list_([])))
         if own is not None:
             saved = self.scope
             self.scope = Scope(parent=saved, frame=self.frame)
             binding = self.scope.bindings[own.name] = self.new_binding(own.name, "function")
             try:
-                self.pre.append(self.function_def(node, fname, is_arrow))
+                self.pre.append(self.function_def(node, fname, is_arrow, cell))
             finally:
                 self.scope = saved
             self.pre.append(P.assign(binding.pyname, self.function_object(fname, own.name, node, "function")))
+            if cell is not None:
+                self.pre.append(P.expr_stmt(P.call(P.attr(P.name(cell), "append"), P.name(binding.pyname))))
             return P.name(binding.pyname)
-        self.pre.append(self.function_def(node, fname, is_arrow))
+        self.pre.append(self.function_def(node, fname, is_arrow, cell))
         kind = "arrow" if is_arrow else ("method" if method else "function")
-        return self.function_object(fname, name, node, kind, span)
+        made = self.function_object(fname, name, node, kind, span)
+        if cell is None:
+            return made
+        fobj = self.fresh("_fo")
+        self.pre.append(P.assign(fobj, made))
+        self.pre.append(P.expr_stmt(P.call(P.attr(P.name(cell), "append"), P.name(fobj))))
+        return P.name(fobj)
 
     def function_object(self, fname: str, name: str, node: Any, kind: str, span: Span | None = None) -> ast.expr:
         """``JSFunction(call, name, length, construct, kind, props, builtin, source)``."""
@@ -86,12 +104,13 @@ class FuncGen(GenBase):
                  lines[span.end_line - 1][:span.end_column - 1]]
         return "\n".join(parts)
 
-    def function_def(self, node: Any, fname: str, is_arrow: bool) -> ast.FunctionDef:
+    def function_def(self, node: Any, fname: str, is_arrow: bool, cell: str | None = None) -> ast.FunctionDef:
         this_name = (self.frame.this_name or "_this0") if is_arrow else self.fresh("_this")
         frame = FunctionFrame(parent=self.frame, this_name=this_name, is_arrow=is_arrow,
                               start=(node.body.span.line, node.body.span.column))
-        if not is_arrow and _uses_arguments(node.body):
+        if not is_arrow and _uses_arguments(node):
             frame.arguments_name = self.fresh("_args")
+            frame.callee_cell = cell
         saved = (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps,
                  self.strict)
         if isinstance(node.body, A.BlockStatement) and has_use_strict(node.body.body):
@@ -116,6 +135,8 @@ class FuncGen(GenBase):
                                            P.is_(P.name(this_name), P.name("UNDEFINED"))),
                                 body=[P.assign(this_name, P.name("GLOBAL_THIS"))], orelse=[]))
         by_value = sorted(frame.by_value - frame.nonlocals)
+        if frame.callee_cell is not None:
+            by_value.append(frame.callee_cell)
         if by_value:
             args.kwonlyargs = [ast.arg(arg=n) for n in by_value]
             args.kw_defaults = [P.name(n) for n in by_value]
@@ -142,8 +163,14 @@ class FuncGen(GenBase):
         prologue: list[ast.stmt] = []
         vararg: ast.arg | None = None
         if self.frame.arguments_name is not None:
-            vararg = ast.arg(arg=self.frame.arguments_name)
-            prologue.append(P.assign(self.frame.arguments_name, P.call("arguments_object", P.name(self.frame.arguments_name))))
+            argv = self.frame.arguments_name
+            vararg = ast.arg(arg=argv)
+            if "arguments" not in scope.bindings:  # a parameter named so hides the object
+                scope.bindings["arguments"] = Binding(name="arguments", pyname=argv, kind="arguments", frame=self.frame)
+            if not self.strict and all(isinstance(p, A.Identifier) for p in params):
+                return ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
+                                     kwarg=None, defaults=[]), self.mapped_parameters(params, argv)
+            prologue.append(P.assign(argv, P.call("arguments_object", P.name(argv))))
             for i, p in enumerate(params):
                 prologue.extend(self.bind_param_from_args(p, i))
             return ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
@@ -172,6 +199,18 @@ class FuncGen(GenBase):
         args = ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
                              kwarg=None, defaults=defaults)
         return args, prologue
+
+    def mapped_parameters(self, params: tuple[Any, ...], argv: str) -> list[ast.stmt]:
+        """A sloppy function with simple parameters: they live in the mapped arguments
+        object (10.4.4.7), whose elements alias them (a repeated name: its last position)."""
+        pv = self.fresh("_pv")
+        last = {p.name: i for i, p in enumerate(params)}
+        for name, i in last.items():
+            self.scope.bindings[name].mapped = (argv, pv, i)
+        cell = self.frame.callee_cell
+        made = P.call("mapped_arguments", P.name(argv), P.name(cell) if cell else P.list_([]),
+                      P.tuple_(*[P.const(i) for i in sorted(last.values())]), P.const(len(params)))
+        return [P.assign(argv, made), P.assign(pv, P.attr(P.name(argv), "pv"))]
 
     def bind_param_from_args(self, p: Any, i: int) -> list[ast.stmt]:
         argv = P.name(self.frame.arguments_name or "")
@@ -210,6 +249,8 @@ class FuncGen(GenBase):
                 return [P.expr_stmt(self.store_ident(target, value))]
             b = self.scope.lookup(target.name)
             assert b is not None
+            if b.mapped is not None:
+                return [P.expr_stmt(self.param_store(b, value))]
             self.mark_write(b)
             return [P.assign(b.pyname, value)]
         if isinstance(target, A.MemberExpression):

@@ -28,6 +28,10 @@ class Binding:
     per_iteration: bool = False  # a let/const made afresh by each loop iteration (14.7.4.4)
     tdz: bool = False  # declared (hoisted) but its declaration has not been compiled yet
     decl_pos: tuple[int, int] = (0, 0)
+    #: a parameter aliased by a mapped arguments object (10.4.4.7): the Python names of the
+    #: object and of its parameter-value list, and the index; read ``pv[i]``, written by
+    #: ``param_set(args, i, value)``
+    mapped: tuple[str, str, int] | None = None
 
 
 @attrs.define
@@ -43,6 +47,7 @@ class FunctionFrame:
     by_value: set[str] = attrs.field(factory=set)  # per-iteration bindings captured at creation
     loop_depth: int = 0
     uses_this: bool = False
+    callee_cell: str | None = None  # a list that holds this function's object once made
 
 
 @attrs.define

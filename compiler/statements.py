@@ -111,7 +111,7 @@ class StmtGen(GenBase):
             return [P.assign("_c", self.expr(e))]
         if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.Identifier):
             b = self.scope.lookup(e.left.name)
-            if b is not None and b.kind != "const" and not self.with_temps(e.left.name):
+            if b is not None and b.kind != "const" and b.mapped is None and not self.with_temps(e.left.name):
                 self.mark_write(b)
                 return [P.assign(b.pyname, self.named_value(e.right, e.left.name))]
         return [P.expr_stmt(self.expr(e))]
@@ -136,8 +136,8 @@ class StmtGen(GenBase):
             return []
         b = self.scope.lookup(d.id.name)
         value = self.named_value(d.init, d.id.name) if d.init is not None else P.name("UNDEFINED")
-        if b is None or self.with_temps(d.id.name):  # sloppy eval code's var, or one a `with` object may bind
-            return [P.expr_stmt(self.store_ident(d.id, value))]
+        if b is None or b.mapped is not None or self.with_temps(d.id.name):  # sloppy eval code's var (the
+            return [P.expr_stmt(self.store_ident(d.id, value))]  # caller's binding), an aliased parameter, or a with-bound name
         self.mark_write(b)
         return [P.assign(b.pyname, value)]
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import callops, classes, convert, globals as _globals, members, ops
 from .functions import arguments_object as arguments_object  # re-exported: generated code calls it
+from .arguments import mapped_arguments as mapped_arguments, param_set as param_set  # mapped arguments
 from .dynamic_code import direct_eval as direct_eval, register_script_env as register_script_env  # code from strings
 from .realm import PATCHED_REALMS
 from .stdlib.registry import GLOBALS as GLOBALS  # re-exported for artifacts
@@ -61,6 +62,7 @@ tagged_strings = callops.tagged_strings
 forin_keys = callops.forin_keys
 update_member = callops.update_member
 compound_member = callops.compound_member
+reference_key = callops.reference_key
 new_regexp = callops.new_regexp
 property_key = callops.property_key
 rest_object = callops.rest_object
@@ -163,12 +165,12 @@ NAMES: tuple[str, ...] = (
     "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
     "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_opt", "call", "call_this", "construct", "new_target", "spread",
     "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",
-    "update_member", "compound_member", "new_regexp", "property_key", "rest_object", "rest_array",
+    "update_member", "compound_member", "reference_key", "new_regexp", "property_key", "rest_object", "rest_array",
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",
     "strict_ne", "typeof", "instanceof", "in_op", "truthy", "inc", "dec", "to_numeric", "to_string",
     "GLOBAL_THIS", "global_get", "global_set", "global_set_strict", "global_typeof", "global_delete", "const_assign", "tdz_error", "destructure_error", "throw",
-    "arguments_object", "reference_error", "direct_eval", "register_script_env", "MISSING",
+    "arguments_object", "mapped_arguments", "param_set", "reference_error", "direct_eval", "register_script_env", "MISSING",
     "with_object", "with_base", "with_get", "with_set", "with_delete", "with_this", "with_eval",
     "make_class", "define_method", "define_field", "set_fields", "super_call", "bind_this", "this_check",
     "ctor_return", "super_get", "super_set", "super_update", "super_delete", "home_cell", "set_home",

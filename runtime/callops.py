@@ -307,8 +307,20 @@ def delete_member_strict(obj: Any, key: Any) -> bool:
     return members.delete_member(obj, key, True)
 
 
+def reference_key(obj: Any, key: Any) -> Any:
+    """The key of a member reference read and then written (``o[k] += v``, ``o[k]++``): a
+    null or undefined base fails first, and the key is converted once (13.3.3, 6.2.5.5)."""
+    if obj is None or obj is UNDEFINED:
+        raise type_error(f"Cannot read properties of {'undefined' if obj is UNDEFINED else 'null'}")
+    t = type(key)
+    if t is str or t is int or t is JSSymbol:
+        return key
+    return to_property_key(key)
+
+
 def update_member(obj: Any, key: Any, delta: int, prefix: bool) -> Any:
     """``obj[key]++`` and friends (13.4.2.1): ToNumeric of the old value, then store."""
+    key = reference_key(obj, key)
     old = convert.to_numeric(get_member(obj, key))
     new = inc(old) if delta > 0 else dec(old)
     members.set_member(obj, key, new)

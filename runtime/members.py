@@ -744,6 +744,13 @@ def delete_member(obj: Any, key: Any, strict: bool = False) -> bool:
         return True
     if t is str:
         return _str_own(obj, key) is MISSING or _refuse_delete(key, obj, strict)
+    js_delete = getattr(t, "js_delete", None)
+    if js_delete is not None:  # an arguments object (10.4.4.5)
+        if _plain_own(obj, key) is not MISSING:
+            if not flags_of(obj, key) & C:
+                return _refuse_delete(key, obj, strict)
+            js_delete(obj, key)
+        return True
     if (t is JSFunction or t is BuiltinNamespace or t is BuiltinProto) and _plain_own(obj, key) is not MISSING \
             and not flags_of(obj, key) & C:
         return _refuse_delete(key, obj, strict)
@@ -966,7 +973,8 @@ def all_own_keys(obj: Any) -> list[Any]:
         keys = [k for k in ("length", "name", "prototype") if _plain_own(obj, k) is not MISSING]
         keys += [k for k, v in (obj.props or {}).items() if k not in keys and v is not _DELETED_FN]
     else:
-        keys = list(_plain_keys(obj))
+        every = getattr(t, "js_all_keys", None)
+        keys = every(obj) if every is not None else list(_plain_keys(obj))
     m = meta_of(obj) if PATCHED_REALMS[0] else None
     if m is not None:
         if t is dict or t is JSObject:

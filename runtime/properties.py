@@ -153,6 +153,9 @@ def default_flags(obj: Any, key: Any) -> int:
         return ALL
     if getattr(t, "JS_CLASS", None) == "RegExp" and key == "lastIndex":
         return W
+    special = getattr(t, "js_default_flags", None)  # an arguments object's length and callee
+    if special is not None:
+        return special(obj, key)  # type: ignore[no-any-return]
     return ALL
 
 

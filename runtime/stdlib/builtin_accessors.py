@@ -32,8 +32,8 @@ def _register(tag: str, key: str, getter: Callable[[Any], Any]) -> None:
 
 def _regexp_getter(key: str) -> Callable[[Any], Any]:
     def get(this: Any) -> Any:
-        if _tag(this) == "RegExp" and hasattr(this, "js_get_own"):
-            return this.js_get_own(key)
+        if _tag(this) == "RegExp" and hasattr(this, "accessor_value"):
+            return this.accessor_value(key)
         if _is_proto(this, "RegExp"):
             return "(?:)" if key == "source" else UNDEFINED  # 22.2.6.x step 3.a
         shown = repr(this) if type(this) is JSSymbol else describe(this)
@@ -42,7 +42,7 @@ def _regexp_getter(key: str) -> Callable[[Any], Any]:
     return get
 
 
-for _key in ("dotAll", "global", "hasIndices", "ignoreCase", "multiline", "source", "sticky", "unicode"):
+for _key in ("dotAll", "global", "hasIndices", "ignoreCase", "multiline", "source", "sticky", "unicode", "unicodeSets"):
     _register("RegExp", _key, _regexp_getter(_key))
 
 
@@ -55,7 +55,7 @@ def _flags(this: Any) -> str:
     m = members()
     out = ""
     for ch, name in (("d", "hasIndices"), ("g", "global"), ("i", "ignoreCase"), ("m", "multiline"),
-                     ("s", "dotAll"), ("u", "unicode"), ("y", "sticky")):
+                     ("s", "dotAll"), ("u", "unicode"), ("v", "unicodeSets"), ("y", "sticky")):
         if _truthy(m.get_member(this, name)):
             out += ch
     return out

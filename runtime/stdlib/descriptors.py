@@ -61,7 +61,7 @@ def own_descriptor(o: Any, key: Any) -> dict[str, Any] | None:
         return None
     v = members()._get_own(o, key)
     f = flags_of(o, key)
-    if isinstance(o, list) and type(o) is not list and key == "length":
+    if isinstance(o, list) and type(o) is not list and key == "length" and not hasattr(type(o), "js_defined"):
         f = W
     if type(v) is Accessor:
         return {"get": v.get, "set": v.set, "enumerable": bool(f & E), "configurable": bool(f & C)}
@@ -79,7 +79,17 @@ def _is_data(d: dict[str, Any]) -> bool:
 
 
 def define_own_property(o: Any, key: Any, desc: dict[str, Any]) -> bool:
-    """ValidateAndApplyPropertyDescriptor (10.1.6.3) for an extensible-or-not ``o``."""
+    """[[DefineOwnProperty]]: ValidateAndApplyPropertyDescriptor (10.1.6.3) for an
+    extensible-or-not ``o``, then an arguments object's own step (10.4.4.2)."""
+    done = _validate_and_apply(o, key, desc)
+    if done:
+        after = getattr(type(o), "js_defined", None)
+        if after is not None:
+            after(o, key, desc)
+    return done
+
+
+def _validate_and_apply(o: Any, key: Any, desc: dict[str, Any]) -> bool:
     current = own_descriptor(o, key)
     if current is None:
         if not is_extensible(o) or (type(o) is list and is_array_index(key) and not _length_writable(o, key)):
@@ -200,7 +210,7 @@ def _store_value(o: Any, key: Any, value: Any) -> None:
     if t is JSFunction or t is mm.BuiltinNamespace or t is mm.BuiltinProto:
         mm._overlay()[(id(o), key)] = value
         return
-    set_own = getattr(t, "js_set_own", None)
+    set_own = getattr(t, "js_define_own", None) or getattr(t, "js_set_own", None)
     if set_own is not None:
         set_own(o, key, value)
 

@@ -73,7 +73,10 @@ def hidden_keys(o: Any) -> list[str]:
             [k for (tag, k) in BUILTIN_ACCESSORS if tag == o.tag and type(k) is str]
     if getattr(t, "JS_CLASS", None) == "RegExp":
         return ["lastIndex"]  # a RegExp instance's one own (non-enumerable) property (22.2.3.1)
-    if getattr(t, "JS_CLASS", None) in ("Array", "Arguments") and isinstance(o, list):
+    if getattr(t, "JS_CLASS", None) == "Arguments":
+        shown = o.js_own_keys()  # an arguments object: length, callee and what a script hid
+        return [k for k in o.js_all_keys() if type(k) is str and k not in shown]
+    if getattr(t, "JS_CLASS", None) == "Array" and isinstance(o, list):
         return ["length"]  # regex match arrays, template strings arrays, arguments objects
     return []
 
@@ -102,6 +105,9 @@ def own_property_names(o: Any) -> list[str]:
 
 
 def _plain_names(o: Any) -> list[str]:
+    every = getattr(type(o), "js_all_keys", None)
+    if every is not None:  # an arguments object
+        return [k for k in every(o) if type(k) is str]
     keys: list[str] = members()._plain_keys(o)
     hidden = hidden_keys(o)
     if type(o) is list or type(o) is str:

@@ -144,16 +144,19 @@ class JSRegExp:
     def has(self, flag: str) -> bool:
         return flag in self.flags
 
-    def js_get_own(self, key: Any) -> Any:
-        if key == "lastIndex":
-            return self.last_index
+    def accessor_value(self, key: str) -> Any:
+        """What the RegExp.prototype getter ``key`` (source, flags, global...) answers for
+        this instance (22.2.6): they are accessors of the prototype, not own properties."""
         if key == "source":
             return self.source or "(?:)"
         if key == "flags":
             return self.flags
-        flag = _FLAG_PROPS.get(key) if type(key) is str else None
-        if flag is not None:
-            return flag in self.flags
+        flag = _FLAG_PROPS.get(key)
+        return UNDEFINED if flag is None else flag in self.flags
+
+    def js_get_own(self, key: Any) -> Any:
+        if key == "lastIndex":
+            return self.last_index
         if self.props is not None and key in self.props:
             return self.props[key]
         return MISSING
@@ -162,8 +165,15 @@ class JSRegExp:
         if key == "lastIndex":
             self.last_index = value
             return True
-        if key == "source" or key == "flags" or key in _FLAG_PROPS:
-            return True  # accessor without a setter: the write is ignored (sloppy mode)
+        if (key == "source" or key == "flags" or key in _FLAG_PROPS) and not (self.props and key in self.props):
+            return True  # the inherited accessor has no setter: the write is ignored (sloppy mode)
+        return self.js_define_own(key, value)
+
+    def js_define_own(self, key: Any, value: Any) -> bool:
+        """An own data property made by [[DefineOwnProperty]] (it may shadow a getter)."""
+        if key == "lastIndex":
+            self.last_index = value
+            return True
         if self.props is None:
             self.props = {}
         self.props[key] = value

@@ -1,4 +1,5 @@
-"""RegExp.prototype[Symbol.match/replace/search] on any object (22.2.6.8, 22.2.6.11, 22.2.6.12).
+"""RegExp.prototype[Symbol.match/matchAll/replace/search/split] on any object (22.2.6.8,
+22.2.6.9, 22.2.6.11, 22.2.6.12, 22.2.6.14).
 
 The built-in paths in ``string_regex.py`` run the regex engine directly; the spec's
 algorithms instead talk to the receiver through properties (``flags``, ``lastIndex``,
@@ -13,16 +14,19 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..convert import is_callable, same_value, to_integer_or_infinity, to_length, to_string
+from ..convert import is_callable, same_value, to_integer_or_infinity, to_length, to_string, to_uint32
 from ..realm import current_realm
 from ..strings import from_units, to_units
-from ..values import UNDEFINED, JSFunction, type_error
+from ..values import UNDEFINED, JSFunction, JSIterator, type_error
 from .array_support import members, to_object
 from .object_proto import is_object
 from .regexp import JSRegExp, regexp_exec
+from .registry import GLOBALS
 from .string_regex import GENERIC_SYMBOL_METHODS, get_substitution
+from .symbol import WELL_KNOWN
 
-__all__ = ["generic_match", "generic_replace", "generic_search", "regexp_exec_generic"]
+__all__ = ["generic_match", "generic_match_all", "generic_replace", "generic_search", "generic_split",
+           "regexp_exec_generic", "species_constructor"]
 
 
 def _require_object(rx: Any, name: str) -> None:
@@ -160,4 +164,104 @@ def generic_replace(rx: Any, string: Any = UNDEFINED, replace_value: Any = UNDEF
     return from_units("".join(pieces))
 
 
-GENERIC_SYMBOL_METHODS.update(match=generic_match, search=generic_search, replace=generic_replace)
+def species_constructor(o: Any, default: JSFunction) -> JSFunction:
+    """SpeciesConstructor (7.3.22): ``o.constructor[Symbol.species]``, or ``default``."""
+    m = members()
+    c = m.get_member(o, "constructor")
+    if c is UNDEFINED:
+        return default
+    if not is_object(c):
+        raise type_error("The .constructor property is not an object")
+    s = m.get_member(c, WELL_KNOWN["species"])
+    if s is UNDEFINED or s is None:
+        return default
+    if type(s) is not JSFunction or s.kind in ("arrow", "method") or (s.builtin and s.construct is None):
+        raise type_error("object.constructor[Symbol.species] is not a constructor")
+    return s
+
+
+def _construct(c: JSFunction, *args: Any) -> Any:
+    from .. import callops
+
+    return callops.construct(c, "species", *args)
+
+
+def generic_split(rx: Any, string: Any = UNDEFINED, limit: Any = UNDEFINED, *_: Any) -> list[Any]:
+    """RegExp.prototype[Symbol.split] (22.2.6.14): a sticky clone made by the receiver's
+    species is run at every position."""
+    _require_object(rx, "split")
+    m = members()
+    s = to_string(string)
+    c = species_constructor(rx, GLOBALS["RegExp"])
+    flags = to_string(m.get_member(rx, "flags"))
+    unicode = "u" in flags or "v" in flags
+    splitter = _construct(c, rx, flags if "y" in flags else flags + "y")
+    out: list[Any] = []
+    lim = 2**32 - 1 if limit is UNDEFINED else to_uint32(limit)
+    if lim == 0:
+        return out
+    su = to_units(s)
+    size = len(su)
+    if size == 0:
+        return out if regexp_exec_generic(splitter, s) is not None else [s]
+    realm = current_realm()
+    p = q = 0
+    while q < size:
+        realm.charge()
+        _set_last_index(splitter, q)
+        z = regexp_exec_generic(splitter, s)
+        if z is None:
+            q = _advance(su, q, unicode)
+            continue
+        e = min(to_length(m.get_member(splitter, "lastIndex")), size)
+        if e == p:
+            q = _advance(su, q, unicode)
+            continue
+        out.append(from_units(su[p:q]))
+        if len(out) == lim:
+            return out
+        p = e
+        for i in range(1, max(to_length(m.get_member(z, "length")) - 1, 0) + 1):
+            out.append(m.get_member(z, str(i)))
+            if len(out) == lim:
+                return out
+        realm.check_array(len(out))
+        q = p
+    out.append(from_units(su[p:]))
+    return out
+
+
+def generic_match_all(rx: Any, string: Any = UNDEFINED, *_: Any) -> JSIterator:
+    """RegExp.prototype[Symbol.matchAll] (22.2.6.9): a clone made by the receiver's species,
+    walked lazily by a RegExp String Iterator (22.2.9)."""
+    _require_object(rx, "matchAll")
+    m = members()
+    s = to_string(string)
+    c = species_constructor(rx, GLOBALS["RegExp"])
+    flags = to_string(m.get_member(rx, "flags"))
+    matcher = _construct(c, rx, flags)
+    _set_last_index(matcher, to_length(m.get_member(rx, "lastIndex")))
+    return JSIterator(_string_iterator(matcher, s, "g" in flags, "u" in flags or "v" in flags),
+                      "RegExp String Iterator")
+
+
+def _string_iterator(matcher: Any, s: str, is_global: bool, unicode: bool) -> Any:
+    """%RegExpStringIteratorPrototype%.next (22.2.9.2.1) as a generator."""
+    su: str | None = None
+    while True:
+        result = regexp_exec_generic(matcher, s)
+        if result is None:
+            return
+        current_realm().charge()
+        if not is_global:
+            yield result
+            return
+        if to_string(members().get_member(result, "0")) == "":
+            if su is None:
+                su = to_units(s)
+            _empty_match_advance(matcher, su, unicode)
+        yield result
+
+
+GENERIC_SYMBOL_METHODS.update(match=generic_match, search=generic_search, replace=generic_replace,
+                              split=generic_split, matchAll=generic_match_all)

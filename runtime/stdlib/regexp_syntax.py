@@ -22,6 +22,7 @@ from typing import Any
 
 from ..strings import to_units
 from .regexp_vclass import parse_v_class, property_ranges, property_set
+from .regexp_unicode import NEWER_ASSIGNED, holds_unassigned
 from .regexp_charsets import (
     BINARY_PROPERTIES,
     GENERAL_CATEGORIES,
@@ -390,7 +391,7 @@ class _Parser:
             text = self.property_escape()
             if self.fold:  # u+i: the property's set (complemented for \P), then closed
                 return class_text(case_close(property_ranges(text), True))
-            return "[" + text + "]"
+            return property_atom(text)
         cp = self.character_escape(in_class=False)
         return self.literal(cp)
 
@@ -560,6 +561,9 @@ class _Parser:
             merged = case_close(merged, self.u)
             if extra:  # property escapes: let the regex package fold them
                 return "(?i:" + class_text(merged, "".join(extra), negate) + ")"
+        if extra:  # property escapes in V8's Unicode version: alternatives, not class members
+            alts = "|".join(([class_text(merged)] if merged else []) + [property_atom(t) for t in extra])
+            return f"(?:(?!{alts})(?s:.))" if negate else f"(?:{alts})"
         return class_text(merged, "".join(extra), negate)
 
     @staticmethod
@@ -602,6 +606,18 @@ class _Parser:
             self.pos += 1
             return ord("k")
         return self.character_escape(in_class=True)
+
+
+def property_atom(text: str) -> str:
+    r"""``\p{...}``/``\P{...}`` outside a class, in V8's Unicode version (see regexp_unicode):
+    the regex package's property with the newer code points added or excluded."""
+    newer = class_text(list(NEWER_ASSIGNED))
+    gains = holds_unassigned(text[3:-1]) == (text[1] == "p")
+    if text[3:-1] == "Any":
+        return "[" + text + "]"
+    if gains:
+        return "[" + text + newer[1:]
+    return f"(?:(?!{newer}){text})"
 
 
 def translate(source: str, flags: str) -> Translation:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from .regexp_charsets import CLASS_ESCAPES, MAX_CP, case_close, class_text, complement, merge
+from .regexp_unicode import corrected
 
 __all__ = ["parse_v_class", "property_set", "property_ranges"]
 
@@ -65,6 +66,7 @@ def _property_ranges(text: str) -> Ranges:
         if _every is None:
             _every = "".join(map(chr, range(MAX_CP + 1)))
         hit = merge([(m.start(), m.end() - 1) for m in regex.finditer(f"[{text}]+", _every)])
+        hit = corrected(text[3:-1], hit)  # V8's Unicode version
         if len(_property_cache) >= 64:  # keyed by script text: bounded, like every runtime memo
             _property_cache.clear()
         _property_cache[text] = hit

@@ -19,7 +19,7 @@ from .object_proto import is_object
 from .registry import STRING_PROTO, native
 from . import regexp_generic  # noqa: F401 - registers the spec's steps for RegExp-like receivers
 from . import string_regex  # noqa: F401 - registers the methods wrapped here
-from .regexp import JSRegExp
+from .regexp import JSRegExp, regexp_create
 from .symbol import WELL_KNOWN
 
 __all__: list[str] = []
@@ -43,9 +43,11 @@ def _protocol(name: str, symbol: str, builtin: JSFunction) -> JSFunction:
     key = WELL_KNOWN[symbol]
     #: a RegExp's own protocol method runs the spec's steps (regexp_generic.py) while built-ins
     #: are patched: a script may have replaced its exec or flags
-    spec_steps = name in ("match", "replace", "search")
+    spec_steps = name in ("match", "replace", "search", "split", "matchAll", "replaceAll")
     #: replaceAll and matchAll refuse a non-global regexp, asking it for its flags (22.1.3.20 step 2.b)
     needs_global = name in ("replaceAll", "matchAll")
+    #: match, matchAll and search turn any other argument into a RegExp and invoke its method
+    creates_regexp = name in ("match", "matchAll", "search")
 
     def string_method(this: Any, arg: Any = UNDEFINED, *rest: Any) -> Any:
         if type(arg) is str and type(this) is str:  # no protocol to consult: the usual call
@@ -67,6 +69,12 @@ def _protocol(name: str, symbol: str, builtin: JSFunction) -> JSFunction:
                     raise type_error(f"{describe(method)} is not a function")
                 if not (type(arg) is JSRegExp and method is _regexp_method(key)) or spec_steps:
                     return method.call(arg, this, *rest)
+        if creates_regexp and PATCHED_REALMS[0]:
+            # steps 3-5: a RegExp made from the argument is asked, through its (maybe patched)
+            # prototype's protocol method
+            s = to_string(this)
+            rx = regexp_create(arg, "g" if name == "matchAll" else UNDEFINED)
+            return members().call_method(rx, key, s)
         return original(this, arg, *rest)
 
     string_method.__doc__ = builtin.call.__doc__

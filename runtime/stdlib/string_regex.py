@@ -290,6 +290,22 @@ def string_match_all(this: Any, regexp: Any = UNDEFINED, *_: Any) -> JSIterator:
     return JSIterator(_match_all(rx, s), "RegExp String Iterator")
 
 
+def _builtin_match_all(s: str, rx: JSRegExp, *_: Any) -> JSIterator:
+    """RegExp.prototype[Symbol.matchAll] (22.2.6.9) on an unpatched RegExp: a non-global one
+    gives at most one match."""
+    clone = JSRegExp(rx.source, rx.flags)
+    clone.last_index = to_length(rx.last_index)
+    if "g" in rx.flags:
+        return JSIterator(_match_all(clone, s), "RegExp String Iterator")
+    return JSIterator(_first_match(clone, s), "RegExp String Iterator")
+
+
+def _first_match(rx: JSRegExp, s: str) -> Iterator[Any]:
+    found = regexp_exec(rx, s)
+    if found is not None:
+        yield found
+
+
 def _match_all(rx: JSRegExp, s: str) -> Iterator[Any]:
     subj = Subject(s, "u" in rx.flags or "v" in rx.flags)
     while True:
@@ -406,6 +422,6 @@ def _symbol_method(name: str, string_method: Any) -> Any:
     return native(regexp_symbol_method, f"[Symbol.{name}]", 2 if name in ("replace", "split") else 1)
 
 
-for _name, _fn in (("match", string_match), ("matchAll", string_match_all), ("replace", string_replace),
+for _name, _fn in (("match", string_match), ("matchAll", _builtin_match_all), ("replace", string_replace),
                    ("search", string_search), ("split", string_split)):
     cast("dict[Any, Any]", JSRegExp.JS_PROTO)[WELL_KNOWN[_name]] = _symbol_method(_name, _fn)

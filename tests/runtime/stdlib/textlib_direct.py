@@ -114,7 +114,9 @@ def expected(e: Any) -> Any:
 
 def _ctor_props(rx: JSRegExp) -> list[Any]:
     names = ("source", "flags", "global", "ignoreCase", "multiline", "dotAll", "unicode", "sticky", "hasIndices", "lastIndex")
-    return [rx.js_get_own(n) for n in names] + [JSRegExp.JS_PROTO["toString"].call(rx)]
+    from syncpatch.runtime.members import get_member  # source, flags... are prototype getters
+
+    return [get_member(rx, n) for n in names] + [JSRegExp.JS_PROTO["toString"].call(rx)]
 
 
 def evaluate(row: dict[str, Any]) -> Any:
