@@ -116,8 +116,7 @@ CASES: list[Case] = [
     Case("call-this-null", "(function () { return typeof this }).call(null)", R("object")),
     Case("method-this", "({f() { return this.a }, a: 7}).f()", R(7)),
     Case("global-assign", "globalThis.foo = 1; foo", R(1)),
-    Case("arguments-callee", "(function f() { return typeof arguments.callee })()", R("function"),
-         bug="arguments.callee is undefined in a sloppy function (V8: the function)"),
+    Case("arguments-callee", "(function f() { return typeof arguments.callee })()", R("function")),
     Case("arguments-caller", "(function f() { return typeof f.caller })()", R("undefined"), node=False,
          note="sloppy V8 exposes f.caller (null here); syncpatch has no caller property at all"),
 ]
