@@ -10,7 +10,7 @@ realm's overlay (``realm.overlay``), which dies with the evaluation.
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 from . import convert
 from .convert import is_array_index, ordered_keys, to_property_key
@@ -120,9 +120,12 @@ for _tag, _table in (
 ):
     PROTOTYPES[_tag] = BuiltinProto(_tag, _table, OBJECT_PROTOTYPE)
 
-_ERROR_NAMES = ("EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError")
+_ERROR_NAMES = ("EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError", "AggregateError")
+# Error.prototype and each NativeError prototype own a `name` and an empty `message` (20.5.3.2-3,
+# 20.5.6.3.2-3), so a script that renames Error.prototype.name still sees "TypeError" on a TypeError
+cast(dict[str, Any], reg.ERROR_PROTO).update(name="Error", message="")
 for _tag in _ERROR_NAMES:
-    PROTOTYPES[_tag] = BuiltinProto(_tag, {}, PROTOTYPES["Error"])
+    PROTOTYPES[_tag] = BuiltinProto(_tag, cast(dict[str, JSFunction], {"name": _tag, "message": ""}), PROTOTYPES["Error"])
 
 
 def _overlay() -> dict[Any, Any]:
@@ -425,10 +428,8 @@ _DELETED: Any = object()
 
 def _error_proto_get(err: JSErrorObject, key: Any) -> Any:
     if key == "name":
-        if PATCHED_REALMS[0]:  # Error.prototype.name may have been changed by this script
-            v = _from_proto(get_prototype(err), key, err)
-            if v is not UNDEFINED:
-                return v
+        if PATCHED_REALMS[0]:  # a prototype's name may have been changed by this script
+            return _from_proto(get_prototype(err), key, err)
         return err.error_name
     if key == "message":
         return ""

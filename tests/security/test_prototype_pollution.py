@@ -118,7 +118,6 @@ ROWS: list[tuple[str, str, object, str, object]] = [
 
 BUGS = {
     "array-proto-iterator": "Array.prototype[Symbol.iterator] = null does not affect spread (V8: TypeError)",
-    "error-name": "Error.prototype.name = 'Evil' is not seen by new Error('x').name (V8: 'Evil')",
 }
 
 CASES: list[Case] = []
