@@ -156,6 +156,8 @@ class CompiledFunction:
 
         def expression(value: Any = UNDEFINED, context: Any = None, value_exists: Any = True,
                        budgets: Budgets | None = None) -> Any:
+            if COUNTED_DEALLOC and needs_big_stack():  # CPython 3.13+ on a small thread stack
+                return run_on_big_stack(lambda: expression(value, context, value_exists, budgets))
             if mask:
                 value, context = _copy_inputs(mask, value, context, names)
             else:

@@ -60,10 +60,13 @@ ALLOWED: dict[str, frozenset[str]] = {
 # patch compiler builds on it, so it sits in the compiler layer although it lives in the
 # facade's folder. ``syncpatch/resources.py`` (the plan-key check shared by compiled configs
 # and loaded artifacts) imports only the standard library, so artifacts load with the runtime
-# alone: it sits in the runtime layer.
+# alone: it sits in the runtime layer. ``syncpatch/loader.py`` (the artifact loader) imports only
+# the runtime and ``resources``, so it sits there too, and ``compile-patches`` (patches) can load
+# the artifact it wrote through the very loader a syncer uses.
 LAYER_OF_MODULE = {
     "syncpatch.expression": "compiler",
     "syncpatch.resources": "runtime",
+    "syncpatch.loader": "runtime",
     "syncpatch.__main__": "cli",
     "syncpatch.demo": "cli",
 }
