@@ -123,8 +123,9 @@ def new_target(this: Any) -> Any:
 
 
 def spread(value: Any) -> Any:
-    """SpreadElement (13.2.4.1): a list (returned as is when already one)."""
-    if type(value) is list:
+    """SpreadElement (13.2.4.1): a list (returned as is when already one, unless a script has
+    patched a built-in: Array.prototype[Symbol.iterator] may then have changed)."""
+    if type(value) is list and not PATCHED_REALMS[0]:
         if len(value) > 64:  # the literal or call copies it: charged in proportion
             realm = current_realm()
             realm.check_array(len(value))

@@ -20,7 +20,7 @@ from ..convert import (
     to_uint32,
 )
 from .. import stack
-from ..realm import current_realm
+from ..realm import PATCHED_REALMS, current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_support import (
     charge_work,
@@ -105,7 +105,8 @@ def _into_class(this: Any, out: list[Any], args: tuple[Any, ...]) -> Any:
 def _iterate(items: Any) -> Any:
     """The iteration source of Array.from, or None for array-likes (23.1.2.1 steps 4-5)."""
     if isinstance(items, list):
-        return list(items)
+        # a script that patched a built-in may have replaced Array.prototype[Symbol.iterator]
+        return members().js_iterate(items) if PATCHED_REALMS[0] else list(items)
     if type(items) is str:
         return list(items)
     if items is None or items is UNDEFINED:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..convert import to_string
+from ..realm import PATCHED_REALMS
 from ..values import UNDEFINED, JSErrorObject, JSFunction, JSSymbol, type_error
 from .array_support import members
 from .registry import ERROR_PROTO, GLOBALS, method, native
@@ -87,7 +88,7 @@ def error_to_string(this: Any, *_: Any) -> str:
     if not _is_object(this):
         shown = repr(this) if type(this) is JSSymbol else to_string(this)
         raise type_error(f"Method Error.prototype.toString called on incompatible receiver {shown}")
-    if isinstance(this, JSErrorObject) and "name" not in this and "message" not in this:
+    if isinstance(this, JSErrorObject) and "name" not in this and "message" not in this and not PATCHED_REALMS[0]:
         name, msg = this.error_name, this.message
     else:
         m = members()

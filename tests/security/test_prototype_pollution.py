@@ -116,9 +116,7 @@ ROWS: list[tuple[str, str, object, str, object]] = [
      R(["Evil", "TypeError"]), "new Error('x').name", R("Error")),
 ]
 
-BUGS = {
-    "array-proto-iterator": "Array.prototype[Symbol.iterator] = null does not affect spread (V8: TypeError)",
-}
+BUGS: dict[str, str] = {}
 
 CASES: list[Case] = []
 PAIRS: list[tuple[Case, Case]] = []
