@@ -156,7 +156,7 @@ def run_script(script: str, negative: dict[str, str] | None, wall_time: float = 
             return REFUSED, _one_line(exc.message)
         if expect_parse:
             return PASS, ""
-        return SYNTAX, exc.message
+        return SYNTAX, _one_line(exc.message)
     except Exception as exc:  # noqa: BLE001 - a crash of the compiler is an outcome to report
         return CRASH, "compiler: " + _python_error(exc)
     if expect_parse:
@@ -207,8 +207,14 @@ def _python_error(exc: BaseException) -> str:
     return _one_line(f"{type(exc).__name__}: {exc}{where}")
 
 
+def _printable(text: str) -> str:
+    """``text`` with lone surrogates escaped: test262 tests build them, and a UTF-8 terminal or
+    log cannot take them."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _one_line(text: str, limit: int = 160) -> str:
-    text = " ".join(text.split())
+    text = " ".join(_printable(text).split())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -512,7 +518,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.failures:
         for o in outcomes:
             if o.kind != PASS:
-                print(f"{o.kind:8} {o.id}: {o.detail}")
+                print(f"{o.kind:8} {o.id}: {_printable(o.detail)}")
     if args.json:
         args.json.write_text(json.dumps([o._asdict() for o in outcomes], indent=0), encoding="utf-8")
     expected = read_expected(args.expected)
@@ -522,12 +528,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     result = compare(outcomes, expected)
     for o in result.regressions:
-        print(f"REGRESSION {o.id}: {o.kind}: {o.detail}")
+        print(f"REGRESSION {o.id}: {o.kind}: {_printable(o.detail)}")
     for test_id in result.unexpected_passes:
         print(f"UNEXPECTED PASS {test_id} (remove it from {args.expected.name})")
     bad = [o for o in outcomes if o.kind in (CRASH, TIMEOUT)]
     for o in bad:
-        print(f"{o.kind.upper()} {o.id}: {o.detail}")
+        print(f"{o.kind.upper()} {o.id}: {_printable(o.detail)}")
     passed = sum(o.kind == PASS for o in outcomes)
     print(f"{passed} passed, {len(outcomes) - passed} failed")
     return 1 if result.regressions or result.unexpected_passes else 0
