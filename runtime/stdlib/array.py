@@ -133,6 +133,8 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
     realm = current_realm()
     if type(source) is list:
         realm.bulk(len(source))
+    elif isinstance(items, list):  # an array read through its (possibly patched) iterator
+        realm.bulk(len(items))
     out: list[Any] = []
     for k, v in enumerate(source):
         if map_fn is not UNDEFINED:
