@@ -23,6 +23,7 @@ from syncpatch.grammar.ast import walk
 from . import pyast as P
 from .base import GenBase
 from .expressions import BINARY_FUNCS
+from .functions import expected_argument_count
 from .scope import FunctionFrame, Scope
 from .texts import callee_text
 
@@ -44,15 +45,6 @@ def _uses_super(fn: A.FunctionExpression) -> bool:
     """Does a method's own code (arrows included, nested functions not) mention ``super``?"""
     return any(isinstance(n, A.Super) for n in walk((fn.params, fn.body), prune=(A.FunctionExpression,
                                                                                  A.FunctionDeclaration)))
-
-
-def _length(params: tuple[Any, ...]) -> int:
-    n = 0
-    for p in params:
-        if isinstance(p, (A.AssignmentPattern, A.RestElement)):
-            break
-        n += 1
-    return n
 
 
 def _is_super_member(node: Any) -> bool:
@@ -137,7 +129,7 @@ class ClassGen(GenBase):
             _constructor_def(fdef, derived)
             self.pre.append(fdef)
             body = P.name(fname)
-            length = _length(ctor.value.params)
+            length = expected_argument_count(ctor.value.params)
         cls = self.fresh("_cls")
         source = self.source_text(node.span)  # type: ignore[attr-defined]
         self.pre.append(P.assign(cls, P.call("make_class", body, P.const(name), P.const(length), heritage,

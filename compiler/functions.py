@@ -43,7 +43,7 @@ def _calls_nothing(node: Any) -> bool:
                    for n in walk((node.params, node.body)))
 
 
-def _length(params: tuple[Any, ...]) -> int:
+def expected_argument_count(params: tuple[Any, ...]) -> int:
     """ExpectedArgumentCount (15.1.5): parameters before the first default or rest."""
     n = 0
     for p in params:
@@ -89,7 +89,7 @@ class FuncGen(GenBase):
 
     def function_object(self, fname: str, name: str, node: Any, kind: str, span: Span | None = None) -> ast.expr:
         """``JSFunction(call, name, length, construct, kind, props, builtin, source)``."""
-        args = [P.name(fname), P.const(name), P.const(_length(node.params)), P.const(None), P.const(kind),
+        args = [P.name(fname), P.const(name), P.const(expected_argument_count(node.params)), P.const(None), P.const(kind),
                 P.const(None), P.const(False), P.const(self.source_text(span or node.span))]
         return ast.Call(func=P.name("JSFunction"), args=args, keywords=[])
 
