@@ -3,7 +3,8 @@
 A JS function becomes a Python ``def _fN(_this, p0=UNDEFINED, ..., *_rest)`` wrapped in a
 ``JSFunction``. Missing arguments are ``UNDEFINED``; extra ones are accepted and dropped.
 Defaults are evaluated at call time when the argument is undefined (10.2.11 step 24).
-Every call charges the realm: ``_enter()`` counts a step and checks the call depth.
+Every call charges the realm: its entry counts a step and checks the call depth (inline, see
+``accounting.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from syncpatch.grammar.ast import walk
 from syncpatch.grammar.errors import Span
 
 from . import pyast as P
+from .accounting import charge_step, enter_call, leave_call
 from .base import GenBase
 from .scope import Binding, FunctionFrame, Scope
 
@@ -142,12 +144,11 @@ class FuncGen(GenBase):
             args.kw_defaults = [P.name(n) for n in by_value]
         inner = [*prologue_pre, *prologue, *body]
         if _calls_nothing(node):
-            stmts.append(P.expr_stmt(P.call("_charge")))
+            stmts.extend(charge_step())
             stmts.extend(inner)
         else:
-            stmts.append(P.expr_stmt(P.call("_enter")))
-            stmts.append(ast.Try(body=inner or [ast.Pass()], handlers=[], orelse=[],
-                                 finalbody=[P.expr_stmt(P.call("_leave"))]))
+            stmts.extend(enter_call())
+            stmts.append(ast.Try(body=inner or [ast.Pass()], handlers=[], orelse=[], finalbody=[leave_call()]))
         fn = ast.FunctionDef(name=fname, args=args, body=stmts, decorator_list=[], returns=None)
         fn.lineno, fn.col_offset = node.span.line, node.span.column - 1
         return fn

@@ -15,6 +15,7 @@ from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
 from . import pyast as P
+from .accounting import charge_step
 from .base import GenBase
 from .scope import Scope, function_decls, lexical_decls, var_names
 
@@ -230,7 +231,7 @@ class StmtGen(GenBase):
         flag = self.label_flags.pop(implicit, None)
         if flag is not None:
             compiled.insert(0, P.assign(flag, P.const(None)))
-        return [P.expr_stmt(P.call("_charge")), *compiled]
+        return [*charge_step(), *compiled]
 
     def for_statement(self, s: A.ForStatement) -> list[ast.stmt]:
         saved = self.scope

@@ -15,7 +15,7 @@ from .ops import add, inc, dec
 from .properties import C, E, Accessor, ensure_meta, meta_of, note_accessor
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
-from .strings import concat
+from .strings import _BIG as _BIG_STRING, concat
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
 
 __all__ = [
@@ -226,13 +226,22 @@ def literal_spread(obj: dict[str, Any], source: Any) -> None:
 
 
 def template(*parts: Any) -> str:
-    """A template literal (13.2.8.6): strings and ToString of each substitution."""
-    out = ""
+    """A template literal (13.2.8.6): strings and ToString of each substitution, joined in
+    one step when the result is ASCII (no surrogate halves to join at the seams)."""
+    texts = []
     for p in parts:
         if type(p) is not str:
             if type(p) is JSSymbol:
                 raise type_error("Cannot convert a Symbol value to a string")
             p = to_string(p)
+        texts.append(p)
+    if len(texts) > 1 and sum(map(len, texts)) > _BIG_STRING:  # refused before it is built
+        current_realm().check_string(sum(map(len, texts)))
+    out = "".join(texts)
+    if out.isascii():
+        return out
+    out = ""
+    for p in texts:
         out = concat(out, p)
     return out
 
