@@ -13,6 +13,7 @@ from typing import Any
 from . import convert, members
 from .convert import normalize_number, to_int32, to_number, to_numeric, to_primitive, to_string, to_uint32
 from .strings import concat, has_astral, to_units
+from .realm import PATCHED_REALMS
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSErrorObject, JSSymbol, type_error
 from .well_known import SYMBOL_TO_PRIMITIVE
 from .stdlib import registry as reg
@@ -348,8 +349,19 @@ def ge(a: Any, b: Any) -> bool:
 # --- in / instanceof ----------------------------------------------------------------------------
 
 def in_op(key: Any, obj: Any) -> bool:
-    """``key in obj`` (13.10.1)."""
+    """``key in obj`` (13.10.1). ``name in [...]`` with a name that is no index (the usual
+    use, a mistaken membership test) looks at Array.prototype's chain only, while no realm
+    patches built-ins (a plain array has no other own string keys than ``length``)."""
+    if type(obj) is list and not _PATCHED[0]:
+        if key is None or key is UNDEFINED:
+            key = "null" if key is None else "undefined"
+        if type(key) is str and key and not "0" <= key[0] <= "9" and key != "length":
+            return members._builtin_chain_has(_ARRAY_PROTOTYPE, key)
     return members.has_property(obj, key)
+
+
+_ARRAY_PROTOTYPE = members.PROTOTYPES["Array"]
+_PATCHED = PATCHED_REALMS
 
 
 def instanceof(obj: Any, ctor: Any) -> bool:

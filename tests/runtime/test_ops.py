@@ -172,3 +172,21 @@ def test_instanceof_and_in() -> None:
         compile_expression("'a' in 'abc'")()
     with pytest.raises(EvaluationError, match="Right-hand side of 'instanceof'"):
         compile_expression("1 instanceof 2")()
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("'map' in []", True),  # Array.prototype's own method
+    ("'hasOwnProperty' in []", True),  # Object.prototype, further up the chain
+    ("'customer' in ['customer']", False),  # a membership test by mistake: no such key
+    ("null in ['null']", False),
+    ("undefined in []", False),
+    ("'length' in []", True),
+    ("'0' in ['a']", True),
+    ("'1' in ['a']", False),
+    ("Array.prototype.extra = 1; 'extra' in []", True),  # a patched realm takes the full lookup
+    ("Object.prototype.extra = 1; 'extra' in []", True),
+])
+def test_in_on_an_array(source: str, expected: bool) -> None:
+    from syncpatch import Budgets, compile_expression
+
+    assert compile_expression(source, budgets=Budgets())() is expected
