@@ -20,16 +20,27 @@ from ..convert import (
     to_uint32,
 )
 from .. import stack
+from ..properties import mark_holes, meta_of
 from ..realm import PATCHED_REALMS, current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
+from .array_generic import (
+    check_array_create,
+    generic_copy_within,
+    generic_fill,
+    generic_pop,
+    generic_push,
+    generic_reverse,
+    generic_shift,
+    generic_splice,
+    generic_unshift,
+)
 from .array_support import (
     charge_work,
     checked_chunks,
     checked_map,
-    check_not_frozen,
-    generic_mutate,
     includes_from,
-    is_frozen,
+    length_of,
+    to_object,
     live_elements,
     members,
     relative_index,
@@ -69,7 +80,9 @@ def array_ctor(this: Any, *args: Any) -> list[Any]:
             realm = current_realm()
             realm.check_array(int(n))
             realm.allocate(8 * int(n))  # one pointer a slot
-            return [UNDEFINED] * int(n)
+            out = [UNDEFINED] * int(n)
+            mark_holes(out, 0)  # n holes, no elements (23.1.1.1 step 5)
+            return out
         return [n]
     return list(args)
 
@@ -338,117 +351,95 @@ def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any
 
 # --- mutators -------------------------------------------------------------------------------
 
-def _mutate(this: Any, name: str, op: Any) -> Any:
-    """Apply list mutator ``op`` to the receiver (in place for arrays, generic otherwise)."""
-    o = _receiver(this, name)
-    if isinstance(o, list):
-        return op(o)
-    return generic_mutate(o, op)
+def _plain_receiver(this: Any, name: str) -> bool:
+    """True when a mutator may work on the Python list itself: an array with no holes,
+    accessors or attributes (every index an own writable data property). Everything else
+    goes through ``array_generic``, property by property."""
+    require_object_coercible(this, f"Array.prototype.{name}")
+    return isinstance(this, list) and (not PATCHED_REALMS[0] or meta_of(this) is None)
 
 
 @method(ARRAY_PROTO, "push", 1)
 def array_push(this: Any, *items: Any) -> int:
     """Array.prototype.push (23.1.3.23)."""
-
-    def op(o: list[Any]) -> int:
-        check_not_frozen(o, len(o) if items else None, grow=bool(items))
-        if items:
-            current_realm().check_array(len(o) + len(items))
-            o.extend(items)
-        return len(o)
-
-    return _mutate(this, "push", op)  # type: ignore[no-any-return]
+    if not _plain_receiver(this, "push"):
+        return generic_push(this, items)
+    if items:
+        current_realm().check_array(len(this) + len(items))
+        this.extend(items)
+    return len(this)
 
 
 @method(ARRAY_PROTO, "pop", 0)
 def array_pop(this: Any, *_: Any) -> Any:
     """Array.prototype.pop (23.1.3.22)."""
-
-    def op(o: list[Any]) -> Any:
-        if not o:
-            check_not_frozen(o)
-            return UNDEFINED
-        if is_frozen(o):
-            raise type_error(f"Cannot delete property '{len(o) - 1}' of [object Array]")
-        return _plain(o.pop())
-
-    return _mutate(this, "pop", op)
+    if not _plain_receiver(this, "pop"):
+        return generic_pop(this)
+    return this.pop() if this else UNDEFINED
 
 
 @method(ARRAY_PROTO, "shift", 0)
 def array_shift(this: Any, *_: Any) -> Any:
     """Array.prototype.shift (23.1.3.27)."""
-
-    def op(o: list[Any]) -> Any:
-        check_not_frozen(o, 0 if len(o) > 1 else None)
-        if not o:
-            return UNDEFINED
-        return _plain(o.pop(0))
-
-    return _mutate(this, "shift", op)
+    if not _plain_receiver(this, "shift"):
+        return generic_shift(this)
+    return this.pop(0) if this else UNDEFINED
 
 
 @method(ARRAY_PROTO, "unshift", 1)
 def array_unshift(this: Any, *items: Any) -> int:
     """Array.prototype.unshift (23.1.3.37)."""
-
-    def op(o: list[Any]) -> int:
-        if items:
-            check_not_frozen(o, len(o) + len(items) - 1, grow=True)
-            current_realm().check_array(len(o) + len(items))
-            o[0:0] = items
-        else:
-            check_not_frozen(o)
-        return len(o)
-
-    return _mutate(this, "unshift", op)  # type: ignore[no-any-return]
+    if not _plain_receiver(this, "unshift"):
+        return generic_unshift(this, items)
+    if items:
+        current_realm().check_array(len(this) + len(items))
+        this[0:0] = items
+    return len(this)
 
 
 @method(ARRAY_PROTO, "reverse", 0)
 def array_reverse(this: Any, *_: Any) -> Any:
     """Array.prototype.reverse (23.1.3.26): in place, returns the receiver."""
-
-    def op(o: list[Any]) -> None:
-        if len(o) > 1:
-            check_not_frozen(o, 0)
-        o.reverse()
-
-    _mutate(this, "reverse", op)
+    if not _plain_receiver(this, "reverse"):
+        return generic_reverse(this)
+    this.reverse()
     return this
 
 
 @method(ARRAY_PROTO, "fill", 1)
 def array_fill(this: Any, value: Any = UNDEFINED, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> Any:
-    """Array.prototype.fill (23.1.3.7)."""
-
-    def op(o: list[Any]) -> None:
-        k = relative_index(start, len(o))
-        final = relative_index(end, len(o), len(o))
-        if k < final:
-            check_not_frozen(o, k)
-            o[k:final] = [value] * (final - k)
-
-    _mutate(this, "fill", op)
-    return this
+    """Array.prototype.fill (23.1.3.7). An array whose only oddity is holes (``new
+    Array(n).fill(0)``) is filled in place too, the filled holes forgotten."""
+    plain = _plain_receiver(this, "fill")
+    m = None if plain or type(this) is not list else meta_of(this)
+    holes_only = m is not None and not (m.flags or m.accessors) and m.extensible
+    if not plain and not holes_only:
+        return generic_fill(this, value, start, end)
+    o: list[Any] = this
+    k = relative_index(start, len(o))
+    final = relative_index(end, len(o), len(o))
+    if k < final:
+        o[k:final] = [value] * (final - k)
+        if m is not None and m.holes:
+            m.holes.clear(k, final, len(o))
+    return o
 
 
 @method(ARRAY_PROTO, "copyWithin", 2)
 def array_copy_within(this: Any, target: Any = UNDEFINED, start: Any = UNDEFINED, *args: Any) -> Any:
     """Array.prototype.copyWithin (23.1.3.4)."""
     end = args[0] if args else UNDEFINED
-
-    def op(o: list[Any]) -> None:
-        length = len(o)
-        to = relative_index(target, length)
-        frm = relative_index(start, length)
-        final = relative_index(end, length, length)
-        count = min(final - frm, length - to)
-        if count > 0:
-            check_not_frozen(o, to)
-            o[to:to + count] = o[frm:frm + count]
-
-    _mutate(this, "copyWithin", op)
-    return this
+    if not _plain_receiver(this, "copyWithin"):
+        return generic_copy_within(this, target, start, end)
+    o: list[Any] = this
+    length = len(o)
+    to = relative_index(target, length)
+    frm = relative_index(start, length)
+    final = relative_index(end, length, length)
+    count = min(final - frm, length - to)
+    if count > 0:
+        o[to:to + count] = o[frm:frm + count]
+    return o
 
 
 def _splice_bounds(length: int, args: tuple[Any, ...]) -> tuple[int, int]:
@@ -463,38 +454,46 @@ def _splice_bounds(length: int, args: tuple[Any, ...]) -> tuple[int, int]:
 
 
 @method(ARRAY_PROTO, "splice", 2)
-def array_splice(this: Any, *args: Any) -> list[Any]:
+def array_splice(this: Any, *args: Any) -> Any:
     """Array.prototype.splice (23.1.3.31)."""
-
-    def op(o: list[Any]) -> list[Any]:
-        start, count = _splice_bounds(len(o), args)
-        items = args[2:]
-        if count or items:
-            if count == len(items):
-                check_not_frozen(o, start)
-            elif count < len(items):
-                check_not_frozen(o, len(o), grow=True)
-            else:
-                check_not_frozen(o, start)
-            current_realm().check_array(len(o) - count + len(items))
-        removed = [_plain(v) for v in o[start:start + count]]
-        o[start:start + count] = items
-        return removed
-
-    return _mutate(this, "splice", op)  # type: ignore[no-any-return]
+    if not _plain_receiver(this, "splice") or PATCHED_REALMS[0]:
+        return generic_splice(this, args)  # (a patched realm: the species may matter)
+    o: list[Any] = this
+    start, count = _splice_bounds(len(o), args)
+    items = args[2:]
+    if count or items:
+        current_realm().check_array(len(o) - count + len(items))
+    removed = o[start:start + count]
+    o[start:start + count] = items
+    return removed
 
 
 # --- copying methods (ES2023) -----------------------------------------------------------------
 
+def _check_copy_length(this: Any, name: str) -> int:
+    """The receiver's length, with ArrayCreate's RangeError (10.4.2.2) for one above 2**32 - 1
+    before any element is read (a plain array's length never is)."""
+    require_object_coercible(this, f"Array.prototype.{name}")
+    if isinstance(this, list):
+        return len(this)
+    n = length_of(to_object(this))
+    check_array_create(n)
+    return n
+
+
 @method(ARRAY_PROTO, "toReversed", 0)
 def array_to_reversed(this: Any, *_: Any) -> list[Any]:
     """Array.prototype.toReversed (23.1.3.33)."""
+    _check_copy_length(this, "toReversed")
     return [_plain(v) for v in reversed(_items(this, "toReversed"))]
 
 
 @method(ARRAY_PROTO, "toSpliced", 2)
 def array_to_spliced(this: Any, *args: Any) -> list[Any]:
     """Array.prototype.toSpliced (23.1.3.34)."""
+    n = _check_copy_length(this, "toSpliced")
+    start, count = _splice_bounds(n, args)
+    check_array_create(n - count + max(len(args) - 2, 0))
     o = _items(this, "toSpliced")
     start, count = _splice_bounds(len(o), args)
     current_realm().check_array(len(o) - count + max(len(args) - 2, 0))
@@ -504,6 +503,7 @@ def array_to_spliced(this: Any, *args: Any) -> list[Any]:
 @method(ARRAY_PROTO, "with", 2)
 def array_with(this: Any, index: Any = UNDEFINED, value: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Array.prototype.with (23.1.3.39): RangeError for an index outside the array."""
+    _check_copy_length(this, "with")
     o = _items(this, "with")
     rel = to_integer_or_infinity(index)
     k = rel if rel >= 0 else len(o) + rel

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..convert import is_array_index, same_value, to_boolean
-from ..properties import ALL, C, E, W, Accessor, default_flags, ensure_meta, flags_of, is_extensible, meta_of, note_accessor
+from ..properties import (
+    ALL, C, E, W, Accessor, default_flags, ensure_meta, flags_of, is_extensible, mark_holes, meta_of, note_accessor,
+)
 from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, JSErrorObject, JSFunction, JSObject, JSSymbol, type_error
 from .array_support import describe, members
@@ -186,10 +188,14 @@ def _store_value(o: Any, key: Any, value: Any) -> None:
             i = int(key)
             if i < len(o):
                 o[i] = value
+                if m is not None and m.holes:
+                    m.holes.discard(i)
             else:
                 current_realm().check_array(i + 1)
+                start = len(o)
                 o.extend([UNDEFINED] * (i - len(o)))
                 o.append(value)
+                mark_holes(o, start, i)
             return
         meta = ensure_meta(o)
         if meta.named is None:
@@ -223,10 +229,9 @@ def _store_accessor(o: Any, key: Any, getter: Any, setter: Any) -> None:
         # and the indexes before it read as holes, the accessor (which wins) is the element
         i = int(key)
         current_realm().check_array(i + 1)
-        if meta.holes is None:
-            meta.holes = set()
-        meta.holes.update(range(len(o), i))
+        start = len(o)
         o.extend([UNDEFINED] * (i + 1 - len(o)))
+        mark_holes(o, start)
     note_accessor(meta, o if isinstance(o, dict) else (meta.named or {}), key)
     if t is dict or t is JSObject or t is JSErrorObject:
         o.pop(key, None)
