@@ -25,6 +25,8 @@ from ..realm import PATCHED_REALMS, current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_generic import (
     check_array_create,
+    generic_concat,
+    generic_slice,
     generic_copy_within,
     generic_fill,
     generic_pop,
@@ -98,20 +100,22 @@ def array_of(this: Any, *items: Any) -> Any:
 
 
 def _into_class(this: Any, out: list[Any], args: tuple[Any, ...]) -> Any:
-    """Array.from/of called on a class (``class A extends Array``): the items go into an object
-    the class constructs (23.1.2.1 steps 5.a, 12), so ``A.from(x) instanceof A``."""
-    if type(this) is not JSFunction or this.kind != "class":
-        return out
-    from ..classes import construct_with
+    """Array.from/of called on another constructor (``class A extends Array``, a plain
+    function): the items go into the object it constructs, each by CreateDataPropertyOrThrow,
+    then ``length`` by a strict [[Set]] (23.1.2.1 steps 5.a, 12; 23.1.2.3)."""
+    from ..classes import _is_constructor, construct_with
 
+    if this is GLOBALS["Array"] or not _is_constructor(this):
+        return out
     made = construct_with(this, this, args)
-    if type(made) is list:
+    if type(made) is list and meta_of(made) is None:
         made[:] = out
         return made
-    m = members()
+    from .array_iter import create_data_property
+
     for k, v in enumerate(out):
-        m.set_member(made, str(k), v, True)
-    m.set_member(made, "length", len(out), True)
+        create_data_property(made, str(k), v)
+    members().set_member(made, "length", len(out), True)
     return made
 
 
@@ -141,6 +145,7 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
     if map_fn is not UNDEFINED:
         require_callable(map_fn)
     source = _iterate(items)
+    array_like = source is None
     if source is None:
         source = [_plain(v) for v in snapshot(items)]
     realm = current_realm()
@@ -156,7 +161,7 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
         if len(out) & 0xFFF == 0:
             realm.check_array(len(out))
             realm.check_time()  # a long copy stops near its deadline by itself, not by the watchdog
-    return _into_class(this, out, ())
+    return _into_class(this, out, (len(out),) if array_like else ())
 
 
 GLOBALS["Array"] = native(
@@ -189,6 +194,9 @@ def array_at(this: Any, index: Any = UNDEFINED, *_: Any) -> Any:
 def array_concat(this: Any, *args: Any) -> list[Any]:
     """Array.prototype.concat (23.1.3.2): arrays are spread, everything else appended."""
     require_object_coercible(this, "Array.prototype.concat")
+    if PATCHED_REALMS[0] or not all(type(a) is list or not members()._is_object(a) for a in args) \
+            or type(this) is not list:
+        return generic_concat(this, args)  # type: ignore[no-any-return]
     first = this  # a primitive receiver stands for its wrapper, which is not spread
     realm = current_realm()
     out: list[Any] = []
@@ -339,9 +347,11 @@ def array_to_locale_string(this: Any, *_: Any) -> str:
 
 
 @method(ARRAY_PROTO, "slice", 2)
-def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.slice (23.1.3.28)."""
-    o = _items(this, "slice")
+    if not _plain_receiver(this, "slice") or PATCHED_REALMS[0]:
+        return generic_slice(this, start, end)  # type: ignore[no-any-return]
+    o = this
     length = len(o)
     k = relative_index(start, length)
     final = relative_index(end, length, length)

@@ -199,10 +199,17 @@ def generic_splice(this: Any, args: tuple[Any, ...]) -> Any:
     items = args[2:]
     _too_long(n + len(items) - count)
     target = species_create(o, count)
+    if target is None and type(o) is list and not _has_meta(o):  # a plain array, no species
+        realm = current_realm()
+        realm.check_array(n - count + len(items))
+        realm.bulk(n)
+        removed: Any = o[start:start + count]
+        o[start:start + count] = items
+        return removed
     if target is None:
         check_array_create(count)
         current_realm().check_array(count)
-        removed: Any = [UNDEFINED] * count
+        removed = [UNDEFINED] * count
         for k in range(count):
             if _has(o, start + k):
                 removed[k] = _get(o, start + k)
@@ -231,3 +238,124 @@ def generic_splice(this: Any, args: tuple[Any, ...]) -> Any:
         _set(o, start + j, v)
     _set(o, "length", n - count + added)
     return removed
+
+
+def _is_concat_spreadable(v: Any) -> bool:
+    """IsConcatSpreadable (23.1.3.2.1)."""
+    from ..convert import to_boolean
+    from ..well_known import WELL_KNOWN
+
+    m = members()
+    if not m._is_object(v):
+        return False
+    spreadable = m.get_member(v, WELL_KNOWN["isConcatSpreadable"])
+    if spreadable is not UNDEFINED:
+        return bool(to_boolean(spreadable))
+    return isinstance(v, list) and getattr(type(v), "JS_CLASS", "Array") == "Array"
+
+
+class _Collector:
+    """Where concat/slice put their elements: the species' object, or a new list whose
+    skipped indexes are recorded as holes."""
+
+    __slots__ = ("target", "out", "holes")
+
+    def __init__(self, target: Any) -> None:
+        self.target = target
+        self.out: list[Any] = []
+        self.holes: list[int] = []
+
+    def put(self, k: int, v: Any) -> None:
+        from .array_iter import create_data_property
+
+        if self.target is not None:
+            create_data_property(self.target, str(k), v)
+            return
+        self.pad(k)
+        self.out.append(v)
+
+    def pad(self, k: int) -> None:
+        """Holes up to index ``k`` (the absent elements skipped so far)."""
+        out = self.out
+        if k > len(out):
+            current_realm().check_array(k + 1)
+            self.holes.extend(range(len(out), k))
+            out.extend([UNDEFINED] * (k - len(out)))
+
+    def finish(self, n: int) -> Any:
+        if self.target is not None:
+            _set(self.target, "length", n)
+            return self.target
+        out = self.out
+        self.pad(n)
+        if self.holes:
+            m = ensure_meta(out)
+            m.holes = Holes(self.holes)
+        return out
+
+
+def generic_concat(this: Any, args: tuple[Any, ...]) -> Any:
+    """Array.prototype.concat (23.1.3.2): Symbol.isConcatSpreadable, the species, holes."""
+    from .array_iter import species_create
+
+    o = to_object(this)
+    into = _Collector(species_create(o, 0))
+    realm = current_realm()
+    n = 0
+    for item in (o, *args):
+        if _is_concat_spreadable(item):
+            length = length_of_object(item)
+            if n + length > MAX_LENGTH:
+                raise type_error("Invalid array length")
+            if type(item) is list and into.target is None and not _has_meta(item):
+                realm.check_array(n + length)
+                realm.bulk(length)
+                into.pad(n)
+                into.out.extend(item)  # a plain array: every index present
+                n += length
+                continue
+            for k in range(length):
+                realm.charge()
+                if _has(item, k):
+                    into.put(n, _get(item, k))
+                n += 1
+        else:
+            if n >= MAX_LENGTH:
+                raise type_error("Invalid array length")
+            into.put(n, item)
+            n += 1
+    return into.finish(n)
+
+
+def _has_meta(o: Any) -> bool:
+    from ..properties import meta_of
+
+    return meta_of(o) is not None
+
+
+def generic_slice(this: Any, start: Any, end: Any) -> Any:
+    """Array.prototype.slice (23.1.3.28), with ArraySpeciesCreate and holes kept."""
+    from .array_iter import species_create
+
+    o = to_object(this)
+    n = length_of_object(o)
+    k = relative_index(start, n)
+    final = relative_index(end, n, n)
+    count = max(final - k, 0)
+    target = species_create(o, count)
+    if target is None:
+        check_array_create(count)
+        current_realm().check_array(count)
+        if type(o) is list and not _has_meta(o):  # a plain array, no species: copy the slice
+            current_realm().bulk(count)
+            return o[k:final]
+    into = _Collector(target)
+    realm = current_realm()
+    i = 0
+    while k < final:
+        realm.charge()
+        if _has(o, k):
+            into.put(i, _get(o, k))
+        k += 1
+        i += 1
+    return into.finish(i)

@@ -94,7 +94,8 @@ def define_own_property(o: Any, key: Any, desc: dict[str, Any]) -> bool:
 def _validate_and_apply(o: Any, key: Any, desc: dict[str, Any]) -> bool:
     current = own_descriptor(o, key)
     if current is None:
-        if not is_extensible(o) or (type(o) is list and is_array_index(key) and not _length_writable(o, key)):
+        if not is_extensible(o) or (type(o) is list and type(key) is str and is_array_index(key)
+                                      and not _length_writable(o, key)):
             return False
         f = (E if desc.get("enumerable") else 0) | (C if desc.get("configurable") else 0)
         if _is_accessor(desc):
