@@ -980,6 +980,14 @@ def _iter_name(value: Any) -> str:
     return convert.to_string(value) if type(value) is not JSSymbol else repr(value)
 
 
+def list_index_keys(obj: list[Any]) -> list[str]:
+    """An array's own index keys, holes left out."""
+    m = meta_of(obj) if PATCHED_REALMS[0] else None
+    if m is not None and m.holes:
+        return [str(i) for i in range(len(obj)) if not is_hole(m, obj, i)]
+    return [str(i) for i in range(len(obj))]
+
+
 def all_own_keys(obj: Any) -> list[Any]:
     """Every own key, enumerable or not, string or symbol (what integrity levels visit)."""
     t = type(obj)
@@ -989,7 +997,7 @@ def all_own_keys(obj: Any) -> list[Any]:
         if t is JSErrorObject:
             keys += [k for k in ("message", "stack") if _plain_own(obj, k) is not MISSING]
     elif t is list:
-        keys = [str(i) for i in range(len(obj))] + ["length"]
+        keys = list_index_keys(obj) + ["length"]
     elif t is JSFunction:
         keys = [k for k in ("length", "name", "prototype") if _plain_own(obj, k) is not MISSING]
         keys += [k for k, v in (obj.props or {}).items() if k not in keys and v is not _DELETED_FN]

@@ -24,6 +24,7 @@ from ..properties import mark_holes, meta_of
 from ..realm import PATCHED_REALMS, current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_generic import (
+    MAX_LENGTH,
     check_array_create,
     generic_concat,
     generic_slice,
@@ -480,48 +481,71 @@ def array_splice(this: Any, *args: Any) -> Any:
 
 # --- copying methods (ES2023) -----------------------------------------------------------------
 
-def _check_copy_length(this: Any, name: str) -> int:
-    """The receiver's length, with ArrayCreate's RangeError (10.4.2.2) for one above 2**32 - 1
-    before any element is read (a plain array's length never is)."""
+def _copy_source(this: Any, name: str) -> tuple[Any, int, Any]:
+    """The receiver of a copying method, its length and its [[Get]] by index. A plain array
+    is read as the list; anything else is ToObject'd and read element by element (holes
+    through the prototype), after ArrayCreate's RangeError (10.4.2.2) for a length above
+    2**32 - 1, so no element is read before it."""
     require_object_coercible(this, f"Array.prototype.{name}")
-    if isinstance(this, list):
-        return len(this)
-    n = length_of(to_object(this))
+    if isinstance(this, list) and (not PATCHED_REALMS[0] or meta_of(this) is None):
+        return this, len(this), None
+    o = to_object(this)
+    n = length_of(o)
     check_array_create(n)
-    return n
+    current_realm().check_array(n)
+    get = members().get_member
+    return o, n, lambda k: get(o, str(k))
+
+
+def _read_range(o: Any, get: Any, start: int, stop: int, step: int = 1) -> list[Any]:
+    """The elements ``range(start, stop, step)`` of a ``_copy_source`` (a slice of a list)."""
+    if get is None:
+        return o[start:stop]  # type: ignore[no-any-return]
+    charge = current_realm().charge
+    out = []
+    for k in range(start, stop, step):
+        charge()
+        out.append(get(k))
+    return out
 
 
 @method(ARRAY_PROTO, "toReversed", 0)
 def array_to_reversed(this: Any, *_: Any) -> list[Any]:
     """Array.prototype.toReversed (23.1.3.33)."""
-    _check_copy_length(this, "toReversed")
-    return [_plain(v) for v in reversed(_items(this, "toReversed"))]
+    o, n, get = _copy_source(this, "toReversed")
+    charge_work(n)
+    if get is None:
+        return o[::-1]  # type: ignore[no-any-return]
+    return _read_range(o, get, n - 1, -1, -1)
 
 
 @method(ARRAY_PROTO, "toSpliced", 2)
 def array_to_spliced(this: Any, *args: Any) -> list[Any]:
-    """Array.prototype.toSpliced (23.1.3.34)."""
-    n = _check_copy_length(this, "toSpliced")
+    """Array.prototype.toSpliced (23.1.3.34): the skipped elements are never read."""
+    o, n, get = _copy_source(this, "toSpliced")
     start, count = _splice_bounds(n, args)
-    check_array_create(n - count + max(len(args) - 2, 0))
-    o = _items(this, "toSpliced")
-    start, count = _splice_bounds(len(o), args)
-    current_realm().check_array(len(o) - count + max(len(args) - 2, 0))
-    return [_plain(v) for v in o[:start]] + list(args[2:]) + [_plain(v) for v in o[start + count:]]
+    items = list(args[2:])
+    new_length = n - count + len(items)
+    if new_length > MAX_LENGTH:
+        raise type_error("Invalid array length")
+    check_array_create(new_length)
+    current_realm().check_array(new_length)
+    charge_work(new_length)
+    return _read_range(o, get, 0, start) + items + _read_range(o, get, start + count, n)
 
 
 @method(ARRAY_PROTO, "with", 2)
 def array_with(this: Any, index: Any = UNDEFINED, value: Any = UNDEFINED, *_: Any) -> list[Any]:
-    """Array.prototype.with (23.1.3.39): RangeError for an index outside the array."""
-    _check_copy_length(this, "with")
-    o = _items(this, "with")
+    """Array.prototype.with (23.1.3.39): RangeError for an index outside the array; the
+    replaced element is never read."""
+    o, n, get = _copy_source(this, "with")
     rel = to_integer_or_infinity(index)
-    k = rel if rel >= 0 else len(o) + rel
-    if k >= len(o) or k < 0:
+    k = rel if rel >= 0 else n + rel
+    if k >= n or k < 0:
         raise range_error(f"Invalid index : {to_string(to_number(rel))}")
-    out = [_plain(v) for v in o]
-    out[int(k)] = value
-    return out
+    k = int(k)
+    charge_work(n)
+    return _read_range(o, get, 0, k) + [value] + _read_range(o, get, k + 1, n)
 
 
 def _register_extras() -> None:
