@@ -93,6 +93,8 @@ def _sort_generic(this: Any, comparefn: Any) -> Any:
     sorted, written back by strict [[Set]], and the indexes left over are deleted."""
     o = to_object(this)
     n = length_of_object(o)
+    if n < 2:
+        return o  # nothing to order: V8 writes nothing back (a frozen [x] sorts quietly)
     m = members()
     realm = current_realm()
     items = []
