@@ -219,10 +219,16 @@ def array_includes(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFIN
     if not n:
         return False  # step 3: before fromIndex is converted ([].includes(1, Symbol()) is false)
     start = _from_start(from_index, n)
-    charge_work(n)
     if type(o) is list:
+        charge_work(n)
         return includes_from(o if len(o) <= n else o[:n], search, start)
-    return any(same_value_zero(UNDEFINED if v is MISSING else v, search) for v in (o[k] for k in range(start, n)))
+    charge = current_realm().charge  # an array-like: only the indexes visited cost
+    for k in range(start, n):
+        charge()
+        v = o[k]
+        if same_value_zero(UNDEFINED if v is MISSING else v, search):
+            return True
+    return False
 
 
 def _from_start(from_index: Any, length: int) -> int:
@@ -243,11 +249,13 @@ def array_index_of(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFIN
     if not n:
         return -1  # step 3: before fromIndex is converted
     start = _from_start(from_index, n)
-    charge_work(n)
     if type(o) is list:  # (the live array: a valueOf of fromIndex may have changed it)
+        charge_work(n)
         found = strict_index(o, search, start)
         return found if found < n else -1
+    charge = current_realm().charge
     for k in range(start, n):
+        charge()
         v = o[k]
         if v is not MISSING and strict_equals(v, search):
             return k
@@ -259,14 +267,19 @@ def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
     """Array.prototype.lastIndexOf (23.1.3.20)."""
     o = live_elements(_receiver(this, "lastIndexOf"))
     length = len(o)
-    charge_work(length)
     if length == 0:
         return -1
+    plain = type(o) is list
+    if plain:
+        charge_work(length)
+    charge = current_realm().charge
     n = to_integer_or_infinity(args[0]) if args else length - 1
     if n == -math.inf:
         return -1
     k = int(min(n, length - 1)) if n >= 0 else length + int(n)
     while k >= 0:
+        if not plain:
+            charge()
         v = o[k] if k < len(o) else MISSING
         if v is not MISSING and strict_equals(v, search):
             return k
