@@ -644,8 +644,8 @@ def set_member(obj: Any, key: Any, value: Any, strict: bool = False) -> None:
         obj[key] = value
         return
     set_own = getattr(t, "js_set_own", None)
-    if set_own is not None:
-        set_own(obj, key, value)
+    if set_own is not None and set_own(obj, key, value) is False:
+        _refuse_write(obj, key, strict)  # a String wrapper's length and indexes
 
 
 def typeof_name(v: Any) -> str:
@@ -744,6 +744,12 @@ def delete_member(obj: Any, key: Any, strict: bool = False) -> bool:
             if m.order is not None and skey in m.order:
                 m.order.remove(skey)
             if m.accessors.pop(skey, None) is not None:
+                if t is list and type(skey) is str and is_array_index(skey) and int(skey) < len(obj):
+                    i = int(skey)
+                    obj[i] = UNDEFINED  # the element was the accessor: its slot is a hole now
+                    if m.holes is None:
+                        m.holes = Holes()
+                    m.holes.add(i)
                 return True
             if m.named is not None and m.named.pop(skey, MISSING) is not MISSING:
                 return True

@@ -313,6 +313,8 @@ def array_join(o: list[Any], sep: str) -> str:
     key = id(o)
     if key in active:
         return ""
+    if PATCHED_REALMS[0] and type(o) is list and meta_of(o) is not None:
+        o = snapshot(o)  # holes read through the prototype, accessors run
     charge_work(len(o))
     active.add(key)
     try:
@@ -386,8 +388,8 @@ def _plain_receiver(this: Any, name: str) -> bool:
 @method(ARRAY_PROTO, "push", 1)
 def array_push(this: Any, *items: Any) -> int:
     """Array.prototype.push (23.1.3.23)."""
-    if not _plain_receiver(this, "push"):
-        return generic_push(this, items)
+    if not _plain_receiver(this, "push") or (PATCHED_REALMS[0] and items):
+        return generic_push(this, items)  # (patched: an inherited index setter may see the write)
     if items:
         current_realm().check_array(len(this) + len(items))
         this.extend(items)
@@ -413,7 +415,7 @@ def array_shift(this: Any, *_: Any) -> Any:
 @method(ARRAY_PROTO, "unshift", 1)
 def array_unshift(this: Any, *items: Any) -> int:
     """Array.prototype.unshift (23.1.3.37)."""
-    if not _plain_receiver(this, "unshift"):
+    if not _plain_receiver(this, "unshift") or (PATCHED_REALMS[0] and items):
         return generic_unshift(this, items)
     if items:
         current_realm().check_array(len(this) + len(items))
@@ -494,7 +496,7 @@ def array_splice(this: Any, *args: Any) -> Any:
 
 # --- copying methods (ES2023) -----------------------------------------------------------------
 
-def _copy_source(this: Any, name: str) -> tuple[Any, int, Any]:
+def _copy_source(this: Any, name: str, new_array: bool = True) -> tuple[Any, int, Any]:
     """The receiver of a copying method, its length and its [[Get]] by index. A plain array
     is read as the list; anything else is ToObject'd and read element by element (holes
     through the prototype), after ArrayCreate's RangeError (10.4.2.2) for a length above
@@ -504,8 +506,9 @@ def _copy_source(this: Any, name: str) -> tuple[Any, int, Any]:
         return this, len(this), None
     o = to_object(this)
     n = length_of(o)
-    check_array_create(n)
-    current_realm().check_array(n)
+    if new_array:  # (toSpliced checks the length it makes instead)
+        check_array_create(n)
+        current_realm().check_array(n)
     get = members().get_member
     return o, n, lambda k: get(o, str(k))
 
@@ -535,7 +538,7 @@ def array_to_reversed(this: Any, *_: Any) -> list[Any]:
 @method(ARRAY_PROTO, "toSpliced", 2)
 def array_to_spliced(this: Any, *args: Any) -> list[Any]:
     """Array.prototype.toSpliced (23.1.3.34): the skipped elements are never read."""
-    o, n, get = _copy_source(this, "toSpliced")
+    o, n, get = _copy_source(this, "toSpliced", new_array=False)
     start, count = _splice_bounds(n, args)
     items = list(args[2:])
     new_length = n - count + len(items)

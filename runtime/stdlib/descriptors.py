@@ -92,6 +92,9 @@ def define_own_property(o: Any, key: Any, desc: dict[str, Any]) -> bool:
 
 
 def _validate_and_apply(o: Any, key: Any, desc: dict[str, Any]) -> bool:
+    if type(o) is list and key == "length" and "value" in desc \
+            and not (type(desc["value"]) is int and 0 <= desc["value"] <= 4294967295):
+        desc = {**desc, "value": _coerce_length(desc["value"])}  # before the checks (10.4.2.4 steps 3-5)
     current = own_descriptor(o, key)
     if current is None:
         if not is_extensible(o) or (type(o) is list and type(key) is str and is_array_index(key)
@@ -160,6 +163,17 @@ def _key_text(key: Any) -> str:
 
 def _length_writable(o: list[Any], key: str) -> bool:
     return int(key) < len(o) or bool(flags_of(o, "length") & W)
+
+
+def _coerce_length(value: Any) -> int:
+    """ArraySetLength steps 3-5: ToUint32, then ToNumber (each may run the value's valueOf),
+    a RangeError unless they agree."""
+    from ..convert import to_number, to_uint32
+
+    n = to_uint32(value)
+    if n != to_number(value):
+        raise members().JSThrow(members().make_error("RangeError", "Invalid array length"))
+    return n
 
 
 def _set_array_length(o: list[Any], value: Any) -> bool:
