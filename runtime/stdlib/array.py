@@ -366,7 +366,7 @@ def array_to_locale_string(this: Any, *_: Any) -> str:
 def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.slice (23.1.3.28)."""
     if not _plain_receiver(this, "slice") or PATCHED_REALMS[0]:
-        return generic_slice(this, start, end)  # type: ignore[no-any-return]
+        return generic_slice(this, start, end)
     o = this
     length = len(o)
     k = relative_index(start, length)
