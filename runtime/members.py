@@ -724,7 +724,8 @@ def _set_length(obj: list[Any], value: Any) -> bool:
 
 def _refuse_delete(key: Any, obj: Any, strict: bool) -> bool:
     if strict:
-        raise type_error(f"Cannot delete property {describe_key(key)} of {_callee_text(obj)}")
+        shown = "[object Array]" if isinstance(obj, list) else _callee_text(obj)  # V8's words
+        raise type_error(f"Cannot delete property {describe_key(key)} of {shown}")
     return False
 
 
