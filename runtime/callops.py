@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from . import convert, members
 from .convert import to_property_key, to_string
 from .ops import add, inc, dec
-from .properties import C, E, Accessor, ensure_meta, meta_of, note_accessor
+from .properties import C, E, Accessor, Holes, ensure_meta, meta_of, note_accessor
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
 from .strings import _BIG as _BIG_STRING, concat
@@ -189,7 +189,7 @@ def set_literal_proto(obj: dict[str, Any], proto: Any) -> dict[str, Any]:
 def array_holes(items: list[Any], holes: tuple[int, ...]) -> list[Any]:
     """An array literal with elisions (``[1, , 3]``): the elided indexes are recorded as holes."""
     m = ensure_meta(items)
-    m.holes = set(holes)
+    m.holes = Holes(holes)
     return items
 
 

@@ -32,7 +32,9 @@ from .values import (
     type_error,
 )
 from .stdlib.registry import BuiltinNamespace
-from .properties import BUILTIN_ACCESSORS, C, E, W, Accessor, ensure_meta, flags_of, is_hole, meta_of, ordered_own
+from .properties import (
+    BUILTIN_ACCESSORS, C, E, W, Accessor, Holes, ensure_meta, flags_of, is_hole, mark_holes, meta_of, ordered_own,
+)
 
 __all__ = [
     "BuiltinProto",
@@ -301,8 +303,10 @@ def _meta_own(obj: Any, key: Any) -> Any:
     m = meta_of(obj)
     if m is None:
         return MISSING
+    if type(key) is int:
+        key = str(key)
     if m.accessors:
-        a = m.accessors.get(str(key) if type(key) is int else key)
+        a = m.accessors.get(key)
         if a is not None:
             return a
     if m.named is not None:
@@ -640,8 +644,8 @@ def set_member(obj: Any, key: Any, value: Any, strict: bool = False) -> None:
         obj[key] = value
         return
     set_own = getattr(t, "js_set_own", None)
-    if set_own is not None:
-        set_own(obj, key, value)
+    if set_own is not None and set_own(obj, key, value) is False:
+        _refuse_write(obj, key, strict)  # a String wrapper's length and indexes
 
 
 def typeof_name(v: Any) -> str:
@@ -652,11 +656,8 @@ def _set_list(obj: list[Any], key: Any, value: Any, strict: bool = False) -> Non
     if type(key) is not int:
         key = _norm_key(key)
         if key == "length":
-            if PATCHED_REALMS[0] and not flags_of(obj, "length") & W:
-                if convert.to_number(value) != len(obj):
-                    _refuse_write(obj, key, strict)
-                return
-            _set_length(obj, value)
+            if (PATCHED_REALMS[0] and not flags_of(obj, "length") & W) or not _set_length(obj, value):
+                _refuse_write(obj, key, strict)  # even with the same value (10.1.9.2 step 2.a)
             return
         if not (type(key) is str and is_array_index(key)):
             if PATCHED_REALMS[0] and _set_patched(obj, key, value, strict):
@@ -677,16 +678,32 @@ def _set_list(obj: list[Any], key: Any, value: Any, strict: bool = False) -> Non
     if 0 <= key < n:
         obj[key] = value
     elif key >= n:
+        if key >= 4294967295:  # not an array index (6.1.7): a named property, length unchanged
+            _set_list(obj, str(key), value, strict)
+            return
         if PATCHED_REALMS[0] and not flags_of(obj, "length") & W:
             _refuse_write(obj, key, strict)
             return
         current_realm().check_array(key + 1)
-        obj.extend([UNDEFINED] * (key - n))
-        obj.append(value)
+        if key > n:
+            obj.extend([UNDEFINED] * (key - n))
+            obj.append(value)
+            mark_holes(obj, n, key)  # the indexes skipped over are holes
+        else:
+            obj.append(value)
 
 
-def _set_length(obj: list[Any], value: Any) -> None:
-    n = convert.to_number(value)
+def _set_length(obj: list[Any], value: Any) -> bool:
+    """ArraySetLength (10.4.2.4) for a write: False when the length turned out read-only (a
+    conversion of ``value`` may have frozen it: ToUint32 and ToNumber each convert it)."""
+    if type(value) is int:
+        n = value
+    else:
+        n = convert.to_uint32(value)
+        if convert.to_number(value) != n:
+            n = -1
+        elif PATCHED_REALMS[0] and not flags_of(obj, "length") & W:
+            return False
     if type(n) is not int or n < 0 or n > 4294967295:
         raise JSThrow(make_error("RangeError", "Invalid array length"))
     if n < len(obj):
@@ -695,16 +712,20 @@ def _set_length(obj: list[Any], value: Any) -> None:
             for i in range(len(obj) - 1, n - 1, -1):  # stop at a non-configurable element (10.4.2.4)
                 if not m.flags.get(str(i), C) & C:
                     del obj[i + 1:]
-                    return
+                    return False
         del obj[n:]
-    else:
+    elif n > len(obj):
         current_realm().check_array(n)
-        obj.extend([UNDEFINED] * (n - len(obj)))
+        start = len(obj)
+        obj.extend([UNDEFINED] * (n - start))
+        mark_holes(obj, start)  # a longer length adds no elements (10.4.2.4)
+    return True
 
 
 def _refuse_delete(key: Any, obj: Any, strict: bool) -> bool:
     if strict:
-        raise type_error(f"Cannot delete property {describe_key(key)} of {_callee_text(obj)}")
+        shown = "[object Array]" if isinstance(obj, list) else _callee_text(obj)  # V8's words
+        raise type_error(f"Cannot delete property {describe_key(key)} of {shown}")
     return False
 
 
@@ -724,6 +745,12 @@ def delete_member(obj: Any, key: Any, strict: bool = False) -> bool:
             if m.order is not None and skey in m.order:
                 m.order.remove(skey)
             if m.accessors.pop(skey, None) is not None:
+                if t is list and type(skey) is str and is_array_index(skey) and int(skey) < len(obj):
+                    i = int(skey)
+                    obj[i] = UNDEFINED  # the element was the accessor: its slot is a hole now
+                    if m.holes is None:
+                        m.holes = Holes()
+                    m.holes.add(i)
                 return True
             if m.named is not None and m.named.pop(skey, MISSING) is not MISSING:
                 return True
@@ -740,7 +767,7 @@ def delete_member(obj: Any, key: Any, strict: bool = False) -> bool:
             obj[i] = UNDEFINED  # a hole: the slot reads as undefined, the side table says absent
             hm = m if m is not None else ensure_meta(obj)
             if hm.holes is None:
-                hm.holes = set()
+                hm.holes = Holes()
             hm.holes.add(i)
         return True
     if t is str:
@@ -960,6 +987,14 @@ def _iter_name(value: Any) -> str:
     return convert.to_string(value) if type(value) is not JSSymbol else repr(value)
 
 
+def list_index_keys(obj: list[Any]) -> list[str]:
+    """An array's own index keys, holes left out."""
+    m = meta_of(obj) if PATCHED_REALMS[0] else None
+    if m is not None and m.holes:
+        return [str(i) for i in range(len(obj)) if not is_hole(m, obj, i)]
+    return [str(i) for i in range(len(obj))]
+
+
 def all_own_keys(obj: Any) -> list[Any]:
     """Every own key, enumerable or not, string or symbol (what integrity levels visit)."""
     t = type(obj)
@@ -969,7 +1004,7 @@ def all_own_keys(obj: Any) -> list[Any]:
         if t is JSErrorObject:
             keys += [k for k in ("message", "stack") if _plain_own(obj, k) is not MISSING]
     elif t is list:
-        keys = [str(i) for i in range(len(obj))] + ["length"]
+        keys = list_index_keys(obj) + ["length"]
     elif t is JSFunction:
         keys = [k for k in ("length", "name", "prototype") if _plain_own(obj, k) is not MISSING]
         keys += [k for k, v in (obj.props or {}).items() if k not in keys and v is not _DELETED_FN]

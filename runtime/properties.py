@@ -22,7 +22,7 @@ from .values import JSFunction, JSSymbol
 
 __all__ = [
     "W", "E", "C", "ALL",
-    "Accessor", "PropMeta", "note_accessor", "is_hole", "ordered_own", "meta_of", "ensure_meta", "default_flags", "flags_of", "is_extensible",
+    "Accessor", "Holes", "PropMeta", "note_accessor", "is_hole", "mark_holes", "ordered_own", "meta_of", "ensure_meta", "default_flags", "flags_of", "is_extensible",
 ]
 
 W, E, C = 1, 2, 4
@@ -42,6 +42,55 @@ class Accessor:
         return "[Getter/Setter]"
 
 
+class Holes:
+    """The holes of one array: indexes listed one by one (``delete a[i]``, ``[1, , 3]``) plus
+    an open tail, so that ``new Array(n)`` or ``a.length = n`` records its ``n`` new holes in
+    constant space: every index from ``tail`` on is a hole unless a write since ``filled`` it
+    (``is_hole`` also asks the slot to hold the undefined put there)."""
+
+    __slots__ = ("listed", "tail", "filled")
+
+    def __init__(self, listed: Any = ()) -> None:
+        self.listed: set[int] = set(listed)
+        self.tail: int | None = None
+        self.filled: set[int] = set()
+
+    def __contains__(self, i: int) -> bool:
+        if i in self.listed:
+            return True
+        return self.tail is not None and i >= self.tail and i not in self.filled
+
+    def __bool__(self) -> bool:
+        return bool(self.listed) or self.tail is not None
+
+    def add(self, i: int) -> None:
+        self.listed.add(i)
+        self.filled.discard(i)
+
+    def discard(self, i: int) -> None:
+        self.listed.discard(i)
+        if self.tail is not None and i >= self.tail:
+            self.filled.add(i)
+
+    def clear(self, start: int, stop: int, length: int) -> None:
+        """A built-in wrote the slots ``start..stop`` of an array of ``length`` directly."""
+        if self.listed:
+            self.listed = {i for i in self.listed if not start <= i < stop}
+        if self.tail is None or stop <= self.tail:
+            return
+        if start <= self.tail and stop >= length:
+            self.tail, self.filled = None, set()
+            return
+        self.filled.update(range(max(start, self.tail), stop))
+
+    def open_from(self, start: int) -> None:
+        """Every index from ``start`` on is new (the array just grew from length ``start``)."""
+        if self.tail is None or start < self.tail:
+            self.tail = start
+        if self.filled:
+            self.filled = {i for i in self.filled if i < start}
+
+
 class PropMeta:
     """The richer half of one object (see the module docstring)."""
 
@@ -54,7 +103,7 @@ class PropMeta:
         self.named: dict[Any, Any] | None = None
         self.extensible = True
         self.order: list[Any] | None = None  # creation order of keys, once accessors exist
-        self.holes: set[int] | None = None  # an array's deleted/elided indexes (slots hold undefined)
+        self.holes: Holes | None = None  # an array's deleted/elided/unwritten indexes (slots hold undefined)
 
 
 def is_hole(m: PropMeta, obj: Any, i: int) -> bool:
@@ -63,6 +112,25 @@ def is_hole(m: PropMeta, obj: Any, i: int) -> bool:
     from .values import UNDEFINED
 
     return m.holes is not None and i in m.holes and 0 <= i < len(obj) and obj[i] is UNDEFINED
+
+
+def mark_holes(obj: list[Any], start: int, end: int | None = None) -> None:
+    """Record the slots ``start..end`` of ``obj`` (to its end by default), just added, as
+    holes (a write past the end, a longer ``length``, ``new Array(n)``): absent for ``in``,
+    keys and the array methods, and Array.prototype's indexes show through them (10.4.2)."""
+    stop = len(obj) if end is None else end
+    if start >= stop:
+        return
+    m = ensure_meta(obj)
+    if m.holes is None:
+        m.holes = Holes()
+    if stop - start <= 8:
+        for i in range(start, stop):
+            m.holes.add(i)
+        return
+    m.holes.open_from(start)
+    for i in range(stop, len(obj)):  # the written slots after the gap (one, for a[i] = v)
+        m.holes.discard(i)
 
 
 def note_accessor(m: PropMeta, stored: Any, key: Any) -> None:

@@ -20,16 +20,30 @@ from ..convert import (
     to_uint32,
 )
 from .. import stack
+from ..properties import mark_holes, meta_of
 from ..realm import PATCHED_REALMS, current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
+from .array_generic import (
+    MAX_LENGTH,
+    check_array_create,
+    generic_concat,
+    generic_slice,
+    generic_copy_within,
+    generic_fill,
+    generic_pop,
+    generic_push,
+    generic_reverse,
+    generic_shift,
+    generic_splice,
+    generic_unshift,
+)
 from .array_support import (
     charge_work,
     checked_chunks,
     checked_map,
-    check_not_frozen,
-    generic_mutate,
     includes_from,
-    is_frozen,
+    length_of,
+    to_object,
     live_elements,
     members,
     relative_index,
@@ -69,7 +83,9 @@ def array_ctor(this: Any, *args: Any) -> list[Any]:
             realm = current_realm()
             realm.check_array(int(n))
             realm.allocate(8 * int(n))  # one pointer a slot
-            return [UNDEFINED] * int(n)
+            out = [UNDEFINED] * int(n)
+            mark_holes(out, 0)  # n holes, no elements (23.1.1.1 step 5)
+            return out
         return [n]
     return list(args)
 
@@ -85,20 +101,22 @@ def array_of(this: Any, *items: Any) -> Any:
 
 
 def _into_class(this: Any, out: list[Any], args: tuple[Any, ...]) -> Any:
-    """Array.from/of called on a class (``class A extends Array``): the items go into an object
-    the class constructs (23.1.2.1 steps 5.a, 12), so ``A.from(x) instanceof A``."""
-    if type(this) is not JSFunction or this.kind != "class":
-        return out
-    from ..classes import construct_with
+    """Array.from/of called on another constructor (``class A extends Array``, a plain
+    function): the items go into the object it constructs, each by CreateDataPropertyOrThrow,
+    then ``length`` by a strict [[Set]] (23.1.2.1 steps 5.a, 12; 23.1.2.3)."""
+    from ..classes import _is_constructor, construct_with
 
+    if this is GLOBALS["Array"] or not _is_constructor(this):
+        return out
     made = construct_with(this, this, args)
-    if type(made) is list:
+    if type(made) is list and meta_of(made) is None:
         made[:] = out
         return made
-    m = members()
+    from .array_iter import create_data_property
+
     for k, v in enumerate(out):
-        m.set_member(made, str(k), v, True)
-    m.set_member(made, "length", len(out), True)
+        create_data_property(made, str(k), v)
+    members().set_member(made, "length", len(out), True)
     return made
 
 
@@ -128,6 +146,7 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
     if map_fn is not UNDEFINED:
         require_callable(map_fn)
     source = _iterate(items)
+    array_like = source is None
     if source is None:
         source = [_plain(v) for v in snapshot(items)]
     realm = current_realm()
@@ -143,7 +162,7 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
         if len(out) & 0xFFF == 0:
             realm.check_array(len(out))
             realm.check_time()  # a long copy stops near its deadline by itself, not by the watchdog
-    return _into_class(this, out, ())
+    return _into_class(this, out, (len(out),) if array_like else ())
 
 
 GLOBALS["Array"] = native(
@@ -176,6 +195,9 @@ def array_at(this: Any, index: Any = UNDEFINED, *_: Any) -> Any:
 def array_concat(this: Any, *args: Any) -> list[Any]:
     """Array.prototype.concat (23.1.3.2): arrays are spread, everything else appended."""
     require_object_coercible(this, "Array.prototype.concat")
+    if PATCHED_REALMS[0] or not all(type(a) is list or not members()._is_object(a) for a in args) \
+            or type(this) is not list:
+        return generic_concat(this, args)  # type: ignore[no-any-return]
     first = this  # a primitive receiver stands for its wrapper, which is not spread
     realm = current_realm()
     out: list[Any] = []
@@ -197,10 +219,16 @@ def array_includes(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFIN
     if not n:
         return False  # step 3: before fromIndex is converted ([].includes(1, Symbol()) is false)
     start = _from_start(from_index, n)
-    charge_work(n)
     if type(o) is list:
+        charge_work(n)
         return includes_from(o if len(o) <= n else o[:n], search, start)
-    return any(same_value_zero(UNDEFINED if v is MISSING else v, search) for v in (o[k] for k in range(start, n)))
+    charge = current_realm().charge  # an array-like: only the indexes visited cost
+    for k in range(start, n):
+        charge()
+        v = o[k]
+        if same_value_zero(UNDEFINED if v is MISSING else v, search):
+            return True
+    return False
 
 
 def _from_start(from_index: Any, length: int) -> int:
@@ -221,11 +249,13 @@ def array_index_of(this: Any, search: Any = UNDEFINED, from_index: Any = UNDEFIN
     if not n:
         return -1  # step 3: before fromIndex is converted
     start = _from_start(from_index, n)
-    charge_work(n)
     if type(o) is list:  # (the live array: a valueOf of fromIndex may have changed it)
+        charge_work(n)
         found = strict_index(o, search, start)
         return found if found < n else -1
+    charge = current_realm().charge
     for k in range(start, n):
+        charge()
         v = o[k]
         if v is not MISSING and strict_equals(v, search):
             return k
@@ -237,14 +267,19 @@ def array_last_index_of(this: Any, search: Any = UNDEFINED, *args: Any) -> int:
     """Array.prototype.lastIndexOf (23.1.3.20)."""
     o = live_elements(_receiver(this, "lastIndexOf"))
     length = len(o)
-    charge_work(length)
     if length == 0:
         return -1
+    plain = type(o) is list
+    if plain:
+        charge_work(length)
+    charge = current_realm().charge
     n = to_integer_or_infinity(args[0]) if args else length - 1
     if n == -math.inf:
         return -1
     k = int(min(n, length - 1)) if n >= 0 else length + int(n)
     while k >= 0:
+        if not plain:
+            charge()
         v = o[k] if k < len(o) else MISSING
         if v is not MISSING and strict_equals(v, search):
             return k
@@ -278,6 +313,8 @@ def array_join(o: list[Any], sep: str) -> str:
     key = id(o)
     if key in active:
         return ""
+    if PATCHED_REALMS[0] and type(o) is list and meta_of(o) is not None:
+        o = snapshot(o)  # holes read through the prototype, accessors run
     charge_work(len(o))
     active.add(key)
     try:
@@ -326,9 +363,11 @@ def array_to_locale_string(this: Any, *_: Any) -> str:
 
 
 @method(ARRAY_PROTO, "slice", 2)
-def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> list[Any]:
+def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.slice (23.1.3.28)."""
-    o = _items(this, "slice")
+    if not _plain_receiver(this, "slice") or PATCHED_REALMS[0]:
+        return generic_slice(this, start, end)
+    o = this
     length = len(o)
     k = relative_index(start, length)
     final = relative_index(end, length, length)
@@ -338,117 +377,95 @@ def array_slice(this: Any, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any
 
 # --- mutators -------------------------------------------------------------------------------
 
-def _mutate(this: Any, name: str, op: Any) -> Any:
-    """Apply list mutator ``op`` to the receiver (in place for arrays, generic otherwise)."""
-    o = _receiver(this, name)
-    if isinstance(o, list):
-        return op(o)
-    return generic_mutate(o, op)
+def _plain_receiver(this: Any, name: str) -> bool:
+    """True when a mutator may work on the Python list itself: an array with no holes,
+    accessors or attributes (every index an own writable data property). Everything else
+    goes through ``array_generic``, property by property."""
+    require_object_coercible(this, f"Array.prototype.{name}")
+    return isinstance(this, list) and (not PATCHED_REALMS[0] or meta_of(this) is None)
 
 
 @method(ARRAY_PROTO, "push", 1)
 def array_push(this: Any, *items: Any) -> int:
     """Array.prototype.push (23.1.3.23)."""
-
-    def op(o: list[Any]) -> int:
-        check_not_frozen(o, len(o) if items else None, grow=bool(items))
-        if items:
-            current_realm().check_array(len(o) + len(items))
-            o.extend(items)
-        return len(o)
-
-    return _mutate(this, "push", op)  # type: ignore[no-any-return]
+    if not _plain_receiver(this, "push") or (PATCHED_REALMS[0] and items):
+        return generic_push(this, items)  # (patched: an inherited index setter may see the write)
+    if items:
+        current_realm().check_array(len(this) + len(items))
+        this.extend(items)
+    return len(this)
 
 
 @method(ARRAY_PROTO, "pop", 0)
 def array_pop(this: Any, *_: Any) -> Any:
     """Array.prototype.pop (23.1.3.22)."""
-
-    def op(o: list[Any]) -> Any:
-        if not o:
-            check_not_frozen(o)
-            return UNDEFINED
-        if is_frozen(o):
-            raise type_error(f"Cannot delete property '{len(o) - 1}' of [object Array]")
-        return _plain(o.pop())
-
-    return _mutate(this, "pop", op)
+    if not _plain_receiver(this, "pop"):
+        return generic_pop(this)
+    return this.pop() if this else UNDEFINED
 
 
 @method(ARRAY_PROTO, "shift", 0)
 def array_shift(this: Any, *_: Any) -> Any:
     """Array.prototype.shift (23.1.3.27)."""
-
-    def op(o: list[Any]) -> Any:
-        check_not_frozen(o, 0 if len(o) > 1 else None)
-        if not o:
-            return UNDEFINED
-        return _plain(o.pop(0))
-
-    return _mutate(this, "shift", op)
+    if not _plain_receiver(this, "shift"):
+        return generic_shift(this)
+    return this.pop(0) if this else UNDEFINED
 
 
 @method(ARRAY_PROTO, "unshift", 1)
 def array_unshift(this: Any, *items: Any) -> int:
     """Array.prototype.unshift (23.1.3.37)."""
-
-    def op(o: list[Any]) -> int:
-        if items:
-            check_not_frozen(o, len(o) + len(items) - 1, grow=True)
-            current_realm().check_array(len(o) + len(items))
-            o[0:0] = items
-        else:
-            check_not_frozen(o)
-        return len(o)
-
-    return _mutate(this, "unshift", op)  # type: ignore[no-any-return]
+    if not _plain_receiver(this, "unshift") or (PATCHED_REALMS[0] and items):
+        return generic_unshift(this, items)
+    if items:
+        current_realm().check_array(len(this) + len(items))
+        this[0:0] = items
+    return len(this)
 
 
 @method(ARRAY_PROTO, "reverse", 0)
 def array_reverse(this: Any, *_: Any) -> Any:
     """Array.prototype.reverse (23.1.3.26): in place, returns the receiver."""
-
-    def op(o: list[Any]) -> None:
-        if len(o) > 1:
-            check_not_frozen(o, 0)
-        o.reverse()
-
-    _mutate(this, "reverse", op)
+    if not _plain_receiver(this, "reverse"):
+        return generic_reverse(this)
+    this.reverse()
     return this
 
 
 @method(ARRAY_PROTO, "fill", 1)
 def array_fill(this: Any, value: Any = UNDEFINED, start: Any = UNDEFINED, end: Any = UNDEFINED, *_: Any) -> Any:
-    """Array.prototype.fill (23.1.3.7)."""
-
-    def op(o: list[Any]) -> None:
-        k = relative_index(start, len(o))
-        final = relative_index(end, len(o), len(o))
-        if k < final:
-            check_not_frozen(o, k)
-            o[k:final] = [value] * (final - k)
-
-    _mutate(this, "fill", op)
-    return this
+    """Array.prototype.fill (23.1.3.7). An array whose only oddity is holes (``new
+    Array(n).fill(0)``) is filled in place too, the filled holes forgotten."""
+    plain = _plain_receiver(this, "fill")
+    m = None if plain or type(this) is not list else meta_of(this)
+    holes_only = m is not None and not (m.flags or m.accessors) and m.extensible
+    if not plain and not holes_only:
+        return generic_fill(this, value, start, end)
+    o: list[Any] = this
+    k = relative_index(start, len(o))
+    final = relative_index(end, len(o), len(o))
+    if k < final:
+        o[k:final] = [value] * (final - k)
+        if m is not None and m.holes:
+            m.holes.clear(k, final, len(o))
+    return o
 
 
 @method(ARRAY_PROTO, "copyWithin", 2)
 def array_copy_within(this: Any, target: Any = UNDEFINED, start: Any = UNDEFINED, *args: Any) -> Any:
     """Array.prototype.copyWithin (23.1.3.4)."""
     end = args[0] if args else UNDEFINED
-
-    def op(o: list[Any]) -> None:
-        length = len(o)
-        to = relative_index(target, length)
-        frm = relative_index(start, length)
-        final = relative_index(end, length, length)
-        count = min(final - frm, length - to)
-        if count > 0:
-            check_not_frozen(o, to)
-            o[to:to + count] = o[frm:frm + count]
-
-    _mutate(this, "copyWithin", op)
-    return this
+    if not _plain_receiver(this, "copyWithin"):
+        return generic_copy_within(this, target, start, end)
+    o: list[Any] = this
+    length = len(o)
+    to = relative_index(target, length)
+    frm = relative_index(start, length)
+    final = relative_index(end, length, length)
+    count = min(final - frm, length - to)
+    if count > 0:
+        o[to:to + count] = o[frm:frm + count]
+    return o
 
 
 def _splice_bounds(length: int, args: tuple[Any, ...]) -> tuple[int, int]:
@@ -463,55 +480,88 @@ def _splice_bounds(length: int, args: tuple[Any, ...]) -> tuple[int, int]:
 
 
 @method(ARRAY_PROTO, "splice", 2)
-def array_splice(this: Any, *args: Any) -> list[Any]:
+def array_splice(this: Any, *args: Any) -> Any:
     """Array.prototype.splice (23.1.3.31)."""
-
-    def op(o: list[Any]) -> list[Any]:
-        start, count = _splice_bounds(len(o), args)
-        items = args[2:]
-        if count or items:
-            if count == len(items):
-                check_not_frozen(o, start)
-            elif count < len(items):
-                check_not_frozen(o, len(o), grow=True)
-            else:
-                check_not_frozen(o, start)
-            current_realm().check_array(len(o) - count + len(items))
-        removed = [_plain(v) for v in o[start:start + count]]
-        o[start:start + count] = items
-        return removed
-
-    return _mutate(this, "splice", op)  # type: ignore[no-any-return]
+    if not _plain_receiver(this, "splice") or PATCHED_REALMS[0]:
+        return generic_splice(this, args)  # (a patched realm: the species may matter)
+    o: list[Any] = this
+    start, count = _splice_bounds(len(o), args)
+    items = args[2:]
+    if count or items:
+        current_realm().check_array(len(o) - count + len(items))
+    removed = o[start:start + count]
+    o[start:start + count] = items
+    return removed
 
 
 # --- copying methods (ES2023) -----------------------------------------------------------------
 
+def _copy_source(this: Any, name: str, new_array: bool = True) -> tuple[Any, int, Any]:
+    """The receiver of a copying method, its length and its [[Get]] by index. A plain array
+    is read as the list; anything else is ToObject'd and read element by element (holes
+    through the prototype), after ArrayCreate's RangeError (10.4.2.2) for a length above
+    2**32 - 1, so no element is read before it."""
+    require_object_coercible(this, f"Array.prototype.{name}")
+    if isinstance(this, list) and (not PATCHED_REALMS[0] or meta_of(this) is None):
+        return this, len(this), None
+    o = to_object(this)
+    n = length_of(o)
+    if new_array:  # (toSpliced checks the length it makes instead)
+        check_array_create(n)
+        current_realm().check_array(n)
+    get = members().get_member
+    return o, n, lambda k: get(o, str(k))
+
+
+def _read_range(o: Any, get: Any, start: int, stop: int, step: int = 1) -> list[Any]:
+    """The elements ``range(start, stop, step)`` of a ``_copy_source`` (a slice of a list)."""
+    if get is None:
+        return o[start:stop]  # type: ignore[no-any-return]
+    charge = current_realm().charge
+    out = []
+    for k in range(start, stop, step):
+        charge()
+        out.append(get(k))
+    return out
+
+
 @method(ARRAY_PROTO, "toReversed", 0)
 def array_to_reversed(this: Any, *_: Any) -> list[Any]:
     """Array.prototype.toReversed (23.1.3.33)."""
-    return [_plain(v) for v in reversed(_items(this, "toReversed"))]
+    o, n, get = _copy_source(this, "toReversed")
+    charge_work(n)
+    if get is None:
+        return o[::-1]  # type: ignore[no-any-return]
+    return _read_range(o, get, n - 1, -1, -1)
 
 
 @method(ARRAY_PROTO, "toSpliced", 2)
 def array_to_spliced(this: Any, *args: Any) -> list[Any]:
-    """Array.prototype.toSpliced (23.1.3.34)."""
-    o = _items(this, "toSpliced")
-    start, count = _splice_bounds(len(o), args)
-    current_realm().check_array(len(o) - count + max(len(args) - 2, 0))
-    return [_plain(v) for v in o[:start]] + list(args[2:]) + [_plain(v) for v in o[start + count:]]
+    """Array.prototype.toSpliced (23.1.3.34): the skipped elements are never read."""
+    o, n, get = _copy_source(this, "toSpliced", new_array=False)
+    start, count = _splice_bounds(n, args)
+    items = list(args[2:])
+    new_length = n - count + len(items)
+    if new_length > MAX_LENGTH:
+        raise type_error("Invalid array length")
+    check_array_create(new_length)
+    current_realm().check_array(new_length)
+    charge_work(new_length)
+    return _read_range(o, get, 0, start) + items + _read_range(o, get, start + count, n)
 
 
 @method(ARRAY_PROTO, "with", 2)
 def array_with(this: Any, index: Any = UNDEFINED, value: Any = UNDEFINED, *_: Any) -> list[Any]:
-    """Array.prototype.with (23.1.3.39): RangeError for an index outside the array."""
-    o = _items(this, "with")
+    """Array.prototype.with (23.1.3.39): RangeError for an index outside the array; the
+    replaced element is never read."""
+    o, n, get = _copy_source(this, "with")
     rel = to_integer_or_infinity(index)
-    k = rel if rel >= 0 else len(o) + rel
-    if k >= len(o) or k < 0:
+    k = rel if rel >= 0 else n + rel
+    if k >= n or k < 0:
         raise range_error(f"Invalid index : {to_string(to_number(rel))}")
-    out = [_plain(v) for v in o]
-    out[int(k)] = value
-    return out
+    k = int(k)
+    charge_work(n)
+    return _read_range(o, get, 0, k) + [value] + _read_range(o, get, k + 1, n)
 
 
 def _register_extras() -> None:

@@ -14,7 +14,8 @@ from typing import Any, Iterator, cast
 from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import PATCHED_REALMS, current_realm
 from ..errors import LimitExceeded
-from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, type_error
+from ..properties import Holes, ensure_meta
+from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, range_error, type_error
 from .array_support import live_elements, members, require_callable, require_object_coercible, snapshot
 from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
 from .symbol import SYMBOL_ITERATOR
@@ -99,6 +100,8 @@ def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any
     """Array.prototype.map (23.1.3.21); skipped indices stay undefined (no holes)."""
     recv, o, n = _setup(this, "map", fn)
     call = fn.call
+    if n > 4294967295:
+        raise range_error("Invalid array length")  # ArrayCreate (10.4.2.2) of a non-array's length
     target = species_create(this, n) if PATCHED_REALMS[0] else None
     if target is not None:
         for k, v in _present(o, recv, n):
@@ -109,9 +112,17 @@ def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any
         if len(out) < n:  # the array shrank: the rest were never visited
             out.extend([UNDEFINED] * (n - len(out)))
         return out
+    current_realm().check_array(n)
     out = [UNDEFINED] * n
-    for k, v in _present(o, recv, n):
-        out[k] = call(this_arg, v, k, recv)
+    holes: list[int] = []
+    for k in range(n):
+        v = o[k] if k < len(o) else MISSING
+        if v is MISSING:
+            holes.append(k)  # never visited: stays a hole (23.1.3.21 step 6.c)
+        else:
+            out[k] = call(this_arg, v, k, recv)
+    if holes:
+        ensure_meta(out).holes = Holes(holes)
     return out
 
 

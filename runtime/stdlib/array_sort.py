@@ -18,7 +18,10 @@ from ..convert import to_number, to_string
 from ..realm import current_realm
 from ..strings import has_astral, to_units
 from ..values import MISSING, UNDEFINED, JSFunction, type_error
-from .array_support import checked_map, check_not_frozen, generic_mutate, require_object_coercible, snapshot
+from ..properties import meta_of
+from ..realm import PATCHED_REALMS
+from .array_generic import check_array_create, length_of_object
+from .array_support import checked_map, length_of, members, require_object_coercible, snapshot, to_object
 from .registry import ARRAY_PROTO, method
 
 __all__ = ["sort_values"]
@@ -78,18 +81,35 @@ def array_sort(this: Any, comparefn: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.sort (23.1.3.30): in place, returns the receiver."""
     _check_comparefn(comparefn)
     require_object_coercible(this, "Array.prototype.sort")
+    if isinstance(this, list) and (not PATCHED_REALMS[0] or meta_of(this) is None):
+        this[:] = sort_values(list(this), comparefn)  # a plain array: every index an own data property
+        return this
+    return _sort_generic(this, comparefn)
 
-    def op(o: list[Any]) -> None:
-        result = sort_values(list(o), comparefn)
-        if len(o) > 1:
-            check_not_frozen(o, 0)
-        o[:] = result
 
-    if isinstance(this, list):
-        op(this)
-    else:
-        generic_mutate(this, op)
-    return this
+def _sort_generic(this: Any, comparefn: Any) -> Any:
+    """sort on any other receiver (23.1.3.30 steps 3-8): the present elements are read
+    (HasProperty, then [[Get]]: accessors run once each, holes read through the prototype),
+    sorted, written back by strict [[Set]], and the indexes left over are deleted."""
+    o = to_object(this)
+    n = length_of_object(o)
+    if n < 2:
+        return o  # nothing to order: V8 writes nothing back (a frozen [x] sorts quietly)
+    m = members()
+    realm = current_realm()
+    items = []
+    for k in range(n):
+        realm.charge()
+        key = str(k)
+        if m.has_property(o, key):
+            items.append(m.get_member(o, key))
+    result = sort_values(items, comparefn)
+    for j, v in enumerate(result):
+        m.set_member(o, str(j), v, True)
+    for j in range(len(result), n):
+        realm.charge()
+        m.delete_member(o, str(j), True)
+    return o
 
 
 @method(ARRAY_PROTO, "toSorted", 1)
@@ -97,4 +117,6 @@ def array_to_sorted(this: Any, comparefn: Any = UNDEFINED, *_: Any) -> list[Any]
     """Array.prototype.toSorted (23.1.3.35): a sorted copy."""
     _check_comparefn(comparefn)
     require_object_coercible(this, "Array.prototype.toSorted")
+    if not isinstance(this, list):
+        check_array_create(length_of(to_object(this)))
     return sort_values(list(snapshot(this)), comparefn)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..convert import is_array_index, same_value, to_boolean
-from ..properties import ALL, C, E, W, Accessor, default_flags, ensure_meta, flags_of, is_extensible, meta_of, note_accessor
+from ..properties import (
+    ALL, C, E, W, Accessor, default_flags, ensure_meta, flags_of, is_extensible, mark_holes, meta_of, note_accessor,
+)
 from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, JSErrorObject, JSFunction, JSObject, JSSymbol, type_error
 from .array_support import describe, members
@@ -90,9 +92,13 @@ def define_own_property(o: Any, key: Any, desc: dict[str, Any]) -> bool:
 
 
 def _validate_and_apply(o: Any, key: Any, desc: dict[str, Any]) -> bool:
+    if type(o) is list and key == "length" and "value" in desc \
+            and not (type(desc["value"]) is int and 0 <= desc["value"] <= 4294967295):
+        desc = {**desc, "value": _coerce_length(desc["value"])}  # before the checks (10.4.2.4 steps 3-5)
     current = own_descriptor(o, key)
     if current is None:
-        if not is_extensible(o) or (type(o) is list and is_array_index(key) and not _length_writable(o, key)):
+        if not is_extensible(o) or (type(o) is list and type(key) is str and is_array_index(key)
+                                      and not _length_writable(o, key)):
             return False
         f = (E if desc.get("enumerable") else 0) | (C if desc.get("configurable") else 0)
         if _is_accessor(desc):
@@ -159,6 +165,17 @@ def _length_writable(o: list[Any], key: str) -> bool:
     return int(key) < len(o) or bool(flags_of(o, "length") & W)
 
 
+def _coerce_length(value: Any) -> int:
+    """ArraySetLength steps 3-5: ToUint32, then ToNumber (each may run the value's valueOf),
+    a RangeError unless they agree."""
+    from ..convert import to_number, to_uint32
+
+    n = to_uint32(value)
+    if n != to_number(value):
+        raise members().JSThrow(members().make_error("RangeError", "Invalid array length"))
+    return n
+
+
 def _set_array_length(o: list[Any], value: Any) -> bool:
     """ArraySetLength (10.4.2.4): False when a non-configurable element stopped the shrink."""
     from ..convert import to_number, to_uint32
@@ -186,10 +203,14 @@ def _store_value(o: Any, key: Any, value: Any) -> None:
             i = int(key)
             if i < len(o):
                 o[i] = value
+                if m is not None and m.holes:
+                    m.holes.discard(i)
             else:
                 current_realm().check_array(i + 1)
+                start = len(o)
                 o.extend([UNDEFINED] * (i - len(o)))
                 o.append(value)
+                mark_holes(o, start, i)
             return
         meta = ensure_meta(o)
         if meta.named is None:
@@ -223,10 +244,9 @@ def _store_accessor(o: Any, key: Any, getter: Any, setter: Any) -> None:
         # and the indexes before it read as holes, the accessor (which wins) is the element
         i = int(key)
         current_realm().check_array(i + 1)
-        if meta.holes is None:
-            meta.holes = set()
-        meta.holes.update(range(len(o), i))
+        start = len(o)
         o.extend([UNDEFINED] * (i + 1 - len(o)))
+        mark_holes(o, start)
     note_accessor(meta, o if isinstance(o, dict) else (meta.named or {}), key)
     if t is dict or t is JSObject or t is JSErrorObject:
         o.pop(key, None)

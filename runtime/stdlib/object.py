@@ -179,6 +179,8 @@ def object_get_own_property_names(this: Any, o: Any = UNDEFINED, *_: Any) -> lis
 def object_get_own_property_symbols(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Object.getOwnPropertySymbols (20.1.2.11)."""
     o = to_object(o)
+    if members().PATCHED_REALMS[0] and meta_of(o) is not None:  # accessors, or an array's named keys
+        return [k for k in members().all_own_keys(o) if type(k) is JSSymbol]
     return [k for k in o if type(k) is JSSymbol] if isinstance(o, dict) else []
 
 

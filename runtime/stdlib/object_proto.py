@@ -100,6 +100,8 @@ def own_property_names(o: Any) -> list[str]:
         if type(o) is dict or type(o) is JSObject or type(o) is JSFunction:  # a class's static `1() {}`
             return ordered_keys(dict.fromkeys(every))
         base = _plain_names(o)
+        if type(o) is list:
+            base = m.list_index_keys(o) + base[len(o):]  # holes are not own keys
         return base + [k for k in every if k not in base]
     return _plain_names(o)
 

@@ -448,7 +448,7 @@ class StringObject:
 
     def js_set_own(self, key: Any, value: Any) -> bool:
         if key == "length" or (type(key) is str and key.isdigit() and int(key) < len(units_of(self.value))):
-            return True
+            return False  # read-only (10.4.3): a strict write throws
         self.props[key] = value
         return True
 
