@@ -150,6 +150,8 @@ class CompiledFunction:
             realm = local.realm
             if budgets is not None or realm is None or realm.busy or not realm.is_spare:
                 return isolated(value, context, value_exists, budgets or own)
+            if realm.extra or realm.overlay is not None:  # a direct runtime call between evaluations
+                end_evaluation(realm)  # patched the spare: this evaluation starts without that
             realm.budgets = own
             realm.steps_left = steps
             realm.depth_check = depth_check
