@@ -188,6 +188,9 @@ class NativeGen:
     # -- the script --------------------------------------------------------------------------
     def program(self, program: A.Program) -> list[ast.stmt]:
         """The script's statements, then its completion value returned as the caller gets it."""
+        return [_StripAffix().visit(statement) for statement in self.statements(program)]
+
+    def statements(self, program: A.Program) -> list[ast.stmt]:
         body: list[ast.stmt] = []
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
         self.maybe_absent = _maybe_absent(program)
@@ -342,6 +345,9 @@ class NativeGen:
             return [ast.Return(value=result)]
         if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id in _AS_CALLER_GETS:
             return [ast.Return(value=result)]
+        if isinstance(result, ast.BinOp) and isinstance(result.op, ast.Add) and any(
+                isinstance(x, ast.Constant) and type(x.value) is str for x in (result.left, result.right)):
+            return [ast.Return(value=result)]  # (text joined to a string the translation tested)
         return [ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))]
 
     def assignment(self, e: A.AssignmentExpression) -> tuple[ast.expr, str]:
@@ -610,9 +616,9 @@ class NativeGen:
             # the input itself: its text is screened here, so it needs no prologue (STRING_OF
             # refuses strings and tuples)
             self.consumed(e)
-            return E("value if type(value) is str and value.isascii() else str(value) if type(value) is int "
+            return E("value if (T := type(value)) is str and value.isascii() else str(value) if T is int "
                      "and -S <= value <= S else 'null' if value is None else STRING_OF(value)",
-                     S=ast.Constant(_SAFE)), "ascii"
+                     T=self.tmp(), S=ast.Constant(_SAFE)), "ascii"
         return E("T if type(T := X) is str else str(T) if type(T) is int and -S <= T <= S else STRING_OF(T)",
                  T=self.tmp(), X=e, S=ast.Constant(_SAFE)), "str"
 
@@ -815,6 +821,10 @@ class NativeGen:
                 u = self.tmp()  # (an annotation's "8080" + 1) is joined with the number's text
                 self.consumed(a)  # (ADD_TEXT takes ASCII text only)
                 self.safe_ints.add(t)
+                if isinstance(b, ast.Constant) and type(b.value) is int:  # a literal's text is known now
+                    return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else U + N if type(U) is str and "
+                             "U.isascii() else ADD_TEXT(U, Y)", T=t, U=u, X=a, Y=b, N=ast.Constant(str(b.value)),
+                             S=ast.Constant(_SAFE)), "any"
                 return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else ADD_TEXT(U, Y)", T=t, U=u,
                          X=a, Y=b, S=ast.Constant(_SAFE)), "any"
             return E("T if -S <= (T := X + Y) <= S else DEOPT()", T=t, X=self.as_int(a, ta), Y=self.as_int(b, tb),
@@ -1020,6 +1030,38 @@ def _copy_paths(parent: str, paths: set[tuple[str, ...]], gen: "NativeGen", test
             assert isinstance(last, ast.If)
             last.body.extend(inner)
     return out
+
+
+class _StripAffix(ast.NodeTransformer):
+    """``X[N:] if X.startswith(P) else X`` (``len(P) == N``) is ``X.removeprefix(P)``, and
+    ``X[:-N] if X.endswith(P) else X`` is ``X.removesuffix(P)``: one call, not three steps
+    (once the guards the prologue ensures are off, see ``_GuardsOff``)."""
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        return _strip_affix(self.generic_visit(node))  # type: ignore[arg-type]
+
+
+def _strip_affix(e: ast.IfExp) -> ast.expr:
+    test, body, orelse = e.test, e.body, e.orelse
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and len(test.args) == 1
+            and not test.keywords and isinstance(test.func.value, ast.Name) and isinstance(orelse, ast.Name)
+            and orelse.id == test.func.value.id and isinstance(test.args[0], ast.Constant)
+            and type(test.args[0].value) is str and test.args[0].value
+            and isinstance(body, ast.Subscript) and isinstance(body.value, ast.Name) and body.value.id == orelse.id
+            and isinstance(body.slice, ast.Slice) and body.slice.step is None):
+        return e
+    affix, bounds = test.args[0].value, body.slice
+    n = len(affix)
+    if test.func.attr == "startswith" and bounds.upper is None and isinstance(bounds.lower, ast.Constant) \
+            and bounds.lower.value == n:
+        method = "removeprefix"
+    elif test.func.attr == "endswith" and (bounds.lower is None or isinstance(bounds.lower, ast.Constant)
+                                           and bounds.lower.value == 0) and isinstance(bounds.upper, ast.Constant) \
+            and bounds.upper.value == -n:
+        method = "removesuffix"
+    else:
+        return e
+    return E(f"X.{method}(P)", X=orelse, P=test.args[0])
 
 
 def is_function_call(node: Any) -> TypeGuard[A.CallExpression]:

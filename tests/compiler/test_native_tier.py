@@ -563,6 +563,10 @@ EXPRESSIONS: list[str] = [
     '(() => { const n = value.name; const m = n + "!"; return m.length; })()',
     '(function (v, d) { return v.port ?? d; })(value, "none")',
     "((a, b) => [a, b])(value.name)",
+    # a prefix or suffix cut when present (one removeprefix / removesuffix call), text + a number
+    'value.endsWith(".svc") ? value.slice(0, -4) : value',
+    'value.startsWith("ab") ? value.slice(1) : value',
+    "value.port + 1",
     # optional calls in callbacks; more String methods; parseFloat; unary minus
     'value.map(x => x.items?.find(i => i === "x") ?? "none")',
     "value.map(x => x.name?.toUpperCase())",
