@@ -616,8 +616,8 @@ class NativeGen:
             # the input itself: its text is screened here, so it needs no prologue (STRING_OF
             # refuses strings and tuples)
             self.consumed(e)
-            return E("value if (T := type(value)) is str and value.isascii() else str(value) if T is int "
-                     "and -S <= value <= S else 'null' if value is None else STRING_OF(value)",
+            return E("'null' if value is None else value if (T := type(value)) is str and value.isascii() else "
+                     "str(value) if T is int and -S <= value <= S else STRING_OF(value)",
                      T=self.tmp(), S=ast.Constant(_SAFE)), "ascii"
         return E("T if type(T := X) is str else str(T) if type(T) is int and -S <= T <= S else STRING_OF(T)",
                  T=self.tmp(), X=e, S=ast.Constant(_SAFE)), "str"

@@ -403,11 +403,31 @@ def dict_out(d: dict[Any, Any]) -> Any:
     for x in d.values():
         if type(x) is int and not -_SAFE <= x <= _SAFE:
             return to_python(d)
+    if _in_js_order(d):
+        return d
     try:
         keys = js_keys(d)
     except Deopt:
         return to_python(d)
     return d if keys == list(d) else {k: d[k] for k in keys}
+
+
+def _in_js_order(d: dict[Any, Any]) -> bool:
+    """Are the keys of ``d`` strings in the order JS enumerates them (array indices first,
+    ascending, then the others)? One pass, no sorting: what ``Object.fromEntries`` over
+    ``Object.entries`` makes is usually so."""
+    last = -1
+    for k in d:
+        if type(k) is not str:
+            return False
+        if k.isdigit() and k.isascii() and (k == "0" or k[0] != "0") and (len(k) < 10 or int(k) < 4294967295):
+            n = int(k)
+            if n <= last:  # (after a named key, last is past every index)
+                return False
+            last = n
+        else:
+            last = 1 << 32
+    return True
 
 
 def has_property(key: Any, obj: Any) -> bool:
