@@ -16,7 +16,7 @@ Types are tracked statically so guards appear only where a value's type is unkno
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, TypeGuard
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
@@ -125,6 +125,11 @@ class NativeGen:
         """``[...new Set(xs)]`` (``native_calls``, plugged in as ``call`` is)."""
         raise Unsupported
 
+    def inline(self, node: A.CallExpression, statement: bool) -> tuple[ast.expr, str]:
+        """A function literal called where it stands (``native_functions``, plugged in as
+        ``call`` is); ``statement``: the call is a whole top-level statement or initialiser."""
+        raise Unsupported
+
     def __init__(self, copy_mask: int) -> None:
         self.counter = 0
         self.scopes: list[dict[str, tuple[str, str]]] = [{}]
@@ -148,6 +153,11 @@ class NativeGen:
         self.pending: list[tuple[str, str]] = []
         self.facts: dict[str, str] = {}
         self.result_type = "any"
+        #: the member paths under ``value`` that the script writes into (``("metadata",)`` for
+        #: ``value.metadata.x = 1``), and whether every value written is made by the script
+        #: (see ``prologue``)
+        self.write_paths: set[tuple[str, ...]] = set()
+        self.writes_fresh = True
 
     def tmp(self) -> str:
         self.counter += 1
@@ -178,6 +188,9 @@ class NativeGen:
     # -- the script --------------------------------------------------------------------------
     def program(self, program: A.Program) -> list[ast.stmt]:
         """The script's statements, then its completion value returned as the caller gets it."""
+        return [_StripAffix().visit(statement) for statement in self.statements(program)]
+
+    def statements(self, program: A.Program) -> list[ast.stmt]:
         body: list[ast.stmt] = []
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
         self.maybe_absent = _maybe_absent(program)
@@ -208,7 +221,10 @@ class NativeGen:
                          S=ast.Constant(_SAFE))
             body = [_GuardsOff("_val", "type(_val) is dict").visit(stmt) for stmt in body]  # _val is a dict
             return [*prologue, *body, ast.Return(value=E("_val if _plain else TO_PYTHON(_val)"))]
-        out = [*body, *self.result(result, ty)]
+        if self.path_copies() and ty not in ("ascii", "bool", "int", "null", "undef"):
+            out = [*body, ast.Return(value=E("COPIED_OUT(R)", R=result))]  # (see prologue)
+        else:
+            out = [*body, *self.result(result, ty)]
         self.result_type = ty
         if self.facts.get("value") in _STR and not self.copy_mask:
             # every run that succeeds has a string value: test that once, up front
@@ -220,7 +236,12 @@ class NativeGen:
 
     def expression_statement(self, statement: A.ExpressionStatement, body: list[ast.stmt]) -> tuple[ast.expr, str]:
         e = statement.expression
-        node, ty = self.assignment(e) if isinstance(e, A.AssignmentExpression) else self.expr(e)
+        if isinstance(e, A.AssignmentExpression):
+            node, ty = self.assignment(e)
+        elif is_function_call(e):
+            node, ty = self.inline(e, statement=True)
+        else:
+            node, ty = self.expr(e)
         name = self.tmp()
         body.extend(self.pre)
         body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
@@ -232,7 +253,7 @@ class NativeGen:
             if not isinstance(d.id, A.Identifier) or d.init is None or d.id.name in _INPUTS \
                     or d.id.name in self.scopes[0]:
                 raise Unsupported  # (a redeclaration is a compile error: the general tier says so)
-            node, ty = self.expr(d.init)
+            node, ty = self.inline(d.init, statement=True) if is_function_call(d.init) else self.expr(d.init)
             name = self.tmp()
             body.extend(self.pre)
             self.pre = []
@@ -248,12 +269,23 @@ class NativeGen:
     def prologue(self) -> list[ast.stmt]:
         """The inputs as the general tier sees them: a copy when the script writes, and no
         text the general tier would canonicalise (non-ASCII, tuples)."""
+        if self.path_copies():
+            # writes only at static paths, of values the script makes: copying the objects
+            # on those paths first is as good as a deep copy (every object written into is
+            # one of those copies or one the script made; no input object is)
+            return [*S("_val = SHALLOW(value)"), *_copy_paths("_val", self.write_paths, self)]
         if self.copy_mask:
             return S(f"V = {'SHALLOW' if self.copy_mask & 4 else 'TO_JS'}(value)", V="_val")
         if self.value_as_text or self.text_uses:
             return S("if (_vt := type(value)) is str:\n    if not value.isascii(): DEOPT()\n"
                      "elif _vt is tuple: DEOPT()")
         return []
+
+    def path_copies(self) -> bool:
+        """Does the script copy only the objects on its write paths (see ``prologue``)? Its
+        result may then hold objects of the caller's input, unconverted: ``COPIED_OUT``
+        returns those only where converting them would change nothing."""
+        return bool(self.copy_mask & 1 and not self.copy_mask & 4 and self.writes_fresh)
 
     def result(self, result: ast.expr, ty: str) -> list[ast.stmt]:
         if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
@@ -313,36 +345,98 @@ class NativeGen:
             return [ast.Return(value=result)]
         if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id in _AS_CALLER_GETS:
             return [ast.Return(value=result)]
+        if isinstance(result, ast.BinOp) and isinstance(result.op, ast.Add) and any(
+                isinstance(x, ast.Constant) and type(x.value) is str for x in (result.left, result.right)):
+            return [ast.Return(value=result)]  # (text joined to a string the translation tested)
         return [ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))]
 
     def assignment(self, e: A.AssignmentExpression) -> tuple[ast.expr, str]:
-        """``value.k = x`` (and ``value[k] = x``) on the script's own copy of ``value``."""
+        """``value.k = x`` (and ``value[k] = x``, ``value.k ??= x``, ``||=``, ``&&=``) on the
+        script's own copy of ``value``."""
         target = e.left
-        if e.operator != "=" or not isinstance(target, A.MemberExpression) or target.optional:
+        if e.operator not in ("=", *_LOGICAL_ASSIGNMENTS) or not isinstance(target, A.MemberExpression) \
+                or target.optional:
             raise Unsupported
         key = self.static_key(target)
-        if key is None or key in _SPECIAL_KEYS or self.lookup("value") is not None or not self.copy_mask:
+        if key is None or key in _SPECIAL_KEYS or not self.copy_mask:
             raise Unsupported
-        if isinstance(target.object, A.Identifier) and target.object.name == "value":
+        if not _fresh(e.right):
+            self.writes_fresh = False
+        if self.is_input(target.object, "value"):
             target_dict = self.as_dict(E("_val"), self.facts.get("_val", "any"))
-        elif self.copy_mask & 1 and not self.copy_mask & 4 and _under_value(target.object):
+        elif self.copy_mask & 1 and not self.copy_mask & 4 and self.under_value(target.object):
             # value.metadata.annotations[k] = x: the script's deep copy of value (TO_JS) holds
             # every object reachable from it, so a write anywhere in it reaches no caller's object
             target_dict = self.as_dict(*self.expr(target.object))
             self.writes_plain = False
         else:
             raise Unsupported
+        if e.operator != "=":
+            return self.logical_assignment(e.operator, target_dict, key, e.right)
         node, ty = self.expr(e.right)
         if ty not in ("ascii", "str", "bool", "int", "null", "undef") or key[:1].isdigit():
             self.writes_plain = False  # the written value or key may need to_python
         name = self.tmp()
         self.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
         self.pre.extend(S("V[K] = X", V=target_dict, K=ast.Constant(key), X=E("X", X=name)))
-        if ty not in ("bool", "int", "null", "undef") and not isinstance(node, ast.Constant):
-            # a written member can be doubled next (see program)
-            self.pre.extend(S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name,
-                              L=ast.Constant(1_000_000)))
+        self.pre.extend(self.bounded(node, name, ty))
         return E("X", X=name), ty
+
+    def bounded(self, node: ast.expr, name: str, ty: str) -> list[ast.stmt]:
+        """A written member can be doubled next (see ``program``): bound it by the default
+        budgets, past which the general tier decides."""
+        if ty in ("bool", "int", "null", "undef") or isinstance(node, ast.Constant):
+            return []
+        return S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name, L=ast.Constant(1_000_000))
+
+    def logical_assignment(self, operator: str, target_dict: ast.expr, key: str,
+                           right: Any) -> tuple[ast.expr, str]:
+        """``d.k ??= x`` (``||=``, ``&&=``): the member is read once, and ``x`` is computed
+        and written only when the test says so (its guards establish no facts)."""
+        if key in _PROTO_NAMES:
+            raise Unsupported  # (an absent key would read Object.prototype's member)
+        d, current = self.tmp(), self.tmp()
+        self.pre.extend(S("D = X\nC = D.get(K, UNDEFINED)", D=d, X=target_dict, C=current, K=ast.Constant(key)))
+        if operator == "??=":
+            test = E("C is None or C is UNDEFINED", C=current)
+        else:
+            truth = self.truthy(E("C", C=current), "any")
+            test = E("not X", X=truth) if operator == "||=" else truth
+        outer, self.pre = self.pre, []
+        try:
+            with self.branch():
+                node, ty = self.expr(right)
+        finally:
+            inner, self.pre = self.pre, outer
+        if ty not in ("ascii", "str", "bool", "int", "null", "undef") or key[:1].isdigit():
+            self.writes_plain = False
+        inner.extend(S("C = X\nD[K] = C", C=current, X=node, D=d, K=ast.Constant(key)))
+        inner.extend(self.bounded(node, current, ty))
+        self.pre.append(ast.If(test=test, body=inner, orelse=[]))
+        return E("C", C=current), "any"
+
+    def is_input(self, node: Any, name: str) -> bool:
+        """Whether ``node`` names the script input ``name`` itself: unshadowed, or a parameter
+        of an inlined function that was passed it (``(v => ...)(value)``)."""
+        if not isinstance(node, A.Identifier):
+            return False
+        local = self.lookup(node.name)
+        if local is None:
+            return node.name == name
+        return local[0] == _ALIAS + name
+
+    def under_value(self, node: Any) -> bool:
+        """``value.a.b`` (static, not optional members): a place inside the input ``value``
+        (its path is noted in ``write_paths``)."""
+        path: list[str] = []
+        while isinstance(node, A.MemberExpression) and not node.optional and not node.computed \
+                and isinstance(node.property, A.PropertyName):
+            path.append(node.property.name)
+            node = node.object
+        if not self.is_input(node, "value"):
+            return False
+        self.write_paths.add(tuple(reversed(path)))
+        return True
 
     # -- names ---------------------------------------------------------------------------------
     def lookup(self, name: str) -> tuple[str, str] | None:
@@ -359,20 +453,26 @@ class NativeGen:
 
     def identifier(self, node: A.Identifier, raw: bool = False) -> tuple[ast.expr, str]:
         local = self.lookup(node.name)
+        if local is not None and local[0].startswith(_ALIAS):  # a parameter passed an input itself
+            return self.input(local[0][len(_ALIAS):], raw)
         if local is not None:
             return E("X", X=local[0]), self.facts.get(local[0], local[1])
-        if node.name == "value":
+        return self.input(node.name, raw)
+
+    def input(self, name: str, raw: bool = False) -> tuple[ast.expr, str]:
+        """A read of the script input ``name`` (or of a global the subset knows)."""
+        if name == "value":
             if self.copy_mask:
                 return E("X", X="_val"), self.facts.get("_val", "any")
             read = E("value")
             if not raw:  # until a guard that admits no string consumes it (see consumed)
                 self.text_uses[id(read)] = read
             return read, self.facts.get("value", "any")
-        if node.name == "context":
+        if name == "context":
             return E("context"), self.facts.get("context", "any")
-        if node.name == "valueExists":
+        if name == "valueExists":
             return E("not not value_exists"), "bool"
-        if node.name == "undefined":
+        if name == "undefined":
             return E("UNDEFINED"), "undef"
         raise Unsupported
 
@@ -516,9 +616,9 @@ class NativeGen:
             # the input itself: its text is screened here, so it needs no prologue (STRING_OF
             # refuses strings and tuples)
             self.consumed(e)
-            return E("value if type(value) is str and value.isascii() else str(value) if type(value) is int "
-                     "and -S <= value <= S else 'null' if value is None else STRING_OF(value)",
-                     S=ast.Constant(_SAFE)), "ascii"
+            return E("'null' if value is None else value if (T := type(value)) is str and value.isascii() else "
+                     "str(value) if T is int and -S <= value <= S else STRING_OF(value)",
+                     T=self.tmp(), S=ast.Constant(_SAFE)), "ascii"
         return E("T if type(T := X) is str else str(T) if type(T) is int and -S <= T <= S else STRING_OF(T)",
                  T=self.tmp(), X=e, S=ast.Constant(_SAFE)), "str"
 
@@ -721,6 +821,10 @@ class NativeGen:
                 u = self.tmp()  # (an annotation's "8080" + 1) is joined with the number's text
                 self.consumed(a)  # (ADD_TEXT takes ASCII text only)
                 self.safe_ints.add(t)
+                if isinstance(b, ast.Constant) and type(b.value) is int:  # a literal's text is known now
+                    return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else U + N if type(U) is str and "
+                             "U.isascii() else ADD_TEXT(U, Y)", T=t, U=u, X=a, Y=b, N=ast.Constant(str(b.value)),
+                             S=ast.Constant(_SAFE)), "any"
                 return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else ADD_TEXT(U, Y)", T=t, U=u,
                          X=a, Y=b, S=ast.Constant(_SAFE)), "any"
             return E("T if -S <= (T := X + Y) <= S else DEOPT()", T=t, X=self.as_int(a, ta), Y=self.as_int(b, tb),
@@ -854,6 +958,9 @@ class NativeGen:
 
 
 _INPUTS = frozenset(["value", "context", "valueExists", "undefined"])
+#: the Python name of a scope entry that stands for a script input (``_ALIAS + "value"``)
+_ALIAS = "#"
+_LOGICAL_ASSIGNMENTS = ("??=", "||=", "&&=")
 
 
 def _maybe_absent(program: A.Program) -> set[int]:
@@ -888,11 +995,79 @@ def _maybe_absent(program: A.Program) -> set[int]:
     return marked
 
 
-def _under_value(node: Any) -> bool:
-    """``value.a.b`` (static, not optional members): a place inside the input ``value``."""
-    while isinstance(node, A.MemberExpression) and not node.optional and not node.computed:
-        node = node.object
-    return isinstance(node, A.Identifier) and node.name == "value"
+def _fresh(node: Any) -> bool:
+    """Is ``node``'s value a primitive or an object or array the expression makes, holding
+    only such values (no object that exists before it runs)?"""
+    match node:
+        case A.Literal() | A.TemplateLiteral() | A.BinaryExpression() | A.UnaryExpression():
+            return True
+        case A.Identifier():
+            return node.name == "undefined"
+        case A.ObjectExpression():
+            return all(isinstance(p, A.Property) and p.kind == "init" and not p.method and not p.computed
+                       and _fresh(p.value)
+                       for p in node.properties)
+        case A.ArrayExpression():
+            return all(e is not None and not isinstance(e, A.SpreadElement) and _fresh(e) for e in node.elements)
+        case A.ConditionalExpression():
+            return _fresh(node.consequent) and _fresh(node.alternate)
+    return False
+
+
+def _copy_paths(parent: str, paths: set[tuple[str, ...]], gen: "NativeGen", tested: bool = False) -> list[ast.stmt]:
+    """Statements that replace each dict on ``paths`` below ``parent`` (``tested``: known to
+    be a dict) by a copy of it, parents first (an absent member or another type has nothing
+    to copy: a write through it fails its guard)."""
+    out: list[ast.stmt] = []
+    test = "type(C := P.get(K)) is dict" if tested else "type(P) is dict and type(C := P.get(K)) is dict"
+    for key in sorted({p[0] for p in paths if p}):
+        below = {p[1:] for p in paths if p and p[0] == key}
+        child = gen.tmp()
+        out.extend(S(f"if {test}:\n    P[K] = C = SHALLOW(C)", P=parent, C=child, K=ast.Constant(key)))
+        inner = _copy_paths(child, below, gen, tested=True)
+        if inner:
+            last = out[-1]
+            assert isinstance(last, ast.If)
+            last.body.extend(inner)
+    return out
+
+
+class _StripAffix(ast.NodeTransformer):
+    """``X[N:] if X.startswith(P) else X`` (``len(P) == N``) is ``X.removeprefix(P)``, and
+    ``X[:-N] if X.endswith(P) else X`` is ``X.removesuffix(P)``: one call, not three steps
+    (once the guards the prologue ensures are off, see ``_GuardsOff``)."""
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
+        return _strip_affix(self.generic_visit(node))  # type: ignore[arg-type]
+
+
+def _strip_affix(e: ast.IfExp) -> ast.expr:
+    test, body, orelse = e.test, e.body, e.orelse
+    if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and len(test.args) == 1
+            and not test.keywords and isinstance(test.func.value, ast.Name) and isinstance(orelse, ast.Name)
+            and orelse.id == test.func.value.id and isinstance(test.args[0], ast.Constant)
+            and type(test.args[0].value) is str and test.args[0].value
+            and isinstance(body, ast.Subscript) and isinstance(body.value, ast.Name) and body.value.id == orelse.id
+            and isinstance(body.slice, ast.Slice) and body.slice.step is None):
+        return e
+    affix, bounds = test.args[0].value, body.slice
+    n = len(affix)
+    if test.func.attr == "startswith" and bounds.upper is None and isinstance(bounds.lower, ast.Constant) \
+            and bounds.lower.value == n:
+        method = "removeprefix"
+    elif test.func.attr == "endswith" and (bounds.lower is None or isinstance(bounds.lower, ast.Constant)
+                                           and bounds.lower.value == 0) and isinstance(bounds.upper, ast.Constant) \
+            and bounds.upper.value == -n:
+        method = "removesuffix"
+    else:
+        return e
+    return E(f"X.{method}(P)", X=orelse, P=test.args[0])
+
+
+def is_function_call(node: Any) -> TypeGuard[A.CallExpression]:
+    """``(x => ...)(arg)`` or ``(function (x) {...})(arg)``: a function literal called at once."""
+    return isinstance(node, A.CallExpression) and not node.optional \
+        and isinstance(node.callee, (A.ArrowFunctionExpression, A.FunctionExpression))
 #: helpers whose results are already what the caller gets (a string, undefined, or a number
 #: in to_python's form)
 _AS_CALLER_GETS = frozenset(["DEOPT", "DIVIDE", "NUMBER_OF", "JSON_TEXT", "STRING_OF", "RADIX_STRING", "TO_FIXED",

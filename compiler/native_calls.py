@@ -18,7 +18,7 @@ import attrs
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
-from .native import Unsupported, _plain_text
+from .native import Unsupported, _plain_text, is_function_call
 from .native_regex import literal_regex, translate_regex
 from .native_templates import expr as E
 
@@ -61,6 +61,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         if gen.is_global(callee, "parseFloat") and len(args) == 1:
             return E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0]), "any"
         raise Unsupported
+    if is_function_call(node):
+        return gen.inline(node, statement=False)
     if not isinstance(callee, A.MemberExpression):
         raise Unsupported
     if callee.optional:

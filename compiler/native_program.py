@@ -13,6 +13,7 @@ from syncpatch.grammar.ast import walk
 
 from .native import NativeGen, Unsupported
 from .native_calls import _is_new_set, _unique, call
+from .native_functions import inline_call
 
 __all__ = ["NativeProgram", "native_program"]
 
@@ -27,6 +28,9 @@ class NativeTranslator(NativeGen):
         if not _is_new_set(self, node):
             raise Unsupported
         return _unique(self, node)
+
+    def inline(self, node: A.CallExpression, statement: bool) -> tuple[ast.expr, str]:
+        return inline_call(self, node, statement)
 
 
 class NativeProgram:

@@ -403,11 +403,31 @@ def dict_out(d: dict[Any, Any]) -> Any:
     for x in d.values():
         if type(x) is int and not -_SAFE <= x <= _SAFE:
             return to_python(d)
+    if _in_js_order(d):
+        return d
     try:
         keys = js_keys(d)
     except Deopt:
         return to_python(d)
     return d if keys == list(d) else {k: d[k] for k in keys}
+
+
+def _in_js_order(d: dict[Any, Any]) -> bool:
+    """Are the keys of ``d`` strings in the order JS enumerates them (array indices first,
+    ascending, then the others)? One pass, no sorting: what ``Object.fromEntries`` over
+    ``Object.entries`` makes is usually so."""
+    last = -1
+    for k in d:
+        if type(k) is not str:
+            return False
+        if k.isdigit() and k.isascii() and (k == "0" or k[0] != "0") and (len(k) < 10 or int(k) < 4294967295):
+            n = int(k)
+            if n <= last:  # (after a named key, last is past every index)
+                return False
+            last = n
+        else:
+            last = 1 << 32
+    return True
 
 
 def has_property(key: Any, obj: Any) -> bool:
@@ -656,14 +676,15 @@ _TREE_LIMIT = 100_000
 _MAX_DEPTH = 5000  # (to_python's: a deeper result takes it, and its error)
 
 
-def plain_tree(v: Any) -> bool:
+def plain_tree(v: Any, text: bool = False) -> bool:
     """Would ``to_python(v)`` return the list or dict ``v`` itself? True when every container
     in it is a plain list or a dict with plain keys (no integer-like key, which JS would
     enumerate first) and every leaf a string, boolean, null, undefined or safe integer.
     One loop over the tree, two levels at a time (an object's members are looked at where it
     is met: the usual list of small objects takes one pass), without a call per container:
     a native result often holds input objects, which have to be looked at, and
-    ``to_python``'s recursion costs more than the look."""
+    ``to_python``'s recursion costs more than the look. With ``text``, a string must also
+    hold no surrogate (which ``to_js`` would join into pairs)."""
     level = [v]
     depth = seen = 0
     while level:
@@ -683,14 +704,22 @@ def plain_tree(v: Any) -> bool:
                 return False
             for y in items:
                 t = type(y)
-                if t is str or t is bool or y is None or y is UNDEFINED:
+                if t is str:
+                    if text and not y.isascii() and _SURROGATE.search(y):
+                        return False
+                    continue
+                if t is bool or y is None or y is UNDEFINED:
                     continue
                 if t is dict:
                     if not (known_plain_keys(y) or plain_keys(y)):
                         return False
                     for z in y.values():
                         t = type(z)
-                        if t is str or t is bool or z is None or z is UNDEFINED:
+                        if t is str:
+                            if text and not z.isascii() and _SURROGATE.search(z):
+                                return False
+                            continue
+                        if t is bool or z is None or z is UNDEFINED:
                             continue
                         if t is dict or t is list:
                             below.append(z)
@@ -702,6 +731,26 @@ def plain_tree(v: Any) -> bool:
                     return False
         level = below
     return True
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def copied_out(v: Any) -> Any:
+    """A result that may hold parts of the caller's input the script did not copy (see
+    ``compiler/native.py``, ``prologue``): returned as it is when converting those parts
+    to JS and back would give them again (plain types, text without surrogates, keys no JS
+    object reorders); anything else is left to the general tier."""
+    t = type(v)
+    if t is str:
+        if v.isascii() or not _SURROGATE.search(v):
+            return v
+    elif t is dict or t is list:
+        if plain_tree(v, True):
+            return v
+    elif t is bool or v is None or v is UNDEFINED or (t is int and -_SAFE <= v <= _SAFE):
+        return v
+    raise Deopt
 
 
 def export(v: Any) -> Any:
@@ -759,7 +808,7 @@ def _helpers() -> dict[str, Any]:
         "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
         "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
-        "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out,
+        "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out, "COPIED_OUT": copied_out,
     }
 
 

@@ -106,7 +106,7 @@ class Realm:
         self.deadline = 0.0
         self.allocated = 0
         self.dead = None
-        if self.overlay is not None or "protos" in self.extra:
+        if self.overlay is not None or self.extra:
             self.unpatch()
         if self.extra:
             self.extra = {}
@@ -127,6 +127,13 @@ class Realm:
             del self.extra["patched"]
         self.overlay = None
         self.extra.pop("protos", None)
+
+    def __del__(self) -> None:
+        # a realm dropped while it holds patches (one a direct runtime call patched outside
+        # any evaluation, a dead thread's spare) must not leave the count up for good
+        extra = getattr(self, "extra", None)  # (None: __init__ did not get that far)
+        if extra and extra.get("patched") and PATCHED_REALMS is not None:  # (None: at interpreter exit)
+            PATCHED_REALMS[0] -= 1
 
     def release(self) -> None:
         """The evaluation is over: forget its context and any patches of built-ins."""
@@ -358,3 +365,6 @@ class activate:
 
     def __exit__(self, *exc: Any) -> None:
         _local.realm = self.previous
+        realm = self.realm
+        if realm is not self.previous and not realm.busy and (realm.overlay is not None or "patched" in realm.extra):
+            realm.unpatch()  # direct runtime calls in it are over: their patches end with them

@@ -552,6 +552,21 @@ EXPRESSIONS: list[str] = [
     'value.metadata.labels["patched-by"] = "vcluster"; value',
     'value.metadata.name = value.metadata.name + "-x"; value',
     "value.field.other = 1; value.field",
+    # function literals called at once; logical assignment (a path copy: only the objects
+    # written into are copied, so results holding input objects are looked at to the leaves)
+    '(value => { value.metadata ??= {}; value.metadata.annotations ??= {}; '
+    'value.metadata.annotations["patched-by"] = "vcluster"; return value; })(value)',
+    '(v => { v.metadata ??= {}; v.metadata.labels ||= {}; v.metadata.labels.team &&= "t"; return v.metadata; })(value)',
+    'value.field ??= {}; value.field.other ||= "set"; value',
+    "value.name ??= value.items; value",
+    "(v => v.name)(value)",
+    '(() => { const n = value.name; const m = n + "!"; return m.length; })()',
+    '(function (v, d) { return v.port ?? d; })(value, "none")',
+    "((a, b) => [a, b])(value.name)",
+    # a prefix or suffix cut when present (one removeprefix / removesuffix call), text + a number
+    'value.endsWith(".svc") ? value.slice(0, -4) : value',
+    'value.startsWith("ab") ? value.slice(1) : value',
+    "value.port + 1",
     # optional calls in callbacks; more String methods; parseFloat; unary minus
     'value.map(x => x.items?.find(i => i === "x") ?? "none")',
     "value.map(x => x.name?.toUpperCase())",
@@ -831,6 +846,10 @@ STAYS_NATIVE = [
     ("value?.find(o => o.controller)?.name ?? ''", [{"name": "rs", "controller": True}]),
     ("value.flatMap(s => (s.notReadyAddresses ?? []).map(a => a.ip))", [{"notReadyAddresses": [{"ip": "1"}]}, {}]),
     ("Number.isInteger(value) && value.toString(16)", 255),
+    ('(value => { value.metadata ??= {}; value.metadata.annotations ??= {}; '
+     'value.metadata.annotations["patched-by"] = "vcluster"; return value; })(value)',
+     {"kind": "Pod", "metadata": {"name": "web", "labels": {"app": "web"}}, "spec": {"containers": [{"name": "c"}]}}),
+    ('value.metadata.labels ||= {}; value.metadata.labels.x = "y"; value', {"metadata": {"name": "a"}}),
 ]
 
 
