@@ -375,6 +375,9 @@ class PatchPlan:
         realm = local.spare
         if realm.busy:
             realm = Realm(DEFAULT_BUDGETS)
+        elif realm.extra or realm.overlay is not None:  # a direct runtime call between
+            realm.unpatch()  # applications patched the spare: this one starts without that
+            realm.extra = {}
         realm.deadline = 0.0  # the clock of this application, not the one a previous call left
         realm.busy = WATCHED
         if previous is not realm:  # between evaluations the spare is already current

@@ -49,3 +49,14 @@ def test_patches_made_between_evaluations_do_not_reach_the_next_one() -> None:
     assert spare.overlay is not None and PATCHED_REALMS[0] == before + 1
     assert expr(None) is syncpatch.UNDEFINED  # runs on the spare, without that patch
     assert spare.overlay is None and PATCHED_REALMS[0] == before
+
+
+def test_patches_made_between_plan_applications_do_not_reach_the_next_one() -> None:
+    before = PATCHED_REALMS[0]
+    plan = syncpatch.compile_patches([{"path": "metadata.labels.seen", "expression": "String([].planted)"}])
+    spare = current_realm()
+    members.set_member(members.get_prototype([]), "planted", "between applications")  # a direct call
+    assert spare.overlay is not None and PATCHED_REALMS[0] == before + 1
+    out = plan.to_host({"metadata": {"labels": {"seen": "x"}}}, {"vcluster": {"name": "vc", "namespace": "ns"}})
+    assert out["metadata"]["labels"]["seen"] == "undefined"  # applied on the spare, without that patch
+    assert spare.overlay is None and PATCHED_REALMS[0] == before
