@@ -177,6 +177,10 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         if meta.empty:
             return result
         span = Span(meta.line, meta.column, meta.end_line, meta.end_column)
+        if tree.data == "params" and result and isinstance(result[-1], A.RestElement) \
+                and (result[-1].span.end_line, result[-1].span.end_column) != (meta.end_line, meta.end_column):
+            # the list ends after its rest parameter: a trailing comma (15.1: none after a rest)
+            raise _Fail("A rest parameter or binding pattern may not have a trailing comma", result[-1].span)
         if isinstance(result, (_Cover, _CoverRest, _CoverInit)):
             result.span = span
         elif hasattr(result, "__attrs_attrs__") and getattr(result, "span", span) != span:

@@ -129,6 +129,8 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
             in_for_head = bool(brackets) and brackets[-1]  # ASI never makes a for head's `;` (12.10)
             if nl and prev_type == "THROW":
                 raise GrammarError("Illegal newline after throw", _span_of(tok), source, origin)
+            if nl and tok.value == "=>" and tok.type != "STRING":  # no line break before an arrow (15.3)
+                raise GrammarError("Unexpected token '=>'", _span_of(tok), source, origin)
             if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in choices() \
                     and not in_for_head:
                 ip.feed_token(_semicolon(tok, lexer.before))

@@ -165,3 +165,23 @@ def test_tables_match_node() -> None:
     assert identifier_chars.UNICODE_VERSION == tables["unicode"], "regenerate with gen_identifier_chars.py"
     assert [tuple(r) for r in tables["start"]] == list(identifier_chars.ID_START)
     assert [tuple(r) for r in tables["continue"]] == list(identifier_chars.ID_CONTINUE)
+
+
+# ---------------------------------------------------------------------------- more early errors
+@pytest.mark.parametrize("source", [
+    "function f(...a,) {}",
+    "var o = {m(...a,) {}}",
+    "var af = x\n=> x;",
+    "var af = (x)\n=> x;",
+])
+def test_rest_trailing_comma_and_arrow_after_a_line_break(source: str) -> None:
+    with pytest.raises(CompileError) as info:
+        compile_expression(source)
+    assert not info.value.refused
+
+
+def test_template_escapes_keep_a_carriage_return() -> None:
+    """A CR written as ``\\r`` stays a CR; a raw CR or CRLF in the source reads as LF."""
+    assert run("(s => s[0] === '\\r' && s.raw[0] === '\\\\r')`\\r`") is True
+    assert run("`a\r\nb` === 'a\\nb' && `a\rb` === 'a\\nb'") is True
+    assert run("`\\r\\n`.length") == 2
