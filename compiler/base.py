@@ -33,6 +33,15 @@ class GenBase:
     strict: bool
     frame: FunctionFrame
     scope: Scope
+    #: the Python names of the objects holding the ``var``s sloppy direct eval adds to a
+    #: function (each a ``with``-like scope just outside the function's own bindings)
+    eval_var_objects: frozenset[str] = frozenset()
+    with_active: int
+    #: the scopes of ``catch (e)`` clauses with a plain name (B.3.4), by ``id`` (the values
+    #: keep them alive, so an id is never reused while compiling)
+    simple_catch_scopes: dict[int, Scope] = {}
+    #: the function whose parameter list is being compiled (eval there conflicts with them)
+    params_of: FunctionFrame | None = None
 
     @property
     def setm_name(self) -> str:

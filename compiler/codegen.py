@@ -152,6 +152,7 @@ class Codegen(ClassGen, StmtGen, FuncGen, CallGen, ExprGen, WithGen):
             body.append(ast.Nonlocal(names=writable))
         this = self.this_expr(A.ThisExpression(span=Span(1, 1)))
         body.append(ast.If(test=_eq(P.name(op), P.const(2)), body=[P.ret(this)], orelse=[]))
+        body.append(ast.If(test=_eq(P.name(op), P.const(3)), body=self.eval_var_declaration(key), orelse=[]))
         for name, b in sorted(visible.items()):
             write: list[ast.stmt]
             read: ast.expr = P.name(b.pyname)
@@ -175,6 +176,45 @@ class Codegen(ClassGen, StmtGen, FuncGen, CallGen, ExprGen, WithGen):
                              vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[P.name("UNDEFINED")])
         self.pre.append(ast.FunctionDef(name=fname, args=args, body=body, decorator_list=[], returns=None))
         return fname
+
+    def eval_var_declaration(self, key: str) -> list[ast.stmt]:
+        """The env function's op 3: sloppy eval code declares ``var key`` (19.2.1.3 steps 3
+        and 10). ``True`` when a lexical binding between here and the var scope (or, in a
+        parameter list, a parameter) has that name: a SyntaxError; ``False`` when the var
+        scope has it or now holds it; ``MISSING`` when the var scope is the global one and
+        does not bind it (the global object gets it)."""
+        lexical: set[str] = set()
+        declared: set[str] = set()
+        scope: Scope | None = self.scope
+        var_frame = self.scope.frame
+        holder: str | None = None
+        while scope is not None and scope.frame is var_frame:
+            if scope.with_obj is not None and scope.with_obj in self.eval_var_objects:
+                holder = scope.with_obj
+                break
+            catch = id(scope) in self.simple_catch_scopes
+            for name, b in scope.bindings.items():
+                if name in lexical or name in declared:
+                    continue
+                if (b.kind in ("let", "const") and not catch) or (b.kind == "param" and self.params_of is var_frame):
+                    lexical.add(name)
+                else:
+                    declared.add(name)
+            scope = scope.parent
+        out: list[ast.stmt] = []
+        if lexical:
+            out.append(ast.If(test=ast.Compare(left=P.name(key), ops=[ast.In()],
+                                               comparators=[P.const(tuple(sorted(lexical)))]),
+                              body=[P.ret(P.const(True))], orelse=[]))
+        if declared:
+            out.append(ast.If(test=ast.Compare(left=P.name(key), ops=[ast.In()],
+                                               comparators=[P.const(tuple(sorted(declared)))]),
+                              body=[P.ret(P.const(False))], orelse=[]))
+        if holder is not None:
+            out.append(P.ret(P.call("eval_var_declare", P.name(holder), P.name(key))))
+        else:
+            out.append(P.ret(P.name("MISSING")))
+        return out
 
     def direct_eval(self, node: A.CallExpression) -> ast.expr:
         """``eval(...)`` as written (19.2.1.1): the caller's bindings and strictness go along."""

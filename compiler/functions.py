@@ -55,6 +55,13 @@ def expected_argument_count(params: tuple[Any, ...]) -> int:
     return n
 
 
+def has_direct_eval(node: Any) -> bool:
+    """Does a function's own code (parameters and body, not nested functions) call ``eval``
+    by that name (a direct eval, which may declare ``var``s in the function)?"""
+    return any(isinstance(n, A.CallExpression) and isinstance(n.callee, A.Identifier) and n.callee.name == "eval"
+               for n in walk((node.params, node.body), prune=A.FUNCTIONS))
+
+
 class FuncGen(GenBase):
     """Mixin: function values, hoisted declarations and destructuring."""
 
@@ -118,16 +125,30 @@ class FuncGen(GenBase):
         if isinstance(node.body, A.BlockStatement) and has_use_strict(node.body.body):
             self.strict = True
         self.frame = frame
+        # sloppy direct eval may add vars to this function (19.2.1.3): they live in an object
+        # looked up like a `with` object, between the function's own bindings and outer ones
+        eval_vars = self.fresh("_ev") if not self.strict and has_direct_eval(node) else None
+        if eval_vars is not None:
+            self.scope = Scope(parent=self.scope, frame=frame, with_obj=eval_vars)
+            self.eval_var_objects = self.eval_var_objects | {eval_vars}
+            self.with_active += 1
         self.scope = Scope(parent=self.scope, frame=frame)
         self.pre, self.completion, self.breakables, self.labels, self.open_jumps = [], False, [], {}, set()
+        saved_params_of, self.params_of = self.params_of, frame
         try:
             args, prologue = self.parameters(node.params, this_name if not is_arrow else self.fresh("_this"))
+            self.params_of = saved_params_of
             prologue_pre = self.pre
             self.pre = []
             body = self.function_body(node)
         finally:
             (self.frame, self.scope, self.pre, self.completion, self.breakables, self.labels, self.open_jumps,
              strict) = saved
+            self.params_of = saved_params_of
+            if eval_vars is not None:
+                self.with_active -= 1
+        if eval_vars is not None:
+            prologue_pre = [P.assign(eval_vars, P.call("eval_var_scope")), *prologue_pre]
         function_strict, self.strict = self.strict, strict
         stmts: list[ast.stmt] = []
         if frame.nonlocals:

@@ -142,10 +142,14 @@ class StmtGen(GenBase):
         self.mark_write(b)
         return [P.assign(b.pyname, value)]
 
+    def declares_in_caller(self) -> bool:
+        """At the top level of sloppy eval code: declarations go to the caller's var scope."""
+        return self.dynamic and not self.strict and self.frame.parent is None
+
     def eval_vars(self, body: tuple[Any, ...]) -> set[str]:
         """The ``var`` names of sloppy eval code's top level that declare in the caller's scope:
         those of plain ``var name = init`` declarations (patterns and loop heads stay local)."""
-        if not self.dynamic or self.strict or self.frame.parent is not None:
+        if not self.declares_in_caller():
             return set()
         plain: set[str] = set()
         other: set[str] = set()
@@ -156,6 +160,24 @@ class StmtGen(GenBase):
             elif isinstance(node, (A.ForInStatement, A.ForOfStatement)) and isinstance(node.left, A.VariableDeclaration):
                 other.update(i.name for d in node.left.declarations for i in _names(d.id))
         return plain - other
+
+    def leaked_functions(self, functions: list[A.FunctionDeclaration]) -> list[ast.stmt]:
+        """Function declarations of sloppy eval code's top level: declared in the caller's
+        var scope first (a clash with a caller's ``let`` is a SyntaxError before any runs),
+        then each function object stored there (19.2.1.3 steps 8 and 17)."""
+        out: list[ast.stmt] = [P.expr_stmt(P.call("eval_declare", P.const(name)))
+                               for name in dict.fromkeys(f.id.name for f in functions)]
+        last = {fn.id.name: fn for fn in functions}  # a repeated name: the last declaration wins
+        for fn in functions:
+            if last[fn.id.name] is not fn:
+                continue
+            saved = self.pre
+            self.pre = []
+            value = self.function_value(fn, fn.id.name)
+            out.extend(self.pre)
+            self.pre = saved
+            out.append(P.expr_stmt(P.call("global_set", P.const(fn.id.name), value)))
+        return out
 
     def reset_completion(self) -> list[ast.stmt]:
         """A compound statement's completion is undefined unless a statement inside sets it."""
@@ -199,13 +221,18 @@ class StmtGen(GenBase):
                 raise self.fail(f"Identifier '{ident.name}' has already been declared", ident)
             binding = scope.bindings[ident.name] = self.new_binding(ident.name, kind, ident)
             binding.tdz = True
-        for fn in function_decls(body):
+        functions = function_decls(body)
+        if function_level and functions and self.declares_in_caller():
+            # sloppy eval code: its function declarations land in the caller's var scope too
+            out.extend(self.leaked_functions(functions))
+            functions = []
+        for fn in functions:
             found = scope.bindings.get(fn.id.name)
             if found is None or found.kind not in ("var", "function", "param"):
                 if found is not None and found.kind in ("let", "const"):
                     raise self.fail(f"Identifier '{fn.id.name}' has already been declared", fn.id)
                 scope.bindings[fn.id.name] = self.new_binding(fn.id.name, "function")
-        for fn in function_decls(body):
+        for fn in functions:
             b = scope.bindings[fn.id.name]
             saved = self.pre
             self.pre = []
@@ -382,6 +409,8 @@ class StmtGen(GenBase):
             self.scope = Scope(parent=saved, frame=self.frame)
             try:
                 bind: list[ast.stmt] = []
+                if isinstance(s.handler.param, A.Identifier):  # eval code may redeclare it with var (B.3.4)
+                    self.simple_catch_scopes = {**self.simple_catch_scopes, id(self.scope): self.scope}
                 if s.handler.param is not None:
                     for ident in _names(s.handler.param):
                         self.scope.bindings[ident.name] = self.new_binding(ident.name, "let")

@@ -165,6 +165,11 @@ _BINARY_LOGICAL = {"&&", "||", "??"}
 class _Builder(Transformer):  # type: ignore[type-arg]
     """One method per grammar rule/alias; children are AST nodes or tokens."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: spans of spread elements a trailing comma follows (`[...x,]`), checked in patterns
+        self._spreads_before_comma: list[Span] = []
+
     def _call_userfunc(self, tree: Tree[Any], new_children: Any = None) -> Any:
         """Build the node, then give it the rule's full source span (keywords included)."""
         result = super()._call_userfunc(tree, new_children)  # type: ignore[no-untyped-call]
@@ -172,6 +177,10 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         if meta.empty:
             return result
         span = Span(meta.line, meta.column, meta.end_line, meta.end_column)
+        if tree.data == "params" and result and isinstance(result[-1], A.RestElement) \
+                and (result[-1].span.end_line, result[-1].span.end_column) != (meta.end_line, meta.end_column):
+            # the list ends after its rest parameter: a trailing comma (15.1: none after a rest)
+            raise _Fail("A rest parameter or binding pattern may not have a trailing comma", result[-1].span)
         if isinstance(result, (_Cover, _CoverRest, _CoverInit)):
             result.span = span
         elif hasattr(result, "__attrs_attrs__") and getattr(result, "span", span) != span:
@@ -405,6 +414,8 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         elems = list(c)
         if elems and elems[-1] is None:
             elems.pop()
+            if elems and isinstance(elems[-1], A.RestElement):  # `let [...x,] = a` (14.3.3)
+                raise _Fail("Rest element must be last element", elems[-1].span)
         for e in elems[:-1]:
             if isinstance(e, A.RestElement):
                 raise _Fail("Rest element must be last element", e.span)
@@ -691,6 +702,8 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         elems = [x for x in c if not isinstance(x, Token)]
         if elems and elems[-1] is None:
             elems.pop()
+            if elems and isinstance(elems[-1], A.SpreadElement):  # `[...x,]`: fine, but never a pattern
+                self._spreads_before_comma.append(elems[-1].span)
         return A.ArrayExpression(elements=tuple(_deep_check(e) for e in elems), span=_join(*c))
 
     def array_elem(self, c: list[Any]) -> Any:
@@ -783,6 +796,8 @@ def build_ast(tree: Tree[Any], source: str = "", origin: str = "<expression>") -
         raise GrammarError(f"cannot build the syntax tree: {inner}", Span(1, 1), source, origin) from None
     except _Fail as exc:
         raise GrammarError(exc.message, exc.span, source, origin) from None
+    if builder._spreads_before_comma:
+        _check_rest_before_comma(program, builder._spreads_before_comma, source, origin)
     duplicates = getattr(builder, "_proto_duplicates", None)
     if duplicates:
         _check_proto_duplicates(program, duplicates, source, origin)
@@ -790,6 +805,16 @@ def build_ast(tree: Tree[Any], source: str = "", origin: str = "<expression>") -
     if errors:
         _check_templates(program, errors, source, origin)
     return program  # type: ignore[no-any-return]
+
+
+def _check_rest_before_comma(program: A.Program, spans: list[Span], source: str, origin: str) -> None:
+    """``[...x,]`` is an array literal, but as a destructuring target its rest element is not
+    last (13.15.5.1: AssignmentRestElement has no trailing comma)."""
+    marked = set(spans)
+    for node in A.walk(program):
+        if isinstance(node, A.ArrayPattern) and node.elements and isinstance(node.elements[-1], A.RestElement) \
+                and node.elements[-1].span in marked:
+            raise GrammarError("Rest element must be last element", node.elements[-1].span, source, origin)
 
 
 def _check_proto_duplicates(program: A.Program, spans: list[Span], source: str, origin: str) -> None:

@@ -9,11 +9,13 @@ reading the parser can take, exactly as Lark's contextual lexer does, plus a tem
 
 from __future__ import annotations
 
+import bisect
 import re
-import unicodedata
 from typing import Callable
 
 from lark import Token
+
+from .identifier_chars import ID_CONTINUE, ID_START
 
 __all__ = ["Lexer", "LexError", "PUNCTUATORS", "KEYWORD_TYPES"]
 
@@ -75,32 +77,36 @@ _STRING_BODY = {"'": re.compile(r"(?:[^'\\\n\r]|\\(?:\r\n|[\s\S]))*'"),
 _TEMPLATE_CHUNK = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*(`|\$\{)")
 _REGEX = re.compile(r"/((?:[^/\\\[\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029]|\[(?:[^\]\\\n\r\u2028\u2029]|\\[^\n\r\u2028\u2029])*\])+)/([A-Za-z0-9_$]*)")
 
-_ID_CONTINUE_EXTRA = {"\u200c", "\u200d"}
-#: Other_ID_Start and Other_ID_Continue (Unicode PropList): identifier characters by fiat
-_OTHER_ID_START = frozenset("\u1885\u1886\u2118\u212e\u309b\u309c")
-_OTHER_ID_CONTINUE = frozenset("\u00b7\u0387\u1369\u136a\u136b\u136c\u136d\u136e\u136f\u1370\u1371\u19da")
+#: what makes `let` a name where a declaration could start: no binding follows it, but an
+#: operator, a closing bracket or the end (`let = 1`, `let;`, `for (let in o)`; 13.3.1, 14.7.5)
+_LET_AS_NAME = re.compile(r"[ \t]*(?:[=;),.(}:?+\-*%<>|&^!]|$|in(?:stanceof)?(?![\w$]))")
+#: the first code point of each range of the identifier tables, for bisection
+_START_LOWS = [lo for lo, _ in ID_START]
+_CONTINUE_LOWS = [lo for lo, _ in ID_CONTINUE]
 #: reserved words that no escape may spell outside a property name (``let``, ``yield`` and
 #: ``await`` are identifiers in sloppy scripts)
 _ESCAPE_FORBIDDEN = RESERVED - {"let", "yield", "await"}
 
 
 def _is_id_char(c: str, start: bool) -> bool:
-    if c in "$_" or (c.isascii() and (c.isalpha() or (not start and c.isdigit()))):
-        return True
+    """May ``c`` (one code point) start (``start``) or continue an identifier? ``$``, ``_``,
+    ID_Start, and for a continuation ID_Continue (which holds ZWNJ and ZWJ) too."""
     if c.isascii():
-        return False
-    cat = unicodedata.category(c)
-    if start:
-        return cat in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nl") or c in _OTHER_ID_START
-    return cat in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Mn", "Mc", "Nd", "Pc") or c in _ID_CONTINUE_EXTRA \
-        or c in _OTHER_ID_START or c in _OTHER_ID_CONTINUE
+        return c.isalpha() or c == "$" or c == "_" or (not start and c.isdigit())
+    cp = ord(c)
+    lows, table = (_START_LOWS, ID_START) if start else (_CONTINUE_LOWS, ID_CONTINUE)
+    i = bisect.bisect_right(lows, cp) - 1
+    return i >= 0 and cp <= table[i][1]
 
 
 class Lexer:
     """Produces one token at a time; ``next(choices)`` reads the next token for that state."""
 
-    def __init__(self, text: str, punct_types: dict[str, str], keyword_types: dict[str, str]) -> None:
+    def __init__(self, text: str, punct_types: dict[str, str], keyword_types: dict[str, str],
+                 viable: Callable[[str], bool] | None = None) -> None:
         self.text = text
+        #: whether the parser takes a terminal once it has reduced (settles a merged state)
+        self.viable = viable
         self.pos = 0
         self.line = 1
         self.line_start = 0
@@ -115,6 +121,9 @@ class Lexer:
         self.depth = 0  # open ( [ { and ${
         self.class_heads: list[int] = []  # the depth of each `class` whose body has not opened
         self.braces: list[bool] = []  # for each open brace: is it a class body?
+        if text.startswith("#!"):  # a hashbang comment (12.5): only at the very start of the text
+            while self.pos < len(text) and text[self.pos] not in _NL:
+                self.pos += 1
 
     # -- helpers -----------------------------------------------------------------------------
     def _advance_lines(self, start: int, end: int) -> None:
@@ -217,7 +226,7 @@ class Lexer:
             return self._token("STRING", text[start:m.end()], start, m.end(), line, col)
         if c.isdigit() or (c == "." and text[start + 1:start + 2].isdigit()):
             return self._number(start, line, col)
-        if c == "/" and "REGEX" in choices():
+        if c == "/" and self._regex_here(choices):
             m = _REGEX.match(text, start)
             if m is None:
                 raise LexError("Invalid regular expression: missing /", start, len(text))
@@ -225,9 +234,27 @@ class Lexer:
         if c == "\\" or _is_id_char(c, True):
             return self._word(start, line, col, choices)
         if c == "#":
+            return self._hash(start)
+        return self._punct(start, line, col, choices)
+
+    def _hash(self, start: int) -> Token:
+        """``#`` outside a hashbang: a private name inside a class body, which syncpatch
+        refuses; anywhere else no token starts with it, so a syntax error."""
+        text = self.text
+        nxt = text[start + 1:start + 2]
+        if any(self.braces) and nxt and (nxt == "\\" or _is_id_char(nxt, True)
+                                         or (0xD800 <= ord(nxt) <= 0xDBFF and _is_id_char(_pair(text, start + 1), True))):
             raise LexError("private class members (#x) are not supported; use a public property or a closure",
                            start, refused=True)
-        return self._punct(start, line, col, choices)
+        raise LexError("Invalid or unexpected token '#'", start)
+
+    def _regex_here(self, choices: Callable[[], set[str]]) -> bool:
+        """A ``/`` starts a regex where the parser takes one and division cannot go on (after
+        a function expression's ``}``, the state also lists a regex, as after a declaration)."""
+        accepted = choices()
+        if "REGEX" not in accepted:
+            return False
+        return "MUL_OP" not in accepted or self.viable is None or not self.viable("MUL_OP")
 
     def _template(self, pos: int, start: int, line: int, col: int, done: str, more: str) -> Token:
         m = _TEMPLATE_CHUNK.match(self.text, pos)
@@ -283,13 +310,17 @@ class Lexer:
                 return self._token("OF", word, start, end, line, col)
             return self._token("IDENT", word, start, end, line, col)
         accepted = choices()
-        if word == "function" and "FUNCTION_DECL" in accepted:
+        if word == "let" and "IDENT" in accepted and _LET_AS_NAME.match(self.text, end):
+            kind = "IDENT"  # no binding follows: `let` is a name in sloppy code (`let = 1`, `let;`)
+        elif word == "function" and "FUNCTION_DECL" in accepted:
             kind = "FUNCTION_DECL"
         elif word == "class" and "CLASS_DECL" in accepted:
             kind = "CLASS_DECL"
         elif word in RESERVED and self._member_start() and self._key_follows(end, choices):
             kind = "IDENT"  # a class member named by a reserved word: `if() {}` after another member
-        elif kind not in accepted and "IDENT" in accepted and (word not in RESERVED or self._key_follows(end, choices)):
+        elif kind not in accepted and "IDENT" in accepted and (word not in RESERVED or word == "let"
+                                                                or self._key_follows(end, choices)):
+            # `let` is a name in sloppy code where no declaration may start (`for (var let of x)`)
             kind = "IDENT"
         return self._token(kind, word, start, end, line, col)
 

@@ -83,23 +83,25 @@ def _escape(body: str, i: int, template: bool) -> tuple[str, int]:
 
 
 def _cook(body: str, template: bool) -> str:
+    """The value of a literal's body. In a template a CR or CRLF written in the source reads as
+    LF (12.9.6), but one spelled ``\\r`` stays a CR, so only the unescaped text is normalized."""
+    def literal(text: str) -> str:
+        return text.replace("\r\n", "\n").replace("\r", "\n") if template and "\r" in text else text
+
     if "\\" not in body:
-        return join_surrogates(body.replace("\r\n", "\n").replace("\r", "\n") if template else body)
+        return join_surrogates(literal(body))
     out: list[str] = []
     i = 0
     n = len(body)
     while i < n:
         j = body.find("\\", i)
         if j < 0:
-            out.append(body[i:])
+            out.append(literal(body[i:]))
             break
-        out.append(body[i:j])
+        out.append(literal(body[i:j]))
         text, i = _escape(body, j + 1, template)
         out.append(text)
-    s = "".join(out)
-    if template:
-        s = s.replace("\r\n", "\n").replace("\r", "\n")
-    return join_surrogates(s)
+    return join_surrogates("".join(out))
 
 
 def string_value(raw: str) -> str:

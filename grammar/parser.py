@@ -16,6 +16,7 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import Lexer as LarkLexer, PatternStr
+from lark.parsers.lalr_analysis import Shift
 
 from .errors import GrammarError, Span, describe_terminal, hint_for
 from .lexer import KEYWORD_TYPES, PUNCTUATORS, LexError, Lexer
@@ -113,10 +114,12 @@ def _semicolon(tok: Token, after: Token | None = None) -> Token:
 def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
     """Parse a script into Lark's tree; every failure is a GrammarError."""
     lark, punct, keywords, patterns = grammar_parser()
-    lexer = Lexer(source, punct, keywords)
     ip = lark.parse_interactive(None)
     def choices() -> set[str]:
         return set(ip.choices())  # type: ignore[no-untyped-call]  # lark leaves InteractiveParser.choices unannotated
+    def viable(terminal: str) -> bool:
+        return _viable(ip.parser_state, terminal)
+    lexer = Lexer(source, punct, keywords, viable)
     prev_type = ""
     brackets: list[bool] = []  # open brackets, innermost last: is it the head of a `for`?
     try:
@@ -126,6 +129,8 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
             in_for_head = bool(brackets) and brackets[-1]  # ASI never makes a for head's `;` (12.10)
             if nl and prev_type == "THROW":
                 raise GrammarError("Illegal newline after throw", _span_of(tok), source, origin)
+            if nl and tok.value == "=>" and tok.type != "STRING":  # no line break before an arrow (15.3)
+                raise GrammarError("Unexpected token '=>'", _span_of(tok), source, origin)
             if nl and (prev_type in _RESTRICTED or tok.type == "INCDEC") and "SEMICOLON" in choices() \
                     and not in_for_head:
                 ip.feed_token(_semicolon(tok, lexer.before))
@@ -145,6 +150,28 @@ def parse_tree(source: str, origin: str = "<expression>") -> Tree[Any]:
         raise GrammarError(exc.message, span, source, origin, refused=exc.refused) from None
     except VisitError as exc:  # pragma: no cover - no transformer runs during parsing
         raise GrammarError(str(exc.orig_exc), Span(1, 1), source, origin) from None
+
+
+def _viable(state: Any, terminal: str) -> bool:
+    """Whether the parser, after the reductions a ``terminal`` lookahead would make, shifts it.
+
+    ``choices()`` lists a state's lookaheads before any reduction, and LALR merges the
+    lookaheads of states with one core: after the ``}`` of a function body, the set holds
+    what may follow a declaration (a regex starting a statement) and what may follow an
+    expression (division). Running the reductions on the state stack alone settles which."""
+    states = state.parse_conf.states
+    stack = list(state.state_stack)
+    while True:
+        step = states[stack[-1]].get(terminal)
+        if step is None:
+            return False
+        action, arg = step
+        if action is Shift:
+            return True
+        size = len(arg.expansion)
+        if size:
+            del stack[-size:]
+        stack.append(states[stack[-1]][arg.origin.name][1])
 
 
 class _Done(Exception):

@@ -14,6 +14,7 @@ from . import callops, classes, convert, globals as _globals, members, ops
 from .functions import arguments_object as arguments_object  # re-exported: generated code calls it
 from .arguments import mapped_arguments as mapped_arguments, param_set as param_set  # mapped arguments
 from .dynamic_code import direct_eval as direct_eval, register_script_env as register_script_env  # code from strings
+from .dynamic_code import eval_var_declare as eval_var_declare, eval_var_scope as eval_var_scope  # eval's vars
 from .realm import PATCHED_REALMS
 from .stdlib.registry import GLOBALS as GLOBALS  # re-exported for artifacts
 from .values import JSFunction as JSFunction  # re-exported: generated code builds functions
@@ -21,7 +22,7 @@ from .with_scope import with_base as with_base, with_delete as with_delete, with
 from .with_scope import with_eval as with_eval, with_object as with_object, with_set as with_set, with_this as with_this
 from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
-ABI_VERSION = 3  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers
+ABI_VERSION = 4  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders
 
 NAN = math.nan
 TYPE = type
@@ -172,6 +173,7 @@ NAMES: tuple[str, ...] = (
     "GLOBAL_THIS", "global_get", "global_set", "global_set_strict", "global_typeof", "global_delete", "const_assign", "tdz_error", "destructure_error", "throw",
     "arguments_object", "mapped_arguments", "param_set", "reference_error", "direct_eval", "register_script_env", "MISSING",
     "with_object", "with_base", "with_get", "with_set", "with_delete", "with_this", "with_eval",
+    "eval_var_scope", "eval_var_declare",
     "make_class", "define_method", "define_field", "set_fields", "super_call", "bind_this", "this_check",
     "ctor_return", "super_get", "super_set", "super_update", "super_delete", "home_cell", "set_home",
 )

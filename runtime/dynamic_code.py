@@ -23,9 +23,10 @@ from . import globals as _globals
 from .realm import current_realm
 from .functions import CODE_FROM_STRINGS, CODEGEN_DISALLOWED, EVAL
 from .globals import GLOBAL_OBJECT
-from .values import MISSING, UNDEFINED, JSFunction, JSThrow, make_error, reference_error, type_error
+from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, reference_error, type_error
 
-__all__ = ["install_compiler", "direct_eval", "indirect_eval", "create_function", "register_script_env"]
+__all__ = ["install_compiler", "direct_eval", "indirect_eval", "create_function", "register_script_env",
+           "eval_var_scope", "eval_var_declare", "is_eval_vars"]
 
 #: ``env(op, name, value)``: see the module docstring
 Env = Callable[..., Any]
@@ -84,7 +85,10 @@ def _scoped(env: Env | None) -> dict[str, Any]:
         return False if read(name) is not MISSING else _globals.global_delete(name)
 
     def declare(name: str) -> None:
-        if read(name) is MISSING:
+        found = env(3, name)
+        if found is True:  # a let/const (or a parameter) of the caller has it (19.2.1.3 step 3)
+            raise JSThrow(make_error("SyntaxError", f"Identifier '{name}' has already been declared"))
+        if found is MISSING and read(name) is MISSING:
             _declare_global(name)
 
     def nested_eval(fn: Any, strict: bool, inner: Env, *args: Any) -> Any:
@@ -98,6 +102,33 @@ def _scoped(env: Env | None) -> dict[str, Any]:
     return {"global_get": global_get, "global_set": global_set, "global_set_strict": global_set_strict,
             "global_typeof": global_typeof, "global_delete": global_delete, "direct_eval": nested_eval,
             "eval_this": lambda: env(2, ""), "eval_declare": declare}
+
+
+#: a key no JS code can spell: marks the objects ``eval_var_scope`` makes
+_EVAL_VARS_MARK = JSSymbol("eval vars")
+
+
+def eval_var_scope() -> JSObject:
+    """The holder of the ``var``s sloppy direct eval adds to a function's scope: an object
+    without a prototype, which the function's names consult as they would a ``with`` object.
+    JS code never reaches it, so the marker key stays unseen."""
+    holder = JSObject(None)
+    holder[_EVAL_VARS_MARK] = True
+    return holder
+
+
+def is_eval_vars(obj: Any) -> bool:
+    """Is ``obj`` a holder of eval's ``var``s (a declarative scope: a call through one of its
+    names gets no ``this``, unlike through a ``with`` object)?"""
+    return type(obj) is JSObject and _EVAL_VARS_MARK in obj
+
+
+def eval_var_declare(holder: JSObject, name: str) -> bool:
+    """``var name`` of sloppy direct eval code in a function that does not bind the name:
+    the holder gets it, undefined until the code assigns it (19.2.1.3 step 10)."""
+    if name not in holder:
+        holder[name] = UNDEFINED
+    return False
 
 
 def _declare_global(name: str) -> None:

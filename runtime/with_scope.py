@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import callops, convert, members
-from .dynamic_code import direct_eval
+from .dynamic_code import direct_eval, is_eval_vars
 from .functions import EVAL
 from .values import MISSING, UNDEFINED, reference_error, type_error
 from .well_known import WELL_KNOWN
@@ -80,7 +80,7 @@ def with_delete(obj: Any, name: str) -> bool:
 def with_this(base: Any) -> Any:
     """The ``this`` of a call through a name (13.3.6.1 step 4.b): the ``with`` object that
     bound it (WithBaseObject), else undefined."""
-    return UNDEFINED if base is MISSING else base
+    return UNDEFINED if base is MISSING or is_eval_vars(base) else base  # eval's vars: a declarative scope
 
 
 def with_eval(fn: Any, this: Any, strict: bool, env: Any, *args: Any) -> Any:

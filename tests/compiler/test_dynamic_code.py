@@ -28,6 +28,44 @@ def test_sloppy_eval_var_lands_in_the_caller_or_on_the_global_object() -> None:
     assert run("(function () { 'use strict'; eval('var z = 3'); return typeof z; })()") == "undefined"
 
 
+def test_sloppy_eval_var_declares_in_the_calling_functions_scope() -> None:
+    """A var the function does not bind lands in the function (19.2.1.3), not on the global
+    object; it shadows an outer binding from then on, and code from strings may delete it."""
+    assert run("function g() { eval('var q = 5'); return q; } [g(), typeof q]") == [5, "undefined"]
+    assert run("function g() { eval('var q = 5'); return () => q; } g()()") == 5
+    assert run("function g() { eval('var q = 5'); q++; q += 2; return [q, delete q, typeof q]; } g()") == \
+        [8, True, "undefined"]
+    # the reference `x` on the left is resolved before the eval runs: the outer x gets 1
+    assert run("function t() { var x = 0; var inner = (function () { x = (eval('var x;'), 1); return x; })();"
+               " return [typeof inner, x]; } t()") == ["undefined", 1]
+    assert run("function m() { eval(\"eval('var deep = 9')\"); return deep; } m()") == 9
+    assert run("function o() { eval('1'); return typeof toString; } o()") == "function"  # the holder has no prototype
+
+
+def test_sloppy_eval_function_declarations_land_in_the_caller() -> None:
+    assert run("function F() { eval('function h() { return 3; }'); return h(); } F()") == 3
+    assert run("eval('function top() { return 4; }'); typeof top") == "function"
+    assert run("function g() { eval('function h() { return this; }'); return h() === globalThis; } g()") is True
+
+
+@pytest.mark.parametrize("source", [
+    "(() => { let x; eval('var x;'); })()",
+    "({ m() { let x; eval('var x;'); } }).m()",
+    "(function () { { let b; eval('var b'); } })()",
+    "((a = eval('var a = 42')) => 1)()",  # a parameter list: its names are outside eval's var scope
+    "let z = 1; eval('var z = 2')",
+    "(function () { let w; eval('function w() {}'); })()",
+])
+def test_eval_var_clashing_with_a_lexical_name_is_a_syntax_error(source: str) -> None:
+    assert run(f"try {{ {source}; 'ran' }} catch (e) {{ e.name }}") == "SyntaxError"
+
+
+def test_eval_var_may_share_a_var_parameter_or_catch_name() -> None:
+    assert run("function k(p) { eval('var p = 7'); return p; } k(1)") == 7
+    assert run("function h() { var w = 1; eval('var w = 3'); return w; } h()") == 3
+    assert run("try { throw 1 } catch (e) { eval('var e = 2'); e }") == 2
+
+
 def test_nested_direct_evals_chain_environments() -> None:
     assert run("var n = 0; eval(\"while (n < 5) eval('n++')\"); n") == 5
 
