@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..properties import BUILTIN_ACCESSORS, Accessor
+from ..properties import BUILTIN_ACCESSOR_KEYS, BUILTIN_ACCESSORS, Accessor
 from ..values import MISSING, UNDEFINED, JSSymbol, type_error
 from .array_support import describe
 from .registry import native
@@ -28,6 +28,7 @@ def _is_proto(this: Any, tag: str) -> bool:
 
 def _register(tag: str, key: str, getter: Callable[[Any], Any]) -> None:
     BUILTIN_ACCESSORS[(tag, key)] = Accessor(native(lambda this, *_: getter(this), f"get {key}", 0), UNDEFINED)
+    BUILTIN_ACCESSOR_KEYS.add(key)
 
 
 def _regexp_getter(key: str) -> Callable[[Any], Any]:
@@ -105,6 +106,7 @@ def _register_species() -> None:
     getter = native(lambda this, *_: _species(this), "get [Symbol.species]", 0)
     for ctor in ("Array", "Map", "Set", "RegExp"):
         BUILTIN_ACCESSORS[("constructor " + ctor, WELL_KNOWN["species"])] = Accessor(getter, UNDEFINED)
+    BUILTIN_ACCESSOR_KEYS.add(WELL_KNOWN["species"])
 
 
 _register_species()

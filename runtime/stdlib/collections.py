@@ -119,13 +119,9 @@ class _Collection:
     def js_get_own(self, key: Any) -> Any:
         if self.props is not None and key in self.props:
             return self.props[key]
-        if key == "size":
-            return len(self.store)
-        return MISSING
+        return MISSING  # ``size`` is an accessor of the prototype (24.1.3.10), not own
 
     def js_set_own(self, key: Any, value: Any) -> bool:
-        if key == "size":
-            return True  # accessor without a setter: the write is ignored (sloppy mode)
         if self.props is None:
             self.props = {}
         self.props[key] = value

@@ -20,6 +20,7 @@ from .object_proto import (
     has_own,
     is_object,
     own_property_names,
+    own_property_symbols,
     prototype_of,
     to_object,
 )
@@ -179,7 +180,7 @@ def object_get_own_property_names(this: Any, o: Any = UNDEFINED, *_: Any) -> lis
 def object_get_own_property_symbols(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Object.getOwnPropertySymbols (20.1.2.11)."""
     o = to_object(o)
-    return [k for k in o if type(k) is JSSymbol] if isinstance(o, dict) else []
+    return own_property_symbols(o)
 
 
 @method(_STATICS, "getOwnPropertyDescriptor", 2)
@@ -194,8 +195,7 @@ def object_get_own_property_descriptors(this: Any, o: Any = UNDEFINED, *_: Any) 
     """Object.getOwnPropertyDescriptors (20.1.2.9)."""
     o = to_object(o)
     keys: list[Any] = own_property_names(o)
-    if isinstance(o, dict):
-        keys += [k for k in o if type(k) is JSSymbol]
+    keys += own_property_symbols(o)
     return {k: from_property_descriptor(own_descriptor(o, k)) for k in keys}
 
 

@@ -244,13 +244,13 @@ def _pad(this: Any, max_length: Any, fill: Any, name: str, at_start: bool) -> st
     return _canon(pad + u if at_start else u + pad)
 
 
-@method(STRING_PROTO, "padStart", 2)
+@method(STRING_PROTO, "padStart", 1)
 def string_pad_start(this: Any, max_length: Any = UNDEFINED, fill: Any = UNDEFINED, *_: Any) -> str:
     """String.prototype.padStart (22.1.3.17)."""
     return _pad(this, max_length, fill, "padStart", True)
 
 
-@method(STRING_PROTO, "padEnd", 2)
+@method(STRING_PROTO, "padEnd", 1)
 def string_pad_end(this: Any, max_length: Any = UNDEFINED, fill: Any = UNDEFINED, *_: Any) -> str:
     """String.prototype.padEnd (22.1.3.16)."""
     return _pad(this, max_length, fill, "padEnd", False)
