@@ -168,7 +168,8 @@ def get_prototype(obj: Any) -> Any:
     if t is bool:
         return PROTOTYPES["Boolean"]
     if t is JSFunction:
-        return _realm_proto(obj, PROTOTYPES["Function"]) if PATCHED_REALMS[0] else PROTOTYPES["Function"]
+        parent = reg.FUNCTION_PARENTS.get(id(obj), PROTOTYPES["Function"]) if obj.builtin else PROTOTYPES["Function"]
+        return _realm_proto(obj, parent) if PATCHED_REALMS[0] else parent
     if t is JSSymbol:
         return PROTOTYPES["Symbol"]
     if t is JSErrorObject:
