@@ -138,7 +138,7 @@ def default_flags(obj: Any, key: Any) -> int:
             return 0 if key in _CONSTANT_NAMES and type(key) is str else W | C
         return ALL
     name = t.__name__
-    if type(key) is JSSymbol and key.description in ("Symbol.toStringTag", "Symbol.unscopables") \
+    if type(key) is JSSymbol and key.description in ("Symbol.toStringTag", "Symbol.unscopables", "Symbol.toPrimitive") \
             and (name == "BuiltinNamespace" or name == "BuiltinProto"):
         return C
     if name == "BuiltinNamespace":

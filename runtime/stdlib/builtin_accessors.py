@@ -83,6 +83,33 @@ _register("Map", "size", _size_getter("Map"))
 _register("Set", "size", _size_getter("Set"))
 
 
+def _register_proto_accessor() -> None:
+    """Object.prototype.__proto__ (B.2.2.1): reads and writes [[Prototype]] of ``this``."""
+    from .array_support import members
+
+    def get(this: Any, *_: Any) -> Any:
+        if this is None or this is UNDEFINED:
+            raise type_error("Object.prototype.__proto__ called on null or undefined")
+        from .object_proto import prototype_of
+
+        return prototype_of(this)
+
+    def set(this: Any, proto: Any = UNDEFINED, *_: Any) -> Any:
+        if this is None or this is UNDEFINED:
+            raise type_error("Object.prototype.__proto__ called on null or undefined")
+        m = members()
+        if (proto is None or m._is_object(proto)) and m._is_object(this):
+            m.set_prototype(this, proto)
+        return UNDEFINED
+
+    BUILTIN_ACCESSORS[("Object", "__proto__")] = Accessor(native(get, "get __proto__", 0),
+                                                          native(set, "set __proto__", 1))
+    BUILTIN_ACCESSOR_KEYS.add("__proto__")
+
+
+_register_proto_accessor()
+
+
 def _description(this: Any) -> Any:
     if type(this) is JSSymbol:
         return this.description

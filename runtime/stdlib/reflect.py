@@ -13,7 +13,7 @@ from ..convert import to_length, to_property_key
 from ..values import UNDEFINED, JSFunction, JSSymbol, type_error
 from ..properties import is_extensible
 from .array_support import members
-from .object_proto import is_object, own_property_names, own_property_symbols
+from .object_proto import is_object, own_property_names, own_property_symbols, prototype_of
 from .registry import GLOBALS, BuiltinNamespace, native
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -126,7 +126,7 @@ def _set_with_receiver(o: Any, key: Any, value: Any, receiver: Any) -> bool:
     desc = own_descriptor(o, key)
     depth = 0
     while desc is None:
-        o = m.get_prototype(o)
+        o = prototype_of(o)
         depth += 1
         if o is None or depth > 10_000:
             desc = {"value": UNDEFINED, "writable": True, "enumerable": True, "configurable": True}
