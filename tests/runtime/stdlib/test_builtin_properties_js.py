@@ -52,6 +52,10 @@ CASES = [
      " var r = {}; [Reflect.set(o, 'x', 5, r), r.y, Reflect.set({}, 'z', 1, r), r.z]", [True, 5, True, 1]),
     # built-in lengths
     ("[String.prototype.padStart.length, String.prototype.padEnd.length]", [1, 1]),
+    # a parenthesised assignment target is no IdentifierRef: the function stays anonymous
+    ("var fn, g; (fn) = function () {}; g = function () {}; [fn.name, g.name]", ["", "g"]),
+    ("var s = Symbol('x'); [Symbol.prototype[Symbol.toPrimitive].call(Object(s)) === s,"
+     " Object.getOwnPropertyDescriptor(Symbol.prototype, Symbol.toPrimitive).writable]", [True, False]),
     # NativeError constructors inherit from Error
     ("[Object.getPrototypeOf(RangeError) === Error, Object.getPrototypeOf(AggregateError) === Error,"
      " Object.getPrototypeOf(Error) === Function.prototype]", [True, True, True]),
