@@ -135,6 +135,8 @@ def default_flags(obj: Any, key: Any) -> int:
         if obj.builtin and type(key) is JSSymbol and ("constructor " + obj.name, key) in BUILTIN_ACCESSORS:
             return C  # get Map[Symbol.species]
         if obj.builtin and obj.props is not None and key in obj.props:
+            if type(obj.props[key]) is JSSymbol:
+                return 0  # Symbol.iterator, Symbol.species... (20.4.2)
             return 0 if key in _CONSTANT_NAMES and type(key) is str else W | C
         return ALL
     name = t.__name__

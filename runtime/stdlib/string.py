@@ -24,6 +24,7 @@ from ..convert import (
 )
 from ..realm import current_realm
 from ..strings import from_units, has_astral, js_len, to_units
+from ..properties import ALL, E
 from ..values import MISSING, UNDEFINED, JSIterator, JSSymbol, range_error, type_error
 from .registry import GLOBALS, STRING_PROTO, method, native
 from .string_case import js_lower, js_upper
@@ -454,6 +455,18 @@ class StringObject:
 
     def js_own_keys(self) -> list[str]:
         return [str(i) for i in range(len(units_of(self.value)))] + list(self.props)
+
+    def js_all_keys(self) -> list[Any]:
+        return [str(i) for i in range(len(units_of(self.value)))] + ["length"] + list(self.props)
+
+    def js_default_flags(self, key: Any) -> int:
+        """The string's indexes are read-only and enumerable, ``length`` read-only and hidden
+        (10.4.3.5 StringGetOwnProperty, 10.4.3.4 StringCreate)."""
+        if key == "length":
+            return 0
+        if key not in self.props and self.js_get_own(key) is not MISSING:
+            return E
+        return ALL
 
 
 def string_ctor(this: Any, *args: Any) -> str:
