@@ -265,8 +265,8 @@ def _set(this: Any, name: str, field: int, args: tuple[Any, ...], count: int) ->
     """The shared algorithm of setMilliseconds..setFullYear: replace ``count`` fields from
     ``field`` on with the given arguments (missing optional ones keep their value)."""
     date = _this_date(this, name)
+    tv = date.tv  # read before the arguments' conversions, which may change it (21.4.4.20 step 3)
     values = [to_number(a) for a in args[:count]] or [math.nan]
-    tv = date.tv
     if tv != tv:
         if field != 0:
             return math.nan
