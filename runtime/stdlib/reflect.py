@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from ..convert import to_length, to_property_key
-from ..values import UNDEFINED, JSFunction, JSSymbol, type_error
+from ..values import UNDEFINED, JSFunction, type_error
 from ..properties import is_extensible
 from .array_support import members
 from .object_proto import is_object, own_property_names, own_property_symbols, prototype_of
@@ -122,7 +122,6 @@ def _set_with_receiver(o: Any, key: Any, value: Any, receiver: Any) -> bool:
     property found on ``o``'s chain decides; a data write lands on ``receiver``."""
     from .descriptors import define_own_property, own_descriptor
 
-    m = members()
     desc = own_descriptor(o, key)
     depth = 0
     while desc is None:

@@ -3,7 +3,7 @@ Date, String, NativeErrors and Reflect folders check, one case per cause: built-
 (deletable, without a setter, non-enumerable), accessor elements of arrays, own symbol keys,
 Reflect.set with a receiver, NativeError constructors' prototype, template objects,
 Symbol.toPrimitive (on every object, and Date.prototype's), Map/Set constructors that call
-``set``/``add`` and close their iterator. Expectations are node's answers (and ECMA-262's)."""
+``set``/``add`` and close their iterator, String objects, Date setters' order. Expectations are node's answers (and ECMA-262's)."""
 
 import pytest
 
@@ -56,6 +56,19 @@ CASES = [
     ("var fn, g; (fn) = function () {}; g = function () {}; [fn.name, g.name]", ["", "g"]),
     ("var s = Symbol('x'); [Symbol.prototype[Symbol.toPrimitive].call(Object(s)) === s,"
      " Object.getOwnPropertyDescriptor(Symbol.prototype, Symbol.toPrimitive).writable]", [True, False]),
+    # String objects: read-only indexes and length; the well-known symbols are constants of Symbol
+    ("var s = new String('ab'); s.length = 5; s[0] = 'x'; var l = Object.getOwnPropertyDescriptor(s, 'length');"
+     " [s.length, s[0], l.writable, l.enumerable, Object.getOwnPropertyDescriptor(s, '0').writable,"
+     " Object.getOwnPropertyNames(s).join()]", [2, "a", False, False, False, "0,1,length"]),
+    ("var d = Object.getOwnPropertyDescriptor(Symbol, 'species'); [d.writable, d.configurable, d.enumerable]",
+     [False, False, False]),
+    # Object.fromEntries: any iterable object, the iterator closed when an entry is bad
+    ("var n = 0; var it = {}; it[Symbol.iterator] = function () { return {next: function () {"
+     " return {value: null, done: false} }, return: function () { n++ } } };"
+     " try { Object.fromEntries(it) } catch (e) { [e.name, n] }", ["TypeError", 1]),
+    # Date setters read the date value before converting their arguments
+    ("var d = new Date(0); var r = d.setMinutes({valueOf: function () { d.setTime(NaN); return 1 }});"
+     " [r, d.getMinutes()]", [60000, 1]),
     # NativeError constructors inherit from Error
     ("[Object.getPrototypeOf(RangeError) === Error, Object.getPrototypeOf(AggregateError) === Error,"
      " Object.getPrototypeOf(Error) === Function.prototype]", [True, True, True]),
