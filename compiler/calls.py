@@ -201,7 +201,7 @@ class CallGen(GenBase):
         left = node.left
         if op == "=":
             if isinstance(left, A.Identifier):
-                return self.store_ident(left, self.named_value(node.right, left.name))
+                return self.store_ident(left, self.assigned_value(node))
             if isinstance(left, A.MemberExpression):
                 return P.call(self.setm_name, self.expr(left.object), self.member_key(left), self.expr(node.right))
             return self.destructure_expr(left, node.right)
@@ -231,7 +231,7 @@ class CallGen(GenBase):
         t = self.tmp()
         if isinstance(left, A.Identifier):
             current = P.walrus(t, self.load_ident(left))
-            store = self.store_ident(left, self.named_value(node.right, left.name))
+            store = self.store_ident(left, self.assigned_value(node))
         else:
             assert isinstance(left, A.MemberExpression)
             o, k = self.tmp(), self.tmp()
@@ -245,6 +245,16 @@ class CallGen(GenBase):
         else:
             keep = P.not_(P.call("truthy", current))
         return P.ifexp(keep, P.name(t), store)
+
+    def assigned_value(self, node: A.AssignmentExpression) -> ast.expr:
+        """The right side of ``name = value``: named after ``name`` only when the target is an
+        IdentifierRef, not ``(name)`` (13.15.2 step 1.c; a parenthesised target's span starts
+        before the assignment's, at its parenthesis)."""
+        left = node.left
+        assert isinstance(left, A.Identifier)
+        if (node.span.line, node.span.column) != (left.span.line, left.span.column):
+            return self.expr(node.right)
+        return self.named_value(node.right, left.name)
 
     def named_value(self, node: Any, name: str) -> ast.expr:
         """NamedEvaluation (8.4.5): anonymous functions take the binding's name."""

@@ -187,7 +187,7 @@ class ExprGen(GenBase):
     def tagged(self, node: A.TaggedTemplateExpression) -> ast.expr:
         q = node.quasi
         strings = P.call("tagged_strings", P.tuple_(*[P.const(s if s is not None else None) for s in q.quasis]),
-                         P.tuple_(*[P.const(r) for r in q.raws]))
+                         P.tuple_(*[P.const(r) for r in q.raws]), P.const((node.span.line, node.span.column)))
         args = [strings, *[self.expr(e) for e in q.expressions]]
         return self.call_with(node.tag, args, None)
 

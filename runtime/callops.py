@@ -261,19 +261,35 @@ def _template_class() -> type:
             def js_own_keys(self) -> list[str]:
                 return [str(i) for i in range(len(self))]
 
+            def js_all_keys(self) -> list[str]:
+                return [str(i) for i in range(len(self))] + ["length"] + list(self.props or ())
+
+            def js_default_flags(self, key: Any) -> int:
+                from .properties import ALL, C, W
+
+                return W if key == "length" else W | C if key == "raw" else ALL
+
         _TEMPLATE_CLASS.append(TemplateStrings)
     return _TEMPLATE_CLASS[0]
 
 
-def tagged_strings(cooked: tuple[Any, ...], raws: tuple[str, ...]) -> Any:
+def tagged_strings(cooked: tuple[Any, ...], raws: tuple[str, ...], site: Any = None) -> Any:
     """The template strings array (13.2.8.4 GetTemplateObject), frozen, with ``raw``: real
-    arrays (``Array.isArray(strs.raw)``), ``raw`` non-enumerable."""
+    arrays (``Array.isArray(strs.raw)``), ``raw`` non-enumerable. One per call ``site`` (the
+    tagged template's source position) in an evaluation: the realm's [[TemplateMap]]."""
+    if site is not None:
+        templates = current_realm().extra.setdefault("templates", {})
+        cached = templates.get((site, cooked, raws))
+        if cached is not None:
+            return cached
     cls = _template_class()
     raw = cls(list(raws), MISSING, MISSING, MISSING)
     arr = cls([UNDEFINED if c is None else c for c in cooked], MISSING, MISSING, MISSING)  # None: invalid escape
     arr.props = {"raw": raw}
     members.freeze(arr)
     members.freeze(raw)
+    if site is not None:
+        templates[(site, cooked, raws)] = arr
     return arr
 
 

@@ -33,7 +33,8 @@ from .values import (
 )
 from .stdlib.registry import BuiltinNamespace
 from .properties import (
-    BUILTIN_ACCESSORS, C, E, W, Accessor, Holes, ensure_meta, flags_of, is_hole, mark_holes, meta_of, ordered_own,
+    BUILTIN_ACCESSOR_KEYS, BUILTIN_ACCESSORS, C, E, W, Accessor, Holes, ensure_meta, flags_of, is_hole, mark_holes,
+    meta_of, ordered_own,
 )
 
 __all__ = [
@@ -88,6 +89,8 @@ class BuiltinProto:
             return reg.GLOBALS.get(self.tag, MISSING)
         if v is MISSING and key == "length" and (self.tag == "Array" or self.tag == "String"):
             return 0  # Array.prototype is an array, String.prototype a String of ""
+        if v is MISSING and BUILTIN_ACCESSORS:  # RegExp.prototype.global, Map.prototype.size...
+            return BUILTIN_ACCESSORS.get((self.tag, key), MISSING)
         return v
 
     def js_get_own(self, key: Any) -> Any:
@@ -168,7 +171,8 @@ def get_prototype(obj: Any) -> Any:
     if t is bool:
         return PROTOTYPES["Boolean"]
     if t is JSFunction:
-        return _realm_proto(obj, PROTOTYPES["Function"]) if PATCHED_REALMS[0] else PROTOTYPES["Function"]
+        parent = reg.FUNCTION_PARENTS.get(id(obj), PROTOTYPES["Function"]) if obj.builtin else PROTOTYPES["Function"]
+        return _realm_proto(obj, parent) if PATCHED_REALMS[0] else parent
     if t is JSSymbol:
         return PROTOTYPES["Symbol"]
     if t is JSErrorObject:
@@ -278,8 +282,6 @@ def _from_proto(proto: Any, key: Any, receiver: Any) -> Any:
         depth += 1
         if type(proto) is BuiltinProto:
             v = proto.lookup(key) if not PATCHED_REALMS[0] else _get_own(proto, key)
-            if v is MISSING and (proto.tag, key) in BUILTIN_ACCESSORS:
-                v = BUILTIN_ACCESSORS[(proto.tag, key)]
             if v is not MISSING:
                 return v if type(v) is not Accessor else _call_getter(v, receiver)
             proto = proto.parent
@@ -349,14 +351,9 @@ def _plain_own(obj: Any, key: Any) -> Any:
     if t is JSErrorObject:
         return _error_own(obj, key)
     if t is BuiltinProto:
-        v = obj.lookup(key)
-        if v is MISSING and BUILTIN_ACCESSORS:
-            return BUILTIN_ACCESSORS.get((obj.tag, key), MISSING)
-        return v
+        return obj.lookup(key)
     if t is int or t is float or t is bool or t is JSSymbol:
-        if t is JSSymbol and key == "description":
-            return obj.description
-        return MISSING
+        return MISSING  # a symbol's description is an accessor of Symbol.prototype (20.4.3.2)
     get_own = getattr(t, "js_get_own", None)
     if get_own is not None:
         return get_own(obj, key)
@@ -585,6 +582,9 @@ def _set_patched(obj: Any, key: Any, value: Any, strict: bool) -> bool:
                 _refuse_write(obj, key, strict)
                 return True
         if _is_own(proto, key):
+            own = _plain_own(proto, key) if type(proto) is BuiltinProto or type(proto) is JSFunction else MISSING
+            if type(own) is Accessor:  # an inherited built-in accessor (RegExp.prototype.global)
+                return _accessor_set(own, obj, key, value, strict)
             break
         proto = _next_proto(proto)
     if m is not None and not m.extensible:
@@ -605,7 +605,10 @@ def set_member(obj: Any, key: Any, value: Any, strict: bool = False) -> None:
             if value is None or _is_object(value):
                 set_prototype(obj, value)
             return
-        if PATCHED_REALMS[0] and _set_patched(obj, key, value, strict):
+        if PATCHED_REALMS[0]:
+            if _set_patched(obj, key, value, strict):
+                return
+        elif t is JSObject and key in BUILTIN_ACCESSOR_KEYS and _set_inherited_builtin(obj, key, value, strict):
             return
         obj[key] = value
         return
@@ -624,7 +627,11 @@ def set_member(obj: Any, key: Any, value: Any, strict: bool = False) -> None:
     if PATCHED_REALMS[0] and _set_patched(obj, key, value, strict):
         return
     if t is JSFunction or t is BuiltinNamespace or t is BuiltinProto:
-        if not flags_of(obj, key) & W and _plain_own(obj, key) is not MISSING:
+        own = _plain_own(obj, key)
+        if type(own) is Accessor:  # a built-in accessor (Map[Symbol.species]): no setter
+            _accessor_set(own, obj, key, value, strict)
+            return
+        if own is not MISSING and not flags_of(obj, key) & W:
             _refuse_write(obj, key, strict)  # name, length, built-in prototype, Math.PI...
             return
     if t is JSFunction:
@@ -643,9 +650,27 @@ def set_member(obj: Any, key: Any, value: Any, strict: bool = False) -> None:
             obj.message = convert.to_string(value) if type(value) is str else value
         obj[key] = value
         return
+    if not PATCHED_REALMS[0] and key in BUILTIN_ACCESSOR_KEYS and _set_inherited_builtin(obj, key, value, strict):
+        return
     set_own = getattr(t, "js_set_own", None)
     if set_own is not None and set_own(obj, key, value) is False:
         _refuse_write(obj, key, strict)  # a String wrapper's length and indexes
+
+
+def _set_inherited_builtin(obj: Any, key: Any, value: Any, strict: bool) -> bool:
+    """A write meeting an inherited accessor of a built-in prototype (``Map.prototype.size``)
+    in an unpatched realm, whose prototype chains hold no script accessors: True when dealt with."""
+    if _plain_own(obj, key) is not MISSING:
+        return False
+    proto = get_prototype(obj)
+    depth = 0
+    while proto is not None and depth < 10_000:
+        depth += 1
+        own = _plain_own(proto, key)
+        if own is not MISSING:
+            return type(own) is Accessor and _accessor_set(own, obj, key, value, strict)
+        proto = _next_proto(proto)
+    return False
 
 
 def typeof_name(v: Any) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from . import convert, members
 from .convert import normalize_number, to_int32, to_number, to_numeric, to_primitive, to_string, to_uint32
+from .properties import meta_of
 from .strings import concat, has_astral, to_units
 from .realm import PATCHED_REALMS
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSErrorObject, JSSymbol, type_error
@@ -21,7 +22,7 @@ from .stdlib import registry as reg
 __all__ = [
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",
     "bit_xor", "shl", "sar", "shr", "lt", "gt", "le", "ge", "loose_eq", "loose_ne", "strict_eq",
-    "strict_ne", "typeof", "instanceof", "in_op", "to_boolean", "inc", "dec", "js_to_primitive",
+    "strict_ne", "typeof", "instanceof", "in_op", "to_boolean", "inc", "dec", "js_to_primitive", "ordinary_to_primitive",
 ]
 
 _TWO_53 = 2**53
@@ -55,14 +56,16 @@ def _exotic_to_primitive(obj: Any, hint: str) -> Any:
 
 
 def js_to_primitive(obj: Any, hint: str) -> Any:
-    """OrdinaryToPrimitive: call ``valueOf``/``toString`` found through member dispatch."""
-    if (type(obj) is dict or type(obj) is JSObject) and any(type(k) is JSSymbol for k in obj) or (
-            type(obj) is JSObject and obj.proto is not None and type(obj.proto) is not members.BuiltinProto):
-        exotic = _exotic_to_primitive(obj, hint)
-        if exotic is not MISSING:
-            return exotic
-    if hint == "default" and getattr(type(obj), "JS_CLASS", None) == "Date":
-        hint = "string"
+    """ToPrimitive of an object (7.1.1): ``obj[Symbol.toPrimitive]`` (Date.prototype has
+    one), else OrdinaryToPrimitive."""
+    exotic = _exotic_to_primitive(obj, hint)
+    if exotic is not MISSING:
+        return exotic
+    return ordinary_to_primitive(obj, "number" if hint == "default" else hint)
+
+
+def ordinary_to_primitive(obj: Any, hint: str) -> Any:
+    """OrdinaryToPrimitive (7.1.1.1): ``valueOf``/``toString`` found through member dispatch."""
     order = ("toString", "valueOf") if hint == "string" else ("valueOf", "toString")
     found = False
     for name in order:
@@ -86,11 +89,13 @@ def js_to_primitive(obj: Any, hint: str) -> Any:
 
 def _fast_to_primitive(obj: Any, hint: str) -> Any:
     t = type(obj)
-    if t is dict and "toString" not in obj and "valueOf" not in obj and _plain_protos() and not _has_symbol_key(obj):
+    if t is dict and "toString" not in obj and "valueOf" not in obj and _plain_protos() and not _has_symbol_key(obj) \
+            and meta_of(obj) is None:  # no accessor (a getter for toString or Symbol.toPrimitive)
         return "[object Object]"
-    if t is list and _plain_protos():
+    if t is list and _plain_protos() and _no_named(obj):
         return convert._array_join(obj)
-    if t is JSErrorObject and "toString" not in obj and "name" not in obj and "message" not in obj and _plain_protos():
+    if t is JSErrorObject and "toString" not in obj and "name" not in obj and "message" not in obj and _plain_protos() \
+            and meta_of(obj) is None:
         return convert._default_to_primitive(obj, hint)
     if t is members.BuiltinProto and _plain_protos():
         if obj.tag in members.WRAPPER_VALUES:
@@ -101,6 +106,12 @@ def _fast_to_primitive(obj: Any, hint: str) -> Any:
         if obj.tag == "RegExp":
             return "/(?:)/"
     return js_to_primitive(obj, hint)
+
+
+def _no_named(arr: list[Any]) -> bool:
+    """No own named property or accessor on an array (an own toString, Symbol.toPrimitive...)."""
+    m = meta_of(arr)
+    return m is None or (not m.named and not m.accessors)
 
 
 def _has_symbol_key(obj: dict[Any, Any]) -> bool:

@@ -200,11 +200,15 @@ def default_flags(obj: Any, key: Any) -> int:
             return C
         if key == "prototype":
             return 0 if obj.builtin or obj.kind == "class" else W
+        if obj.builtin and type(key) is JSSymbol and ("constructor " + obj.name, key) in BUILTIN_ACCESSORS:
+            return C  # get Map[Symbol.species]
         if obj.builtin and obj.props is not None and key in obj.props:
+            if type(obj.props[key]) is JSSymbol:
+                return 0  # Symbol.iterator, Symbol.species... (20.4.2)
             return 0 if key in _CONSTANT_NAMES and type(key) is str else W | C
         return ALL
     name = t.__name__
-    if type(key) is JSSymbol and key.description in ("Symbol.toStringTag", "Symbol.unscopables") \
+    if type(key) is JSSymbol and key.description in ("Symbol.toStringTag", "Symbol.unscopables", "Symbol.toPrimitive") \
             and (name == "BuiltinNamespace" or name == "BuiltinProto"):
         return C
     if name == "BuiltinNamespace":
@@ -214,7 +218,9 @@ def default_flags(obj: Any, key: Any) -> int:
             return 0
         return W | C
     if name == "BuiltinProto":
-        return W | C if key in obj.table or key == "constructor" else ALL
+        if key in obj.table or key == "constructor":
+            return W | C
+        return C if (obj.tag, key) in BUILTIN_ACCESSORS else ALL  # RegExp.prototype.global
     if name == "JSErrorObject":
         return W | C if key in ("message", "stack") else ALL
     if name == "JSObject":
@@ -246,3 +252,5 @@ def is_extensible(obj: Any) -> bool:
 #: accessor properties of shared built-in prototypes, by (prototype tag, key): the getters of
 #: RegExp.prototype.global, Map.prototype.size... (filled by ``stdlib/builtin_accessors.py``)
 BUILTIN_ACCESSORS: dict[tuple[str, Any], Accessor] = {}
+#: the keys of ``BUILTIN_ACCESSORS``, so that a write can skip the prototype walk for others
+BUILTIN_ACCESSOR_KEYS: set[Any] = set()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..properties import BUILTIN_ACCESSORS, Accessor
+from ..properties import BUILTIN_ACCESSOR_KEYS, BUILTIN_ACCESSORS, Accessor
 from ..values import MISSING, UNDEFINED, JSSymbol, type_error
 from .array_support import describe
 from .registry import native
@@ -28,6 +28,7 @@ def _is_proto(this: Any, tag: str) -> bool:
 
 def _register(tag: str, key: str, getter: Callable[[Any], Any]) -> None:
     BUILTIN_ACCESSORS[(tag, key)] = Accessor(native(lambda this, *_: getter(this), f"get {key}", 0), UNDEFINED)
+    BUILTIN_ACCESSOR_KEYS.add(key)
 
 
 def _regexp_getter(key: str) -> Callable[[Any], Any]:
@@ -82,6 +83,33 @@ _register("Map", "size", _size_getter("Map"))
 _register("Set", "size", _size_getter("Set"))
 
 
+def _register_proto_accessor() -> None:
+    """Object.prototype.__proto__ (B.2.2.1): reads and writes [[Prototype]] of ``this``."""
+    from .array_support import members
+
+    def get(this: Any, *_: Any) -> Any:
+        if this is None or this is UNDEFINED:
+            raise type_error("Object.prototype.__proto__ called on null or undefined")
+        from .object_proto import prototype_of
+
+        return prototype_of(this)
+
+    def set(this: Any, proto: Any = UNDEFINED, *_: Any) -> Any:
+        if this is None or this is UNDEFINED:
+            raise type_error("Object.prototype.__proto__ called on null or undefined")
+        m = members()
+        if (proto is None or m._is_object(proto)) and m._is_object(this):
+            m.set_prototype(this, proto)
+        return UNDEFINED
+
+    BUILTIN_ACCESSORS[("Object", "__proto__")] = Accessor(native(get, "get __proto__", 0),
+                                                          native(set, "set __proto__", 1))
+    BUILTIN_ACCESSOR_KEYS.add("__proto__")
+
+
+_register_proto_accessor()
+
+
 def _description(this: Any) -> Any:
     if type(this) is JSSymbol:
         return this.description
@@ -105,6 +133,7 @@ def _register_species() -> None:
     getter = native(lambda this, *_: _species(this), "get [Symbol.species]", 0)
     for ctor in ("Array", "Map", "Set", "RegExp"):
         BUILTIN_ACCESSORS[("constructor " + ctor, WELL_KNOWN["species"])] = Accessor(getter, UNDEFINED)
+    BUILTIN_ACCESSOR_KEYS.add(WELL_KNOWN["species"])
 
 
 _register_species()

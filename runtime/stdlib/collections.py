@@ -119,13 +119,9 @@ class _Collection:
     def js_get_own(self, key: Any) -> Any:
         if self.props is not None and key in self.props:
             return self.props[key]
-        if key == "size":
-            return len(self.store)
-        return MISSING
+        return MISSING  # ``size`` is an accessor of the prototype (24.1.3.10), not own
 
     def js_set_own(self, key: Any, value: Any) -> bool:
-        if key == "size":
-            return True  # accessor without a setter: the write is ignored (sloppy mode)
         if self.props is None:
             self.props = {}
         self.props[key] = value
@@ -266,27 +262,48 @@ def _iterable_source(iterable: Any) -> Iterator[Any] | None:
     """The entries of a constructor argument, or None for undefined/null."""
     if iterable is UNDEFINED or iterable is None:
         return None
-    if type(iterable) in (int, float, bool) or isinstance(iterable, dict):
+    if type(iterable) in (int, float, bool) or (
+            isinstance(iterable, dict) and members().get_member(iterable, SYMBOL_ITERATOR) in (UNDEFINED, None)):
         shown = "object" if isinstance(iterable, dict) else f"{typeof(iterable)} {describe(iterable)}"
         raise type_error(f"{shown} is not iterable (cannot read property Symbol(Symbol.iterator))")
     return members().js_iterate(iterable)  # type: ignore[no-any-return]
 
 
+def _adder(target: Any, name: str) -> JSFunction:
+    """The ``set``/``add`` method a constructor feeds its iterable to (24.1.1.1 step 5)."""
+    adder = members().get_member(target, name)
+    if type(adder) is not JSFunction:
+        raise type_error(f"'{describe(adder)}' returned for property '{name}' of object "
+                         f"'#<{type(target).JS_CLASS}>' is not a function")
+    return adder
+
+
 def map_construct(iterable: Any = UNDEFINED, *_: Any) -> JSMap:
-    """Map ( [ iterable ] ) (24.1.1.1) under ``new``."""
+    """Map ( [ iterable ] ) (24.1.1.1) under ``new``: AddEntriesFromIterable (24.1.1.2)."""
     m = JSMap()
+    if iterable is UNDEFINED or iterable is None:
+        return m
+    adder = _adder(m, "set")
     source = _iterable_source(iterable)
     if source is None:
         return m
-    for entry in source:
-        k, v = _entry(entry)
-        m.store.put(k, v)
+    builtin = adder is _M["set"]
+    try:
+        for entry in source:
+            k, v = _entry(entry)
+            if builtin:
+                m.store.put(k, v)
+            else:
+                adder.call(m, k, v)
+    except members().JSThrow:
+        members().iter_close(source)  # IfAbruptCloseIterator (7.4.13): return() runs, the error stays
+        raise
     return m
 
 
 def _entry(entry: Any) -> tuple[Any, Any]:
     """Key and value of one constructor entry (AddEntriesFromIterable 24.1.1.2)."""
-    if isinstance(entry, list):
+    if type(entry) is list and not members().PATCHED_REALMS[0]:  # no accessor or hole can be there
         return (entry[0] if entry else UNDEFINED), (entry[1] if len(entry) > 1 else UNDEFINED)
     if type(entry) in (str, int, float, bool) or entry is None or entry is UNDEFINED or type(entry) is JSSymbol:
         raise type_error(f"Iterator value {describe(entry)} is not an entry object")
@@ -380,14 +397,25 @@ def set_entries(this: Any, *_: Any) -> JSIterator:
 def set_construct(iterable: Any = UNDEFINED, *_: Any) -> JSSet:
     """Set ( [ iterable ] ) (24.2.1.1) under ``new``."""
     s = JSSet()
+    if iterable is UNDEFINED or iterable is None:
+        return s
+    adder = _adder(s, "add")
     source = _iterable_source(iterable)
-    if source is not None:
-        store = s.store
+    if source is None:
+        return s
+    store = s.store
+    builtin = adder is _S["add"]
+    try:
         for v in source:
-            if store.get(v) is MISSING:
+            if not builtin:
+                adder.call(s, v)
+            elif store.get(v) is MISSING:
                 if type(v) is float and v == 0:
                     v = 0
                 store.put(v, v)
+    except members().JSThrow:
+        members().iter_close(source)  # IfAbruptCloseIterator (7.4.13): return() runs, the error stays
+        raise
     return s
 
 

@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 from ..convert import to_primitive, to_string
 from ..members import get_member, get_prototype
-from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
+from ..values import MISSING, UNDEFINED, JSFunction, JSSymbol, range_error, type_error
+from ..well_known import SYMBOL_TO_PRIMITIVE
 from .date_parse import MS_PER_DAY, make_date, make_day, make_time, parse_date, time_clip
 from .number import to_number
 from .registry import GLOBALS, native
@@ -264,8 +265,8 @@ def _set(this: Any, name: str, field: int, args: tuple[Any, ...], count: int) ->
     """The shared algorithm of setMilliseconds..setFullYear: replace ``count`` fields from
     ``field`` on with the given arguments (missing optional ones keep their value)."""
     date = _this_date(this, name)
+    tv = date.tv  # read before the arguments' conversions, which may change it (21.4.4.20 step 3)
     values = [to_number(a) for a in args[:count]] or [math.nan]
-    tv = date.tv
     if tv != tv:
         if field != 0:
             return math.nan
@@ -368,6 +369,23 @@ _text_method("toLocaleString", lambda tv: f"{_locale_date(tv)}, {_locale_time(tv
 _text_method("toLocaleDateString", _locale_date, "Date.prototype.toLocaleDateString ( ) (21.4.4.38); en-US.")
 _text_method("toLocaleTimeString", _locale_time, "Date.prototype.toLocaleTimeString ( ) (21.4.4.40); en-US.")
 DATE_PROTO["toGMTString"] = DATE_PROTO["toUTCString"]
+
+
+def _date_to_primitive(this: Any, hint: Any = UNDEFINED, *_: Any) -> Any:
+    """Date.prototype [ @@toPrimitive ] ( hint ) (21.4.4.45): "default" means "string"."""
+    from ..ops import ordinary_to_primitive
+
+    if type(this) in (str, int, float, bool, JSSymbol) or this is None or this is UNDEFINED:
+        shown = repr(this) if type(this) is JSSymbol else _receiver_text(this)
+        raise type_error(f"Method Date.prototype [ @@toPrimitive ] called on incompatible receiver {shown}")
+    if hint == "string" or hint == "default":
+        return ordinary_to_primitive(this, "string")
+    if hint == "number":
+        return ordinary_to_primitive(this, "number")
+    raise type_error(f"Invalid hint: {repr(hint) if type(hint) is JSSymbol else to_string(hint)}")
+
+
+DATE_PROTO[SYMBOL_TO_PRIMITIVE] = native(_date_to_primitive, "[Symbol.toPrimitive]", 1)  # type: ignore[index]
 
 
 DATE = native(_date_call, "Date", 7, construct=_date_construct, props={

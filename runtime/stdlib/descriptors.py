@@ -64,7 +64,8 @@ def own_descriptor(o: Any, key: Any) -> dict[str, Any] | None:
     v = members()._get_own(o, key)
     f = flags_of(o, key)
     if isinstance(o, list) and type(o) is not list and key == "length" and not hasattr(type(o), "js_defined"):
-        f = W
+        m = meta_of(o)  # a match array's length: writable unless frozen (a template strings array)
+        f = m.flags.get("length", W) if m is not None else W
     if type(v) is Accessor:
         return {"get": v.get, "set": v.set, "enumerable": bool(f & E), "configurable": bool(f & C)}
     if v is MISSING:  # answered by has_own from a slot (an error's message...)

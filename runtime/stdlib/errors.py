@@ -15,7 +15,7 @@ from ..convert import to_string
 from ..realm import PATCHED_REALMS
 from ..values import UNDEFINED, JSErrorObject, JSFunction, JSSymbol, type_error
 from .array_support import members
-from .registry import ERROR_PROTO, GLOBALS, method, native
+from .registry import ERROR_PROTO, FUNCTION_PARENTS, GLOBALS, method, native
 
 __all__ = ["ERROR_NAMES", "error_is_instance", "make_error_object"]
 
@@ -80,6 +80,8 @@ def _aggregate_error() -> JSFunction:
 for _name in ERROR_NAMES[:-1]:
     GLOBALS[_name] = _native_error(_name)
 GLOBALS["AggregateError"] = _aggregate_error()
+for _name in ERROR_NAMES[1:]:
+    FUNCTION_PARENTS[id(GLOBALS[_name])] = GLOBALS["Error"]
 
 
 @method(ERROR_PROTO, "toString", 0)

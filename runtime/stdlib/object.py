@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..convert import same_value, to_property_key
+from ..well_known import SYMBOL_ITERATOR
 from ..values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
 from ..properties import is_extensible, meta_of
 from .array_support import describe, members, require_callable
@@ -20,6 +21,7 @@ from .object_proto import (
     has_own,
     is_object,
     own_property_names,
+    own_property_symbols,
     prototype_of,
     to_object,
 )
@@ -90,7 +92,7 @@ def object_assign(this: Any, target: Any = UNDEFINED, *sources: Any) -> Any:
 
 def _entry_pair(entry: Any) -> tuple[Any, Any]:
     """Key and value of one fromEntries/Map entry (AddEntriesFromIterable 24.1.1.2)."""
-    if isinstance(entry, list):
+    if type(entry) is list and not members().PATCHED_REALMS[0]:  # no accessor or hole can be there
         return (entry[0] if entry else UNDEFINED), (entry[1] if len(entry) > 1 else UNDEFINED)
     if not is_object(entry):
         shown = repr(entry) if type(entry) is JSSymbol else describe(entry)
@@ -104,13 +106,20 @@ def object_from_entries(this: Any, iterable: Any = UNDEFINED, *_: Any) -> dict[s
     """Object.fromEntries (20.1.2.7)."""
     if iterable is None or iterable is UNDEFINED:
         raise type_error("undefined is not iterable")
-    if type(iterable) in (int, float, bool) or isinstance(iterable, dict):
+    m = members()
+    if type(iterable) in (int, float, bool) or (
+            isinstance(iterable, dict) and m.get_member(iterable, SYMBOL_ITERATOR) in (UNDEFINED, None)):
         kind = "object" if isinstance(iterable, dict) else f"{type_name(iterable)} {describe(iterable)}"
         raise type_error(f"{kind} is not iterable (cannot read property Symbol(Symbol.iterator))")
     out: dict[str, Any] = {}
-    for entry in members().js_iterate(iterable):
-        k, v = _entry_pair(entry)
-        out[to_property_key(k)] = v
+    source = m.js_iterate(iterable)
+    try:
+        for entry in source:
+            k, v = _entry_pair(entry)
+            out[to_property_key(k)] = v
+    except m.JSThrow:
+        m.iter_close(source)  # IfAbruptCloseIterator (7.4.13): return() runs, the error stays
+        raise
     return out
 
 
@@ -179,9 +188,7 @@ def object_get_own_property_names(this: Any, o: Any = UNDEFINED, *_: Any) -> lis
 def object_get_own_property_symbols(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Object.getOwnPropertySymbols (20.1.2.11)."""
     o = to_object(o)
-    if members().PATCHED_REALMS[0] and meta_of(o) is not None:  # accessors, or an array's named keys
-        return [k for k in members().all_own_keys(o) if type(k) is JSSymbol]
-    return [k for k in o if type(k) is JSSymbol] if isinstance(o, dict) else []
+    return own_property_symbols(o)
 
 
 @method(_STATICS, "getOwnPropertyDescriptor", 2)
@@ -196,8 +203,7 @@ def object_get_own_property_descriptors(this: Any, o: Any = UNDEFINED, *_: Any) 
     """Object.getOwnPropertyDescriptors (20.1.2.9)."""
     o = to_object(o)
     keys: list[Any] = own_property_names(o)
-    if isinstance(o, dict):
-        keys += [k for k in o if type(k) is JSSymbol]
+    keys += own_property_symbols(o)
     return {k: from_property_descriptor(own_descriptor(o, k)) for k in keys}
 
 

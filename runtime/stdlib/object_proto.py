@@ -12,6 +12,7 @@ from typing import Any
 
 from ..convert import ordered_keys, to_property_key, to_string
 from ..properties import BUILTIN_ACCESSORS, E, flags_of, meta_of
+from ..realm import current_realm
 from ..values import MISSING, UNDEFINED, JSErrorObject, JSFunction, JSIterator, JSObject, JSSymbol, type_error
 from .array_support import members
 from .registry import OBJECT_PROTO, BuiltinNamespace, method, native
@@ -23,6 +24,7 @@ __all__ = [
     "has_own",
     "hidden_keys",
     "own_property_names",
+    "own_property_symbols",
     "prototype_of",
     "object_to_string",
 ]
@@ -52,8 +54,6 @@ def has_own(o: Any, key: Any) -> bool:
     """HasOwnProperty (7.3.12)."""
     if type(o) is JSErrorObject and key == "message":
         return "message" in o or o.message != ""
-    if key == "size" and getattr(type(o), "JS_CLASS", None) in ("Map", "Set"):
-        return key in (o.props or {})  # an accessor of the prototype, not own
     return get_own(o, key) is not MISSING
 
 
@@ -90,6 +90,25 @@ def _function_keys(fn: JSFunction) -> list[str]:
             names.append("prototype")
         names += [k for k in (fn.props or {}) if type(k) is str and k not in names]
     return names
+
+
+def own_property_symbols(o: Any) -> list[JSSymbol]:
+    """[[OwnPropertyKeys]] symbol keys (20.1.2.11), in creation order, for every value kind."""
+    m = members()
+    t = type(o)
+    if t is BuiltinNamespace or t.__name__ == "BuiltinProto" or (t is JSFunction and o.builtin):
+        # a shared built-in: its table (or a function's props), its accessors, this realm's writes
+        keys: list[Any] = list(o.table if t.__name__ == "BuiltinProto" else o if t is BuiltinNamespace else ())
+        tag = "constructor " + o.name if t is JSFunction else getattr(o, "tag", None)
+        keys += [k for (owner, k) in BUILTIN_ACCESSORS if owner == tag]
+        overlay = current_realm().overlay if m.PATCHED_REALMS[0] else None
+        if overlay:
+            keys += [k for (owner, k) in overlay if owner == id(o)]
+        keys = [k for k in dict.fromkeys(k for k in keys if type(k) is JSSymbol) if m._get_own(o, k) is not MISSING]
+        return keys
+    if not is_object(o):
+        return []
+    return [k for k in m.all_own_keys(o) if type(k) is JSSymbol]
 
 
 def own_property_names(o: Any) -> list[str]:

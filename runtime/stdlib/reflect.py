@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any, Callable, TypeVar
 
 from ..convert import to_length, to_property_key
-from ..values import UNDEFINED, JSFunction, JSSymbol, type_error
+from ..values import UNDEFINED, JSFunction, type_error
 from ..properties import is_extensible
 from .array_support import members
-from .object_proto import is_object, own_property_names
+from .object_proto import is_object, own_property_names, own_property_symbols, prototype_of
 from .registry import GLOBALS, BuiltinNamespace, native
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -95,17 +95,18 @@ def reflect_own_keys(this: Any, target: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Reflect.ownKeys (28.1.10): string keys (non-enumerable too), then symbols."""
     o = _target(target, "ownKeys")
     keys: list[Any] = list(own_property_names(o))
-    if isinstance(o, dict):
-        keys.extend(k for k in o if type(k) is JSSymbol)
+    keys.extend(own_property_symbols(o))
     return keys
 
 
 @_fn("set", 3)
 def reflect_set(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, value: Any = UNDEFINED,
-                *_: Any) -> bool:
+                *rest: Any) -> bool:
     """Reflect.set (28.1.12): false when the target is frozen."""
     m = members()
     o = _target(target, "set")
+    if rest and rest[0] is not o:
+        return _set_with_receiver(o, to_property_key(key), value, rest[0])
     try:
         m.set_member(o, to_property_key(key), value, True)  # strict: a refused write throws...
     except m.JSThrow as exc:
@@ -114,6 +115,37 @@ def reflect_set(this: Any, target: Any = UNDEFINED, key: Any = UNDEFINED, value:
             return False  # ...which Reflect.set reports as false
         raise
     return True
+
+
+def _set_with_receiver(o: Any, key: Any, value: Any, receiver: Any) -> bool:
+    """OrdinarySet with a distinct receiver (10.1.9.2 OrdinarySetWithOwnDescriptor): the
+    property found on ``o``'s chain decides; a data write lands on ``receiver``."""
+    from .descriptors import define_own_property, own_descriptor
+
+    desc = own_descriptor(o, key)
+    depth = 0
+    while desc is None:
+        o = prototype_of(o)
+        depth += 1
+        if o is None or depth > 10_000:
+            desc = {"value": UNDEFINED, "writable": True, "enumerable": True, "configurable": True}
+            break
+        desc = own_descriptor(o, key)
+    if "get" in desc:
+        setter = desc["set"]
+        if type(setter) is not JSFunction:
+            return False
+        setter.call(receiver, value)
+        return True
+    if not desc["writable"] or not is_object(receiver):
+        return False
+    existing = own_descriptor(receiver, key)
+    if existing is not None:
+        if "get" in existing or not existing["writable"]:
+            return False
+        return define_own_property(receiver, key, {"value": value})
+    return define_own_property(receiver, key, {"value": value, "writable": True, "enumerable": True,
+                                               "configurable": True})
 
 
 @_fn("setPrototypeOf", 2)

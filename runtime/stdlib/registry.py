@@ -24,6 +24,7 @@ __all__ = [
     "FUNCTION_PROTO",
     "ERROR_PROTO",
     "ITERATOR_PROTO",
+    "FUNCTION_PARENTS",
 ]
 
 # name -> JSFunction (methods of each built-in prototype)
@@ -39,6 +40,9 @@ ITERATOR_PROTO: dict[str, JSFunction] = {}
 
 # global name -> JS value (constructors, namespaces like Math/JSON, functions like parseInt)
 GLOBALS: dict[str, Any] = {}
+#: built-in functions whose [[Prototype]] is not Function.prototype, by id (the NativeError
+#: constructors inherit from %Error%, 20.5.6.2); built-ins live as long as the process
+FUNCTION_PARENTS: dict[int, Any] = {}
 
 
 def native(fn: Callable[..., Any], name: str, length: int, **kwargs: Any) -> JSFunction:

@@ -24,6 +24,7 @@ from ..convert import (
 )
 from ..realm import current_realm
 from ..strings import from_units, has_astral, js_len, to_units
+from ..properties import ALL, E
 from ..values import MISSING, UNDEFINED, JSIterator, JSSymbol, range_error, type_error
 from .registry import GLOBALS, STRING_PROTO, method, native
 from .string_case import js_lower, js_upper
@@ -244,13 +245,13 @@ def _pad(this: Any, max_length: Any, fill: Any, name: str, at_start: bool) -> st
     return _canon(pad + u if at_start else u + pad)
 
 
-@method(STRING_PROTO, "padStart", 2)
+@method(STRING_PROTO, "padStart", 1)
 def string_pad_start(this: Any, max_length: Any = UNDEFINED, fill: Any = UNDEFINED, *_: Any) -> str:
     """String.prototype.padStart (22.1.3.17)."""
     return _pad(this, max_length, fill, "padStart", True)
 
 
-@method(STRING_PROTO, "padEnd", 2)
+@method(STRING_PROTO, "padEnd", 1)
 def string_pad_end(this: Any, max_length: Any = UNDEFINED, fill: Any = UNDEFINED, *_: Any) -> str:
     """String.prototype.padEnd (22.1.3.16)."""
     return _pad(this, max_length, fill, "padEnd", False)
@@ -454,6 +455,18 @@ class StringObject:
 
     def js_own_keys(self) -> list[str]:
         return [str(i) for i in range(len(units_of(self.value)))] + list(self.props)
+
+    def js_all_keys(self) -> list[Any]:
+        return [str(i) for i in range(len(units_of(self.value)))] + ["length"] + list(self.props)
+
+    def js_default_flags(self, key: Any) -> int:
+        """The string's indexes are read-only and enumerable, ``length`` read-only and hidden
+        (10.4.3.5 StringGetOwnProperty, 10.4.3.4 StringCreate)."""
+        if key == "length":
+            return 0
+        if key not in self.props and self.js_get_own(key) is not MISSING:
+            return E
+        return ALL
 
 
 def string_ctor(this: Any, *args: Any) -> str:

@@ -81,6 +81,13 @@ def symbol_value_of(this: Any, *_: Any) -> JSSymbol:
     return _this_symbol(this, "valueOf")
 
 
+def symbol_to_primitive(this: Any, *_: Any) -> JSSymbol:
+    """Symbol.prototype [ @@toPrimitive ] ( hint ) (20.4.3.5): the symbol, whatever the hint."""
+    return _this_symbol(this, "[Symbol.toPrimitive]")
+
+
+SYMBOL_PROTO[SYMBOL_TO_PRIMITIVE] = native(symbol_to_primitive, "[Symbol.toPrimitive]", 1)  # type: ignore[index]
+
 GLOBALS["Symbol"] = native(
     symbol_call,
     "Symbol",
