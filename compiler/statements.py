@@ -68,13 +68,13 @@ class StmtGen(GenBase):
                 return self.for_each(s)
             case A.WhileStatement():
                 body = self.loop_body(s.body)
-                test = [ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[])]
+                test = self.loop_exit(s.test)
                 return [*self.reset_completion(), ast.While(test=P.const(True), body=[*test, *body], orelse=[])]
             case A.DoWhileStatement():
                 body = self.loop_body(s.body)
-                until = ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[])
+                until = self.loop_exit(s.test)
                 flag = self.fresh("_first")
-                head = ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))], orelse=[until])
+                head = ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))], orelse=until)
                 loop = ast.While(test=P.const(True), body=[head, *body], orelse=[])
                 return [*self.reset_completion(), P.assign(flag, P.const(True)), loop]
             case A.BreakStatement():
@@ -232,6 +232,16 @@ class StmtGen(GenBase):
             compiled.insert(0, P.assign(flag, P.const(None)))
         return [P.expr_stmt(P.call("_charge")), *compiled]
 
+    def loop_exit(self, test: Any) -> list[ast.stmt]:
+        """``if not test: break``, with what the test needs first (a closure's def) inside the
+        loop, so that a closure made in a loop head sees that iteration's bindings."""
+        saved, self.pre = self.pre, []
+        try:
+            check = ast.If(test=P.not_(self.test(test)), body=[ast.Break()], orelse=[])
+            return [*self.pre, check]
+        finally:
+            self.pre = saved
+
     def for_statement(self, s: A.ForStatement) -> list[ast.stmt]:
         saved = self.scope
         self.scope = Scope(parent=saved, frame=self.frame)
@@ -250,10 +260,13 @@ class StmtGen(GenBase):
             if s.update is not None:
                 flag = self.fresh("_first")
                 out.append(P.assign(flag, P.const(True)))
+                saved_pre, self.pre = self.pre, []
+                update = P.expr_stmt(self.expr(s.update))
+                update_pre, self.pre = self.pre, saved_pre
                 head.append(ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))],
-                                   orelse=[P.expr_stmt(self.expr(s.update))]))
+                                   orelse=[*update_pre, update]))
             if s.test is not None:
-                head.append(ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[]))
+                head.extend(self.loop_exit(s.test))
             body = self.loop_body(s.body)
             out.append(ast.While(test=P.const(True), body=[*head, *body], orelse=[]))
             return out
@@ -277,9 +290,14 @@ class StmtGen(GenBase):
                     found = self.scope.lookup(ident.name)
                     if found is not None:
                         found.tdz = False
-                bind = self.bind_pattern(target, P.name(item), s.left.kind)
             else:
-                bind = self.bind_pattern(s.left, P.name(item), "assign")
+                target = s.left
+            saved_pre, self.pre = self.pre, []  # what the binding needs runs in each iteration
+            try:
+                bind = self.bind_pattern(target, P.name(item), s.left.kind if target is not s.left else "assign")
+                bind = [*self.pre, *bind]
+            finally:
+                self.pre = saved_pre
             body = self.loop_body(s.body)
             if isinstance(s, A.ForInStatement):
                 loop = ast.For(target=P.store(item), iter=source, body=[*bind, *body], orelse=[])
