@@ -162,6 +162,23 @@ class FuncGen(GenBase):
         for p in params:
             for ident in _names(p):
                 scope.bindings[ident.name] = self.new_binding(ident.name, "param")
+        try:
+            for p in params:  # a default reads the parameters before it, not itself or later ones (10.2.11)
+                for ident in _names(p):
+                    scope.bindings[ident.name].tdz = True
+            return self._parameters(params, this_name)
+        finally:
+            for p in params:
+                for ident in _names(p):
+                    scope.bindings[ident.name].tdz = False
+
+    def _initialised(self, p: Any) -> None:
+        """Parameter ``p`` is bound: later defaults may read it."""
+        for ident in _names(p):
+            self.scope.bindings[ident.name].tdz = False
+
+    def _parameters(self, params: tuple[Any, ...], this_name: str) -> tuple[ast.arguments, list[ast.stmt]]:
+        scope = self.scope
         posargs = [ast.arg(arg=this_name)]
         defaults: list[ast.expr] = []
         prologue: list[ast.stmt] = []
@@ -177,6 +194,7 @@ class FuncGen(GenBase):
             prologue.append(P.assign(argv, P.call("arguments_object", P.name(argv))))
             for i, p in enumerate(params):
                 prologue.extend(self.bind_param_from_args(p, i))
+                self._initialised(p)
             return ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
                                  kwarg=None, defaults=[]), prologue
         last = {p.name: i for i, p in enumerate(params) if isinstance(p, A.Identifier)}  # sloppy f(a, a): the last wins
@@ -185,6 +203,7 @@ class FuncGen(GenBase):
                 rest = self.fresh("_r")
                 vararg = ast.arg(arg=rest)
                 prologue.extend(self.bind_pattern(p.argument, P.call("LIST", P.name(rest)), "param"))
+                self._initialised(p)
                 continue
             target = p.left if isinstance(p, A.AssignmentPattern) else p
             if isinstance(target, A.Identifier) and last.get(target.name, i) == i:
@@ -198,6 +217,7 @@ class FuncGen(GenBase):
                                        body=[P.assign(py, self.named_value_pre(p.right, target))], orelse=[]))
             if not isinstance(target, A.Identifier):
                 prologue.extend(self.bind_pattern(target, P.name(py), "param"))
+            self._initialised(p)
         if vararg is None:
             vararg = ast.arg(arg=self.fresh("_x"))
         args = ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],

@@ -111,7 +111,8 @@ class StmtGen(GenBase):
             return [P.assign("_c", self.expr(e))]
         if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.Identifier):
             b = self.scope.lookup(e.left.name)
-            if b is not None and b.kind != "const" and b.mapped is None and not self.with_temps(e.left.name):
+            if b is not None and b.kind != "const" and b.mapped is None and not self.with_temps(e.left.name) \
+                    and not (b.tdz and b.frame is self.frame) and not self.early_closure_store(b, e.left):
                 self.mark_write(b)
                 return [P.assign(b.pyname, self.named_value(e.right, e.left.name))]
         return [P.expr_stmt(self.expr(e))]
@@ -119,7 +120,13 @@ class StmtGen(GenBase):
     def declaration(self, s: A.VariableDeclaration) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for d in s.declarations:
-            out.extend(self.declarator(s, d))
+            saved, self.pre = self.pre, []  # a closure in one initialiser sees the names bound before it
+            try:
+                compiled = self.declarator(s, d)
+                out.extend(self.pre)
+            finally:
+                self.pre = saved
+            out.extend(compiled)
             for ident in _names(d.id):  # initialised from here on (14.3.1.2)
                 b = self.scope.lookup(ident.name)
                 if b is not None:
@@ -274,8 +281,16 @@ class StmtGen(GenBase):
             self.scope = saved
 
     def for_each(self, s: Any) -> list[ast.stmt]:
-        source = P.call("forin_keys" if isinstance(s, A.ForInStatement) else "iterate", self.expr(s.right))
         saved = self.scope
+        if isinstance(s.left, A.VariableDeclaration) and s.left.kind != "var":
+            # the head's expression sees the loop's let/const names uninitialised (14.7.5.6 TDZ)
+            self.scope = Scope(parent=saved, frame=self.frame)
+            self.hoist((s.left,), function_level=False)
+        try:
+            right = self.expr(s.right)
+        finally:
+            self.scope = saved
+        source = P.call("forin_keys" if isinstance(s, A.ForInStatement) else "iterate", right)
         self.scope = Scope(parent=saved, frame=self.frame)
         try:
             item = self.fresh("_e")
