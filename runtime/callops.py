@@ -287,18 +287,27 @@ def forin_keys(obj: Any) -> Iterator[str]:
         return iter(())
     keys = list(members.own_keys(obj))
     proto = members._dict_proto(obj) if type(obj) is dict else members.get_prototype(obj)
-    seen = set(keys)
+    # a name met once is not visited again, also when its first owner has it non-enumerable
+    seen = set(keys) if not PATCHED_REALMS[0] or proto is None else _own_names(obj)
     depth = 0
     while proto is not None and depth < 1000:
         if type(proto) is members.BuiltinProto and not PATCHED_REALMS[0]:
             break  # built-in prototype properties are not enumerable
         for k in members.own_keys(proto) if type(proto) is not members.BuiltinProto else proto.js_own_keys():
             if k not in seen:
-                seen.add(k)
                 keys.append(k)
+        if PATCHED_REALMS[0]:
+            seen.update(_own_names(proto) if type(proto) is not members.BuiltinProto else proto.js_own_keys())
+        else:
+            seen.update(keys)
         proto = proto.parent if type(proto) is members.BuiltinProto else members.get_prototype(proto)
         depth += 1
     return iter(keys)
+
+
+def _own_names(obj: Any) -> set[Any]:
+    """Every own string key, enumerable or not."""
+    return {k for k in members.all_own_keys(obj) if type(k) is str}
 
 
 def assign_member(obj: Any, key: Any, value: Any) -> Any:
