@@ -163,6 +163,14 @@ class StmtGen(GenBase):
                 other.update(i.name for d in node.left.declarations for i in _names(d.id))
         return plain - other
 
+    def eval_function_names(self, body: tuple[Any, ...]) -> set[str]:
+        """The function declarations of sloppy eval code's top level: like its ``var`` names,
+        they declare in the caller's scope (19.2.1.3 EvalDeclarationInstantiation)."""
+        if not self.dynamic or self.strict or self.frame.parent is not None:
+            return set()
+        lexical = {ident.name for ident, _ in lexical_decls(body)}
+        return {fn.id.name for fn in function_decls(body) if fn.id.name not in lexical}
+
     def reset_completion(self) -> list[ast.stmt]:
         """A compound statement's completion is undefined unless a statement inside sets it."""
         return [P.assign("_c", P.name("UNDEFINED"))] if self.completion else []
@@ -205,13 +213,27 @@ class StmtGen(GenBase):
                 raise self.fail(f"Identifier '{ident.name}' has already been declared", ident)
             binding = scope.bindings[ident.name] = self.new_binding(ident.name, kind, ident)
             binding.tdz = True
+        leaking_functions = self.eval_function_names(body) if function_level else set()
         for fn in function_decls(body):
+            if fn.id.name in leaking_functions:  # sloppy eval code: declared in the caller (19.2.1.3)
+                saved = self.pre
+                self.pre = []
+                value = self.function_value(fn, fn.id.name)
+                out.extend(self.pre)
+                self.pre = saved
+                out.append(P.expr_stmt(P.call("eval_declare", P.const(fn.id.name))))
+                out.append(P.expr_stmt(self.store_ident(fn.id, value)))
+        for fn in function_decls(body):
+            if fn.id.name in leaking_functions:
+                continue
             found = scope.bindings.get(fn.id.name)
             if found is None or found.kind not in ("var", "function", "param"):
                 if found is not None and found.kind in ("let", "const"):
                     raise self.fail(f"Identifier '{fn.id.name}' has already been declared", fn.id)
                 scope.bindings[fn.id.name] = self.new_binding(fn.id.name, "function")
         for fn in function_decls(body):
+            if fn.id.name in leaking_functions:
+                continue
             b = scope.bindings[fn.id.name]
             saved = self.pre
             self.pre = []

@@ -112,6 +112,11 @@ CASES: dict[str, tuple[str, str]] = {
         var child = Object.create(proto);
         Object.defineProperty(child, 'prop', {value: 'n', enumerable: false});
         var seen = []; for (var k in child) seen.push(k); seen.join()""", "other"),
+    "a function declared by sloppy eval code lands in the caller's scope": ("""
+        var r = [];
+        function F() { eval('function made() { return 1; }'); return made(); }
+        function G() { var h = 1; eval('function h() { return 5; }'); return typeof h; }
+        r.push(F(), G(), eval('function q() {} typeof q')); r.join()""", "1,function,function"),
 }
 
 
