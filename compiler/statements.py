@@ -304,7 +304,8 @@ class StmtGen(GenBase):
 
     def for_each(self, s: Any) -> list[ast.stmt]:
         saved = self.scope
-        if isinstance(s.left, A.VariableDeclaration) and s.left.kind != "var":
+        if isinstance(s.left, A.VariableDeclaration) and s.left.kind != "var" and _mentions(
+                s.right, {i.name for d in s.left.declarations for i in _names(d.id)}):
             # the head's expression sees the loop's let/const names uninitialised (14.7.5.6 TDZ)
             self.scope = Scope(parent=saved, frame=self.frame)
             self.hoist((s.left,), function_level=False)
@@ -507,6 +508,11 @@ def _rebind(stmts: list[ast.stmt], exc: str, value: str) -> list[ast.stmt]:
                 if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name) and child.value.id == exc:
                     setattr(sub, field, P.name(value))
     return stmts
+
+
+def _mentions(node: Any, names: set[str]) -> bool:
+    """Whether an identifier in ``node`` (nested functions included) is one of ``names``."""
+    return any(isinstance(n, A.Identifier) and n.name in names for n in walk((node,)))
 
 
 def _names(p: Any) -> list[A.Identifier]:
