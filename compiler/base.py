@@ -97,6 +97,9 @@ class GenBase:
     def store_ident(self, node: A.Identifier, value: ast.expr) -> ast.expr:
         raise NotImplementedError
 
+    def early_closure_store(self, b: Any, node: A.Identifier) -> bool:
+        raise NotImplementedError
+
     def member_key(self, node: A.MemberExpression) -> ast.expr:
         raise NotImplementedError
 

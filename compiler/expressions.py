@@ -138,6 +138,8 @@ class ExprGen(GenBase):
             return self.with_load(node, temps)
         b = self.scope.lookup(node.name)
         if b is not None:
+            if b.tdz and b.kind == "param" and b.frame is self.frame:  # f(a = a) reads a before it is bound
+                return P.call("tdz_error", P.const(node.name))
             if b.per_iteration and b.frame is not self.frame:
                 self.note_capture(b)
             if b.mapped is not None:
@@ -165,12 +167,21 @@ class ExprGen(GenBase):
             return P.call("global_set_strict" if self.strict else "global_set", P.const(node.name), value)
         if b.tdz and b.frame is self.frame:  # written before its declaration ran (9.1.1.1.5)
             return P.subscript(P.tuple_(value, P.call("tdz_error", P.const(node.name))), P.const(0))
+        if self.early_closure_store(b, node):
+            # reading the binding first throws the ReferenceError while it is uninitialised
+            value = P.subscript(P.tuple_(value, P.name(b.pyname)), P.const(0))
         if b.kind == "const":
             return P.subscript(P.tuple_(value, P.call("const_assign", P.const(node.name))), P.const(0))
         if b.mapped is not None:
             return self.param_store(b, value)
         self.mark_write(b)
         return P.walrus(b.pyname, value)
+
+    def early_closure_store(self, b: Any, node: A.Identifier) -> bool:
+        """A write to a let/const of an enclosing function, written before its declaration:
+        the closure may run while the binding is uninitialised (9.1.1.1.5)."""
+        return b.kind in ("let", "const") and b.frame is not self.frame and not b.per_iteration \
+            and (node.span.line, node.span.column) < b.decl_pos
 
     # -- templates, arrays, objects ----------------------------------------------------------
     def template(self, node: A.TemplateLiteral) -> ast.expr:

@@ -153,10 +153,14 @@ class FuncGen(GenBase):
         stmts: list[ast.stmt] = []
         if frame.nonlocals:
             stmts.append(ast.Nonlocal(names=sorted(frame.nonlocals)))
-        if frame.uses_this and not is_arrow and not function_strict:  # sloppy: undefined this is the global
-            stmts.append(ast.If(test=P.or_(P.is_(P.name(this_name), P.const(None)),
-                                           P.is_(P.name(this_name), P.name("UNDEFINED"))),
-                                body=[P.assign(this_name, P.name("GLOBAL_THIS"))], orelse=[]))
+        if frame.uses_this and not is_arrow and not function_strict:
+            # sloppy this (10.2.1.2 OrdinaryCallBindThis): undefined/null is the global object,
+            # a primitive its wrapper object (ToObject, what with_object does); a dict stays
+            boxed = P.ifexp(P.or_(P.is_(P.name(this_name), P.const(None)), P.is_(P.name(this_name), P.name("UNDEFINED"))),
+                            P.name("GLOBAL_THIS"), P.call("with_object", P.name(this_name)))
+            stmts.append(ast.If(test=ast.Compare(left=P.call("TYPE", P.name(this_name)), ops=[ast.IsNot()],
+                                                 comparators=[P.name("DICT")]),
+                                body=[P.assign(this_name, boxed)], orelse=[]))
         by_value = sorted(frame.by_value - frame.nonlocals)
         if frame.callee_cell is not None:
             by_value.append(frame.callee_cell)
@@ -180,6 +184,23 @@ class FuncGen(GenBase):
         for p in params:
             for ident in _names(p):
                 scope.bindings[ident.name] = self.new_binding(ident.name, "param")
+        try:
+            for p in params:  # a default reads the parameters before it, not itself or later ones (10.2.11)
+                for ident in _names(p):
+                    scope.bindings[ident.name].tdz = True
+            return self._parameters(params, this_name)
+        finally:
+            for p in params:
+                for ident in _names(p):
+                    scope.bindings[ident.name].tdz = False
+
+    def _initialised(self, p: Any) -> None:
+        """Parameter ``p`` is bound: later defaults may read it."""
+        for ident in _names(p):
+            self.scope.bindings[ident.name].tdz = False
+
+    def _parameters(self, params: tuple[Any, ...], this_name: str) -> tuple[ast.arguments, list[ast.stmt]]:
+        scope = self.scope
         posargs = [ast.arg(arg=this_name)]
         defaults: list[ast.expr] = []
         prologue: list[ast.stmt] = []
@@ -195,6 +216,7 @@ class FuncGen(GenBase):
             prologue.append(P.assign(argv, P.call("arguments_object", P.name(argv))))
             for i, p in enumerate(params):
                 prologue.extend(self.bind_param_from_args(p, i))
+                self._initialised(p)
             return ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
                                  kwarg=None, defaults=[]), prologue
         last = {p.name: i for i, p in enumerate(params) if isinstance(p, A.Identifier)}  # sloppy f(a, a): the last wins
@@ -203,6 +225,7 @@ class FuncGen(GenBase):
                 rest = self.fresh("_r")
                 vararg = ast.arg(arg=rest)
                 prologue.extend(self.bind_pattern(p.argument, P.call("LIST", P.name(rest)), "param"))
+                self._initialised(p)
                 continue
             target = p.left if isinstance(p, A.AssignmentPattern) else p
             if isinstance(target, A.Identifier) and last.get(target.name, i) == i:
@@ -216,6 +239,7 @@ class FuncGen(GenBase):
                                        body=[P.assign(py, self.named_value_pre(p.right, target))], orelse=[]))
             if not isinstance(target, A.Identifier):
                 prologue.extend(self.bind_pattern(target, P.name(py), "param"))
+            self._initialised(p)
         if vararg is None:
             vararg = ast.arg(arg=self.fresh("_x"))
         args = ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
@@ -286,10 +310,23 @@ class FuncGen(GenBase):
                 return self.bind_target(pattern, value, mode)
             case A.AssignmentPattern():
                 t = self.fresh("_d")
-                default = self.named_value_pre(pattern.right, pattern.left)
-                return [P.assign(t, value),
-                        ast.If(test=P.is_(P.name(t), P.name("UNDEFINED")), body=[P.assign(t, default)], orelse=[]),
-                        *self.bind_pattern(pattern.left, P.name(t), mode)]
+                target: list[ast.stmt] = []
+                left = pattern.left
+                if isinstance(left, A.MemberExpression):
+                    # the target's reference comes before the value and the default (13.15.5.5-6)
+                    o, k = self.fresh("_o"), self.fresh("_k")
+                    target = [P.assign(o, self.expr(left.object)), P.assign(k, self.member_key(left))]
+                    store = [P.expr_stmt(P.call(self.setm_name, P.name(o), P.name(k), P.name(t)))]
+                saved, self.pre = self.pre, []  # a closure in the default is made when it runs
+                try:
+                    default = self.named_value_pre(pattern.right, pattern.left)
+                    default_pre = self.pre
+                finally:
+                    self.pre = saved
+                return [*target, P.assign(t, value),
+                        ast.If(test=P.is_(P.name(t), P.name("UNDEFINED")), body=[*default_pre, P.assign(t, default)],
+                               orelse=[]),
+                        *(store if target else self.bind_pattern(left, P.name(t), mode))]
             case A.ObjectPattern():
                 return self.bind_object(pattern, value, mode)
             case A.ArrayPattern():
@@ -342,8 +379,10 @@ class FuncGen(GenBase):
                 ast.If(test=plain, body=indexed, orelse=self.bind_iterated(pattern, P.name(src), mode))]
 
     def bind_iterated(self, pattern: A.ArrayPattern, value: ast.expr, mode: str) -> list[ast.stmt]:
+        """The iterator protocol; an iterator not exhausted is closed when the pattern ends or
+        one of its targets, defaults or nested patterns throws (8.6.2, 13.15.5.2 IteratorClose)."""
         it = self.fresh("_i")
-        out: list[ast.stmt] = [P.assign(it, P.call("iterate", value))]
+        out: list[ast.stmt] = []
         for e in pattern.elements:
             if isinstance(e, A.RestElement):
                 out.extend(self.bind_pattern(e.argument, P.call("rest_array", P.name(it)), mode))
@@ -353,9 +392,9 @@ class FuncGen(GenBase):
                 out.append(P.expr_stmt(item))
                 continue
             out.extend(self.bind_pattern(e, item, mode))
-        else:
-            out.append(P.expr_stmt(P.call("iter_close", P.name(it))))
-        return out
+        closing = ast.Try(body=out or [ast.Pass()], handlers=[], orelse=[],
+                          finalbody=[P.expr_stmt(P.call("iter_close", P.name(it)))])
+        return [P.assign(it, P.call("iterate", value)), closing]
 
     def destructure_expr(self, pattern: Any, right: Any) -> ast.expr:
         """A destructuring assignment used as a value: a local helper def returning the rhs."""

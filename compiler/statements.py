@@ -69,13 +69,13 @@ class StmtGen(GenBase):
                 return self.for_each(s)
             case A.WhileStatement():
                 body = self.loop_body(s.body)
-                test = [ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[])]
+                test = self.loop_exit(s.test)
                 return [*self.reset_completion(), ast.While(test=P.const(True), body=[*test, *body], orelse=[])]
             case A.DoWhileStatement():
                 body = self.loop_body(s.body)
-                until = ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[])
+                until = self.loop_exit(s.test)
                 flag = self.fresh("_first")
-                head = ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))], orelse=[until])
+                head = ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))], orelse=until)
                 loop = ast.While(test=P.const(True), body=[head, *body], orelse=[])
                 return [*self.reset_completion(), P.assign(flag, P.const(True)), loop]
             case A.BreakStatement():
@@ -112,7 +112,8 @@ class StmtGen(GenBase):
             return [P.assign("_c", self.expr(e))]
         if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.Identifier):
             b = self.scope.lookup(e.left.name)
-            if b is not None and b.kind != "const" and b.mapped is None and not self.with_temps(e.left.name):
+            if b is not None and b.kind != "const" and b.mapped is None and not self.with_temps(e.left.name) \
+                    and not (b.tdz and b.frame is self.frame) and not self.early_closure_store(b, e.left):
                 self.mark_write(b)
                 return [P.assign(b.pyname, self.named_value(e.right, e.left.name))]
         return [P.expr_stmt(self.expr(e))]
@@ -120,7 +121,13 @@ class StmtGen(GenBase):
     def declaration(self, s: A.VariableDeclaration) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for d in s.declarations:
-            out.extend(self.declarator(s, d))
+            saved, self.pre = self.pre, []  # a closure in one initialiser sees the names bound before it
+            try:
+                compiled = self.declarator(s, d)
+                out.extend(self.pre)
+            finally:
+                self.pre = saved
+            out.extend(compiled)
             for ident in _names(d.id):  # initialised from here on (14.3.1.2)
                 b = self.scope.lookup(ident.name)
                 if b is not None:
@@ -260,6 +267,16 @@ class StmtGen(GenBase):
             compiled.insert(0, P.assign(flag, P.const(None)))
         return [*charge_step(), *compiled]
 
+    def loop_exit(self, test: Any) -> list[ast.stmt]:
+        """``if not test: break``, with what the test needs first (a closure's def) inside the
+        loop, so that a closure made in a loop head sees that iteration's bindings."""
+        saved, self.pre = self.pre, []
+        try:
+            check = ast.If(test=P.not_(self.test(test)), body=[ast.Break()], orelse=[])
+            return [*self.pre, check]
+        finally:
+            self.pre = saved
+
     def for_statement(self, s: A.ForStatement) -> list[ast.stmt]:
         saved = self.scope
         self.scope = Scope(parent=saved, frame=self.frame)
@@ -278,10 +295,13 @@ class StmtGen(GenBase):
             if s.update is not None:
                 flag = self.fresh("_first")
                 out.append(P.assign(flag, P.const(True)))
+                saved_pre, self.pre = self.pre, []
+                update = P.expr_stmt(self.expr(s.update))
+                update_pre, self.pre = self.pre, saved_pre
                 head.append(ast.If(test=P.name(flag), body=[P.assign(flag, P.const(False))],
-                                   orelse=[P.expr_stmt(self.expr(s.update))]))
+                                   orelse=[*update_pre, update]))
             if s.test is not None:
-                head.append(ast.If(test=P.not_(self.test(s.test)), body=[ast.Break()], orelse=[]))
+                head.extend(self.loop_exit(s.test))
             body = self.loop_body(s.body)
             out.append(ast.While(test=P.const(True), body=[*head, *body], orelse=[]))
             return out
@@ -289,8 +309,17 @@ class StmtGen(GenBase):
             self.scope = saved
 
     def for_each(self, s: Any) -> list[ast.stmt]:
-        source = P.call("forin_keys" if isinstance(s, A.ForInStatement) else "iterate", self.expr(s.right))
         saved = self.scope
+        if isinstance(s.left, A.VariableDeclaration) and s.left.kind != "var" and _mentions(
+                s.right, {i.name for d in s.left.declarations for i in _names(d.id)}):
+            # the head's expression sees the loop's let/const names uninitialised (14.7.5.6 TDZ)
+            self.scope = Scope(parent=saved, frame=self.frame)
+            self.hoist((s.left,), function_level=False)
+        try:
+            right = self.expr(s.right)
+        finally:
+            self.scope = saved
+        source = P.call("forin_keys" if isinstance(s, A.ForInStatement) else "iterate", right)
         self.scope = Scope(parent=saved, frame=self.frame)
         try:
             item = self.fresh("_e")
@@ -305,9 +334,14 @@ class StmtGen(GenBase):
                     found = self.scope.lookup(ident.name)
                     if found is not None:
                         found.tdz = False
-                bind = self.bind_pattern(target, P.name(item), s.left.kind)
             else:
-                bind = self.bind_pattern(s.left, P.name(item), "assign")
+                target = s.left
+            saved_pre, self.pre = self.pre, []  # what the binding needs runs in each iteration
+            try:
+                bind = self.bind_pattern(target, P.name(item), s.left.kind if target is not s.left else "assign")
+                bind = [*self.pre, *bind]
+            finally:
+                self.pre = saved_pre
             body = self.loop_body(s.body)
             if isinstance(s, A.ForInStatement):
                 loop = ast.For(target=P.store(item), iter=source, body=[*bind, *body], orelse=[])
@@ -482,6 +516,11 @@ def _rebind(stmts: list[ast.stmt], exc: str, value: str) -> list[ast.stmt]:
                 if isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name) and child.value.id == exc:
                     setattr(sub, field, P.name(value))
     return stmts
+
+
+def _mentions(node: Any, names: set[str]) -> bool:
+    """Whether an identifier in ``node`` (nested functions included) is one of ``names``."""
+    return any(isinstance(n, A.Identifier) and n.name in names for n in walk((node,)))
 
 
 def _names(p: Any) -> list[A.Identifier]:

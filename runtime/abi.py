@@ -131,7 +131,7 @@ def global_set_strict(name: str, value: Any) -> Any:
     """Strict-mode assignment to a name that does not exist: ReferenceError (6.2.5.6 step 3)."""
     if not _globals.global_exists(name):
         raise reference_error(f"{name} is not defined")
-    return _globals.global_set(name, value)
+    return _globals.global_set(name, value, True)
 
 
 def tdz_error(name: str) -> Any:

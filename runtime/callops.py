@@ -12,7 +12,7 @@ from typing import Any, Iterator
 from . import convert, members
 from .convert import to_property_key, to_string
 from .ops import add, inc, dec
-from .properties import C, E, Accessor, Holes, ensure_meta, meta_of, note_accessor
+from .properties import C, E, Accessor, Holes, ensure_meta, flags_of, meta_of, note_accessor
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
 from .strings import _BIG as _BIG_STRING, concat
@@ -158,24 +158,34 @@ def object_spread(*parts: Any) -> dict[str, Any]:
         elif type(part) is dict and not (PATCHED_REALMS[0] and meta_of(part) is not None):
             out.update(part)  # integer-like keys are ordered when read, so order is kept
         elif members._is_object(part) or type(part) is str:
-            for k in members.own_keys(part):
+            for k in _spread_keys(part):
                 out[k] = get_member(part, k)
     return out
 
 
-def spread_dict(part: Any) -> dict[str, Any]:
+def _spread_keys(part: Any) -> list[Any]:
+    """The keys CopyDataProperties (7.3.25) copies: the enumerable own string keys in JS
+    order, then the enumerable own symbols in the order they were added."""
+    keys: list[Any] = members.own_keys(part)
+    if members._is_object(part):
+        keys += [k for k in members.all_own_keys(part) if type(k) is JSSymbol and flags_of(part, k) & E]
+    return keys
+
+
+def spread_dict(part: Any) -> dict[Any, Any]:
     """``{...x}`` for an x that is not a plain dict: its own enumerable properties
     (CopyDataProperties, 7.3.25); nothing for null/undefined and other primitives but strings."""
     if part is None or part is UNDEFINED:
         return {}
     if PATCHED_REALMS[0] and meta_of(part) is not None:
-        return {k: get_member(part, k) for k in members.own_keys(part)}
+        return {k: get_member(part, k) for k in _spread_keys(part)}
     if type(part) is dict:
         return part
     if isinstance(part, dict) and type(part) is not dict:
-        return {k: part[k] for k in convert.ordered_keys(part) if type(k) is str}
+        keys: list[Any] = convert.ordered_keys(part)
+        return {k: part[k] for k in [*(k for k in keys if type(k) is str), *(k for k in keys if type(k) is JSSymbol)]}
     if members._is_object(part) or type(part) is str:
-        return {k: get_member(part, k) for k in members.own_keys(part)}
+        return {k: get_member(part, k) for k in _spread_keys(part)}
     return {}
 
 
@@ -302,18 +312,27 @@ def forin_keys(obj: Any) -> Iterator[str]:
         return iter(())
     keys = list(members.own_keys(obj))
     proto = members._dict_proto(obj) if type(obj) is dict else members.get_prototype(obj)
-    seen = set(keys)
+    # a name met once is not visited again, also when its first owner has it non-enumerable
+    seen = set(keys) if not PATCHED_REALMS[0] or proto is None else _own_names(obj)
     depth = 0
     while proto is not None and depth < 1000:
         if type(proto) is members.BuiltinProto and not PATCHED_REALMS[0]:
             break  # built-in prototype properties are not enumerable
         for k in members.own_keys(proto) if type(proto) is not members.BuiltinProto else proto.js_own_keys():
             if k not in seen:
-                seen.add(k)
                 keys.append(k)
+        if PATCHED_REALMS[0]:
+            seen.update(_own_names(proto) if type(proto) is not members.BuiltinProto else proto.js_own_keys())
+        else:
+            seen.update(keys)
         proto = proto.parent if type(proto) is members.BuiltinProto else members.get_prototype(proto)
         depth += 1
     return iter(keys)
+
+
+def _own_names(obj: Any) -> set[Any]:
+    """Every own string key, enumerable or not."""
+    return {k for k in members.all_own_keys(obj) if type(k) is str}
 
 
 def assign_member(obj: Any, key: Any, value: Any) -> Any:
@@ -373,7 +392,7 @@ def rest_object(source: Any, excluded: tuple[str, ...]) -> dict[str, Any]:
     if source is None or source is UNDEFINED:
         raise type_error(f"Cannot destructure '{to_string(source)}' as it is {to_string(source)}.")
     out: dict[str, Any] = {}
-    for k in members.own_keys(source) if members._is_object(source) or type(source) is str else ():
+    for k in _spread_keys(source) if members._is_object(source) or type(source) is str else ():
         if k not in excluded:
             out[k] = get_member(source, k)
     return out

@@ -74,7 +74,7 @@ def _scoped(env: Env | None) -> dict[str, Any]:
         if env(1, name, value) is MISSING:
             if not _globals.global_exists(name):
                 raise reference_error(f"{name} is not defined")
-            _globals.global_set(name, value)
+            _globals.global_set(name, value, True)
         return value
 
     def global_typeof(name: str) -> str:

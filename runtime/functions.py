@@ -13,6 +13,7 @@ from .arguments import JSArguments
 from typing import Any
 
 from . import convert, members
+from .properties import BUILTIN_ACCESSORS, Accessor
 from .realm import current_realm
 from .stdlib.registry import FUNCTION_PROTO, GLOBALS, method, native
 from .values import UNDEFINED, JSFunction, JSThrow, make_error, type_error
@@ -50,6 +51,19 @@ FUNCTION_CTOR = native(_function_call, "Function", 1, construct=_function_constr
 EVAL = native(_eval, "eval", 1)
 GLOBALS["Function"] = FUNCTION_CTOR
 GLOBALS["eval"] = EVAL
+
+
+def _throw_type_error(_this: Any, *_: Any) -> Any:
+    raise type_error("'caller', 'callee', and 'arguments' properties may not be accessed on strict mode "
+                     "functions or the arguments objects for calls to them")
+
+
+#: %ThrowTypeError% (10.2.4.1): one function object, the getter and setter of the restricted
+#: ``caller``/``arguments`` of Function.prototype (10.2.4 AddRestrictedFunctionProperties), so
+#: that reading or writing them on a function (strict ones never own them) throws
+THROW_TYPE_ERROR = native(_throw_type_error, "", 0)
+for _restricted in ("caller", "arguments"):
+    BUILTIN_ACCESSORS[("Function", _restricted)] = Accessor(THROW_TYPE_ERROR, THROW_TYPE_ERROR)
 
 
 def make_function(call: Any, name: str, length: int, kind: str) -> JSFunction:

@@ -14,6 +14,7 @@ from . import functions as _functions  # noqa: F401  (registers Function/eval)
 from . import members
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib.registry import GLOBALS, BuiltinNamespace, native
+from .properties import Accessor
 from .values import MISSING, UNDEFINED, JSFunction, reference_error, type_error
 
 __all__ = ["global_get", "global_set", "global_typeof", "global_exists", "global_delete", "GLOBAL_OBJECT", "bind_context"]
@@ -69,7 +70,12 @@ def bind_context(context: Any) -> None:
 
 def _overlay_value(realm: Any, name: str) -> Any:
     """A global written, deleted or defined during this evaluation: it lives on the global
-    object's overlay, so ``x = 1`` and ``globalThis.x`` are the same property (9.1.1.4)."""
+    object's overlay, so ``x = 1`` and ``globalThis.x`` are the same property (9.1.1.4); an
+    accessor defined on the global object (``Object.defineProperty(this, "x", {get})``) is
+    an ``Accessor`` from its side table."""
+    accessor = members._meta_own(GLOBAL_OBJECT, name)
+    if accessor is not MISSING:
+        return accessor
     overlay = realm.overlay
     if overlay is None:
         return MISSING
@@ -83,7 +89,7 @@ def global_get(name: str) -> Any:
         if v is members._DELETED:
             raise reference_error(f"{name} is not defined")
         if v is not MISSING:
-            return v
+            return v if type(v) is not Accessor else members._call_getter(v, GLOBAL_OBJECT)
     v = GLOBALS.get(name, MISSING)
     if v is MISSING:
         if name == "undefined":
@@ -102,7 +108,7 @@ def global_exists(name: str) -> bool:
         v = _overlay_value(current_realm(), name)
         if v is not MISSING:
             return v is not members._DELETED
-    return name in GLOBALS or name == "__proto__" or members.OBJECT_PROTOTYPE.lookup(name) is not MISSING
+    return name in GLOBALS or name in GLOBAL_OBJECT or name == "__proto__" or members.OBJECT_PROTOTYPE.lookup(name) is not MISSING
 
 
 def global_delete(name: str) -> bool:
@@ -122,10 +128,10 @@ def global_typeof(name: str) -> str:
     return typeof(global_get(name))
 
 
-def global_set(name: str, value: Any) -> Any:
-    """Sloppy-mode assignment to an undeclared name: a property of this evaluation's global
-    object (PutValue on an unresolvable reference, 6.2.5.6)."""
-    members.set_member(GLOBAL_OBJECT, name, value)
+def global_set(name: str, value: Any, strict: bool = False) -> Any:
+    """Assignment to a name no declaration binds: a property of this evaluation's global
+    object (PutValue, 6.2.5.6; strict code throws on a read-only or getter-only one)."""
+    members.set_member(GLOBAL_OBJECT, name, value, strict)
     return value
 
 

@@ -635,6 +635,9 @@ def set_member(obj: Any, key: Any, value: Any, strict: bool = False) -> None:
             _refuse_write(obj, key, strict)  # name, length, built-in prototype, Math.PI...
             return
     if t is JSFunction:
+        if (key == "caller" or key == "arguments") and _plain_own(obj, key) is MISSING:
+            _accessor_set(BUILTIN_ACCESSORS[("Function", key)], obj, key, value, strict)  # %ThrowTypeError%
+            return
         if obj.builtin:
             _overlay()[(id(obj), key)] = value
         else:

@@ -8,15 +8,15 @@ within +-2**53 is an ``int``; -0, NaN, infinities and fractions are ``float``.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, cast
 
 from . import convert, members
 from .convert import normalize_number, to_int32, to_number, to_numeric, to_primitive, to_string, to_uint32
 from .properties import meta_of
 from .strings import concat, has_astral, to_units
-from .realm import PATCHED_REALMS
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSErrorObject, JSSymbol, type_error
-from .well_known import SYMBOL_TO_PRIMITIVE
+from .realm import PATCHED_REALMS
+from .well_known import SYMBOL_TO_PRIMITIVE, WELL_KNOWN
 from .stdlib import registry as reg
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
 ]
 
 _TWO_53 = 2**53
+SYMBOL_HAS_INSTANCE = WELL_KNOWN["hasInstance"]
 to_boolean = convert.to_boolean
 typeof = convert.typeof
 loose_eq = convert.loose_equals
@@ -376,16 +377,36 @@ _PATCHED = PATCHED_REALMS
 
 
 def instanceof(obj: Any, ctor: Any) -> bool:
-    """InstanceofOperator (13.10.2) with OrdinaryHasInstance."""
-    if type(ctor) is not JSFunction:
-        raise type_error("Right-hand side of 'instanceof' is not callable")
+    """InstanceofOperator (13.10.2): ``ctor[Symbol.hasInstance]`` when a script gave one,
+    else OrdinaryHasInstance."""
+    if type(ctor) is not JSFunction or ctor.props or PATCHED_REALMS[0]:
+        if not members._is_object(ctor):
+            raise type_error("Right-hand side of 'instanceof' is not an object")
+        handler = members.get_member(ctor, SYMBOL_HAS_INSTANCE)
+        if handler is not UNDEFINED and handler is not None and handler is not FUNCTION_HAS_INSTANCE:
+            if type(handler) is not JSFunction:
+                raise type_error(f"{convert.typeof(handler)} is not a function")
+            return convert.to_boolean(handler.call(ctor, obj))
+        if type(ctor) is not JSFunction and not _is_function_prototype(ctor):
+            raise type_error("Right-hand side of 'instanceof' is not callable")
+    return ordinary_has_instance(ctor, obj)
+
+
+def _is_function_prototype(v: Any) -> bool:
+    """Function.prototype is itself a function (20.2.3), though a BuiltinProto here."""
+    return type(v) is members.BuiltinProto and v.tag == "Function"
+
+
+def ordinary_has_instance(ctor: Any, obj: Any) -> bool:
+    """OrdinaryHasInstance (7.3.21): walk ``obj``'s prototype chain for ``ctor.prototype``."""
+    if type(ctor) is not JSFunction and not _is_function_prototype(ctor):
+        return False
     if not members._is_object(obj):
         return False
     target = members.get_member(ctor, "prototype")
     if not members._is_object(target):
-        if ctor.kind == "arrow" or ctor.kind == "bound":
-            raise type_error("Function has non-object prototype 'undefined' in instanceof check")
-        return False
+        raise type_error(f"Function has non-object prototype '{convert.to_string(target)}' in instanceof check"
+                         if type(target) is not JSSymbol else "Function has non-object prototype in instanceof check")
     proto = members.get_prototype(obj) if type(obj) is not dict else members._dict_proto(obj)
     depth = 0
     while proto is not None and depth < 10_000:
@@ -394,6 +415,15 @@ def instanceof(obj: Any, ctor: Any) -> bool:
         depth += 1
         proto = proto.parent if type(proto) is members.BuiltinProto else members.get_prototype(proto)
     return False
+
+
+def _function_has_instance(this: Any, obj: Any = UNDEFINED, *_: Any) -> bool:
+    """Function.prototype[Symbol.hasInstance] (20.2.3.6)."""
+    return ordinary_has_instance(this, obj)
+
+
+FUNCTION_HAS_INSTANCE = reg.native(_function_has_instance, "[Symbol.hasInstance]", 1)
+cast("dict[Any, JSFunction]", reg.FUNCTION_PROTO)[SYMBOL_HAS_INSTANCE] = FUNCTION_HAS_INSTANCE
 
 
 def is_symbol(v: Any) -> bool:

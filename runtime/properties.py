@@ -185,6 +185,9 @@ _CONSTANT_NAMES = frozenset((
     "NEGATIVE_INFINITY", "POSITIVE_INFINITY",
 ))
 
+#: the global object's value properties, read-only and permanent (19.1)
+_GLOBAL_CONSTANTS = frozenset(("undefined", "NaN", "Infinity"))
+
 
 def default_flags(obj: Any, key: Any) -> int:
     """The attributes an own property ``key`` of ``obj`` has unless a script changed them."""
@@ -216,11 +219,15 @@ def default_flags(obj: Any, key: Any) -> int:
             return ALL  # added by the script
         if key in _CONSTANT_NAMES and getattr(obj, "tag", "") == "Math":
             return 0
+        if key in _GLOBAL_CONSTANTS and getattr(obj, "tag", "") == "global":
+            return 0
         return W | C
     if name == "BuiltinProto":
-        if key in obj.table or key == "constructor":
-            return W | C
-        return C if (obj.tag, key) in BUILTIN_ACCESSORS else ALL  # RegExp.prototype.global
+        if type(key) is JSSymbol and key.description == "Symbol.hasInstance":
+            return 0  # Function.prototype[Symbol.hasInstance] (20.2.3.6)
+        if (obj.tag, key) in BUILTIN_ACCESSORS and key not in obj.table:
+            return C  # a built-in accessor (RegExp.prototype.global, Function.prototype.caller)
+        return W | C if key in obj.table or key == "constructor" else ALL
     if name == "JSErrorObject":
         return W | C if key in ("message", "stack") else ALL
     if name == "JSObject":
