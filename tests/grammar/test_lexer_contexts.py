@@ -88,6 +88,10 @@ def test_let_is_a_name_where_no_binding_follows(source: str, expected: object) -
     "var x; for ([...x,] of [[]]) ;",
     "let [...y,] = []",
     "var f = ([...z,]) => 1",
+    "function f(...a,) {}",  # a rest parameter takes no trailing comma
+    "var o = {m(...a,) {}}",
+    "var af = x\n=> x;",  # no line break before an arrow
+    "var af = (x)\n=> x;",
 ])
 def test_syntax_errors(source: str) -> None:
     with pytest.raises(CompileError) as info:
@@ -167,19 +171,7 @@ def test_tables_match_node() -> None:
     assert [tuple(r) for r in tables["continue"]] == list(identifier_chars.ID_CONTINUE)
 
 
-# ---------------------------------------------------------------------------- more early errors
-@pytest.mark.parametrize("source", [
-    "function f(...a,) {}",
-    "var o = {m(...a,) {}}",
-    "var af = x\n=> x;",
-    "var af = (x)\n=> x;",
-])
-def test_rest_trailing_comma_and_arrow_after_a_line_break(source: str) -> None:
-    with pytest.raises(CompileError) as info:
-        compile_expression(source)
-    assert not info.value.refused
-
-
+# ---------------------------------------------------------------------------- template escapes
 def test_template_escapes_keep_a_carriage_return() -> None:
     """A CR written as ``\\r`` stays a CR; a raw CR or CRLF in the source reads as LF."""
     assert run("(s => s[0] === '\\r' && s.raw[0] === '\\\\r')`\\r`") is True
