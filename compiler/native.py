@@ -992,7 +992,23 @@ def _maybe_absent(program: A.Program) -> set[int]:
             mark(node.test)
         elif isinstance(node, A.SpreadElement):
             mark(node.argument)
+        elif isinstance(node, A.CallExpression) and _tests_elements(node):
+            callback = node.arguments[0]
+            assert isinstance(callback, A.ArrowFunctionExpression)
+            mark(callback.body)  # (xs.filter(x => x.optionalField))
     return marked
+
+
+#: array methods whose callback's result is a test (its truth value)
+_TEST_CALLBACKS = frozenset(["filter", "find", "findIndex", "some", "every"])
+
+
+def _tests_elements(node: A.CallExpression) -> bool:
+    """``xs.filter(x => x.k)`` and the like: a callback whose expression body is a test."""
+    callee = node.callee
+    return (isinstance(callee, A.MemberExpression) and isinstance(callee.property, A.PropertyName)
+            and callee.property.name in _TEST_CALLBACKS and len(node.arguments) == 1
+            and isinstance(node.arguments[0], A.ArrowFunctionExpression) and node.arguments[0].expression)
 
 
 def _fresh(node: Any) -> bool:

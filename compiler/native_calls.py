@@ -33,7 +33,7 @@ _SCRIPT_NAMES = frozenset(["value", "context", "valueExists", "undefined"])
 
 def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     if any(isinstance(a, A.SpreadElement) for a in node.arguments):
-        raise Unsupported
+        return _spread_call(gen, node)
     callee = node.callee
     args = node.arguments
     if isinstance(callee, A.Identifier):
@@ -199,6 +199,20 @@ def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.exp
     if ty == "int" and method != "abs":
         return e, "int"
     return E(f"{_MATH[method]}(X)", X=e), "int"
+
+
+def _spread_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
+    """``Math.max(...xs)`` (``Math.min``) of safe integers: an empty array (-Infinity),
+    another element type (NaN, strings read as numbers) or a long one takes the general tier."""
+    callee, args = node.callee, node.arguments
+    if not (isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Math")
+            and gen.static_key(callee) in ("max", "min") and len(args) == 1 and isinstance(args[0], A.SpreadElement)):
+        raise Unsupported
+    items = gen.as_list(*gen.expr(args[0].argument, raw=True))
+    t, x = gen.tmp(), gen.tmp()
+    return E(f"{gen.static_key(callee)}(T) if 0 < len(T := L) <= MAX_ITEMS and "
+             "all(type(X) is int and -S <= X <= S for X in T) else DEOPT()", T=t, X=x, L=items,
+             S=ast.Constant(2**53)), "int"
 
 
 def _call_on_receiver(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExpression, t: str,
@@ -439,6 +453,10 @@ def _slice(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
 
 
 def _substring(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if not all(isinstance(a, A.Literal) or isinstance(a, A.UnaryExpression) and isinstance(a.argument, A.Literal)
+               or isinstance(a, A.MemberExpression) and gen.static_key(a) == "length"
+               and isinstance(a.object, A.Literal) for a in args):
+        return _substring_of_ints(gen, obj, ty, args)
     bounds = [_int_literal(gen, a) for a in args]
     if not 1 <= len(bounds) <= 2 or min(bounds) < 0 or (len(bounds) == 2 and bounds[0] > bounds[1]):
         raise Unsupported  # negative or swapped bounds clamp differently from Python slicing
@@ -446,6 +464,30 @@ def _substring(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) 
     if len(bounds) == 1:
         return E("X[A:]", X=s, A=ast.Constant(bounds[0])), "ascii"
     return E("X[A:B]", X=s, A=ast.Constant(bounds[0]), B=ast.Constant(bounds[1])), "ascii"
+
+
+def _substring_of_ints(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``substring(a[, b])`` of computed safe integers: each clamped at 0 (Python's slice
+    clamps at the length), then the smaller one first, as JS does."""
+    if not 1 <= len(args) <= 2:
+        raise Unsupported
+    s = gen.as_ascii(obj, ty)
+    bounds = [gen.as_int(*gen.expr(a)) for a in args]
+    if len(bounds) == 1:
+        return E("X[max(A, 0):]", X=s, A=bounds[0]), "ascii"
+    t, a, b = gen.tmp(), gen.tmp(), gen.tmp()
+    return E("T[max(min(A, B), 0):max(A, B, 0)] if ((T := X), (A := P), (B := Q)) else ''", T=t, A=a, B=b, X=s,
+             P=bounds[0], Q=bounds[1]), "ascii"
+
+
+def _repeat(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``repeat(n)`` of ASCII text (no surrogates to join); a negative count is a RangeError
+    and a long result passes the text budget: the general tier says so."""
+    if len(args) != 1:
+        raise Unsupported
+    t, n = gen.tmp(), gen.tmp()
+    return E("T * N if 0 <= ((T := X), (N := C))[1] and len(T) * N <= MAX_TEXT else DEOPT()", T=t, N=n,
+             X=gen.as_ascii(obj, ty), C=gen.as_int(*gen.expr(args[0]))), "ascii"
 
 
 def _last_index_of(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -496,6 +538,8 @@ def _replace(all_matches: bool) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if len(args) != 2:
             raise Unsupported
+        if not (isinstance(args[1], A.Literal) and type(args[1].value) is str):
+            return _replace_computed(gen, obj, ty, args, all_matches)
         replacement = _text_literal(args[1])
         if "$" in replacement:
             raise Unsupported  # replacement patterns ($&, $1, ...) are left to the general tier
@@ -536,6 +580,35 @@ def _replace(all_matches: bool) -> Any:
     return build
 
 
+def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...],
+                      all_matches: bool) -> tuple[ast.expr, str]:
+    """``replace(text or /literal/, computed)``: the replacement is computed after the receiver,
+    as JS does, and must be ASCII text without ``$`` (no patterns to expand, nothing to join
+    at the seams); else the general tier. (A function is no expression of the subset.)"""
+    pattern = args[0]
+    if isinstance(pattern, A.RegExpLiteral):
+        if all_matches and "g" not in pattern.flags:
+            raise Unsupported
+        literal = literal_regex(pattern.pattern) if pattern.flags in ("", "g") else None
+        if literal is None or literal == ("$", "") or not literal[0] + literal[1]:
+            raise Unsupported
+        anchor, text = literal
+        every = "g" in pattern.flags and not anchor
+    else:
+        anchor, text, every = "", _text_literal(pattern), all_matches
+        if all_matches and not text:
+            raise Unsupported
+    t, r = gen.tmp(), gen.tmp()
+    receiver = gen.as_ascii(obj, ty)
+    replacement = gen.as_ascii(*gen.expr(args[1]))
+    if anchor:
+        template = _LITERAL_REPLACES[anchor].replace("(T := X)", "T")
+    else:
+        template = "T.replace(L, R)" if every else "T.replace(L, R, 1)"
+    return E(f"({template}) if '$' not in ((T := X), (R := Y))[1] else DEOPT()", T=t, R=r, X=receiver, Y=replacement,
+             L=ast.Constant(text), N=ast.Constant(len(text))), "ascii"
+
+
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if len(args) != 1:
         raise Unsupported
@@ -574,6 +647,7 @@ _STRING_METHODS: dict[str, Any] = {
     "charAt": _char_at,
     "padStart": _pad("rjust"),
     "padEnd": _pad("ljust"),
+    "repeat": _repeat,
 }
 
 
@@ -621,7 +695,28 @@ def _nullable(pattern: str) -> bool:
 _CALLBACK_BUILTINS = frozenset(["Number", "String", "Boolean"])
 
 
-def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None" = None) -> tuple[list[Any], Any]:
+class _Fields:
+    """An object pattern parameter ``({name, port}) => ...``: the names of its fields."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+
+
+def _field_names(p: Any) -> tuple[str, ...] | None:
+    """``{a, b}`` (shorthand names only: no defaults, renames, computed keys or rest)."""
+    if not isinstance(p, A.ObjectPattern) or not p.properties:
+        return None
+    names = []
+    for prop in p.properties:
+        if not (isinstance(prop, A.Property) and prop.shorthand and not prop.computed and prop.kind == "init"
+                and isinstance(prop.value, A.Identifier)):
+            return None
+        names.append(prop.value.name)
+    return tuple(names)
+
+
+def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None" = None,
+              fields: bool = False) -> tuple[list[Any], Any]:
     """An arrow function ``(a, b) => expr`` (or ``{ return expr; }``): its parameter names
     and body expression. With ``pairs`` (the elements are ``[key, value]`` entries), the first
     parameter may be ``[k, v]``, ``[k]`` or ``[, v]``: a (k, v) tuple of names (None for a
@@ -640,6 +735,8 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
               and all(e is None or isinstance(e, A.Identifier) for e in p.elements)):
             names = [e.name if isinstance(e, A.Identifier) else None for e in p.elements]
             params.append((names[0], names[1] if len(names) == 2 else None))
+        elif fields and i == 0 and _field_names(p) is not None:
+            params.append(_Fields(_field_names(p) or ()))
         else:
             raise Unsupported
     body = node.body
@@ -647,7 +744,8 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
         if len(body.body) != 1 or not isinstance(body.body[0], A.ReturnStatement) or body.body[0].argument is None:
             raise Unsupported
         body = body.body[0].argument
-    names = [n for p in params for n in (p if isinstance(p, tuple) else (p,)) if n is not None]
+    names = [n for p in params for n in (p if isinstance(p, tuple) else p.names if isinstance(p, _Fields) else (p,))
+             if n is not None]
     if len(set(names)) != len(names) or _SCRIPT_NAMES.intersection(names):
         raise Unsupported  # (a parameter named like a script input would hide it)
     return params, body
@@ -701,7 +799,7 @@ def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
     and Python names for its parameters (``xs`` is the receiver's own name)."""
     if len(args) != 1:
         raise Unsupported
-    params, body = _callback(args[0], arity, pairs and gen.element == "entry", gen)
+    params, body = _callback(args[0], arity, pairs and gen.element == "entry", gen, fields=True)
     unpacked = bool(params) and isinstance(params[0], tuple) and len(params) < 3  # (the array itself unseen)
     source = _bounded(gen, items, start, unpacked)
     pynames = [(gen.tmp(), gen.tmp()) if isinstance(p, tuple) else gen.tmp() for p in params[:2]]
@@ -715,8 +813,14 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
     types = ["list" if element == "entry" else element, "int",  # (element, index, array)
              {"str": "strs", "entry": "entries"}.get(element, "list")]
     scope: dict[str, tuple[str, str]] = {}
+    loads: list[ast.expr] = []
     for p, py, ty in zip(params, pynames, types):
-        if isinstance(p, tuple):  # [key, value] of an entry
+        if isinstance(p, _Fields):  # ({a, b}) => ...: the element's members, read before the body
+            loads.append(E("type(X) is dict or DEOPT()", X=py))
+            for name in p.names:
+                scope[name] = (gen.tmp(), "any")
+                loads.append(E("((F := V), True)[1]", F=scope[name][0], V=gen.load(E("X", X=py), name)))
+        elif isinstance(p, tuple):  # [key, value] of an entry
             for name, pyname, part in zip(p, py, ("str", "any")):
                 if name is not None:
                     scope[name] = (pyname, part)
@@ -728,7 +832,7 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
     # facts about this loop's variables hold for the rest of its element, unless a loop in it
     # is hoisted into the conditions, ahead of guards it would count on
     names = set() if _has_loop(body) else {py for py, _ty in scope.values()}
-    gen.conditional_floor, gen.loop_names, gen.hoisted = gen.conditional, names, []
+    gen.conditional_floor, gen.loop_names, gen.hoisted = gen.conditional, names, loads
     gen.facts = dict(gen.facts)  # facts about this loop's variables end with it
     try:
         e, ty = gen.expr(body)

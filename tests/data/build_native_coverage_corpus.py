@@ -1,0 +1,233 @@
+"""Rebuild ``native_coverage_corpus.json``: patch expressions of the kind the realistic
+benchmark holds (Kubernetes objects, vCluster patch idioms), written apart from that corpus to
+measure how much of such a corpus the native tier covers. Each case's ``expected`` is node's
+answer (``node`` must be on PATH): ``python tests/data/build_native_coverage_corpus.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+OUT = Path(__file__).with_name("native_coverage_corpus.json")
+
+CONTEXT = {
+    "vcluster": {"name": "my-vcluster", "namespace": "vcluster-my-vcluster",
+                 "config": {"sync": {"toHost": {"services": {"enabled": True}}}}},
+    "hostObject": {"metadata": {"name": "web-x-default-x-my-vcluster", "namespace": "vcluster-my-vcluster"}},
+    "virtualObject": {"metadata": {"name": "web", "namespace": "default", "labels": {"app": "web"}}},
+    "path": "spec.ports",
+}
+
+POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {
+        "name": "api-6c8f7d9b5-q2w4e", "namespace": "shop", "uid": "7f3e2a10-9b1c-4d2e-8f00-112233445566",
+        "resourceVersion": "90211", "generation": 3, "creationTimestamp": "2026-10-02T07:41:12Z",
+        "labels": {"app.kubernetes.io/name": "api", "app.kubernetes.io/part-of": "shop", "pod-template-hash": "6c8f7d9b5",
+                   "vcluster.loft.sh/managed-by": "my-vcluster"},
+        "annotations": {"team": "payments", "sidecar.istio.io/inject": "true", "empty": ""},
+        "ownerReferences": [{"kind": "ReplicaSet", "name": "api-6c8f7d9b5", "controller": True}],
+        "finalizers": ["example.com/cleanup", "kubernetes.io/pvc-protection"],
+    },
+    "spec": {
+        "nodeName": "Worker-02",
+        "hostNetwork": False,
+        "containers": [
+            {"name": "api", "image": "ghcr.io/acme/api:2.3.1",
+             "ports": [{"name": "http", "containerPort": 8080}, {"name": "metrics", "containerPort": 9102}],
+             "env": [{"name": "MODE", "value": "prod"},
+                     {"name": "TOKEN", "valueFrom": {"secretKeyRef": {"name": "api-token", "key": "token"}}}],
+             "resources": {"requests": {"cpu": "250m", "memory": "256Mi"}, "limits": {"cpu": "1", "memory": "1Gi"}}},
+            {"name": "proxy", "image": "envoyproxy/envoy:v1.31.0",
+             "ports": [{"name": "admin", "containerPort": 9901}],
+             "securityContext": {"privileged": False},
+             "resources": {"requests": {"cpu": "100m", "memory": "64Mi"}, "limits": {"memory": "128Mi"}}},
+        ],
+    },
+    "status": {
+        "phase": "Running", "podIP": "10.32.4.17",
+        "containerStatuses": [{"name": "api", "ready": True, "restartCount": 2},
+                              {"name": "proxy", "ready": False, "restartCount": 0}],
+    },
+}
+
+SERVICE = {
+    "apiVersion": "v1", "kind": "Service",
+    "metadata": {"name": "checkout", "namespace": "shop", "labels": {"app": "checkout"}},
+    "spec": {"type": "LoadBalancer", "selector": {"app": "checkout", "tier": "backend"},
+             "externalName": "payments.billing.svc.cluster.local",
+             "ports": [{"name": "http", "port": 80, "targetPort": 8080, "protocol": "TCP"},
+                       {"name": "https", "port": 443, "targetPort": "https", "protocol": "TCP"},
+                       {"port": 5353, "protocol": "UDP"}]},
+}
+
+ENDPOINTS = {
+    "apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "checkout", "namespace": "shop"},
+    "subsets": [
+        {"addresses": [{"ip": "10.32.1.4", "nodeName": "worker-1"}, {"ip": "10.32.2.9"}],
+         "ports": [{"name": "http", "port": 8080, "protocol": "TCP"}]},
+        {"addresses": [{"ip": "10.32.3.3", "nodeName": "worker-3"}],
+         "ports": [{"name": "grpc", "port": 9000, "protocol": "TCP"}]},
+    ],
+}
+
+INGRESS = {
+    "apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+    "metadata": {"name": "shop", "annotations": {"cert-manager.io/cluster-issuer": "letsencrypt"}},
+    "spec": {"rules": [{"host": "shop.example.com",
+                        "http": {"paths": [{"path": "/", "backend": {"service": {"name": "web", "port": {"number": 80}}}}]}},
+                       {"host": "*.shop.example.com"}, {"host": "api.example.com"}],
+             "tls": [{"hosts": ["shop.example.com", "api.example.com"], "secretName": "shop-tls"}]},
+}
+
+CONFIGMAP = {
+    "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "app-config", "namespace": "shop"},
+    "data": {"app.properties": "# settings\nmode = prod\nthreads=4\n\nregion= eu-west-1 ",
+             "LOG_LEVEL": "DEBUG", "values.yaml": "replicas: 2\n", "extra.yml": "a: 1\n", "notes.txt": "  hello  "},
+}
+
+SECRET = {
+    "apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/basic-auth",
+    "metadata": {"name": "db-auth", "namespace": "shop"},
+    "data": {"username": "YWRtaW4=", "password": "IHMzY3IzdCA="},
+}
+
+#: (js, value): value is an object above or a scalar input
+CASES: list[tuple[str, Any]] = [
+    # Pods: containers, images, resources
+    ("value.spec.containers.map(c => { const parts = c.image.split('/'); return parts[parts.length - 1]; })", POD),
+    ("value.spec.containers.map(c => c.image.split('/').at(-1))", POD),
+    ("value.spec.containers.map(c => c.image.substring(0, c.image.lastIndexOf(':')))", POD),
+    ("value.spec.containers.some(c => c.securityContext?.privileged === true)", POD),
+    ("value.spec.containers.every(c => c.resources?.limits?.memory !== undefined)", POD),
+    ("value.spec.containers.findIndex(c => c.name === 'proxy')", POD),
+    ("Math.max(...value.spec.containers.map(c => c.ports?.length ?? 0))", POD),
+    ("Math.max(...value.spec.containers.flatMap(c => (c.ports ?? []).map(p => p.containerPort)))", POD),
+    ("value.spec.containers.map(({name, image}) => `${name}=${image}`)", POD),
+    ("value.spec.containers.map(c => c.name.toUpperCase())", POD),
+    ("value.spec.containers.map(c => ({...c, image: c.image.startsWith('ghcr.io/') ? c.image : 'mirror.local/' + c.image}))",
+     POD),
+    ("(() => { let total = 0; for (const c of value.spec.containers) { total += c.ports?.length ?? 0; } return total; })()",
+     POD),
+    ("(() => { const out = {}; value.spec.containers.forEach(c => { out[c.name] = c.image; }); return out; })()", POD),
+    ("Array.isArray(value.spec.containers) ? value.spec.containers.length : 0", POD),
+    ("typeof value.metadata.annotations?.team === 'string' ? value.metadata.annotations.team : 'none'", POD),
+    ("value.metadata.name.split('-').filter(Boolean).slice(0, -2).join('-')", POD),
+    ("value.metadata.creationTimestamp.substring(0, 10)", POD),
+    ("value.spec.containers.flatMap(c => c.env ?? []).filter(e => e.valueFrom).map(e => e.name)", POD),
+    ("Number.parseInt(value.metadata.resourceVersion, 10) + 1", POD),
+    ("value.spec.nodeName ? value.spec.nodeName.toLowerCase() : 'unscheduled'", POD),
+    ("value.status.phase === 'Running' ? 'up' : value.status.phase === 'Pending' ? 'starting' : 'down'", POD),
+    ("value.status.containerStatuses.filter(s => s.ready).length + '/' + value.status.containerStatuses.length", POD),
+    ("value.status.containerStatuses.reduce((n, s) => n + s.restartCount, 0)", POD),
+    ("(() => { if (value.spec.hostNetwork) { return 'host'; } else { return value.status.podIP; } })()", POD),
+    ("Object.values(value.metadata.labels).join(',')", POD),
+    ("Object.entries(value.metadata.labels).map(([k, v]) => `${k}=${v}`).join(',')", POD),
+    ("value.spec.containers.map(c => { const m = c.resources.requests.memory; "
+     "return m.endsWith('Gi') ? parseInt(m) * 1024 : parseInt(m); })", POD),
+    ("(() => { const cpu = value.spec.containers[0].resources.requests.cpu; "
+     "return cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000; })()", POD),
+    ("Object.assign({}, value.metadata.labels, { 'vcluster.loft.sh/object-name': value.metadata.name })", POD),
+    ("(() => { let name = value.metadata.name; if (name.length > 12) { name = name.slice(0, 12); } "
+     "return name + '-x-' + context.vcluster.name; })()", POD),
+    ("value.metadata.finalizers?.filter(f => f !== 'kubernetes.io/pvc-protection') ?? []", POD),
+    ("value.metadata.ownerReferences?.some(o => o.kind === 'ReplicaSet') ?? false", POD),
+    ("Object.keys(value.metadata.labels).map(k => k.toLowerCase()).sort()", POD),
+    ("String(value.metadata.generation).padStart(4, '0')", POD),
+    ("value.metadata.name.replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '')", POD),
+    ("Object.entries(value.metadata.annotations ?? {}).filter(([k, v]) => typeof v === 'string' && v.length > 0).length",
+     POD),
+    ("(() => { const labels = {}; for (const [k, v] of Object.entries(value.metadata.labels)) "
+     "{ labels[k.replace('/', '_')] = v; } return labels; })()", POD),
+    ("value.spec.containers.map(c => { if (c.name === 'api') { return c.image; } return null; })", POD),
+    ("value.status.containerStatuses.every(s => s.ready) ? 'Ready' : 'NotReady'", POD),
+    ("value.spec.containers.map(c => c.image.includes('@') ? c.image.split('@')[0] : c.image.split(':')[0])", POD),
+    # Services
+    ("value.spec.ports.map(p => ({ ...p, name: p.name ?? `port-${p.port}` }))", SERVICE),
+    ("value.spec.ports.map(({port, protocol}) => `${port}/${protocol}`)", SERVICE),
+    ("value.spec.ports.filter(p => p.protocol !== 'UDP').map(p => p.port)", SERVICE),
+    ("value.spec.ports.find(p => p.name === 'https')?.targetPort ?? 443", SERVICE),
+    ("value.spec.type === 'LoadBalancer' ? 'ClusterIP' : value.spec.type", SERVICE),
+    ("value.spec.selector ? Object.keys(value.spec.selector).length : 0", SERVICE),
+    ("Math.min(...value.spec.ports.map(p => p.port))", SERVICE),
+    ("value.spec.ports.map(p => p.port).sort((a, b) => a - b).at(-1)", SERVICE),
+    ("virtualToHostDNS(value.spec.externalName)", SERVICE),
+    ("Object.entries(value.spec.selector).map(([k, v]) => k + '=' + v).join(',')", SERVICE),
+    ("value.spec.ports.map(p => typeof p.targetPort === 'number' ? p.targetPort : p.port)", SERVICE),
+    # Endpoints
+    ("value.subsets.flatMap(s => s.addresses.map(a => a.ip)).sort()", ENDPOINTS),
+    ("(() => { const ips = []; for (const s of value.subsets) { for (const a of s.addresses) { ips.push(a.ip); } } "
+     "return ips; })()", ENDPOINTS),
+    ("value.subsets.map(s => s.addresses.length).reduce((a, b) => a + b, 0)", ENDPOINTS),
+    ("value.subsets.flatMap(s => s.addresses).filter(a => !a.nodeName).length", ENDPOINTS),
+    # Ingresses
+    ("value.spec.rules.map(r => r.host.replace(/\\.example\\.com$/, '.' + context.vcluster.name + '.example.com'))",
+     INGRESS),
+    ("value.spec.rules.map(r => r.host).filter(h => h && !h.startsWith('*.'))", INGRESS),
+    ("value.spec.tls?.flatMap(t => t.hosts) ?? []", INGRESS),
+    ("value.spec.rules.map(r => ({ ...r, host: r.host.split('.')[0] + '-' + context.vcluster.name + '.' + "
+     "r.host.split('.').slice(1).join('.') }))", INGRESS),
+    ("value.spec.rules.filter(r => r.http).map(r => r.http.paths.length)", INGRESS),
+    # ConfigMaps
+    ("Object.keys(value.data).filter(k => k.endsWith('.yaml') || k.endsWith('.yml'))", CONFIGMAP),
+    ("Object.fromEntries(Object.entries(value.data).map(([k, v]) => [k, v.trim()]))", CONFIGMAP),
+    ("value.data['app.properties'].split('\\n').filter(l => l && !l.startsWith('#')).length", CONFIGMAP),
+    ("Object.fromEntries(value.data['app.properties'].split('\\n').filter(l => l.includes('='))"
+     ".map(l => [l.split('=')[0].trim(), l.split('=')[1].trim()]))", CONFIGMAP),
+    ("value.data.LOG_LEVEL.toLowerCase() === 'debug'", CONFIGMAP),
+    ("Object.values(value.data).reduce((n, v) => n + v.length, 0)", CONFIGMAP),
+    # Secrets
+    ("Object.fromEntries(Object.entries(value.data).map(([k, v]) => [k, atob(v)]))", SECRET),
+    ("atob(value.data.username) + ':' + atob(value.data.password).trim()", SECRET),
+    ("btoa(atob(value.data.password).trim())", SECRET),
+    ("value.type === 'kubernetes.io/tls' ? Object.keys(value.data).every(k => k.startsWith('tls.')) : false", SECRET),
+    # scalar inputs (a field a patch rewrites in place)
+    ("value.trim().toLowerCase()", " Web-Frontend "),
+    ("value.split(',').map(s => s.trim()).filter(s => s.length > 0)", "a, b,,c "),
+    ("value.endsWith('Mi') ? parseInt(value) * 1024 * 1024 : parseInt(value)", "256Mi"),
+    ("value.lastIndexOf('/') >= 0 ? value.substring(value.lastIndexOf('/') + 1) : value", "registry.local/team/app"),
+    ("value.split(':').at(-1)", "nginx:1.27"),
+    ("value.padStart(5, '0')", "42"),
+    ("typeof value === 'string' ? value.toLowerCase() : String(value)", 8080),
+    ("Array.isArray(value) ? value.join(',') : value", ["a", "b"]),
+    ("value.replace('docker.io/', '')", "docker.io/library/redis:7"),
+    ("value.split('.').filter(Boolean).map(s => s.toLowerCase()).join('.')", "Shop.Example..COM"),
+    ("value > 65535 ? 65535 : value < 1 ? 1 : value", 70000),
+    ("value.includes('.') ? value : value + '.' + context.vcluster.namespace + '.svc'", "db"),
+    ("'-'.repeat(3) + value", "x"),
+    ("value.startsWith('sha256:') ? value.substring(7, 19) : value", "sha256:abcdef0123456789abcdef"),
+    ("new Date(value).toISOString()", "2026-10-02T07:41:12Z"),
+]
+
+_NODE = r"""
+const vm = require('vm');
+const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+function virtualToHostDNS(ctx) {
+  return name => {
+    const labels = name.split('.');
+    return `${labels[0]}-x-${labels[1]}-x-${ctx.vcluster.name}.${ctx.vcluster.namespace}.svc` +
+      (labels.length > 3 ? '.' + labels.slice(3).join('.') : '');
+  };
+}
+const out = cases.map(c => {
+  const sandbox = {value: c.value, context: c.context, valueExists: true, atob, btoa,
+                   virtualToHostDNS: virtualToHostDNS(c.context)};
+  return vm.runInNewContext(c.js, sandbox);
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def main() -> None:
+    cases = [{"id": f"c{i + 1:03d}", "js": js, "value": value, "context": CONTEXT} for i, (js, value) in enumerate(CASES)]
+    done = subprocess.run(["node", "-e", _NODE], input=json.dumps(cases), capture_output=True, text=True, check=True)
+    for case, expected in zip(cases, json.loads(done.stdout)):
+        case["expected"] = expected
+    OUT.write_text(json.dumps({"description": __doc__.strip().split("\n\n")[0], "cases": cases}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
