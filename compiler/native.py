@@ -158,6 +158,10 @@ class NativeGen:
         #: (see ``prologue``)
         self.write_paths: set[tuple[str, ...]] = set()
         self.writes_fresh = True
+        #: locals a statement assigns again (``let x``; native_statements): no guard's fact holds
+        #: for them, and ``own``: locals holding an object or array the script made (writable)
+        self.reassigned: set[str] = set()
+        self.own: set[str] = set()
 
     def tmp(self) -> str:
         self.counter += 1
@@ -167,7 +171,7 @@ class NativeGen:
     def note_fact(self, e: ast.expr, ty: str) -> None:
         """Record that the name ``e`` has type ``ty`` once this guard has run. Only guards that
         run unconditionally count; they take effect where ``promote`` says (see there)."""
-        if not isinstance(e, ast.Name) or self.conditional != self.conditional_floor:
+        if not isinstance(e, ast.Name) or self.conditional != self.conditional_floor or e.id in self.reassigned:
             return
         if not self.in_comprehension:
             self.pending.append((e.id, ty))

@@ -20,6 +20,7 @@ from syncpatch.grammar.ast import walk
 
 from .native import Unsupported, _plain_text, is_function_call
 from .native_regex import literal_regex, translate_regex
+from .native_statements import is_statement_body
 from .native_templates import expr as E
 
 if TYPE_CHECKING:
@@ -739,11 +740,10 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
             params.append(_Fields(_field_names(p) or ()))
         else:
             raise Unsupported
-    body = node.body
-    if isinstance(body, A.BlockStatement):
-        if len(body.body) != 1 or not isinstance(body.body[0], A.ReturnStatement) or body.body[0].argument is None:
-            raise Unsupported
-        body = body.body[0].argument
+    body: Any = node.body
+    if isinstance(body, A.BlockStatement) and not is_statement_body(body):
+        only: Any = body.body[0]
+        body = only.argument  # (a block body otherwise: native_statements.block_value)
     names = [n for p in params for n in (p if isinstance(p, tuple) else p.names if isinstance(p, _Fields) else (p,))
              if n is not None]
     if len(set(names)) != len(names) or _SCRIPT_NAMES.intersection(names):

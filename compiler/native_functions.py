@@ -17,6 +17,7 @@ from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
 from .native import _ALIAS, _INPUTS, Unsupported
+from .native_statements import function_body, needs_statements
 from .native_templates import expr as E
 
 if TYPE_CHECKING:
@@ -37,7 +38,12 @@ def inline_call(gen: "NativeGen", node: A.CallExpression, statement: bool) -> tu
         raise Unsupported  # (patterns, defaults, rest parameters, spread or extra arguments)
     if any(isinstance(n, (A.ThisExpression, A.MetaProperty)) for n in walk(fn.body)):
         raise Unsupported  # (``this`` of a function expression is its own)
-    statements, returned = _body(fn)
+    try:
+        statements, returned = _body(fn)
+    except Unsupported:  # (if, loops, reassignment: statements, where a whole statement stands)
+        if not (statement and isinstance(fn.body, A.BlockStatement)):
+            raise
+        statements, returned = None, None
     if statements and not statement:
         raise Unsupported
     scope: dict[str, tuple[str, str]] = {}
@@ -64,6 +70,9 @@ def inline_call(gen: "NativeGen", node: A.CallExpression, statement: bool) -> tu
         scope[name] = (t, ty)
     gen.scopes.append(scope)
     try:
+        if statements is None:
+            assert isinstance(fn.body, A.BlockStatement)
+            return function_body(gen, fn.body.body)  # (no bindings: statement is True)
         for s in statements:
             _statement(gen, s)
             gen.promote()
@@ -88,8 +97,10 @@ def _body(fn: A.ArrowFunctionExpression | A.FunctionExpression) -> tuple[list[An
     for i, s in enumerate(statements):
         if isinstance(s, A.VariableDeclaration):
             _check_declaration(s, statements[:i])
-        elif not isinstance(s, A.ExpressionStatement):
-            raise Unsupported  # (``if``, loops, an early ``return``: the general tier)
+        elif not isinstance(s, A.ExpressionStatement) or needs_statements(s.expression, {
+                d.id.name for b in statements[:i] if isinstance(b, A.VariableDeclaration)
+                for d in b.declarations if isinstance(d.id, A.Identifier)}):
+            raise Unsupported  # (``if``, loops, an early ``return``: native_statements, or the general tier)
     return statements, returned
 
 

@@ -7,6 +7,7 @@ calls (``native_calls.py``) build on it, so this module joins the two.
 from __future__ import annotations
 
 import ast
+from typing import Any
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
@@ -14,6 +15,7 @@ from syncpatch.grammar.ast import walk
 from .native import NativeGen, Unsupported
 from .native_calls import _is_new_set, _unique, call
 from .native_functions import inline_call
+from .native_statements import block_value
 
 __all__ = ["NativeProgram", "native_program"]
 
@@ -31,6 +33,11 @@ class NativeTranslator(NativeGen):
 
     def inline(self, node: A.CallExpression, statement: bool) -> tuple[ast.expr, str]:
         return inline_call(self, node, statement)
+
+    def expr(self, node: Any, raw: bool = False) -> tuple[ast.expr, str]:
+        if isinstance(node, A.BlockStatement):  # a callback's block body (see native_statements)
+            return block_value(self, node)
+        return super().expr(node, raw)
 
 
 class NativeProgram:

@@ -616,6 +616,49 @@ EXPRESSIONS: list[str] = [
     "value.replaceAll('a', value.slice(0, 1) + '$&')",
     "value.replace(/b/g, value.at(-1))",
     "value.replace(/a/, value.charAt(0) + '$')",
+    # (natcover) block-bodied callbacks: bindings, if/else returns (native_statements.block_value)
+    "value.map(p => { const n = p.name; return n + '-' + p.port; })",
+    "value.map(x => { if (typeof x === 'string') { return x.length; } return -1; })",
+    "value.map(p => { if (p.port > 8000) { return 'high'; } else if (p.port === 8000) { return 'base'; } "
+    "else { return 'low'; } })",
+    "value.filter(p => { const proto = p.protocol ?? 'TCP'; return proto === 'TCP'; })",
+    "value.map(p => { const items = p.items ?? []; return items.map(i => i + '!'); })",
+    "value.map(x => { const y = x; })",
+    "value.map(x => { if (x) { const y = [x].map(z => z); return y; } return 0; })",
+    "value.map(x => { const x2 = x + x; const x4 = x2 + x2; return x4.length; })",
+    "value.map(x => { const a = b; const b = 1; return a; })",
+    "value.reduce((n, p) => { const k = p.port ?? 0; return n + k; }, 0)",
+    "value.find(p => { if (p.name === 'p1') { return true; } return false; })?.port",
+    # (natcover) function bodies as statements: let, if/else, for...of, forEach, own writes
+    "(() => { let n = 0; for (const x of value) { n += x.port ?? 1; } return n; })()",
+    "(() => { let s = ''; for (const x of value) { s += x; } return s; })()",
+    "(() => { let s = 'a'; for (const x of value.slice(0, 10)) { s = s + s; } return s.length; })()",
+    "(() => { const out = {}; for (const [k, v] of Object.entries(value)) { out[k.toUpperCase()] = v; } return out; })()",
+    "(() => { const out = {}; for (const [k, v] of Object.entries(value)) { out[k] = typeof v; } return out; })()",
+    "(() => { const out = []; value.forEach((x, i) => { out.push(i, x); }); return out; })()",
+    "(() => { const out = {}; value.forEach(p => { out[p.name] = p.port; }); return out; })()",
+    "(() => { if (typeof value === 'string') { return value.toUpperCase(); } else if (Array.isArray(value)) "
+    "{ return value.length; } return null; })()",
+    "(() => { let x = value; if (!x) { x = 'empty'; } return x; })()",
+    "(() => { let i = 0; for (const c of value) { if (c === 'b') { i++; } else { i--; } } return i; })()",
+    "(() => { let n = 0; for (const a of value) { for (const b of value) { n++; } } return n; })()",
+    "(() => { const xs = []; for (const a of value) { for (const b of value) { for (const c of value) "
+    "{ xs.push(c); } } } return xs.length; })()",
+    "(() => { let x = 1; x = x + value; return x; })()",
+    "(() => { let total = 0; for (const p of value) { total = total + p.port * 2; } return total; })()",
+    "(() => { const o = {}; o.__proto__ = value; return o; })()",
+    "(() => { const o = {}; o[value] = 1; return o; })()",
+    "(() => { const a = []; a[0] = value; return a; })()",
+    "(() => { let s = value; s ??= 'none'; s ||= 'empty'; return s; })()",
+    "(() => { for (const x of value) { if (x === 'b') { return 'found'; } } return 'none'; })()",
+    "(() => { const seen = {}; for (const x of value) { seen[x] = (seen[x] ?? 0) + 1; } return seen; })()",
+    "(() => { const c = 1; c = 2; return c; })()",
+    "(() => { let v = value; const r = v.name; v = 5; return r + v; })()",
+    "(v => { let n = v.length; if (n > 3) { return v.slice(0, 3); } return v; })(value)",
+    "(() => { if (value === 'a') { if (value.length) { return 1; } } else { return 2; } })()",
+    "(() => { let r = 'x'; if (value === 'web') { return 'w'; } else if (value === 'exact') { r = 'e'; } "
+    "else { return 'o'; } return r + value; })()",
+    "(() => { if (value) { const t = 1; } else { return 0; } return typeof t; })()",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -633,6 +676,16 @@ NOT_NATIVE: frozenset[str] = frozenset([
     'value.some(x => x.includes("😀"))',
     "Object.assign(value, {k: 1})",  # writes into an input: the general tier, on its copy
     "value.map(({constructor}) => constructor)",  # may reach Function: dynamic code, the general tier
+    # loops three deep, a __proto__ write, a write into an array, a return in a loop, a const assigned
+    "(() => { const xs = []; for (const a of value) { for (const b of value) { for (const c of value) "
+    "{ xs.push(c); } } } return xs.length; })()",
+    "(() => { const o = {}; o.__proto__ = value; return o; })()",
+    "(() => { const a = []; a[0] = value; return a; })()",
+    "(() => { for (const x of value) { if (x === 'b') { return 'found'; } } return 'none'; })()",
+    "(() => { const c = 1; c = 2; return c; })()",
+    "value.map(x => { const a = b; const b = 1; return a; })",
+    "value.map(x => { if (x) { const y = [x].map(z => z); return y; } return 0; })",  # a loop in a branch
+    "(() => { if (value) { const t = 1; } else { return 0; } return typeof t; })()",  # t would reach the rest
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------

@@ -1,0 +1,460 @@
+"""Native-tier statements: the bodies of block-bodied functions.
+
+Two places take them. A callback with a block body (``c => { const m = c.x; if (...) return a;
+return b; }``) stands where an expression must: its declarations become bindings evaluated in
+order, and an ``if`` whose branch returns becomes a conditional expression (``block_value``).
+A function literal called where a whole statement stands (``(() => { let n = 0; for (...) {...}
+return n; })()``) runs as Python statements (``function_body``): ``let`` reassignment, ``if`` /
+``else``, ``for...of`` over arrays and ``Object.entries``, ``forEach``, and writes into the
+objects and arrays the function itself made (``out[k] = v``, ``xs.push(v)``).
+
+Why this agrees with JS: a name assigned again has type ``any`` and no guard's fact (its type
+may change between reads); loops run over at most ``MAX_ITEMS`` elements (two levels at most,
+as callbacks do); a write goes only into a container a literal made, under a string key that
+is not ``__proto__``; a ``return`` is translated only where the rest of the function can be
+placed in the other branch (no return in a loop, no ``break``), so control flows as in JS.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from syncpatch.grammar import ast as A
+from syncpatch.grammar.ast import walk
+
+from .native import _INPUTS, Unsupported, _join
+from .native_templates import expr as E
+from .native_templates import stmts as S
+
+if TYPE_CHECKING:
+    from .native import NativeGen
+
+__all__ = ["block_value", "function_body", "is_statement_body", "needs_statements"]
+
+#: at most this many statements in a translated body (keeps generated code small)
+_MAX_STATEMENTS = 64
+
+
+def is_statement_body(node: Any) -> bool:
+    """A block other than a lone ``return x`` (which the callers translate themselves)."""
+    return isinstance(node, A.BlockStatement) and not (
+        len(node.body) == 1 and isinstance(node.body[0], A.ReturnStatement) and node.body[0].argument is not None)
+
+
+def needs_statements(e: Any, declared: set[str]) -> bool:
+    """An expression statement only ``function_body`` translates: a local assigned again, a
+    write into a container a local (of the names ``declared`` before it) holds, ``push``,
+    ``forEach``."""
+    if isinstance(e, A.AssignmentExpression):
+        return isinstance(e.left, A.Identifier) or isinstance(e.left, A.MemberExpression) \
+            and isinstance(e.left.object, A.Identifier) and e.left.object.name in declared
+    if isinstance(e, A.UpdateExpression):
+        return True
+    return isinstance(e, A.CallExpression) and isinstance(e.callee, A.MemberExpression) \
+        and isinstance(e.callee.property, A.PropertyName) and e.callee.property.name in ("push", "forEach")
+
+
+def _live(statements: Any) -> list[Any]:
+    out = [s for s in statements if not isinstance(s, A.EmptyStatement)]
+    if len(out) > _MAX_STATEMENTS:
+        raise Unsupported
+    return out
+
+
+def _body_of(s: Any) -> list[Any]:
+    return _live(s.body) if isinstance(s, A.BlockStatement) else _live([s])
+
+
+def _returns(statements: list[Any]) -> bool:
+    """Does running ``statements`` surely end in a ``return``?"""
+    for s in statements:
+        if isinstance(s, A.ReturnStatement):
+            return True
+        if isinstance(s, A.BlockStatement) and _returns(_live(s.body)):
+            return True
+        if isinstance(s, A.IfStatement) and s.alternate is not None and _returns(_body_of(s.consequent)) \
+                and _returns(_body_of(s.alternate)):
+            return True
+    return False
+
+
+def _has(node: Any, *kinds: type) -> bool:
+    """Does ``node`` hold a statement of ``kinds`` outside nested functions?"""
+    return any(isinstance(n, kinds) for n in walk(node, prune=(A.ArrowFunctionExpression, A.FunctionExpression)))
+
+
+def _check_name(gen: "NativeGen", name: str, init: Any, before: list[Any]) -> None:
+    """A declared name: not an input, not declared again in its block, not read before its
+    declaration in the block (a ReferenceError in JS, an outer binding here)."""
+    if name in _INPUTS or name in gen.scopes[-1]:
+        raise Unsupported
+    if any(isinstance(n, A.Identifier) and n.name == name for b in [*before, init] for n in walk(b)):
+        raise Unsupported
+
+
+# -- a block body as an expression (callbacks) -----------------------------------------------
+def block_value(gen: "NativeGen", block: A.BlockStatement) -> tuple[ast.expr, str]:
+    """A callback's block body as one expression: ``const`` / ``let`` bindings (never assigned
+    again) and ``if`` statements whose branch returns, up to a ``return``."""
+    if any(isinstance(n, A.AssignmentExpression) and isinstance(n.left, A.Identifier)
+           or isinstance(n, A.UpdateExpression) for n in walk(block)):
+        raise Unsupported  # (an assigned name needs statements)
+    return _value(gen, _live(block.body), top=True)
+
+
+def _value(gen: "NativeGen", statements: list[Any], top: bool) -> tuple[ast.expr, str]:
+    gen.scopes.append({})
+    try:
+        return _value_in_scope(gen, statements, top)
+    finally:
+        gen.scopes.pop()
+
+
+def _value_in_scope(gen: "NativeGen", statements: list[Any], top: bool) -> tuple[ast.expr, str]:
+    bindings: list[ast.expr] = []
+    for i, s in enumerate(statements):
+        if isinstance(s, A.ReturnStatement):
+            out = gen.expr(s.argument) if s.argument is not None else (E("UNDEFINED"), "undef")
+            return _bound(bindings, out)
+        if isinstance(s, A.VariableDeclaration) and s.kind in ("const", "let"):
+            for d in s.declarations:
+                if not isinstance(d.id, A.Identifier) or d.init is None:
+                    raise Unsupported
+                _check_name(gen, d.id.name, d.init, statements[:i])
+                node, ty = gen.expr(d.init)
+                name = gen.tmp()
+                if top and gen.in_comprehension:
+                    # before the loops this callback hoists, which may read the binding
+                    gen.hoisted.append(E("((T := X), True)[1]", T=name, X=node))
+                elif top:  # (a reduce loop's body: statements)
+                    gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
+                else:
+                    bindings.append(E("(T := X)", T=name, X=node))
+                gen.scopes[-1][d.id.name] = (name, ty)
+            continue
+        if isinstance(s, A.IfStatement):
+            consequent = _body_of(s.consequent)
+            if not _returns(consequent):
+                raise Unsupported
+            alternate = _body_of(s.alternate) if s.alternate is not None else []
+            rest = [] if _returns(alternate) else statements[i + 1:]
+            if alternate and rest:
+                raise Unsupported  # (the alternate's declarations would reach the rest)
+            test = gen.truthy(*gen.expr(s.test))
+            marks = len(gen.hoisted), len(gen.pre)
+            with gen.branch():
+                a, ta = _value(gen, consequent, top=False)
+                b, tb = _value(gen, alternate or rest, top=False)
+            if (len(gen.hoisted), len(gen.pre)) != marks:
+                raise Unsupported  # (a branch's loop would run whichever branch is taken)
+            return _bound(bindings, (E("A if C else B", A=a, B=b, C=test), _join(ta, tb)))
+        raise Unsupported  # (expression statements, loops: the general tier)
+    return _bound(bindings, (E("UNDEFINED"), "undef"))
+
+
+def _bound(bindings: list[ast.expr], out: tuple[ast.expr, str]) -> tuple[ast.expr, str]:
+    if not bindings:
+        return out
+    return ast.Subscript(value=ast.Tuple(elts=[*bindings, out[0]], ctx=ast.Load()), slice=ast.Constant(-1),
+                         ctx=ast.Load()), out[1]
+
+
+# -- a function body as statements (functions called where a statement stands) ---------------
+@attrs.define
+class _Body:
+    """The translation of one function body: its result's Python name and the types returned."""
+
+    result: str
+    types: list[str] = attrs.field(factory=list)
+    assigned: frozenset[str | None] = frozenset()
+
+
+def function_body(gen: "NativeGen", statements: Any) -> tuple[ast.expr, str]:
+    """The body's statements appended to ``gen.pre``; its result as a Python name."""
+    live = _live(statements)
+    assigned = frozenset(_assigned_name(n) for s in live for n in walk(s)) - {None}
+    body = _Body(result=gen.tmp(), assigned=assigned)
+    out = _statements(gen, body, live)
+    if not _returns(live):
+        out.insert(0, ast.Assign(targets=[ast.Name(id=body.result, ctx=ast.Store())], value=E("UNDEFINED")))
+        body.types.append("undef")
+    gen.pre.extend(out)
+    ty = body.types[0]
+    for t in body.types[1:]:
+        ty = _join(ty, t)
+    return E("R", R=body.result), ty
+
+
+def _assigned_name(node: Any) -> str | None:
+    """The name ``x = ...``, ``x += ...`` or ``x++`` assigns."""
+    target = node.left if isinstance(node, A.AssignmentExpression) else \
+        node.argument if isinstance(node, A.UpdateExpression) else None
+    return target.name if isinstance(target, A.Identifier) else None
+
+
+def _statements(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.stmt]:
+    """``statements`` in a block scope of their own."""
+    gen.scopes.append({})
+    try:
+        return _in_scope(gen, body, statements)
+    finally:
+        gen.scopes.pop()
+
+
+def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.stmt]:
+    for i, s in enumerate(statements):  # (before an ``if`` may move the rest of the block)
+        if isinstance(s, A.VariableDeclaration):
+            for d in s.declarations:
+                _check_name(gen, d.id.name if isinstance(d.id, A.Identifier) else "", None, statements[:i])
+    out: list[ast.stmt] = []
+    for i, s in enumerate(statements):
+        if isinstance(s, A.ReturnStatement):
+            node, ty = gen.expr(s.argument) if s.argument is not None else (E("UNDEFINED"), "undef")
+            out.extend(_flush(gen))
+            out.append(ast.Assign(targets=[ast.Name(id=body.result, ctx=ast.Store())], value=node))
+            body.types.append(ty)
+            return out  # (what follows never runs)
+        if isinstance(s, A.IfStatement):
+            out.extend(_if(gen, body, s, statements[i + 1:]))
+            if _has(s, A.ReturnStatement):
+                return out  # (the rest of the block went into a branch)
+            continue
+        if isinstance(s, A.VariableDeclaration) and s.kind in ("const", "let"):
+            out.extend(_declaration(gen, body, s, statements[:i]))
+            continue
+        if isinstance(s, A.ForOfStatement):
+            out.extend(_for_of(gen, body, s))
+            continue
+        if isinstance(s, A.BlockStatement):
+            inner = _live(s.body)
+            if _has(s, A.ReturnStatement):
+                raise Unsupported
+            out.extend(_statements(gen, body, inner))
+            continue
+        if isinstance(s, A.ExpressionStatement):
+            out.extend(_expression_statement(gen, body, s.expression))
+            continue
+        raise Unsupported  # (while, for(;;), break, switch, try, throw: the general tier)
+    return out
+
+
+def _if(gen: "NativeGen", body: _Body, s: A.IfStatement, rest: list[Any]) -> list[ast.stmt]:
+    """``if``/``else``. When a branch holds a ``return``, the statements after the ``if`` run
+    only after the other branch: they are placed at its end (so each runs in one place)."""
+    branches = [_body_of(s.consequent), _body_of(s.alternate) if s.alternate is not None else []]
+    ends = [_returns(b) for b in branches]
+    if any(_has(tuple(b), A.ReturnStatement) for b in branches) and rest:
+        if ends == [True, False] or ends == [False, True]:
+            open_branch = ends.index(False)
+            if any(isinstance(x, A.VariableDeclaration) for x in branches[open_branch]):
+                raise Unsupported  # (its declarations would reach the rest)
+            branches[open_branch] = [*branches[open_branch], *rest]
+        elif not all(ends):
+            raise Unsupported  # (the rest would run after both branches: one copy each)
+    test = gen.truthy(*gen.expr(s.test))
+    out = _flush(gen)
+    with gen.branch():
+        then = _statements(gen, body, branches[0])
+        orelse = _statements(gen, body, branches[1]) if branches[1] else []
+    return [*out, ast.If(test=test, body=then or [ast.Pass()], orelse=orelse)]
+
+
+def _flush(gen: "NativeGen") -> list[ast.stmt]:
+    """The statements translation put ahead of the current one (and its facts, now held)."""
+    out, gen.pre = gen.pre, []
+    gen.promote()
+    return out
+
+
+def _assign(name: str, value: ast.expr) -> ast.stmt:
+    return ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
+
+
+def _declaration(gen: "NativeGen", body: _Body, s: A.VariableDeclaration, before: list[Any]) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for d in s.declarations:
+        if not isinstance(d.id, A.Identifier) or d.init is None:
+            raise Unsupported
+        name = d.id.name
+        _check_name(gen, name, d.init, before)
+        if name in body.assigned and s.kind == "const":
+            raise Unsupported  # (a TypeError when it runs: the general tier)
+        node, ty = gen.expr(d.init)
+        py = gen.tmp()
+        out.extend(_flush(gen))
+        out.append(_assign(py, node))
+        out.extend(gen.bounded(node, py, ty))
+        if name in body.assigned:
+            gen.reassigned.add(py)
+            ty = "any"
+        elif isinstance(d.init, (A.ObjectExpression, A.ArrayExpression)):
+            gen.own.add(py)  # a container this function made: writes into it are its own
+        gen.scopes[-1][name] = (py, ty)
+    return out
+
+
+def _local(gen: "NativeGen", node: Any, names: set[str]) -> str | None:
+    """The Python name of the local ``node`` names, when it is among ``names``."""
+    if not isinstance(node, A.Identifier):
+        return None
+    found = gen.lookup(node.name)
+    return found[0] if found is not None and found[0] in names else None
+
+
+def _expression_statement(gen: "NativeGen", body: _Body, e: Any) -> list[ast.stmt]:
+    if isinstance(e, A.AssignmentExpression) and isinstance(e.left, A.Identifier):
+        return _reassign(gen, e.left, e.operator, e.right)
+    if isinstance(e, A.UpdateExpression) and isinstance(e.argument, A.Identifier):
+        # x++ is x - (-1): ToNumber first, as JS does (never a string join)
+        step = -1 if e.operator == "++" else 1
+        return _reassign(gen, e.argument, "-=", A.Literal(value=step, raw=str(step), span=e.span))
+    if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.MemberExpression) \
+            and not e.left.optional and _local(gen, e.left.object, gen.own) is not None:
+        return _own_write(gen, e.left, e.right)
+    if isinstance(e, A.CallExpression) and not e.optional and isinstance(e.callee, A.MemberExpression) \
+            and not e.callee.optional and not e.callee.computed and isinstance(e.callee.property, A.PropertyName):
+        method = e.callee.property.name
+        if method == "push" and _local(gen, e.callee.object, gen.own) is not None:
+            return _push(gen, e)
+        if method == "forEach":
+            return _for_each(gen, body, e)
+    if isinstance(e, A.AssignmentExpression):
+        node, _ty = gen.assignment(e)  # (value.k = x: the script's own copy of value)
+    else:
+        node, _ty = gen.expr(e)
+    return [*_flush(gen), _assign(gen.tmp(), node)]
+
+
+def _reassign(gen: "NativeGen", target: A.Identifier, operator: str, right: Any) -> list[ast.stmt]:
+    py = _local(gen, target, gen.reassigned)
+    if py is None:
+        raise Unsupported  # (a parameter, a const, an input: the general tier)
+    if operator == "=":
+        node, ty = gen.expr(right)
+    elif operator in ("+=", "-=", "*=", "/=", "%=", "|=", "&=", "<<=", ">>=", ">>>=", "^="):
+        node, ty = gen.expr(A.BinaryExpression(operator=operator[:-1], left=target, right=right, span=target.span))
+    elif operator in ("??=", "||=", "&&="):
+        node, ty = gen.expr(A.LogicalExpression(operator=operator[:-1], left=target, right=right, span=target.span))
+    else:
+        raise Unsupported
+    return [*_flush(gen), _assign(py, node), *gen.bounded(node, py, ty)]
+
+
+def _own_write(gen: "NativeGen", target: A.MemberExpression, right: Any) -> list[ast.stmt]:
+    """``out[k] = v`` / ``out.k = v`` into an object this function made (a string key; the
+    ``__proto__`` key would set the prototype in JS). Into an array: the general tier."""
+    d = _local(gen, target.object, gen.own)
+    assert d is not None
+    found = gen.lookup(target.object.name) if isinstance(target.object, A.Identifier) else None
+    if found is None or found[1] != "dict":
+        raise Unsupported
+    key = gen.static_key(target)
+    if key is not None and not target.computed or isinstance(target.property, A.Literal):
+        if key is None or key == "__proto__":
+            raise Unsupported
+        k: ast.expr = ast.Constant(key)
+    else:
+        kx, kty = gen.expr(target.property)
+        if kty not in ("ascii", "str", "any"):
+            raise Unsupported
+        # (ASCII: a surrogate pair held as two code points is one key in JS, two here)
+        k = E("K if type(K := X) is str and K.isascii() and K != '__proto__' else DEOPT()", K=gen.tmp(), X=kx)
+    node, ty = gen.expr(right)
+    v, kn = gen.tmp(), gen.tmp()
+    # (the key is computed before the value, as in JS)
+    return [*_flush(gen), _assign(kn, k), _assign(v, node), *S("D[K] = V", D=d, K=kn, V=v), *gen.bounded(node, v, ty)]
+
+
+def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
+    """``xs.push(a, b)`` on an array this function made (as a statement: its count is unused)."""
+    assert isinstance(e.callee, A.MemberExpression)
+    xs = _local(gen, e.callee.object, gen.own)
+    found = gen.lookup(e.callee.object.name) if isinstance(e.callee.object, A.Identifier) else None
+    if xs is None or found is None or found[1] != "list" or any(isinstance(a, A.SpreadElement) for a in e.arguments):
+        raise Unsupported
+    values = [gen.expr(a)[0] for a in e.arguments]
+    return [*_flush(gen), *S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load())),
+            *S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000))]
+
+
+def _loop_names(gen: "NativeGen", pattern: Any, element: str) -> tuple[ast.expr, dict[str, tuple[str, str]], bool]:
+    """The Python target for a loop's element and the names it binds; ``True`` when the
+    target unpacks an entry (``[k, v]`` of ``Object.entries``)."""
+    if isinstance(pattern, A.Identifier):
+        if pattern.name in _INPUTS:
+            raise Unsupported
+        py = gen.tmp()
+        ty = {"str": "str", "entry": "list"}.get(element, "any")
+        return ast.Name(id=py, ctx=ast.Store()), {pattern.name: (py, ty)}, False
+    if isinstance(pattern, A.ArrayPattern) and element == "entry" and 1 <= len(pattern.elements) <= 2 \
+            and all(p is None or isinstance(p, A.Identifier) and p.name not in _INPUTS for p in pattern.elements):
+        k, v = gen.tmp(), gen.tmp()
+        names = [p.name if isinstance(p, A.Identifier) else None for p in pattern.elements]
+        scope = {n: (py, ty) for n, py, ty in zip(names, (k, v), ("str", "any")) if n is not None}
+        if len(scope) != len([n for n in names if n is not None]):
+            raise Unsupported
+        return ast.Tuple(elts=[ast.Name(id=k, ctx=ast.Store()), ast.Name(id=v, ctx=ast.Store())],
+                         ctx=ast.Store()), scope, True
+    raise Unsupported
+
+
+def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, statements: list[Any]
+          ) -> list[ast.stmt]:
+    """``for (const x of items)`` (and ``forEach``'s callback): a Python loop over at most
+    ``MAX_ITEMS`` elements; no ``return`` or ``break`` inside."""
+    from .native_calls import _bounded
+
+    if _has(tuple(statements), A.ReturnStatement, A.BreakStatement, A.ContinueStatement, A.LabeledStatement):
+        raise Unsupported
+    start = len(gen.pending)
+    obj, ty = gen.expr(items, raw=True)
+    element = {"strs": "str", "entries": "entry"}.get(ty, "any")
+    target, scope, unpacked = _loop_names(gen, pattern, element)
+    source = _bounded(gen, gen.as_list(obj, ty), start, unpacked)
+    out = _flush(gen)
+    if index is not None:
+        if not isinstance(index, A.Identifier) or index.name in _INPUTS or index.name in scope:
+            raise Unsupported
+        i = gen.tmp()
+        scope[index.name] = (i, "int")
+        target = ast.Tuple(elts=[ast.Name(id=i, ctx=ast.Store()), target], ctx=ast.Store())
+        iterable: ast.expr = E("enumerate(L)", L=source)
+    else:
+        iterable = E("L", L=source)
+    gen.in_loop += 1
+    gen.conditional += 1  # the body may run zero times: its guards establish no facts
+    gen.scopes.append(scope)
+    try:
+        inner = _statements(gen, body, statements)
+    finally:
+        gen.scopes.pop()
+        gen.conditional -= 1
+        gen.in_loop -= 1
+    return [*out, ast.For(target=target, iter=iterable, body=inner or [ast.Pass()], orelse=[])]
+
+
+def _for_of(gen: "NativeGen", body: _Body, s: A.ForOfStatement) -> list[ast.stmt]:
+    left = s.left
+    if not (isinstance(left, A.VariableDeclaration) and left.kind in ("const", "let") and len(left.declarations) == 1
+            and left.declarations[0].init is None):
+        raise Unsupported
+    pattern = left.declarations[0].id
+    if any(isinstance(n, A.Identifier) and n.name in body.assigned for n in walk(pattern)):
+        raise Unsupported
+    return _loop(gen, body, s.right, pattern, None, _body_of(s.body))
+
+
+def _for_each(gen: "NativeGen", body: _Body, e: A.CallExpression) -> list[ast.stmt]:
+    """``xs.forEach((x, i) => ...)``: a loop whose body is the callback's."""
+    assert isinstance(e.callee, A.MemberExpression)
+    fn = e.arguments[0] if len(e.arguments) == 1 else None
+    if not isinstance(fn, A.ArrowFunctionExpression) or not 1 <= len(fn.params) <= 2:
+        raise Unsupported
+    if any(isinstance(n, A.Identifier) and n.name in body.assigned for p in fn.params for n in walk(p)):
+        raise Unsupported  # (a parameter assigned in the callback)
+    statements = _body_of(fn.body) if isinstance(fn.body, A.BlockStatement) else \
+        [A.ExpressionStatement(expression=fn.body, span=fn.span)]
+    return _loop(gen, body, e.callee.object, fn.params[0], fn.params[1] if len(fn.params) == 2 else None, statements)
