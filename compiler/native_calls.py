@@ -20,7 +20,7 @@ from syncpatch.grammar.ast import walk
 
 from .native import Unsupported, _plain_text, is_function_call
 from .native_regex import literal_regex, translate_regex
-from .native_statements import is_statement_body
+from .native_statements import is_statement_body, reduce_in_place, writes_accumulator
 from .native_templates import expr as E
 
 if TYPE_CHECKING:
@@ -624,6 +624,9 @@ def _to_string(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) 
         raise Unsupported
     if ty == "int":
         return E("str(X)", X=obj), "ascii"
+    if ty == "any":  # a string or a safe integer (a port, a count); others (null throws): general tier
+        return E("T if type(T := X) is str else str(T) if type(T) is int and -S <= T <= S else DEOPT()",
+                 T=gen.tmp(), X=obj, S=ast.Constant(2**53)), "str"
     return gen.as_text(obj, ty), "ascii" if ty == "ascii" else "str"
 
 
@@ -984,6 +987,8 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
     tell the orders apart, and any error takes the general tier anyway."""
     if len(args) != 2 or gen.in_comprehension:
         raise Unsupported  # (its loop is a statement: none can stand in a comprehension)
+    if keep is None and writes_accumulator(args[0], args[1]):
+        return reduce_in_place(gen, items, args[0], args[1], start)
     params, body = _callback(args[0], 2)
     if len(params) != 2:
         raise Unsupported

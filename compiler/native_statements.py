@@ -32,7 +32,8 @@ from .native_templates import stmts as S
 if TYPE_CHECKING:
     from .native import NativeGen
 
-__all__ = ["block_value", "function_body", "is_statement_body", "needs_statements"]
+__all__ = ["block_value", "function_body", "is_statement_body", "needs_statements", "reduce_in_place",
+           "writes_accumulator"]
 
 #: at most this many statements in a translated body (keeps generated code small)
 _MAX_STATEMENTS = 64
@@ -121,19 +122,14 @@ def _value_in_scope(gen: "NativeGen", statements: list[Any], top: bool) -> tuple
             return _bound(bindings, out)
         if isinstance(s, A.VariableDeclaration) and s.kind in ("const", "let"):
             for d in s.declarations:
-                if not isinstance(d.id, A.Identifier) or d.init is None:
-                    raise Unsupported
-                _check_name(gen, d.id.name, d.init, statements[:i])
-                node, ty = gen.expr(d.init)
-                name = gen.tmp()
-                if top and gen.in_comprehension:
-                    # before the loops this callback hoists, which may read the binding
-                    gen.hoisted.append(E("((T := X), True)[1]", T=name, X=node))
-                elif top:  # (a reduce loop's body: statements)
-                    gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
-                else:
-                    bindings.append(E("(T := X)", T=name, X=node))
-                gen.scopes[-1][d.id.name] = (name, ty)
+                for _js, name, node, _ty in _declarator(gen, d, statements[:i]):
+                    if top and gen.in_comprehension:
+                        # before the loops this callback hoists, which may read the binding
+                        gen.hoisted.append(E("((T := X), True)[1]", T=name, X=node))
+                    elif top:  # (a reduce loop's body: statements)
+                        gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
+                    else:
+                        bindings.append(E("(T := X)", T=name, X=node))
             continue
         if isinstance(s, A.IfStatement):
             consequent = _body_of(s.consequent)
@@ -276,24 +272,91 @@ def _assign(name: str, value: ast.expr) -> ast.stmt:
 def _declaration(gen: "NativeGen", body: _Body, s: A.VariableDeclaration, before: list[Any]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for d in s.declarations:
-        if not isinstance(d.id, A.Identifier) or d.init is None:
-            raise Unsupported
-        name = d.id.name
-        _check_name(gen, name, d.init, before)
-        if name in body.assigned and s.kind == "const":
-            raise Unsupported  # (a TypeError when it runs: the general tier)
+        for name, py, node, ty in _declarator(gen, d, before):
+            if name in body.assigned and s.kind == "const":
+                raise Unsupported  # (a TypeError when it runs: the general tier)
+            out.extend(_flush(gen))
+            out.append(_assign(py, node))
+            out.extend(gen.bounded(node, py, ty))
+            if name is not None and name in body.assigned:
+                gen.reassigned.add(py)
+                gen.scopes[-1][name] = (py, "any")
+            elif isinstance(d.init, (A.ObjectExpression, A.ArrayExpression)) and isinstance(d.id, A.Identifier):
+                gen.own.add(py)  # a container this function made: writes into it are its own
+    return out
+
+
+def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) -> list[tuple[str | None, str, ast.expr, str]]:
+    """One declarator's bindings in the order they are made: (JS name, or None for the value
+    a pattern reads from; Python name; value; type). Each name enters the scope as it is made
+    (a default may read an earlier name: ``[a, b = a]``). Patterns: ``{a, k: b, c = d}`` of
+    an object, ``[a, , b = d]`` of an array (no nesting, no rest)."""
+    if d.init is None:
+        raise Unsupported
+    pattern = d.id
+    if isinstance(pattern, A.Identifier):
+        _check_name(gen, pattern.name, d.init, before)
         node, ty = gen.expr(d.init)
         py = gen.tmp()
-        out.extend(_flush(gen))
-        out.append(_assign(py, node))
-        out.extend(gen.bounded(node, py, ty))
-        if name in body.assigned:
-            gen.reassigned.add(py)
-            ty = "any"
-        elif isinstance(d.init, (A.ObjectExpression, A.ArrayExpression)):
-            gen.own.add(py)  # a container this function made: writes into it are its own
-        gen.scopes[-1][name] = (py, ty)
+        gen.scopes[-1][pattern.name] = (py, ty)
+        return [(pattern.name, py, node, ty)]
+    fields = _pattern_fields(pattern)
+    for name, _key, _default in fields:
+        _check_name(gen, name, d.init, before)
+    if len({f[0] for f in fields}) != len(fields):
+        raise Unsupported
+    node, ty = gen.expr(d.init)
+    holder = gen.tmp()
+    is_object = isinstance(pattern, A.ObjectPattern)
+    out: list[tuple[str | None, str, ast.expr, str]] = [
+        (None, holder, gen.as_dict(node, ty) if is_object else gen.as_list(node, ty), "dict" if is_object else "list")]
+    later = {f[0] for f in fields}
+    for name, key, default in fields:
+        later.discard(name)
+        py = gen.tmp()
+        if isinstance(key, str):
+            read, rty = gen.load(E("H", H=holder), key), "any"
+        else:  # (a plain array: iteration is by index)
+            read, rty = E("H[I] if len(H) > I else UNDEFINED", H=holder, I=ast.Constant(key)), "any"
+        if default is not None:
+            if any(isinstance(n, A.Identifier) and n.name in later | {name} for n in walk(default)):
+                raise Unsupported  # (a name not made yet: a ReferenceError in JS)
+            marks = len(gen.hoisted), len(gen.pre)
+            with gen.branch():
+                dv, dty = gen.expr(default)
+            if (len(gen.hoisted), len(gen.pre)) != marks:
+                raise Unsupported
+            read = E("T if (T := R) is not UNDEFINED else D", T=py, R=read, D=dv)
+            rty = "any"
+        gen.scopes[-1][name] = (py, rty)
+        out.append((name, py, read, rty))
     return out
+
+
+def _pattern_fields(pattern: Any) -> list[tuple[str, str | int, Any]]:
+    """(name, key or index, default or None) of a flat object or array pattern."""
+    out: list[tuple[str, str | int, Any]] = []
+    if isinstance(pattern, A.ObjectPattern):
+        for p in pattern.properties:
+            if not isinstance(p, A.Property) or p.computed or p.kind != "init":
+                raise Unsupported
+            key = p.key.name if isinstance(p.key, A.Identifier) else \
+                p.key.value if isinstance(p.key, A.Literal) and type(p.key.value) is str else None
+            target, default = (p.value.left, p.value.right) if isinstance(p.value, A.AssignmentPattern) else (p.value, None)
+            if key is None or key == "__proto__" or not isinstance(target, A.Identifier):
+                raise Unsupported
+            out.append((target.name, key, default))
+        return out
+    if isinstance(pattern, A.ArrayPattern):
+        for i, el in enumerate(pattern.elements):
+            if el is None:
+                continue
+            target, default = (el.left, el.right) if isinstance(el, A.AssignmentPattern) else (el, None)
+            if not isinstance(target, A.Identifier):
+                raise Unsupported
+            out.append((target.name, i, default))
+        return out
+    raise Unsupported
 
 
 def _local(gen: "NativeGen", node: Any, names: set[str]) -> str | None:
@@ -405,15 +468,22 @@ def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, s
           ) -> list[ast.stmt]:
     """``for (const x of items)`` (and ``forEach``'s callback): a Python loop over at most
     ``MAX_ITEMS`` elements; no ``return`` or ``break`` inside."""
-    from .native_calls import _bounded
-
     if _has(tuple(statements), A.ReturnStatement, A.BreakStatement, A.ContinueStatement, A.LabeledStatement):
         raise Unsupported
     start = len(gen.pending)
     obj, ty = gen.expr(items, raw=True)
     element = {"strs": "str", "entries": "entry"}.get(ty, "any")
+    return _loop_on(gen, body, gen.as_list(obj, ty), element, start, pattern, index, statements)
+
+
+def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start: int, pattern: Any, index: Any,
+             statements: list[Any], scope_extra: dict[str, tuple[str, str]] | None = None) -> list[ast.stmt]:
+    """The loop of ``_loop`` over ``items`` (an array already translated, of ``element``s)."""
+    from .native_calls import _bounded
+
     target, scope, unpacked = _loop_names(gen, pattern, element)
-    source = _bounded(gen, gen.as_list(obj, ty), start, unpacked)
+    scope.update(scope_extra or {})
+    source = _bounded(gen, items, start, unpacked)
     out = _flush(gen)
     if index is not None:
         if not isinstance(index, A.Identifier) or index.name in _INPUTS or index.name in scope:
@@ -458,3 +528,38 @@ def _for_each(gen: "NativeGen", body: _Body, e: A.CallExpression) -> list[ast.st
     statements = _body_of(fn.body) if isinstance(fn.body, A.BlockStatement) else \
         [A.ExpressionStatement(expression=fn.body, span=fn.span)]
     return _loop(gen, body, e.callee.object, fn.params[0], fn.params[1] if len(fn.params) == 2 else None, statements)
+
+
+def writes_accumulator(fn: Any, init: Any) -> bool:
+    """``xs.reduce((acc, x) => { acc[k] = v; ...; return acc; }, {})``: a block body that
+    returns its accumulator, which starts as a container literal (see ``reduce_in_place``)."""
+    if not (isinstance(fn, A.ArrowFunctionExpression) and isinstance(fn.body, A.BlockStatement)
+            and len(fn.params) in (2, 3) and isinstance(fn.params[0], A.Identifier)
+            and isinstance(init, (A.ObjectExpression, A.ArrayExpression))):
+        return False
+    statements = _live(fn.body.body)
+    last = statements[-1] if statements else None
+    return (isinstance(last, A.ReturnStatement) and isinstance(last.argument, A.Identifier)
+            and last.argument.name == fn.params[0].name and not _has(tuple(statements[:-1]), A.ReturnStatement))
+
+
+def reduce_in_place(gen: "NativeGen", items: ast.expr, fn: A.ArrowFunctionExpression, init: Any,
+                    start: int) -> tuple[ast.expr, str]:
+    """The reduce ``writes_accumulator`` accepts, as a loop over the statements before its
+    ``return acc``. Each step returns the object it was given, so JS too writes into the one
+    accumulator the literal made: no copy, and no object of the caller is written."""
+    acc_param = fn.params[0]
+    assert isinstance(acc_param, A.Identifier) and isinstance(fn.body, A.BlockStatement)
+    statements = _live(fn.body.body)[:-1]
+    assigned = frozenset(_assigned_name(n) for s in statements for n in walk(s)) - {None}
+    if acc_param.name in assigned or acc_param.name in _INPUTS:
+        raise Unsupported
+    node, ty = gen.expr(init)
+    acc = gen.tmp()
+    gen.pre.append(_assign(acc, node))
+    gen.own.add(acc)
+    body = _Body(result=gen.tmp(), assigned=assigned)
+    index = fn.params[2] if len(fn.params) == 3 else None
+    loop = _loop_on(gen, body, items, gen.element, start, fn.params[1], index, statements, {acc_param.name: (acc, ty)})
+    gen.pre.extend(loop)  # (after the loop's translation, which hands gen.pre on)
+    return E("A", A=acc), ty

@@ -22,7 +22,8 @@ CORPUS = Path(__file__).parents[1] / "data" / "native_coverage_corpus.json"
 CASES = load_cases(CORPUS)
 #: cases that stay on the general tier by design (a Date's text is the general tier's)
 GENERAL_ONLY = frozenset(["new Date(value).toISOString()"])
-#: the least share of the corpus that runs native (66/85 before the subset was widened)
+#: the least share of the corpus that runs native (before the subset was widened: 64 of the first
+#: 85 cases; after: 122 of all 125)
 LEAST_NATIVE_SHARE = 0.95
 
 

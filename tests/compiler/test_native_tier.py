@@ -659,6 +659,22 @@ EXPRESSIONS: list[str] = [
     "(() => { let r = 'x'; if (value === 'web') { return 'w'; } else if (value === 'exact') { r = 'e'; } "
     "else { return 'o'; } return r + value; })()",
     "(() => { if (value) { const t = 1; } else { return 0; } return typeof t; })()",
+    # (natcover) toString of a value of unknown type; reduce writing into its accumulator; patterns
+    "value.port.toString().padStart(6, '0')",
+    "value.reduce((acc, x) => { acc[x] = true; return acc; }, {})",
+    "Object.entries(value).reduce((acc, [k, v]) => { acc[k.replace('a', 'A')] = v; return acc; }, {})",
+    "value.reduce((acc, x, i) => { acc.push(x, i); return acc; }, [])",
+    "value.reduce((acc, p) => { const n = p.name ?? 'none'; acc[n] = (acc[n] ?? 0) + 1; return acc; }, {})",
+    "value.reduce((acc, x) => { acc = {}; return acc; }, {})",
+    "value.reduce((acc, x) => { acc.__proto__ = x; return acc; }, {})",
+    "(() => { const { name, port = 80 } = value; return `${name}:${port}`; })()",
+    "(() => { const { labels: l, missing = l } = value; return [l, missing]; })()",
+    "(() => { const [a, , c = 'none'] = value; return [a, c]; })()",
+    "(() => { const [a, b = a] = value; return b; })()",
+    "(() => { const [a = b, b] = value; return a; })()",
+    "(() => { const { constructor: c } = value; return typeof c; })()",
+    "value.map(x => { const { name, port } = x; return name + port; })",
+    "value.map(x => { const [first, second = 'none'] = typeof x === 'string' ? x.split('-') : []; return second; })",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -686,6 +702,10 @@ NOT_NATIVE: frozenset[str] = frozenset([
     "value.map(x => { const a = b; const b = 1; return a; })",
     "value.map(x => { if (x) { const y = [x].map(z => z); return y; } return 0; })",  # a loop in a branch
     "(() => { if (value) { const t = 1; } else { return 0; } return typeof t; })()",  # t would reach the rest
+    "value.reduce((acc, x) => { acc = {}; return acc; }, {})",  # the accumulator assigned
+    "value.reduce((acc, x) => { acc.__proto__ = x; return acc; }, {})",  # would set the prototype
+    "(() => { const [a = b, b] = value; return a; })()",  # b read before it is made
+    "(() => { const { constructor: c } = value; return typeof c; })()",  # may reach Function
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
