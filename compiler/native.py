@@ -162,6 +162,9 @@ class NativeGen:
         #: for them, and ``own``: locals holding an object or array the script made (writable)
         self.reassigned: set[str] = set()
         self.own: set[str] = set()
+        #: translated without the input copy the general tier makes (native_program): a
+        #: result must be what the copy would give (COPIED_OUT)
+        self.copies_skipped = False
 
     def tmp(self) -> str:
         self.counter += 1
@@ -225,7 +228,7 @@ class NativeGen:
                          S=ast.Constant(_SAFE))
             body = [_GuardsOff("_val", "type(_val) is dict").visit(stmt) for stmt in body]  # _val is a dict
             return [*prologue, *body, ast.Return(value=E("_val if _plain else TO_PYTHON(_val)"))]
-        if self.path_copies() and ty not in ("ascii", "bool", "int", "null", "undef"):
+        if (self.path_copies() or self.copies_skipped) and ty not in ("ascii", "bool", "int", "null", "undef"):
             out = [*body, ast.Return(value=E("COPIED_OUT(R)", R=result))]  # (see prologue)
         else:
             out = [*body, *self.result(result, ty)]

@@ -61,8 +61,29 @@ def native_program(program: A.Program, copy_mask: int, source: str | None = None
     if (source is None or "class" in source or "super" in source) \
             and any(isinstance(node, _GENERAL_ONLY) for node in walk(program)):
         return None
+    if copy_mask and _writes_locals(program):
+        # a script that writes only into objects and arrays it made (native_statements) needs
+        # no copy of its inputs: translated without one, any write that could reach an input
+        # is refused (then the translation with the copy is tried), and the result is returned
+        # only when the general tier's copy would give it alike (COPIED_OUT)
+        done = _translate(program, 0, copies_skipped=True)
+        if done is not None:
+            return done
+    return _translate(program, copy_mask)
+
+
+def _translate(program: A.Program, copy_mask: int, copies_skipped: bool = False) -> NativeProgram | None:
     gen = NativeTranslator(copy_mask)
+    gen.copies_skipped = copies_skipped
     try:
         return NativeProgram(gen.program(program), gen)
     except Exception:  # noqa: BLE001 - Unsupported, RecursionError, or a gap here: the general tier serves
         return None
+
+
+def _writes_locals(program: A.Program) -> bool:
+    """May the script write only into containers it made: does it declare one (``const out =
+    {}``) or pass a literal to ``reduce`` as its accumulator?"""
+    return any(isinstance(n, A.VariableDeclarator) and isinstance(n.init, (A.ObjectExpression, A.ArrayExpression))
+               or isinstance(n, A.CallExpression) and len(n.arguments) == 2
+               and isinstance(n.arguments[1], (A.ObjectExpression, A.ArrayExpression)) for n in walk(program))

@@ -277,13 +277,30 @@ def _declaration(gen: "NativeGen", body: _Body, s: A.VariableDeclaration, before
                 raise Unsupported  # (a TypeError when it runs: the general tier)
             out.extend(_flush(gen))
             out.append(_assign(py, node))
-            out.extend(gen.bounded(node, py, ty))
+            if _computes(d.init) and not _literal(node):
+                out.extend(gen.bounded(node, py, ty))
             if name is not None and name in body.assigned:
                 gen.reassigned.add(py)
                 gen.scopes[-1][name] = (py, "any")
             elif isinstance(d.init, (A.ObjectExpression, A.ArrayExpression)) and isinstance(d.id, A.Identifier):
                 gen.own.add(py)  # a container this function made: writes into it are its own
     return out
+
+
+def _computes(node: Any) -> bool:
+    """Can ``node`` make a value larger than any that exists (a read of a member, a name or a
+    literal cannot, so it needs no size bound)?"""
+    while isinstance(node, A.ChainExpression):
+        node = node.expression
+    if isinstance(node, A.MemberExpression):
+        return _computes(node.object) or node.computed and _computes(node.property)
+    return not isinstance(node, (A.Identifier, A.Literal))
+
+
+def _literal(node: ast.expr) -> bool:
+    """A list or dict display without spreads: as long as it is written."""
+    return isinstance(node, ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts) \
+        or isinstance(node, ast.Dict) and None not in node.keys
 
 
 def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) -> list[tuple[str | None, str, ast.expr, str]]:
@@ -428,7 +445,8 @@ def _own_write(gen: "NativeGen", target: A.MemberExpression, right: Any) -> list
     node, ty = gen.expr(right)
     v, kn = gen.tmp(), gen.tmp()
     # (the key is computed before the value, as in JS)
-    return [*_flush(gen), _assign(kn, k), _assign(v, node), *S("D[K] = V", D=d, K=kn, V=v), *gen.bounded(node, v, ty)]
+    bound = gen.bounded(node, v, ty) if _computes(right) else []
+    return [*_flush(gen), _assign(kn, k), _assign(v, node), *S("D[K] = V", D=d, K=kn, V=v), *bound]
 
 
 def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
@@ -439,8 +457,11 @@ def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
     if xs is None or found is None or found[1] != "list" or any(isinstance(a, A.SpreadElement) for a in e.arguments):
         raise Unsupported
     values = [gen.expr(a)[0] for a in e.arguments]
-    return [*_flush(gen), *S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load())),
-            *S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000))]
+    grow = S("X.append(V)", X=xs, V=values[0]) if len(values) == 1 else \
+        S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load()))
+    # (outside a loop, a few statements add a few elements; in one, the default budget bounds it)
+    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop else []
+    return [*_flush(gen), *grow, *bound]
 
 
 def _loop_names(gen: "NativeGen", pattern: Any, element: str) -> tuple[ast.expr, dict[str, tuple[str, str]], bool]:
