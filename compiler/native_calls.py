@@ -700,10 +700,12 @@ _CALLBACK_BUILTINS = frozenset(["Number", "String", "Boolean"])
 
 
 class _Fields:
-    """An object pattern parameter ``({name, port}) => ...``: the names of its fields."""
+    """An object pattern parameter ``({name, port}) => ...``: the names of its fields; or an
+    array pattern one ``([a, , c]) => ...`` (``indexed``: the names' indices, None for holes)."""
 
-    def __init__(self, names: tuple[str, ...]) -> None:
+    def __init__(self, names: tuple[str, ...], indexed: tuple[str | None, ...] | None = None) -> None:
         self.names = names
+        self.indexed = indexed
 
 
 def _field_names(p: Any) -> tuple[str, ...] | None:
@@ -741,6 +743,10 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
             params.append((names[0], names[1] if len(names) == 2 else None))
         elif fields and i == 0 and _field_names(p) is not None:
             params.append(_Fields(_field_names(p) or ()))
+        elif fields and i == 0 and isinstance(p, A.ArrayPattern) and p.elements \
+                and all(e is None or isinstance(e, A.Identifier) for e in p.elements):
+            indexed = tuple(e.name if isinstance(e, A.Identifier) else None for e in p.elements)
+            params.append(_Fields(tuple(n for n in indexed if n is not None), indexed))
         else:
             raise Unsupported
     body: Any = node.body
@@ -818,7 +824,15 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
     scope: dict[str, tuple[str, str]] = {}
     loads: list[ast.expr] = []
     for p, py, ty in zip(params, pynames, types):
-        if isinstance(p, _Fields):  # ({a, b}) => ...: the element's members, read before the body
+        if isinstance(p, _Fields) and p.indexed is not None:
+            # ([a, b]) => ...: a plain array's elements by index (a string, a tuple: general tier)
+            loads.append(E("type(X) is list or DEOPT()", X=py))
+            for i, name in enumerate(p.indexed):
+                if name is not None:
+                    scope[name] = (gen.tmp(), "any")
+                    loads.append(E("((F := X[I] if len(X) > I else UNDEFINED), True)[1]", F=scope[name][0], X=py,
+                                   I=ast.Constant(i)))
+        elif isinstance(p, _Fields):  # ({a, b}) => ...: the element's members, read before the body
             loads.append(E("type(X) is dict or DEOPT()", X=py))
             for name in p.names:
                 scope[name] = (gen.tmp(), "any")

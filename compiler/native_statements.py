@@ -5,8 +5,9 @@ return b; }``) stands where an expression must: its declarations become bindings
 order, and an ``if`` whose branch returns becomes a conditional expression (``block_value``).
 A function literal called where a whole statement stands (``(() => { let n = 0; for (...) {...}
 return n; })()``) runs as Python statements (``function_body``): ``let`` reassignment, ``if`` /
-``else``, ``for...of`` over arrays and ``Object.entries``, ``forEach``, and writes into the
-objects and arrays the function itself made (``out[k] = v``, ``xs.push(v)``).
+``else``, ``for...of`` over arrays and ``Object.entries`` (``break``, ``continue``),
+``forEach``, and writes into the objects and arrays the function itself made (``out[k] = v``,
+``xs.push(v)``).
 
 Why this agrees with JS: a name assigned again has type ``any`` and no guard's fact (its type
 may change between reads); loops run over at most ``MAX_ITEMS`` elements (two levels at most,
@@ -233,6 +234,9 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
         if isinstance(s, A.ExpressionStatement):
             out.extend(_expression_statement(gen, body, s.expression))
             continue
+        if isinstance(s, (A.BreakStatement, A.ContinueStatement)) and s.label is None and gen.in_loop:
+            out.append(ast.Break() if isinstance(s, A.BreakStatement) else ast.Continue())
+            return out  # (what follows never runs)
         raise Unsupported  # (while, for(;;), break, switch, try, throw: the general tier)
     return out
 
@@ -441,7 +445,9 @@ def _own_write(gen: "NativeGen", target: A.MemberExpression, right: Any) -> list
         if kty not in ("ascii", "str", "any"):
             raise Unsupported
         # (ASCII: a surrogate pair held as two code points is one key in JS, two here)
-        k = E("K if type(K := X) is str and K.isascii() and K != '__proto__' else DEOPT()", K=gen.tmp(), X=kx)
+        test = "(K := X) != '__proto__'" if kty == "ascii" else \
+            "type(K := X) is str and K.isascii() and K != '__proto__'"
+        k = E(f"K if {test} else DEOPT()", K=gen.tmp(), X=kx)
     node, ty = gen.expr(right)
     v, kn = gen.tmp(), gen.tmp()
     # (the key is computed before the value, as in JS)
@@ -489,8 +495,8 @@ def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, s
           ) -> list[ast.stmt]:
     """``for (const x of items)`` (and ``forEach``'s callback): a Python loop over at most
     ``MAX_ITEMS`` elements; no ``return`` or ``break`` inside."""
-    if _has(tuple(statements), A.ReturnStatement, A.BreakStatement, A.ContinueStatement, A.LabeledStatement):
-        raise Unsupported
+    if _has(tuple(statements), A.ReturnStatement, A.LabeledStatement):
+        raise Unsupported  # (a break or continue with no label is the innermost loop's, in Python too)
     start = len(gen.pending)
     obj, ty = gen.expr(items, raw=True)
     element = {"strs": "str", "entries": "entry"}.get(ty, "any")

@@ -675,6 +675,15 @@ EXPRESSIONS: list[str] = [
     "(() => { const { constructor: c } = value; return typeof c; })()",
     "value.map(x => { const { name, port } = x; return name + port; })",
     "value.map(x => { const [first, second = 'none'] = typeof x === 'string' ? x.split('-') : []; return second; })",
+    # (natcover) array pattern parameters of any array's elements; break and continue
+    "value.map(x => [x, 1]).map(([a, b]) => a + b)",
+    "value.map(([a, , c]) => [a, c])",
+    "value.filter(([first]) => first === 'a').length",
+    "Object.entries(value).map(([k, v, extra]) => extra ?? k)",
+    "(() => { const r = []; for (const [k, v] of Object.entries(value)) { if (v == null) { continue; } "
+    "if (k === 'name') break; r.push(k); } return r; })()",
+    "(() => { let n = 0; for (const a of value) { for (const b of value) { if (b === a) break; n++; } "
+    "if (n > 3) continue; n += 10; } return n; })()",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
