@@ -101,10 +101,58 @@ def _check_name(gen: "NativeGen", name: str, init: Any, before: list[Any]) -> No
 def block_value(gen: "NativeGen", block: A.BlockStatement) -> tuple[ast.expr, str]:
     """A callback's block body as one expression: ``const`` / ``let`` bindings (never assigned
     again) and ``if`` statements whose branch returns, up to a ``return``."""
+    statements = _live(block.body)
+    if not _as_expression(statements):
+        return block_function(gen, statements)
+    return _value(gen, statements, top=True)
+
+
+def _as_expression(statements: list[Any]) -> bool:
+    """Can ``_value`` write these statements as one expression: bindings never assigned
+    again and ``if`` statements whose first branch returns, up to a ``return``?"""
     if any(isinstance(n, A.AssignmentExpression) and isinstance(n.left, A.Identifier)
-           or isinstance(n, A.UpdateExpression) for n in walk(block)):
-        raise Unsupported  # (an assigned name needs statements)
-    return _value(gen, _live(block.body), top=True)
+           or isinstance(n, A.UpdateExpression) for n in walk(tuple(statements))):
+        return False
+    for s in statements:
+        if isinstance(s, A.IfStatement):
+            if not _returns(_body_of(s.consequent)) or not all(
+                    _as_expression(b) for b in (_body_of(s.consequent),
+                                                _body_of(s.alternate) if s.alternate is not None else [])):
+                return False
+        elif not isinstance(s, (A.VariableDeclaration, A.ReturnStatement)):
+            return False
+    return True
+
+
+def block_function(gen: "NativeGen", statements: list[Any]) -> tuple[ast.expr, str]:
+    """A callback body with statements ``_value`` cannot write as an expression (a ``let``
+    assigned again, a loop): a local Python function of the callback's parameters, defined
+    before the statement that calls it, and called per element. Only for a callback that no
+    other callback holds (the function sees the entry's locals, not a comprehension's)."""
+    if gen.in_comprehension > 1:
+        raise Unsupported
+    params = sorted({py for py, _ty in gen.scopes[-1].values()})
+    saved = gen.pre, gen.in_comprehension, gen.hoisted, gen.facts, gen.conditional_floor, gen.pending
+    # its guards' facts hold in it, from where they run, and nowhere outside (it may never run)
+    gen.pre, gen.in_comprehension, gen.hoisted, gen.facts, gen.pending = [], 0, [], dict(gen.facts), []
+    gen.in_loop += 1  # (it runs once an element: a loop in it is a loop in a loop)
+    gen.conditional += 1
+    gen.conditional_floor = gen.conditional
+    try:
+        result, ty = function_body(gen, statements)
+        body = [*gen.pre, ast.Return(value=result)]
+    finally:
+        gen.pre, gen.in_comprehension, gen.hoisted, gen.facts, gen.conditional_floor, gen.pending = saved
+        gen.in_loop -= 1
+        gen.conditional -= 1
+    name = gen.tmp() + "_f"
+    fn = ast.parse("def f(): pass").body[0]  # (the fields this Python's FunctionDef has)
+    assert isinstance(fn, ast.FunctionDef)
+    fn.name, fn.body = name, body
+    fn.args.args = [ast.arg(arg=p) for p in params]
+    gen.pre.append(fn)
+    return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=[ast.Name(id=p, ctx=ast.Load()) for p in params],
+                    keywords=[]), ty
 
 
 def _value(gen: "NativeGen", statements: list[Any], top: bool) -> tuple[ast.expr, str]:

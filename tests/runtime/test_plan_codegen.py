@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import copy
 from collections import OrderedDict
 from typing import Any
@@ -275,6 +277,11 @@ def test_every_native_body_of_the_differential_table_can_be_written_in_place() -
 
         assert fn.compiled.native is not None
         lines = inline_lines(fn.compiled.native, "v", "x", "_q1_", names, bind)
+        if any(isinstance(n, ast.FunctionDef) for n in ast.walk(ast.parse(fn.compiled.native.text))):
+            # a callback with statements is a local function (native_statements.block_function):
+            # such a body is called from the plan, by design, never written in place
+            assert lines is None, source
+            continue
         assert lines is not None, source
         compile("def site(v, ctx):\n" + "".join(f"    {line}\n" for line in lines) + "    return x\n", "<site>", "exec")
         checked += 1
