@@ -731,7 +731,13 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
             and gen.is_global(node, node.name):
         element = A.Identifier(name="#element", span=node.span)  # (no JS name can clash with it)
         return ["#element"], A.CallExpression(callee=node, arguments=(element,), optional=False, span=node.span)
-    if not isinstance(node, A.ArrowFunctionExpression) or len(node.params) > arity:
+    if isinstance(node, A.FunctionExpression) and node.id is None and not any(
+            isinstance(n, (A.ThisExpression, A.MetaProperty)) or isinstance(n, A.Identifier) and n.name == "arguments"
+            for n in walk(node)):
+        pass  # (function (c) { ... }: without this, arguments or a name of its own, an arrow's equal)
+    elif not isinstance(node, A.ArrowFunctionExpression):
+        raise Unsupported
+    if len(node.params) > arity:
         raise Unsupported
     params: list[Any] = []
     for i, p in enumerate(node.params):

@@ -692,6 +692,12 @@ EXPRESSIONS: list[str] = [
     "value.map(p => { let s = ''; for (const [k, v] of Object.entries(p)) { s += k + '=' + v + ';'; } return s; })",
     "value.reduce((acc, x) => { let t = acc; t += x; return t; }, '')",
     "value.map(x => [x].map(y => { let z = y; z = z + z; return z; }))",
+    # (natcover) function expressions as callbacks (this, arguments or a name: the general tier)
+    "value.map(function (x) { return x + '!'; })",
+    "value.filter(function (p) { const n = p.port ?? 0; return n > 8000; })",
+    "value.map(function (x) { return this; })",
+    "value.map(function (x) { return arguments.length; })",
+    "value.map(function f(x) { return typeof f; })",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -724,6 +730,9 @@ NOT_NATIVE: frozenset[str] = frozenset([
     "(() => { const [a = b, b] = value; return a; })()",  # b read before it is made
     "(() => { const { constructor: c } = value; return typeof c; })()",  # may reach Function
     "value.map(x => [x].map(y => { let z = y; z = z + z; return z; }))",  # statements in a nested callback
+    "value.map(function (x) { return this; })",
+    "value.map(function (x) { return arguments.length; })",
+    "value.map(function f(x) { return typeof f; })",
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------

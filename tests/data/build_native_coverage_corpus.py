@@ -250,6 +250,22 @@ CASES: list[tuple[str, Any]] = [
      "{ out.push(`${k}=${v.trim()}`); } } return out; })()", CONFIGMAP),
     ("Object.fromEntries(Object.entries(value.metadata.labels).map(([k, v]) => [k.includes('/') ? k.split('/')[1] : k, v]))",
      POD),
+    # a third batch, written after the second was covered
+    ("value.spec.containers.map(function (c) { return c.name; })", POD),
+    ("value.spec.ports.map(p => p.port).filter(p => p > 1024).length", SERVICE),
+    ("value.metadata.labels['app'] === 'checkout' && value.spec.ports.length > 1", SERVICE),
+    ("Object.keys(value.data || {}).map(k => k.toUpperCase())", CONFIGMAP),
+    ("value.spec.containers.map(c => c.image).some(i => i.endsWith(':latest'))", POD),
+    ("(() => { const ports = value.spec.ports || []; return ports.length ? ports[0].port : null; })()", SERVICE),
+    ("value.metadata.name.split('-').map((s, i) => i === 0 ? s : s.toUpperCase()).join('')", POD),
+    ("Object.entries(value.metadata.annotations).find(([k]) => k.endsWith('team'))?.[1] ?? 'none'", POD),
+    ("value.spec.rules.flatMap(r => r.http?.paths?.map(p => r.host + p.path) ?? [])", INGRESS),
+    ("value.spec.ports.map(p => Object.assign({}, p, { targetPort: p.port }))", SERVICE),
+    ("Number(value.spec.containers[0].resources.requests.cpu.replace('m', '')) / 1000", POD),
+    ("value.spec.containers.map(c => c.name).sort().join(',')", POD),
+    ("(function (v) { return v.metadata.name.toUpperCase(); })(value)", POD),
+    ("value.spec.containers.map(c => c.resources.requests.memory).map(m => parseInt(m, 10))", POD),
+    ("value.metadata.creationTimestamp.split('T')[0].split('-').map(Number)", POD),
 ]
 
 _NODE = r"""
