@@ -292,7 +292,9 @@ def main() -> None:
     done = subprocess.run(["node", "-e", _NODE], input=json.dumps(cases), capture_output=True, text=True, check=True)
     for case, expected in zip(cases, json.loads(done.stdout)):
         case["expected"] = expected
-    OUT.write_text(json.dumps({"description": __doc__.strip().split("\n\n")[0], "cases": cases}, indent=1) + "\n")
+    lines = ",\n".join(json.dumps(case, ensure_ascii=False) for case in cases)  # (one case a line)
+    description = json.dumps(__doc__.strip().split("\n\n")[0])
+    OUT.write_text(f'{{"description": {description},\n"cases": [\n{lines}\n]}}\n', encoding="utf-8")
 
 
 if __name__ == "__main__":
