@@ -577,11 +577,33 @@ def json_parse(text: Any) -> Any:
     NaN and Infinity are refused and numbers become what JS holds)."""
     if type(text) is not str or not text.isascii() or len(text) > MAX_TEXT:
         raise Deopt
+    if text.count("[") + text.count("{") > _JSON_NESTING and _json_depth(text) > _JSON_NESTING:
+        raise Deopt  # (Python's C scanner recurses per level: a small thread stack would overflow)
     try:
         return json.loads(text, parse_constant=_json_constant, parse_int=_json_int,
                           parse_float=lambda s: normalize_number(float(s)))
     except ValueError:
         raise Deopt from None  # (a SyntaxError: the general tier throws it)
+
+
+#: the deepest JSON text the native tier parses; deeper text takes the general tier, whose
+#: parser is bounded by the call-depth budget
+_JSON_NESTING = 64
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _json_depth(text: str) -> int:
+    """How deep the arrays and objects of JSON ``text`` nest (brackets in strings not counted;
+    stops counting past ``_JSON_NESTING``)."""
+    depth = deepest = 0
+    for m in _JSON_BRACKETS.finditer(_JSON_STRING.sub("", text)):
+        depth += 1 if m.group() in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > _JSON_NESTING:
+                break
+    return deepest
 
 
 def json_text(v: Any, indent: Any = None) -> Any:

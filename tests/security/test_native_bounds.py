@@ -120,3 +120,29 @@ def test_native_code_runs_no_operator_hooks_of_caller_objects(source, make):
     outcome = f(value, {"x": value}) if not source.startswith("value.n") else f({"n": value})
     assert _Hooked.calls == before
     assert outcome == (f.general(value, {"x": value}) if not source.startswith("value.n") else f.general({"n": value}))
+
+
+def test_let_doubling_in_a_loop_meets_the_budget():
+    """A ``let`` assigned in a loop (native_statements) is bounded after every assignment."""
+    f = syncpatch.compile_expression("(() => { let s = 'x'.repeat(1000); for (const i of value) { s = s + s; } "
+                                     "return s.length; })()")
+    assert f.native
+    start = time.monotonic()
+    with pytest.raises(LimitExceeded):
+        f(list(range(40)))
+    assert time.monotonic() - start < 30
+
+
+def test_deeply_nested_json_text_takes_the_general_tier():
+    """Python's C JSON scanner recurses once a level (a 256 KiB thread stack overflowed at
+    200,000 levels): text nested past ``_JSON_NESTING`` is left to the general tier, whose
+    parser meets the call-depth budget; brackets inside strings do not count."""
+    from syncpatch.runtime.native import _JSON_NESTING, Deopt, json_parse
+
+    with pytest.raises(Deopt):
+        json_parse("[" * (_JSON_NESTING + 1) + "]" * (_JSON_NESTING + 1))
+    assert json_parse("[" * _JSON_NESTING + "]" * _JSON_NESTING) is not None
+    assert json_parse('{"a": "' + "[" * 500 + '"}') == {"a": "[" * 500}
+    f = syncpatch.compile_expression("JSON.parse('['.repeat(value) + ']'.repeat(value))")
+    with pytest.raises(LimitExceeded):
+        f(200_000)
