@@ -590,6 +590,11 @@ class NativeGen:
             return E(template, T=self.tmp(), X=e, **subs)
         return _ReadAgain().visit(E(template, T=e.id, X=e.id, **subs))  # type: ignore[no-any-return]
 
+    def held(self, e: ast.expr) -> str:
+        """The name a template holds ``e`` in: its own when it is a name (``(x := x)`` is then
+        read as ``x`` by ``_ReadAgain``), else a fresh temporary."""
+        return e.id if isinstance(e, ast.Name) else self.tmp()
+
     def consumed(self, e: ast.expr) -> None:
         """``e`` is read only through a guard that admits no string (an int, an object, an
         array) or for its truth value (which canonical form keeps): if it is a read of value,
@@ -766,6 +771,9 @@ class NativeGen:
                 return E("X[T] if (T := K) in X else UNDEFINED if T not in PROTO_NAMES else DEOPT()", X=obj, T=t,
                          K=k), "any"
             # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
+            if kty == "int" and isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 0:
+                # a literal index (containers[0]): no tuple to keep the order, one compare
+                return E("X[K] if len(X := L) > K else UNDEFINED", X=x, K=k, L=self.as_list(obj, ty)), "any"
             if kty == "int":  # (past the end, or a negative index: an absent key of an array)
                 return E("X[T] if 0 <= ((X := L), (T := I))[1] < len(X) else UNDEFINED", X=x, T=t,
                          L=self.as_list(obj, ty), I=k), "any"
@@ -787,8 +795,9 @@ class NativeGen:
                 return E("len(X)", X=self.as_ascii(obj, ty)), "int"
             if ty != "any":
                 raise Unsupported
-            t = self.tmp()  # (an object's own "length" is rare: the general tier reads it)
-            return E("len(T) if type(T := X) is list or (type(T) is str and T.isascii()) else DEOPT()",
+            t = self.tmp()  # (an object's own "length" is rare: the general tier reads it; a name's
+            # length, a string's, is the usual one)
+            return E("len(T) if type(T := X) is str and T.isascii() or type(T) is list else DEOPT()",
                      T=t, X=obj), "int"
         return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
 
@@ -823,8 +832,8 @@ class NativeGen:
         if op == "-":
             if ta == "any" and tb == "int":  # one type test and one range test, as for +
                 self.consumed(a)
-                return E(f"T if type(U := X) is int and {_safe_int('(T := U - Y)', 'T')} else DEOPT()", T=self.tmp(),
-                         U=self.tmp(), X=a, Y=b), "int"
+                return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U - Y)', 'T')} else DEOPT()",
+                                            T=self.tmp(), U=self.held(a), X=a, Y=b)), "int"
             return E(f"T if {_safe_int('(T := X - Y)', 'T')} else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb)), "int"
         if op == "/":  # an exact quotient inline; a fraction, -0 or a zero divisor: DIVIDE
@@ -872,21 +881,21 @@ class NativeGen:
         if ta == "int" or tb == "int":
             t = self.tmp()
             if ta == "int" and tb == "any":  # (a string on the right stays on the right)
-                u = self.tmp()
+                u = self.held(b)
                 self.consumed(b)
                 self.safe_ints.add(t)
-                return E(f"T if type(U := Y) is int and {_safe_int('(T := X + U)', 'T')} else ADD_TEXT(X, U)", T=t, U=u,
-                         X=a, Y=b), "any"
+                return _ReadAgain().visit(E(f"T if type(U := Y) is int and {_safe_int('(T := X + U)', 'T')} else "
+                                            "ADD_TEXT(X, U)", T=t, U=u, X=a, Y=b)), "any"
             if ta == "any" and tb == "int":  # one type test and one range test for both; a string
-                u = self.tmp()  # (an annotation's "8080" + 1) is joined with the number's text
+                u = self.held(a)  # (an annotation's "8080" + 1) is joined with the number's text
                 self.consumed(a)  # (ADD_TEXT takes ASCII text only)
                 self.safe_ints.add(t)
                 if isinstance(b, ast.Constant) and type(b.value) is int:  # a literal's text is known now
-                    return E(f"T if type(U := X) is int and {_safe_int('(T := U + Y)', 'T')} else U + N if type(U) is str "
-                             "and U.isascii() else ADD_TEXT(U, Y)", T=t, U=u, X=a, Y=b,
-                             N=ast.Constant(str(b.value))), "any"
-                return E(f"T if type(U := X) is int and {_safe_int('(T := U + Y)', 'T')} else ADD_TEXT(U, Y)", T=t, U=u,
-                         X=a, Y=b), "any"
+                    return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U + Y)', 'T')} else "
+                                                "U + N if type(U) is str and U.isascii() else ADD_TEXT(U, Y)", T=t, U=u,
+                                                X=a, Y=b, N=ast.Constant(str(b.value)))), "any"
+                return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U + Y)', 'T')} else "
+                                            "ADD_TEXT(U, Y)", T=t, U=u, X=a, Y=b)), "any"
             return E(f"T if {_safe_int('(T := X + Y)', 'T')} else DEOPT()", T=t, X=self.as_int(a, ta),
                      Y=self.as_int(b, tb)), "int"
         if ta == "any" and tb == "any":  # two safe integers or two strings; anything else: general tier
@@ -1056,14 +1065,20 @@ def _maybe_absent(program: A.Program) -> set[int]:
 
 
 def _shared_paths(program: A.Program, gen: NativeGen) -> set[tuple[str, ...]]:
-    """The input paths read as objects (the object of a member read) more than once."""
-    seen: set[tuple[str, ...]] = set()
-    shared: set[tuple[str, ...]] = set()
+    """The input paths read as objects (the object of a member read) more than once, not
+    counting the reads that a shared path below them spares (``value`` in ``value.a.b +
+    value.a.c`` is read once: the second ``value.a`` is the temporary)."""
+    counts: dict[tuple[str, ...], int] = {}
     for node in walk(program):
         if isinstance(node, A.MemberExpression):
             path = gen.object_path(node.object)
             if path is not None:
-                (shared if path in seen else seen).add(path)
+                counts[path] = counts.get(path, 0) + 1
+    shared: set[tuple[str, ...]] = set()
+    for path in sorted(counts, key=len, reverse=True):
+        spared = sum(counts[c] - 1 for c in shared if len(c) == len(path) + 1 and c[:-1] == path)
+        if counts[path] - spared >= 2:
+            shared.add(path)
     return shared
 
 

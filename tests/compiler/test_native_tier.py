@@ -973,6 +973,9 @@ GUARD_EDGE_EXPRESSIONS = [
     "value.a.b === value.a.c ? value.a : value.b",
     "value.a.b.length + value.a.c",
     "context.vcluster.name + value.a.b + context.vcluster.namespace",
+    "value.a[0] ?? 'none'", "value.a[1]", "value[0]",  # a literal index
+    "value.slice(1)", "value.slice(-2, -1)", 'value.includes("y")', 'value.indexOf("y")', "value.at(-1)",  # str | list
+    "value.a.slice(1)", "value.length", "value.a.length",
 ]
 _SUB = collections.OrderedDict
 GUARD_EDGE_VALUES: dict[str, Any] = {
@@ -980,6 +983,11 @@ GUARD_EDGE_VALUES: dict[str, Any] = {
                                 2**53 + 1, -(2**53) - 1, 2**64)},
     "neg0": -0.0,
     "str-latin": "é",
+    "str-ascii": "xyz",
+    "str-astral": "a😀",
+    "list": ["x", "y"],
+    "list-empty": [],
+    "tuple": ("x", "y"),
     **{f"n-{n}": {"n": n} for n in (2**30 - 1, 2**30, -(2**30), 2**53 - 1, 2**53, -(2**53), 2**53 + 1, -0.0, "8080")},
     "plain": {"a": {"b": "xy", "c": "z"}, "b": 1},
     "ints": {"a": {"b": 2**30, "c": 2**53}, "b": 2},
@@ -992,6 +1000,8 @@ GUARD_EDGE_VALUES: dict[str, Any] = {
     "a-null": {"a": None},
     "a-list": {"a": ["x"]},
     "a-str": {"a": "xy"},
+    "a-list-empty": {"a": []},
+    "a-tuple": {"a": ("x", "y")},
 }
 GUARD_EDGE_CONTEXTS = {"main": CONTEXT, "sub": _SUB(vcluster=_SUB(name="vc", namespace="ns")),
                        "missing": {"vcluster": {}}}
