@@ -175,6 +175,7 @@ class NativeGen:
         #: temporaries that hold those already guarded as dicts (see ``member``)
         self.shared_paths: set[tuple[str, ...]] = set()
         self.memo: dict[tuple[str, ...], str] = {}
+        self.top_pre: list[ast.stmt] = self.pre  # the statements run before the current top-level one
 
     def tmp(self) -> str:
         self.counter += 1
@@ -214,7 +215,7 @@ class NativeGen:
         if not self.copy_mask:
             self.shared_paths = _shared_paths(program, self)
         for statement in program.body:
-            self.pre = []
+            self.pre = self.top_pre = []
             if isinstance(statement, A.ExpressionStatement):
                 completion = self.expression_statement(statement, body)
             elif isinstance(statement, A.VariableDeclaration) and statement.kind in ("const", "let"):
@@ -275,7 +276,7 @@ class NativeGen:
             node, ty = self.inline(d.init, statement=True) if is_function_call(d.init) else self.expr(d.init)
             name = self.tmp()
             body.extend(self.pre)
-            self.pre = []
+            self.pre = self.top_pre = []
             body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
             if ty not in ("bool", "int", "null", "undef"):
                 # a binding can be doubled by the next statement (const b = a + a): bound each
@@ -729,22 +730,23 @@ class NativeGen:
         if translated is None and not node.optional and self.shared_paths and key is not None \
                 and key != "length" and key not in _SPECIAL_KEYS:
             # an input object read again (value.metadata.name ... value.metadata.namespace):
-            # its first unconditional read keeps it, guarded, in a temporary. The inputs are
-            # not written (no copy mask), so the later reads see the same dict; one that the
-            # generated code ran before the first would fail on the unbound temporary, and so
-            # take the general tier, never a wrong value
+            # its first unconditional read is made, guarded, into a temporary before the
+            # top-level statement it is in (so before every later read, whatever order the
+            # templates evaluate in, and afresh on each run of a body a plan inlines in a
+            # loop). The inputs are not written (no copy mask), so each read sees that dict;
+            # reading it early can only fail early, which takes the general tier
             shared = self.object_path(node.object)
             if shared in self.memo:
                 return self.load(E("T", T=self.memo[shared]), key, id(node) in self.maybe_absent), "any"
         obj, ty = translated or self.expr(node.object, raw=True)
-        if shared in self.shared_paths and ty == "any" and self.conditional == 0 and not self.in_comprehension \
-                and not self.in_loop:
+        if shared in self.shared_paths and ty == "any" and self.pre is self.top_pre and self.conditional == 0 \
+                and not self.in_comprehension and not self.in_loop:
             assert shared is not None and key is not None
             self.consumed(obj)
             self.note_fact(obj, "dict")
             t = self.memo[shared] = self.tmp()
-            return self.load(E("T if type(T := X) is dict else DEOPT()", T=t, X=obj), key,
-                             id(node) in self.maybe_absent), "any"
+            self.pre.extend(S("T = X\nif type(T) is not dict: DEOPT()", T=t, X=obj))
+            return self.load(E("T", T=t), key, id(node) in self.maybe_absent), "any"
         if node.optional:
             t = self.tmp()
             key = self.static_key(node)

@@ -1020,3 +1020,20 @@ def test_native_guard_edges_agree_with_general(source: str, value_id: str, conte
 
 def test_guard_edge_expressions_are_native() -> None:
     assert all(compiled(source).native for source in GUARD_EDGE_EXPRESSIONS)
+
+
+def test_twice_read_objects_are_read_afresh_in_a_plan_loop() -> None:
+    """A plan writes native bodies in place, in a loop over ``[*]``: the temporary that holds
+    an input object read twice is set again for each element, before any read of it (a
+    stale one from the element before would give a wrong result, not a fallback)."""
+    source = 'value.a.b + "-" + value.a.c + (value.a.b.length > 1 ? value.a.b.slice(0, 1) : "")'
+    plan = syncpatch.compile_patches([{"path": "items[*].x", "expression": source}])
+    program = plan._program("to_host")
+    assert program.inlined is not None
+    items = [{"x": {"a": {"b": "pq", "c": "r"}}}, {"x": {"a": {"b": "s", "c": "t"}}}, {"x": {"a": {"b": "é"}}},
+             {"x": {"a": {"b": "u", "c": "v"}}}]
+    obj = {"items": items}
+    inlined = plan.to_host(copy.deepcopy(obj), None)
+    program.inlined = None  # the same plan, through calls only
+    assert plan.to_host(copy.deepcopy(obj), None) == inlined
+    assert [i["x"] for i in inlined["items"][:2]] == ["pq-rp", "s-t"]
