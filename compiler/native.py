@@ -950,9 +950,10 @@ class NativeGen:
         return self.logical_of(node.operator, a, ta, b, tb)
 
     def logical_of(self, operator: str, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
+        if operator == "??":  # (a name is tested as it is: no copy)
+            return _ReadAgain().visit(E("T if (T := X) is not None and T is not UNDEFINED else Y", T=self.held(a), X=a,
+                                        Y=b)), _join(ta, tb)
         t = self.tmp()
-        if operator == "??":
-            return E("T if (T := X) is not None and T is not UNDEFINED else Y", T=t, X=a, Y=b), _join(ta, tb)
         if ta == "any":
             # undefined early: its truth value is a Python-level __bool__ call
             if operator == "||":  # a string first: the usual operand, and returned as it is

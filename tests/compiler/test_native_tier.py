@@ -969,7 +969,7 @@ GUARD_EDGE_EXPRESSIONS = [
     "String(value)", "`${value}`", '"n-" + value', "value.n + 1", "value.n - 1", "value.n * 3",
     "value.a.b + '-' + value.a.c",
     "value.a.b.length > 1 ? value.a.b.slice(0, 1) : value.a.b",
-    "value.a?.b ?? value.a.c",
+    "value.a?.b ?? value.a.c", "value ?? 'none'", "value.a ?? value.b",
     "value.a.b === value.a.c ? value.a : value.b",
     "value.a.b.length + value.a.c",
     "context.vcluster.name + value.a.b + context.vcluster.namespace",
