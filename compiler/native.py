@@ -1133,9 +1133,12 @@ class _StripAffix(ast.NodeTransformer):
 
 def _strip_affix(e: ast.IfExp) -> ast.expr:
     test, body, orelse = e.test, e.body, e.orelse
+    receiver = test.func.value if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) else None
+    # (X, or (X := Y) where the receiver is computed there: X stays bound as before)
+    named = receiver.target if isinstance(receiver, ast.NamedExpr) else receiver
     if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and len(test.args) == 1
-            and not test.keywords and isinstance(test.func.value, ast.Name) and isinstance(orelse, ast.Name)
-            and orelse.id == test.func.value.id and isinstance(test.args[0], ast.Constant)
+            and not test.keywords and isinstance(named, ast.Name) and isinstance(orelse, ast.Name)
+            and orelse.id == named.id and isinstance(test.args[0], ast.Constant)
             and type(test.args[0].value) is str and test.args[0].value
             and isinstance(body, ast.Subscript) and isinstance(body.value, ast.Name) and body.value.id == orelse.id
             and isinstance(body.slice, ast.Slice) and body.slice.step is None):
@@ -1146,12 +1149,20 @@ def _strip_affix(e: ast.IfExp) -> ast.expr:
             and bounds.lower.value == n:
         method = "removeprefix"
     elif test.func.attr == "endswith" and (bounds.lower is None or isinstance(bounds.lower, ast.Constant)
-                                           and bounds.lower.value == 0) and isinstance(bounds.upper, ast.Constant) \
-            and bounds.upper.value == -n:
+                                           and bounds.lower.value == 0) and _int_constant(bounds.upper) == -n:
         method = "removesuffix"
     else:
         return e
-    return E(f"X.{method}(P)", X=orelse, P=test.args[0])
+    assert receiver is not None
+    return E(f"X.{method}(P)", X=receiver, P=test.args[0])
+
+
+def _int_constant(e: ast.expr | None) -> int | None:
+    """The int ``e`` writes, as a literal or a negated one (``-N`` in a template)."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        inner = _int_constant(e.operand)
+        return None if inner is None else -inner
+    return e.value if isinstance(e, ast.Constant) and type(e.value) is int else None
 
 
 def is_function_call(node: Any) -> TypeGuard[A.CallExpression]:

@@ -976,6 +976,7 @@ GUARD_EDGE_EXPRESSIONS = [
     "value.a[0] ?? 'none'", "value.a[1]", "value[0]",  # a literal index
     "value.slice(1)", "value.slice(-2, -1)", 'value.includes("y")', 'value.indexOf("y")', "value.at(-1)",  # str | list
     "value.a.slice(1)", "value.length", "value.a.length",
+    "value.a.b.replace(/y$/, '')", "value.a.b.replace(/^x/, '')",  # (X := Y).removesuffix / removeprefix
 ]
 _SUB = collections.OrderedDict
 GUARD_EDGE_VALUES: dict[str, Any] = {
