@@ -570,9 +570,7 @@ class NativeGen:
                 out = part if out is None else self.concat(*out, *part)
         if out is None:
             return ast.Constant(""), "ascii"
-        if not isinstance(out[0], ast.Constant) and len(node.quasis) == 2 and not node.quasis[0] and not node.quasis[1]:
-            return self.concat(out[0], out[1], ast.Constant(""), "ascii")
-        return out
+        return out  # (`${x}` alone: to_text's string, every branch of which is a str)
 
     def concat(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
         """Two strings joined as JS joins UTF-16 units: a trailing high and a leading low

@@ -966,7 +966,7 @@ def test_pop_on_a_fresh_array_copies_no_input(source: str, mask: int) -> None:
 
 GUARD_EDGE_EXPRESSIONS = [
     "value + 1", "value - 1", "1 + value", "value * 2", "value * -1", "value / 2", "-value", "value > 5",
-    "String(value)", "`${value}`", '"n-" + value', "value.n + 1", "value.n - 1", "value.n * 3",
+    "String(value)", "`${value}`", "`${value.a.b}`", '"n-" + value', "value.n + 1", "value.n - 1", "value.n * 3",
     "value.a.b + '-' + value.a.c",
     "value.a.b.length > 1 ? value.a.b.slice(0, 1) : value.a.b",
     "value.a?.b ?? value.a.c", "value ?? 'none'", "value.a ?? value.b",
