@@ -644,8 +644,9 @@ class NativeGen:
             # the input itself: its text is screened here, so it needs no prologue (STRING_OF
             # refuses strings and tuples)
             self.consumed(e)
-            # (a string first: the usual operand)
-            return E("value if (T := type(value)) is str and value.isascii() else 'null' if value is None else "
+            # (null first: one identity test, which costs a string operand less than a type
+            # test costs null)
+            return E("'null' if value is None else value if (T := type(value)) is str and value.isascii() else "
                      f"str(value) if T is int and {_safe_int('value')} else STRING_OF(value)",
                      T=self.tmp()), "ascii"
         return E(f"T if type(T := X) is str else str(T) if type(T) is int and {_safe_int('T')} else STRING_OF(T)",
