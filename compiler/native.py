@@ -27,6 +27,15 @@ from .native_templates import stmts as S
 __all__ = ["NativeGen", "Unsupported"]
 
 _SAFE = 2**53
+
+
+def _safe_int(first: str, name: str | None = None) -> str:
+    """Template text for "the int ``first`` is a safe integer" (``name``: how ``first`` is read
+    again, when ``first`` stores it). Compact ints (|x| < 2**30, nearly every number in
+    Kubernetes data) are tested first: CPython 3.11 specialises only compares of one-digit
+    ints, so this test costs a fraction of the 2**53 one, which still decides the rest."""
+    t = name or first
+    return f"(-1073741823 <= {first} and {t} <= 1073741823 or -9007199254740992 <= {t} and {t} <= 9007199254740992)"
 _STR = ("ascii", "str")
 _LISTS = ("list", "strs", "entries", "pairs")
 # strs: a list of str (Object.keys, split); entries: Object.entries' [str, value] lists;
@@ -108,6 +117,10 @@ def _tested_string(test: ast.expr) -> str | None:
     return target.id if isinstance(target, ast.Name) else None
 
 
+def _is_deopt(e: ast.expr) -> bool:
+    return isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "DEOPT"
+
+
 def _plain_text(s: str) -> bool:
     """A literal that compares alike by code points and by UTF-16 units: no surrogates."""
     return not any("\ud800" <= c <= "\udfff" for c in s)
@@ -165,6 +178,11 @@ class NativeGen:
         #: translated without the input copy the general tier makes (native_program): a
         #: result must be what the copy would give (COPIED_OUT)
         self.copies_skipped = False
+        #: input paths (``("value", "metadata")``) read as an object more than once, and the
+        #: temporaries that hold those already guarded as dicts (see ``member``)
+        self.shared_paths: set[tuple[str, ...]] = set()
+        self.memo: dict[tuple[str, ...], str] = {}
+        self.top_pre: list[ast.stmt] = self.pre  # the statements run before the current top-level one
 
     def tmp(self) -> str:
         self.counter += 1
@@ -201,8 +219,10 @@ class NativeGen:
         body: list[ast.stmt] = []
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
         self.maybe_absent = _maybe_absent(program)
+        if not self.copy_mask:
+            self.shared_paths = _shared_paths(program, self)
         for statement in program.body:
-            self.pre = []
+            self.pre = self.top_pre = []
             if isinstance(statement, A.ExpressionStatement):
                 completion = self.expression_statement(statement, body)
             elif isinstance(statement, A.VariableDeclaration) and statement.kind in ("const", "let"):
@@ -263,7 +283,7 @@ class NativeGen:
             node, ty = self.inline(d.init, statement=True) if is_function_call(d.init) else self.expr(d.init)
             name = self.tmp()
             body.extend(self.pre)
-            self.pre = []
+            self.pre = self.top_pre = []
             body.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=node))
             if ty not in ("bool", "int", "null", "undef"):
                 # a binding can be doubled by the next statement (const b = a + a): bound each
@@ -352,6 +372,11 @@ class NativeGen:
             return [ast.Return(value=result)]
         if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id in _AS_CALLER_GETS:
             return [ast.Return(value=result)]
+        if isinstance(result, ast.Subscript) and isinstance(result.slice, ast.Slice) and (
+                isinstance(result.value, ast.Name) and result.value.id in strings
+                or isinstance(result.value, ast.IfExp) and isinstance(result.value.body, ast.Name)
+                and result.value.body.id in strings and _is_deopt(result.value.orelse)):
+            return [ast.Return(value=result)]  # (a slice of a string the translation tested)
         if isinstance(result, ast.BinOp) and isinstance(result.op, ast.Add) and any(
                 isinstance(x, ast.Constant) and type(x.value) is str for x in (result.left, result.right)):
             return [ast.Return(value=result)]  # (text joined to a string the translation tested)
@@ -552,9 +577,7 @@ class NativeGen:
                 out = part if out is None else self.concat(*out, *part)
         if out is None:
             return ast.Constant(""), "ascii"
-        if not isinstance(out[0], ast.Constant) and len(node.quasis) == 2 and not node.quasis[0] and not node.quasis[1]:
-            return self.concat(out[0], out[1], ast.Constant(""), "ascii")
-        return out
+        return out  # (`${x}` alone: to_text's string, every branch of which is a str)
 
     def concat(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
         """Two strings joined as JS joins UTF-16 units: a trailing high and a leading low
@@ -572,6 +595,11 @@ class NativeGen:
         if not isinstance(e, ast.Name):
             return E(template, T=self.tmp(), X=e, **subs)
         return _ReadAgain().visit(E(template, T=e.id, X=e.id, **subs))  # type: ignore[no-any-return]
+
+    def held(self, e: ast.expr) -> str:
+        """The name a template holds ``e`` in: its own when it is a name (``(x := x)`` is then
+        read as ``x`` by ``_ReadAgain``), else a fresh temporary."""
+        return e.id if isinstance(e, ast.Name) else self.tmp()
 
     def consumed(self, e: ast.expr) -> None:
         """``e`` is read only through a guard that admits no string (an int, an object, an
@@ -623,11 +651,13 @@ class NativeGen:
             # the input itself: its text is screened here, so it needs no prologue (STRING_OF
             # refuses strings and tuples)
             self.consumed(e)
+            # (null first: one identity test, which costs a string operand less than a type
+            # test costs null)
             return E("'null' if value is None else value if (T := type(value)) is str and value.isascii() else "
-                     "str(value) if T is int and -S <= value <= S else STRING_OF(value)",
-                     T=self.tmp(), S=ast.Constant(_SAFE)), "ascii"
-        return E("T if type(T := X) is str else str(T) if type(T) is int and -S <= T <= S else STRING_OF(T)",
-                 T=self.tmp(), X=e, S=ast.Constant(_SAFE)), "str"
+                     f"str(value) if T is int and {_safe_int('value')} else STRING_OF(value)",
+                     T=self.tmp()), "ascii"
+        return E(f"T if type(T := X) is str else str(T) if type(T) is int and {_safe_int('T')} else STRING_OF(T)",
+                 T=self.tmp(), X=e), "str"
 
     def as_ascii(self, e: ast.expr, ty: str) -> ast.expr:
         if ty == "ascii":
@@ -665,7 +695,7 @@ class NativeGen:
             return e
         if ty != "any":
             raise Unsupported
-        return self.guard("T if type(T := X) is int and -S <= T <= S else DEOPT()", e, S=ast.Constant(_SAFE))
+        return self.guard(f"T if type(T := X) is int and {_safe_int('T')} else DEOPT()", e)
 
     def truthy(self, e: ast.expr, ty: str) -> ast.expr:
         """JS ToBoolean as a Python test: Python's own truth agrees on str, int, bool, None and
@@ -685,8 +715,44 @@ class NativeGen:
             return prop.value
         return None
 
+    def object_path(self, node: Any) -> tuple[str, ...] | None:
+        """The input path of ``node`` when it is an unshadowed input or a plain member read of
+        one (``value.metadata``: ``("value", "metadata")``), else None."""
+        keys: list[str] = []
+        while isinstance(node, A.MemberExpression) and not node.optional:
+            key = self.static_key(node)
+            if key is None or key == "length" or key in _SPECIAL_KEYS:
+                return None
+            keys.append(key)
+            node = node.object
+        for root in ("value", "context"):
+            if self.is_input(node, root):
+                return (root, *reversed(keys))
+        return None
+
     def member(self, node: A.MemberExpression, translated: tuple[ast.expr, str] | None = None) -> tuple[ast.expr, str]:
+        shared = None
+        key = self.static_key(node)
+        if translated is None and not node.optional and self.shared_paths and key is not None \
+                and key != "length" and key not in _SPECIAL_KEYS:
+            # an input object read again (value.metadata.name ... value.metadata.namespace):
+            # its first unconditional read is made, guarded, into a temporary before the
+            # top-level statement it is in (so before every later read, whatever order the
+            # templates evaluate in, and afresh on each run of a body a plan inlines in a
+            # loop). The inputs are not written (no copy mask), so each read sees that dict;
+            # reading it early can only fail early, which takes the general tier
+            shared = self.object_path(node.object)
+            if shared in self.memo:
+                return self.load(E("T", T=self.memo[shared]), key, id(node) in self.maybe_absent), "any"
         obj, ty = translated or self.expr(node.object, raw=True)
+        if shared in self.shared_paths and ty == "any" and self.pre is self.top_pre and self.conditional == 0 \
+                and not self.in_comprehension and not self.in_loop:
+            assert shared is not None and key is not None
+            self.consumed(obj)
+            self.note_fact(obj, "dict")
+            t = self.memo[shared] = self.tmp()
+            self.pre.extend(S("T = X\nif type(T) is not dict: DEOPT()", T=t, X=obj))
+            return self.load(E("T", T=t), key, id(node) in self.maybe_absent), "any"
         if node.optional:
             t = self.tmp()
             key = self.static_key(node)
@@ -713,6 +779,9 @@ class NativeGen:
                 return E("X[T] if (T := K) in X else UNDEFINED if T not in PROTO_NAMES else DEOPT()", X=obj, T=t,
                          K=k), "any"
             # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
+            if kty == "int" and isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 0:
+                # a literal index (containers[0]): no tuple to keep the order, one compare
+                return E("X[K] if len(X := L) > K else UNDEFINED", X=x, K=k, L=self.as_list(obj, ty)), "any"
             if kty == "int":  # (past the end, or a negative index: an absent key of an array)
                 return E("X[T] if 0 <= ((X := L), (T := I))[1] < len(X) else UNDEFINED", X=x, T=t,
                          L=self.as_list(obj, ty), I=k), "any"
@@ -734,8 +803,9 @@ class NativeGen:
                 return E("len(X)", X=self.as_ascii(obj, ty)), "int"
             if ty != "any":
                 raise Unsupported
-            t = self.tmp()  # (an object's own "length" is rare: the general tier reads it)
-            return E("len(T) if type(T := X) is list or (type(T) is str and T.isascii()) else DEOPT()",
+            t = self.tmp()  # (an object's own "length" is rare: the general tier reads it; a name's
+            # length, a string's, is the usual one)
+            return E("len(T) if type(T := X) is str and T.isascii() or type(T) is list else DEOPT()",
                      T=t, X=obj), "int"
         return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
 
@@ -770,10 +840,10 @@ class NativeGen:
         if op == "-":
             if ta == "any" and tb == "int":  # one type test and one range test, as for +
                 self.consumed(a)
-                return E("T if type(U := X) is int and -S <= (T := U - Y) <= S else DEOPT()", T=self.tmp(),
-                         U=self.tmp(), X=a, Y=b, S=ast.Constant(_SAFE)), "int"
-            return E("T if -S <= (T := X - Y) <= S else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
-                     Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
+                return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U - Y)', 'T')} else DEOPT()",
+                                            T=self.tmp(), U=self.held(a), X=a, Y=b)), "int"
+            return E(f"T if {_safe_int('(T := X - Y)', 'T')} else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
+                     Y=self.as_int(b, tb)), "int"
         if op == "/":  # an exact quotient inline; a fraction, -0 or a zero divisor: DIVIDE
             t, u = self.tmp(), self.tmp()
             self.safe_ints.add(t + "q")
@@ -800,9 +870,9 @@ class NativeGen:
             return E("HAS_PROPERTY(X, Y)", X=a, Y=b), "bool"
         if op == "*":  # a zero product is -0 in JS when the other factor is negative: general tier
             # (a reduce from 0 or a zero count keeps +0 and stays here)
-            return E("T if -S <= (T := (U := X) * (V := Y)) <= S and (T or (U >= 0 and V >= 0)) else DEOPT()",
+            return E(f"T if {_safe_int('(T := (U := X) * (V := Y))', 'T')} and (T or (U >= 0 and V >= 0)) else DEOPT()",
                      T=self.tmp(), U=self.tmp(), V=self.tmp(), X=self.as_int(a, ta),
-                     Y=self.as_int(b, tb), S=ast.Constant(_SAFE)), "int"
+                     Y=self.as_int(b, tb)), "int"
         raise Unsupported
 
     def plus(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
@@ -819,23 +889,23 @@ class NativeGen:
         if ta == "int" or tb == "int":
             t = self.tmp()
             if ta == "int" and tb == "any":  # (a string on the right stays on the right)
-                u = self.tmp()
+                u = self.held(b)
                 self.consumed(b)
                 self.safe_ints.add(t)
-                return E("T if type(U := Y) is int and -S <= (T := X + U) <= S else ADD_TEXT(X, U)", T=t, U=u,
-                         X=a, Y=b, S=ast.Constant(_SAFE)), "any"
+                return _ReadAgain().visit(E(f"T if type(U := Y) is int and {_safe_int('(T := X + U)', 'T')} else "
+                                            "ADD_TEXT(X, U)", T=t, U=u, X=a, Y=b)), "any"
             if ta == "any" and tb == "int":  # one type test and one range test for both; a string
-                u = self.tmp()  # (an annotation's "8080" + 1) is joined with the number's text
+                u = self.held(a)  # (an annotation's "8080" + 1) is joined with the number's text
                 self.consumed(a)  # (ADD_TEXT takes ASCII text only)
                 self.safe_ints.add(t)
                 if isinstance(b, ast.Constant) and type(b.value) is int:  # a literal's text is known now
-                    return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else U + N if type(U) is str and "
-                             "U.isascii() else ADD_TEXT(U, Y)", T=t, U=u, X=a, Y=b, N=ast.Constant(str(b.value)),
-                             S=ast.Constant(_SAFE)), "any"
-                return E("T if type(U := X) is int and -S <= (T := U + Y) <= S else ADD_TEXT(U, Y)", T=t, U=u,
-                         X=a, Y=b, S=ast.Constant(_SAFE)), "any"
-            return E("T if -S <= (T := X + Y) <= S else DEOPT()", T=t, X=self.as_int(a, ta), Y=self.as_int(b, tb),
-                     S=ast.Constant(_SAFE)), "int"
+                    return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U + Y)', 'T')} else "
+                                                "U + N if type(U) is str and U.isascii() else ADD_TEXT(U, Y)", T=t, U=u,
+                                                X=a, Y=b, N=ast.Constant(str(b.value)))), "any"
+                return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U + Y)', 'T')} else "
+                                            "ADD_TEXT(U, Y)", T=t, U=u, X=a, Y=b)), "any"
+            return E(f"T if {_safe_int('(T := X + Y)', 'T')} else DEOPT()", T=t, X=self.as_int(a, ta),
+                     Y=self.as_int(b, tb)), "int"
         if ta == "any" and tb == "any":  # two safe integers or two strings; anything else: general tier
             return E("ADD(X, Y)", X=a, Y=b), "any"
         raise Unsupported
@@ -886,9 +956,10 @@ class NativeGen:
         return self.logical_of(node.operator, a, ta, b, tb)
 
     def logical_of(self, operator: str, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
+        if operator == "??":  # (a name is tested as it is: no copy)
+            return _ReadAgain().visit(E("T if (T := X) is not None and T is not UNDEFINED else Y", T=self.held(a), X=a,
+                                        Y=b)), _join(ta, tb)
         t = self.tmp()
-        if operator == "??":
-            return E("T if (T := X) is not None and T is not UNDEFINED else Y", T=t, X=a, Y=b), _join(ta, tb)
         if ta == "any":
             # undefined early: its truth value is a Python-level __bool__ call
             if operator == "||":  # a string first: the usual operand, and returned as it is
@@ -1018,6 +1089,24 @@ def _tests_elements(node: A.CallExpression) -> bool:
             and isinstance(node.arguments[0], A.ArrowFunctionExpression) and node.arguments[0].expression)
 
 
+def _shared_paths(program: A.Program, gen: NativeGen) -> set[tuple[str, ...]]:
+    """The input paths read as objects (the object of a member read) more than once, not
+    counting the reads that a shared path below them spares (``value`` in ``value.a.b +
+    value.a.c`` is read once: the second ``value.a`` is the temporary)."""
+    counts: dict[tuple[str, ...], int] = {}
+    for node in walk(program):
+        if isinstance(node, A.MemberExpression):
+            path = gen.object_path(node.object)
+            if path is not None:
+                counts[path] = counts.get(path, 0) + 1
+    shared: set[tuple[str, ...]] = set()
+    for path in sorted(counts, key=len, reverse=True):
+        spared = sum(counts[c] - 1 for c in shared if len(c) == len(path) + 1 and c[:-1] == path)
+        if counts[path] - spared >= 2:
+            shared.add(path)
+    return shared
+
+
 def _fresh(node: Any) -> bool:
     """Is ``node``'s value a primitive or an object or array the expression makes, holding
     only such values (no object that exists before it runs)?"""
@@ -1066,9 +1155,12 @@ class _StripAffix(ast.NodeTransformer):
 
 def _strip_affix(e: ast.IfExp) -> ast.expr:
     test, body, orelse = e.test, e.body, e.orelse
+    receiver = test.func.value if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) else None
+    # (X, or (X := Y) where the receiver is computed there: X stays bound as before)
+    named = receiver.target if isinstance(receiver, ast.NamedExpr) else receiver
     if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and len(test.args) == 1
-            and not test.keywords and isinstance(test.func.value, ast.Name) and isinstance(orelse, ast.Name)
-            and orelse.id == test.func.value.id and isinstance(test.args[0], ast.Constant)
+            and not test.keywords and isinstance(named, ast.Name) and isinstance(orelse, ast.Name)
+            and orelse.id == named.id and isinstance(test.args[0], ast.Constant)
             and type(test.args[0].value) is str and test.args[0].value
             and isinstance(body, ast.Subscript) and isinstance(body.value, ast.Name) and body.value.id == orelse.id
             and isinstance(body.slice, ast.Slice) and body.slice.step is None):
@@ -1079,12 +1171,20 @@ def _strip_affix(e: ast.IfExp) -> ast.expr:
             and bounds.lower.value == n:
         method = "removeprefix"
     elif test.func.attr == "endswith" and (bounds.lower is None or isinstance(bounds.lower, ast.Constant)
-                                           and bounds.lower.value == 0) and isinstance(bounds.upper, ast.Constant) \
-            and bounds.upper.value == -n:
+                                           and bounds.lower.value == 0) and _int_constant(bounds.upper) == -n:
         method = "removesuffix"
     else:
         return e
-    return E(f"X.{method}(P)", X=orelse, P=test.args[0])
+    assert receiver is not None
+    return E(f"X.{method}(P)", X=receiver, P=test.args[0])
+
+
+def _int_constant(e: ast.expr | None) -> int | None:
+    """The int ``e`` writes, as a literal or a negated one (``-N`` in a template)."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.USub):
+        inner = _int_constant(e.operand)
+        return None if inner is None else -inner
+    return e.value if isinstance(e, ast.Constant) and type(e.value) is int else None
 
 
 def is_function_call(node: Any) -> TypeGuard[A.CallExpression]:

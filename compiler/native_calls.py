@@ -87,9 +87,10 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     if gen.is_global(receiver, "JSON") and method == "stringify" and (
             len(args) == 1 and not isinstance(args[0], (A.ObjectExpression, A.ArrayExpression, A.Literal))
             or len(args) == 3 and isinstance(args[1], A.Literal) and args[1].value is None):
-        indent: list[ast.expr] = [ast.Constant(_int_literal(gen, args[2]))] if len(args) == 3 else []
-        return E("UNDEFINED if (T := X) is UNDEFINED else JSON_TEXT(T, *I)", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
-                 I=ast.List(elts=indent, ctx=ast.Load())), "any"
+        indent = ast.Constant(_int_literal(gen, args[2])) if len(args) == 3 else None
+        text = "JSON_TEXT(T, I)" if indent is not None else "JSON_TEXT(T)"  # (a plain call: no *args)
+        return E(f"UNDEFINED if (T := X) is UNDEFINED else {text}", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
+                 **({"I": indent} if indent is not None else {})), "any"
     if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \
             and isinstance(args[0], A.NewExpression) and _is_new_set(gen, args[0]):
         return _unique(gen, args[0])
@@ -299,10 +300,12 @@ def _dual(gen: "NativeGen", method: str, receiver: Any, args: tuple[Any, ...]) -
     with gen.branch():
         a, ta = array_method(gen, E("T", T=t), "list", args)
         try:
-            b, tb = string_method(gen, E("T", T=t), "any", args)
+            b, tb = string_method(gen, E("T", T=t), "str", args)
         except Unsupported:  # (includes(2): a string receiver takes the general tier)
-            b, tb = E("DEOPT()"), ta
-    return E("A if type(T := X) is list else B", A=a, B=b, T=t, X=obj), ta if ta == tb else "any"
+            return E("A if type(T := X) is list else DEOPT()", A=a, T=t, X=obj), ta
+    # a string first: the usual receiver, tested once (its method checks only its text)
+    return E("B if type(T := X) is str else A if type(T) is list else DEOPT()", A=a, B=b, T=t, X=obj), \
+        ta if ta == tb else "any"
 
 
 def _no_string_method(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:

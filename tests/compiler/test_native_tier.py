@@ -1017,6 +1017,14 @@ STAYS_NATIVE = [
      'value.metadata.annotations["patched-by"] = "vcluster"; return value; })(value)',
      {"kind": "Pod", "metadata": {"name": "web", "labels": {"app": "web"}}, "spec": {"containers": [{"name": "c"}]}}),
     ('value.metadata.labels ||= {}; value.metadata.labels.x = "y"; value', {"metadata": {"name": "a"}}),
+    ("value + 1", 2**30),  # past the compact ints, still a safe one
+    ("value - 1", -(2**40)),
+    ("value * 2", 2**52),
+    ("value.metadata.name + '-x-' + value.metadata.namespace + '-x-' + context.vcluster.name",
+     {"metadata": {"name": "web", "namespace": "ns"}}),  # value.metadata read once, guarded once
+    ("value.metadata.name.length > 3 ? value.metadata.name.slice(0, 3) : value.metadata.name",
+     {"metadata": {"name": "web-1"}}),
+    ("`${context.vcluster.namespace}/${value.metadata.name}` + context.vcluster.name", {"metadata": {"name": "w"}}),
 ]
 
 
@@ -1121,3 +1129,81 @@ def test_native_bodies_name_only_what_their_namespace_holds() -> None:
 def test_pop_on_a_fresh_array_copies_no_input(source: str, mask: int) -> None:
     """``split(...).pop()`` once deep-copied every input on each call (88x hand-written)."""
     assert compiled(source).compiled.facts.copy_mask == mask
+
+
+# -- guard edges: safe-integer tests (compact ints first) and input objects read twice ---------
+
+GUARD_EDGE_EXPRESSIONS = [
+    "value + 1", "value - 1", "1 + value", "value * 2", "value * -1", "value / 2", "-value", "value > 5",
+    "String(value)", "`${value}`", "`${value.a.b}`", '"n-" + value', "value.n + 1", "value.n - 1", "value.n * 3",
+    "value.a.b + '-' + value.a.c",
+    "value.a.b.length > 1 ? value.a.b.slice(0, 1) : value.a.b",
+    "value.a?.b ?? value.a.c", "value ?? 'none'", "value.a ?? value.b",
+    "value.a.b === value.a.c ? value.a : value.b",
+    "value.a.b.length + value.a.c",
+    "context.vcluster.name + value.a.b + context.vcluster.namespace",
+    "value.a[0] ?? 'none'", "value.a[1]", "value[0]",  # a literal index
+    "value.slice(1)", "value.slice(-2, -1)", 'value.includes("y")', 'value.indexOf("y")', "value.at(-1)",  # str | list
+    "value.a.slice(1)", "value.length", "value.a.length",
+    "value.a.b.replace(/y$/, '')", "value.a.b.replace(/^x/, '')",  # (X := Y).removesuffix / removeprefix
+]
+_SUB = collections.OrderedDict
+GUARD_EDGE_VALUES: dict[str, Any] = {
+    **{f"int-{n}": n for n in (0, 2**30 - 1, 2**30, -(2**30 - 1), -(2**30), 2**53 - 1, 2**53, -(2**53),
+                                2**53 + 1, -(2**53) - 1, 2**64)},
+    "neg0": -0.0,
+    "str-latin": "é",
+    "str-ascii": "xyz",
+    "str-astral": "a😀",
+    "list": ["x", "y"],
+    "list-empty": [],
+    "tuple": ("x", "y"),
+    **{f"n-{n}": {"n": n} for n in (2**30 - 1, 2**30, -(2**30), 2**53 - 1, 2**53, -(2**53), 2**53 + 1, -0.0, "8080")},
+    "plain": {"a": {"b": "xy", "c": "z"}, "b": 1},
+    "ints": {"a": {"b": 2**30, "c": 2**53}, "b": 2},
+    "non-ascii": {"a": {"b": "é😀", "c": "\ud83d"}},
+    "split-pair": {"a": {"b": "x\ud83d", "c": "\ude00y"}},
+    "sub-inner": {"a": _SUB(b="xy", c="z")},
+    "sub-root": _SUB(a={"b": "xy", "c": "z"}),
+    "missing-c": {"a": {"b": "xy"}},
+    "missing-a": {"b": 1},
+    "a-null": {"a": None},
+    "a-list": {"a": ["x"]},
+    "a-str": {"a": "xy"},
+    "a-list-empty": {"a": []},
+    "a-tuple": {"a": ("x", "y")},
+}
+GUARD_EDGE_CONTEXTS = {"main": CONTEXT, "sub": _SUB(vcluster=_SUB(name="vc", namespace="ns")),
+                       "missing": {"vcluster": {}}}
+
+
+@pytest.mark.parametrize("source", GUARD_EDGE_EXPRESSIONS)
+@pytest.mark.parametrize("value_id", list(GUARD_EDGE_VALUES))
+@pytest.mark.parametrize("context_id", list(GUARD_EDGE_CONTEXTS))
+def test_native_guard_edges_agree_with_general(source: str, value_id: str, context_id: str) -> None:
+    """Inputs at the edges of the guards the native tier emits: ints around 2**30 (where the
+    compact-int test hands over to the 2**53 one) and 2**53, -0, non-ASCII text, dict
+    subclasses and missing keys below an input object that the script reads twice (which
+    the native code reads and guards once)."""
+    _check_pair(source, GUARD_EDGE_VALUES[value_id], GUARD_EDGE_CONTEXTS[context_id])
+
+
+def test_guard_edge_expressions_are_native() -> None:
+    assert all(compiled(source).native for source in GUARD_EDGE_EXPRESSIONS)
+
+
+def test_twice_read_objects_are_read_afresh_in_a_plan_loop() -> None:
+    """A plan writes native bodies in place, in a loop over ``[*]``: the temporary that holds
+    an input object read twice is set again for each element, before any read of it (a
+    stale one from the element before would give a wrong result, not a fallback)."""
+    source = 'value.a.b + "-" + value.a.c + (value.a.b.length > 1 ? value.a.b.slice(0, 1) : "")'
+    plan = syncpatch.compile_patches([{"path": "items[*].x", "expression": source}])
+    program = plan._program("to_host")
+    assert program.inlined is not None
+    items = [{"x": {"a": {"b": "pq", "c": "r"}}}, {"x": {"a": {"b": "s", "c": "t"}}}, {"x": {"a": {"b": "é"}}},
+             {"x": {"a": {"b": "u", "c": "v"}}}]
+    obj = {"items": items}
+    inlined = plan.to_host(copy.deepcopy(obj), None)
+    program.inlined = None  # the same plan, through calls only
+    assert plan.to_host(copy.deepcopy(obj), None) == inlined
+    assert [i["x"] for i in inlined["items"][:2]] == ["pq-rp", "s-t"]
