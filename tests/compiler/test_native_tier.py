@@ -162,6 +162,14 @@ VALUES: dict[str, Any] = {
                      {"port": 3}],
     "defaultdict": collections.defaultdict(list, {"a": "x", "name": "dd", "items": ["z"]}),
     "ordereddict": collections.OrderedDict([("b", 1), ("a", 2), ("name", "od")]),
+    # results checked where they are made (spreads, maps, Object.fromEntries): integer-like keys
+    # at the edges of the array-index range, and odd leaves one level down
+    "dict-index-edge": {"b": "x", "4294967295": "max", "10": "ten", "01": "lead", "2": "two", "-1": "neg",
+                        "4294967294": "top", "name": "edge", "n": 2.0, "items": [2**53, -0.0, 2.0],
+                        "big": 2**53 + 1},  # (read by the rows below only: join's text of it is not theirs)
+    "list-odd-objects": [{"name": "a", "port": 2.0, "items": [1.0, "é"], "n": UNDEFINED},
+                         {"name": "b", "big": 2**53 + 1, "items": ({"10": 1, "2": 2},), "10": "x", "2": "y"},
+                         {"name": "\ud83d\ude00", "port": -0.0, "items": [], "a": {"1": {"z": 1.0}}}],
 }
 
 CONTEXT: dict[str, Any] = {
@@ -587,6 +595,31 @@ EXPRESSIONS: list[str] = [
     "0 / value",
     "value / -3",
     "value.n / value.port",
+    # results checked where they are made, not walked again: leaves read from the input in maps,
+    # object literals with a leading spread, Object.fromEntries of entries in JS's order
+    "value.map(x => x.items)",
+    "value.map(x => [x.name, x.port, x.n])",
+    "value.map(x => ({name: x.name, port: x.port ?? null, n: x.n}))",
+    "value.map(x => ({...x, name: undefined}))",
+    "value.map(x => ({...x, items: (x.items ?? []).map(i => [i])}))",
+    'value.map(x => ({...x.a, k: "v"}))',
+    "({...value})",
+    '({...value, name: "x", b: value.b})',
+    '({...value.labels, managed: "true", n: value.n})',
+    '({a: value.a, "10": value.b})',
+    "[value.a, value.n, value.items, value.name]",
+    "value.map(x => Object.keys(x).length)",
+    "Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v]))",
+    "Object.fromEntries(Object.entries(value).filter(([k, v]) => v !== null))",
+    'Object.fromEntries(Object.entries(value).filter(([k]) => k !== "b").map(([k, v]) => [k, [v]]))',
+    'Object.fromEntries(Object.entries(value).map(([k, v]) => [k + "", v]))',
+    "Object.fromEntries(Object.entries(value).map(([k, v]) => [String(v), k]))",
+    "Object.fromEntries(Object.entries(value).reverse())",
+    # mutating scripts whose results are checked where they are made (the caller's value must
+    # come back unchanged: every row's check)
+    'value.name = "x"; ({...value, k: 1})',
+    "value.name ??= \"n\"; ({...value, items: value.items ?? []})",
+    'value.metadata.name = "x"; ({...value.metadata, extra: value.name})',
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
