@@ -1004,7 +1004,9 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     obj, ty = gen.expr(args[0], raw=True)
     gen.note_fact(obj, "dict")
     d = gen.tmp()
-    guard = E("type(D := X) is dict and (KNOWN_KEYS(D) or PLAIN_KEYS(D))", D=d, X=obj)
+    # (keys seen before: one C-level test; others: JS_KEYS, which remembers both answers, so an
+    # object with an integer-like key is not looked at twice)
+    guard = E("type(D := X) is dict and KNOWN_KEYS(D)", D=d, X=obj)
     form = {"keys": "list(D)", "values": "list(D.values())", "entries": "list(map(list, D.items()))"}[method]
     # (integer-like keys, such as a ConfigMap's "10", come first in JS: JS_KEYS orders them)
     slow = {"keys": "JS_KEYS(D)", "values": "[D[K] for K in JS_KEYS(D)]",

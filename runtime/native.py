@@ -408,6 +408,8 @@ def js_keys(d: dict[Any, Any]) -> list[str]:
         if keys[:len(ints)] != ints:
             seen = set(ints)
             keys = ints + [k for k in keys if k not in seen]
+    else:
+        plain_keys(d)  # (remembers plain keys: next time KNOWN_KEYS answers at C speed)
     if seq is not None and len(_ORDERS) < _ORDERS_LIMIT and set(map(type, seq)) == _STR_ONLY:
         _ORDERS[seq] = tuple(keys)
     return keys
