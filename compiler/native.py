@@ -294,7 +294,7 @@ class NativeGen:
     def result(self, result: ast.expr, ty: str) -> list[ast.stmt]:
         if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
             return [ast.Return(value=result)]  # already what the caller gets (strs: a list of str)
-        if ty in ("list", "pairs", "dict"):
+        if ty in ("list", "pairs", "dict") and not _flat_spread(result):
             checked = self.exported(result)
             if checked is not None:
                 out, keys_known = checked
@@ -1071,6 +1071,13 @@ def _maybe_absent(program: A.Program) -> set[int]:
         elif isinstance(node, A.SpreadElement):
             mark(node.argument)
     return marked
+
+
+def _flat_spread(e: ast.expr) -> bool:
+    """``{...d, k: x}`` with no list or object made among its values: the inline test of the
+    finished object (``result``) costs less than a call to look at ``d`` alone."""
+    return isinstance(e, ast.Dict) and bool(e.keys) and e.keys[0] is None and not any(
+        isinstance(v, (ast.ListComp, ast.List, ast.Dict, ast.DictComp)) for v in e.values[1:])
 
 
 def _fresh(node: Any) -> bool:

@@ -365,17 +365,6 @@ def unique(items: list[Any]) -> list[Any]:
 _STR_ONLY = {str}
 
 
-def index_keys(d: dict[Any, Any]) -> list[str]:
-    """The keys of ``d`` that are array indices (JS enumerates them first, ascending), in
-    insertion order; a key that is not a string deoptimises. The keys are screened at C
-    speed (``str.isdigit`` over them), which matters: a ConfigMap's "10" sends every object
-    it is in here."""
-    if set(map(type, d)) != _STR_ONLY and d:
-        raise Deopt
-    return [k for k in filter(str.isdigit, d)
-            if k.isascii() and (k == "0" or k[0] != "0") and (len(k) < 10 or int(k) < 4294967295)]
-
-
 _IS_DIGITS = str.isdigit
 #: JS's key order by the key sequence it was worked out for (a pure function of the keys):
 #: the same kinds of objects come again and again (a ConfigMap's "10" in every sync)
@@ -386,22 +375,17 @@ _ORDERED_KEYS = 64  # (longer key sequences are not remembered: the tuple costs 
 
 def js_keys(d: dict[Any, Any]) -> list[str]:
     """``Object.keys(d)`` of a dict whose keys may be integer-like: JS's order (array
-    indices first, ascending, then the other keys as inserted). The digit keys are found at
-    C speed (a key that is not a string makes ``str.isdigit`` raise: the general tier), and
-    the order of a key sequence met before is remembered."""
-    if type(d) is not dict:
-        raise Deopt
+    indices first, ascending, then the other keys as inserted). The key types and the digit
+    keys are looked at C speed, and the order of a key sequence met before is remembered."""
+    if type(d) is not dict or set(map(type, d)) != _STR_ONLY and d:
+        raise Deopt  # (another key type, a str subclass among them, is the general tier's)
     seq = tuple(d) if len(d) <= _ORDERED_KEYS else None
     if seq is not None:
         known = _ORDERS.get(seq)
-        if known is not None and set(map(type, seq)) == _STR_ONLY:  # (a str subclass compares equal)
+        if known is not None:
             return list(known)
-    try:
-        ints = list(filter(_IS_DIGITS, d))
-    except TypeError:
-        raise Deopt from None
-    if ints:
-        ints = [k for k in ints if k.isascii() and (k[0] != "0" or k == "0") and (len(k) < 10 or int(k) < 4294967295)]
+    ints = [k for k in filter(_IS_DIGITS, d)
+            if k.isascii() and (k[0] != "0" or k == "0") and (len(k) < 10 or int(k) < 4294967295)]
     keys = list(d)
     if ints:
         ints.sort(key=int)
@@ -410,7 +394,7 @@ def js_keys(d: dict[Any, Any]) -> list[str]:
             keys = ints + [k for k in keys if k not in seen]
     else:
         plain_keys(d)  # (remembers plain keys: next time KNOWN_KEYS answers at C speed)
-    if seq is not None and len(_ORDERS) < _ORDERS_LIMIT and set(map(type, seq)) == _STR_ONLY:
+    if seq is not None and len(_ORDERS) < _ORDERS_LIMIT:
         _ORDERS[seq] = tuple(keys)
     return keys
 

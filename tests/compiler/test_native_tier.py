@@ -943,6 +943,22 @@ def test_results_checked_where_made_stay_native(source: str, value: Any) -> None
     assert not calls, f"{source!r} fell back to the general tier"
 
 
+def test_remembered_key_orders_serve_only_plain_string_keys() -> None:
+    """JS_KEYS remembers the order it worked out per key sequence; a sequence that only
+    compares equal to a remembered one (a str subclass) is not served from memory."""
+
+    class Key(str):
+        pass
+
+    f = compiled("Object.keys(value)")
+    assert f({"b": 1, "10": 2, "2": 3}) == ["2", "10", "b"]
+    assert f({"b": 1, "10": 2, "2": 3}) == ["2", "10", "b"]  # (now remembered)
+    odd = {"b": 1, Key("10"): 2, "2": 3}
+    assert outcome(f, odd, None) == outcome(f.general, odd, None)
+    plain = {"web": 1, "tier": 2}  # (plain keys: remembered for the C-level test as well)
+    assert f(plain) == ["web", "tier"] and f({"tier": 1, "web": 2}) == ["tier", "web"]
+
+
 # -- the native tier really runs (a fallback would still give the right answer, silently) ----
 
 STAYS_NATIVE = [
