@@ -338,7 +338,7 @@ class NativeGen:
         return self.returns(result)
 
     # -- results checked where they are made ----------------------------------------------------
-    def exported(self, e: ast.expr) -> tuple[ast.expr, bool] | None:
+    def exported(self, e: ast.expr, nested: bool = False) -> tuple[ast.expr, bool] | None:
         """``e``, a list or object the script makes, rewritten so that it is already what
         ``to_python`` would give: each part is checked (and converted, rarely) where it is
         made, instead of a walk over the finished result. A part made by the script needs no
@@ -346,6 +346,11 @@ class NativeGen:
         known to be in JS's order too; with False, the caller still tests them (``keys_out``).
         None: not a shape handled here (the whole result takes the usual check)."""
         if isinstance(e, ast.ListComp):
+            if _flat_spread(e.elt) and not nested:
+                # (a result that is a list of {...d, k: x}: TO_PYTHON's first loop looks at it
+                # with no call per element; inside a result, SPREAD_OUT per element costs less
+                # than a walk of that list again)
+                return None
             return ast.ListComp(elt=self.exported_part(e.elt), generators=e.generators), True
         if isinstance(e, ast.List):
             if any(isinstance(x, ast.Starred) for x in e.elts):
@@ -383,7 +388,7 @@ class NativeGen:
         if isinstance(e, ast.Constant) and (type(e.value) in (str, bool, type(None))
                                             or type(e.value) is int and -_SAFE <= e.value <= _SAFE):
             return e  # (a literal's text has no surrogates: see literal)
-        if isinstance(e, ast.Name) and e.id == "UNDEFINED" or isinstance(e, ast.Call) and isinstance(
+        if isinstance(e, ast.Name) and (e.id == "UNDEFINED" or e.id in self.safe_ints) or isinstance(e, ast.Call) and isinstance(
                 e.func, ast.Name) and (e.func.id in _AS_CALLER_GETS or e.func.id == "len" and len(e.args) == 1):
             return e  # (len: a safe integer)
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and any(
@@ -391,8 +396,10 @@ class NativeGen:
             return e  # (text joined to a string, as in returns)
         if isinstance(e, ast.IfExp):
             return ast.IfExp(test=e.test, body=self.exported_part(e.body), orelse=self.exported_part(e.orelse))
-        made = self.exported(e) if isinstance(e, (ast.ListComp, ast.List, ast.Dict, ast.DictComp)) else None
-        if made is not None:
+        if isinstance(e, (ast.ListComp, ast.List, ast.Dict, ast.DictComp)):
+            made = self.exported(e, nested=True)
+            if made is None:
+                return E("TO_PYTHON(X)", X=e)
             return made[0] if made[1] else self.keys_out(made[0])
         # a value of unknown type: a plain leaf (the usual one) is tested inline, anything else
         # (an input object, a float) takes to_python
