@@ -183,6 +183,10 @@ class NativeGen:
         self.shared_paths: set[tuple[str, ...]] = set()
         self.memo: dict[tuple[str, ...], str] = {}
         self.top_pre: list[ast.stmt] = self.pre  # the statements run before the current top-level one
+        #: translations (by id, held) of lists of ``[key, value]`` entries whose keys are distinct
+        #: and in JS's order (``Object.entries`` and filters and key-keeping maps of it), and of
+        #: objects made from them: their keys need no check on the way out (see ``exported``)
+        self.ordered: dict[int, ast.expr] = {}
 
     def tmp(self) -> str:
         self.counter += 1
@@ -317,6 +321,11 @@ class NativeGen:
     def result(self, result: ast.expr, ty: str) -> list[ast.stmt]:
         if ty in ("ascii", "str", "bool", "int", "null", "undef", "strs"):
             return [ast.Return(value=result)]  # already what the caller gets (strs: a list of str)
+        if ty in ("list", "pairs", "dict") and not _flat_spread(result):
+            checked = self.exported(result)
+            if checked is not None:
+                out, keys_known = checked
+                return [ast.Return(value=out if keys_known else self.keys_out(out))]
         if ty == "dict" and isinstance(result, ast.Dict) and 0 < len(result.keys) <= 16 and all(
                 isinstance(k, ast.Constant) and type(k.value) is str and not "0" <= k.value[:1] <= "9"
                 for k in result.keys):
@@ -354,6 +363,82 @@ class NativeGen:
                 return [ast.Return(value=result)]  # a literal of plain constants: what the caller gets
             return [ast.Return(value=E("TO_PYTHON(R)", R=result))]
         return self.returns(result)
+
+    # -- results checked where they are made ----------------------------------------------------
+    def exported(self, e: ast.expr, nested: bool = False) -> tuple[ast.expr, bool] | None:
+        """``e``, a list or object the script makes, rewritten so that it is already what
+        ``to_python`` would give: each part is checked (and converted, rarely) where it is
+        made, instead of a walk over the finished result. A part made by the script needs no
+        check, a leaf read from the input only a type test. With True, the object's keys are
+        known to be in JS's order too; with False, the caller still tests them (``keys_out``).
+        None: not a shape handled here (the whole result takes the usual check)."""
+        if isinstance(e, ast.ListComp):
+            if _flat_spread(e.elt) and not nested:
+                # (a result that is a list of {...d, k: x}: TO_PYTHON's first loop looks at it
+                # with no call per element; inside a result, SPREAD_OUT per element costs less
+                # than a walk of that list again)
+                return None
+            return ast.ListComp(elt=self.exported_part(e.elt), generators=e.generators), True
+        if isinstance(e, ast.List):
+            if any(isinstance(x, ast.Starred) for x in e.elts):
+                return None
+            return ast.List(elts=[self.exported_part(x) for x in e.elts], ctx=ast.Load()), True
+        if isinstance(e, ast.DictComp):
+            # (keys are strings: the translation tests each one)
+            return ast.DictComp(key=e.key, value=self.exported_part(e.value), generators=e.generators), \
+                id(e) in self.ordered
+        if isinstance(e, ast.Dict):
+            return self.exported_dict(e)
+        return None
+
+    def exported_dict(self, e: ast.Dict) -> tuple[ast.expr, bool] | None:
+        """An object literal: its static keys are plain (none is an array index, which JS
+        would enumerate first), so only its values are looked at, each where it is made; one
+        spread may stand first (``{...s, k: x}``), whose members ``SPREAD_OUT`` gives as the
+        caller gets them (in JS's order, so the literal's keys, all plain, keep it)."""
+        keys: list[str] = []
+        for i, k in enumerate(e.keys):
+            if k is None and i == 0:
+                continue
+            if not (isinstance(k, ast.Constant) and type(k.value) is str and not "0" <= k.value[:1] <= "9"):
+                return None
+            keys.append(k.value)
+        values = [self.exported_part(v) if k is not None else v for k, v in zip(e.keys, e.values)]
+        if e.keys and e.keys[0] is None:
+            # (members the literal writes over are never seen: SPREAD_OUT need not look at them)
+            skip = ast.Tuple(elts=[ast.Constant(k) for k in dict.fromkeys(keys)], ctx=ast.Load())
+            values[0] = E("SPREAD_OUT(D, K)", D=e.values[0], K=skip)
+        return ast.Dict(keys=list(e.keys), values=values), True
+
+    def exported_part(self, e: ast.expr) -> ast.expr:
+        """One part of a result (an element or a member value) as ``to_python`` gives it."""
+        if isinstance(e, ast.Constant) and (type(e.value) in (str, bool, type(None))
+                                            or type(e.value) is int and -_SAFE <= e.value <= _SAFE):
+            return e  # (a literal's text has no surrogates: see literal)
+        if isinstance(e, ast.Name) and (e.id == "UNDEFINED" or e.id in self.safe_ints) or isinstance(e, ast.Call) and isinstance(
+                e.func, ast.Name) and (e.func.id in _AS_CALLER_GETS or e.func.id == "len" and len(e.args) == 1):
+            return e  # (len: a safe integer)
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and any(
+                isinstance(x, ast.Constant) and type(x.value) is str for x in (e.left, e.right)):
+            return e  # (text joined to a string, as in returns)
+        if isinstance(e, ast.IfExp):
+            return ast.IfExp(test=e.test, body=self.exported_part(e.body), orelse=self.exported_part(e.orelse))
+        if isinstance(e, (ast.ListComp, ast.List, ast.Dict, ast.DictComp)):
+            made = self.exported(e, nested=True)
+            if made is None:
+                return E("TO_PYTHON(X)", X=e)
+            return made[0] if made[1] else self.keys_out(made[0])
+        # a value of unknown type: a plain leaf (the usual one) is tested inline, anything else
+        # (an input object, a float) takes to_python
+        t = e.id if isinstance(e, ast.Name) else self.tmp()
+        first = "T" if isinstance(e, ast.Name) else "(T := X)"
+        return E(f"T if type({first}) in PLAIN_LEAVES or type(T) is int and -S <= T <= S else TO_PYTHON(T)",
+                 T=t, X=e, S=ast.Constant(_SAFE))
+
+    def keys_out(self, e: ast.expr) -> ast.expr:
+        """An object whose values are as the caller gets them: its keys are tested (and put
+        in JS's order where an array index is among them)."""
+        return E("D if KNOWN_KEYS(D := X) or PLAIN_KEYS(D) else KEYS_OUT(D)", D=self.tmp(), X=e)
 
     def returns(self, result: ast.expr, strings: frozenset[str] = frozenset()) -> list[ast.stmt]:
         """``return`` of a value of unknown type, split at conditionals so that a branch that is
@@ -1105,6 +1190,13 @@ def _shared_paths(program: A.Program, gen: NativeGen) -> set[tuple[str, ...]]:
         if counts[path] - spared >= 2:
             shared.add(path)
     return shared
+
+
+def _flat_spread(e: ast.expr) -> bool:
+    """``{...d, k: x}`` with no list or object made among its values: the inline test of the
+    finished object (``result``) costs less than a call to look at ``d`` alone."""
+    return isinstance(e, ast.Dict) and bool(e.keys) and e.keys[0] is None and not any(
+        isinstance(v, (ast.ListComp, ast.List, ast.Dict, ast.DictComp)) for v in e.values[1:])
 
 
 def _fresh(node: Any) -> bool:

@@ -907,16 +907,21 @@ def _generator(source: str, pynames: list[Any], gen: "NativeGen") -> list[ast.co
 
 def _map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     element = gen.element
+    ordered = id(items) in gen.ordered
     source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
     elt, ty = _in_scope(gen, params, pynames, body, element)
     if isinstance(body, A.ArrayExpression) and len(body.elements) == 2 and ty == "list":
         ty = "pairs"  # [key, value] per element, for Object.fromEntries
-    return ast.ListComp(elt=elt, generators=_generator(source, pynames, gen)), \
-        "strs" if ty in ("ascii", "str") else ("pairs" if ty == "pairs" else "list")
+    made = ast.ListComp(elt=elt, generators=_generator(source, pynames, gen))
+    if ordered and ty == "pairs" and isinstance(elt, ast.List) and isinstance(elt.elts[0], ast.Name) \
+            and isinstance(pynames[0], tuple) and elt.elts[0].id == pynames[0][0]:
+        gen.ordered[id(made)] = made  # ([k, v]) => [k, ...]: each entry's own key, in the entries' order
+    return made, "strs" if ty in ("ascii", "str") else ("pairs" if ty == "pairs" else "list")
 
 
 def _filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     element = gen.element
+    ordered = id(items) in gen.ordered
     source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
     test, _ = _in_scope(gen, params, pynames, body, element, test=True)
     item = pynames[0] if pynames else gen.tmp()
@@ -924,8 +929,10 @@ def _filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
         pynames = [item]
     gens = _generator(source, pynames, gen)
     gens[0].ifs.append(test)
-    return ast.ListComp(elt=_element(item), generators=gens), \
-        {"str": "strs", "entry": "entries"}.get(element, "list")
+    made = ast.ListComp(elt=_element(item), generators=gens)
+    if ordered:
+        gen.ordered[id(made)] = made  # (some of the entries, in their order)
+    return made, {"str": "strs", "entry": "entries"}.get(element, "list")
 
 
 def _quantifier(py: str) -> Any:
@@ -1129,13 +1136,17 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     obj, ty = gen.expr(args[0], raw=True)
     gen.note_fact(obj, "dict")
     d = gen.tmp()
-    guard = E("type(D := X) is dict and (KNOWN_KEYS(D) or PLAIN_KEYS(D))", D=d, X=obj)
+    # (keys seen before: one C-level test; others: JS_KEYS, which remembers both answers, so an
+    # object with an integer-like key is not looked at twice)
+    guard = E("type(D := X) is dict and KNOWN_KEYS(D)", D=d, X=obj)
     form = {"keys": "list(D)", "values": "list(D.values())", "entries": "list(map(list, D.items()))"}[method]
     # (integer-like keys, such as a ConfigMap's "10", come first in JS: JS_KEYS orders them)
     slow = {"keys": "JS_KEYS(D)", "values": "[D[K] for K in JS_KEYS(D)]",
             "entries": "[[K, D[K]] for K in JS_KEYS(D)]"}[method]
-    return E(f"{form} if G else {slow}", D=d, G=guard, K=gen.tmp(), V=gen.tmp()), \
-        {"keys": "strs", "values": "list", "entries": "entries"}[method]
+    made = E(f"{form} if G else {slow}", D=d, G=guard, K=gen.tmp(), V=gen.tmp())
+    if method == "entries":
+        gen.ordered[id(made)] = made  # (distinct keys in JS's order: see NativeGen.ordered)
+    return made, {"keys": "strs", "values": "list", "entries": "entries"}[method]
 
 
 def _from_entries(gen: "NativeGen", node: Any) -> tuple[ast.expr, str]:
@@ -1151,11 +1162,18 @@ def _from_entries(gen: "NativeGen", node: Any) -> tuple[ast.expr, str]:
         # (its receiver is bounded already, and a map or filter makes no more elements)
         k = gen.tmp()
         key, value = pairs.elt.elts
-        return ast.DictComp(key=E("K if type(K := X) is str else DEOPT()", K=k, X=key), value=value,
-                            generators=pairs.generators), "dict"
-    source = _bounded(gen, pairs, start)  # (a comprehension's iterable may not hold walrus targets)
-    k, v = gen.tmp(), gen.tmp()
-    return E("{(K if type(K) is str else DEOPT()): V for K, V in P}", K=k, V=v, P=source), "dict"
+        made: ast.expr = ast.DictComp(key=E("K if type(K := X) is str else DEOPT()", K=k, X=key), value=value,
+                                      generators=pairs.generators)
+    else:
+        ordered = id(pairs) in gen.ordered
+        source = _bounded(gen, pairs, start)  # (a comprehension's iterable may not hold walrus targets)
+        k, v = gen.tmp(), gen.tmp()
+        made = E("{(K if type(K) is str else DEOPT()): V for K, V in P}", K=k, V=v, P=source)
+        if not ordered:
+            return made, "dict"
+    if id(pairs) in gen.ordered:
+        gen.ordered[id(made)] = made  # (the entries' distinct keys, in their order)
+    return made, "dict"
 
 
 def _stringify(gen: "NativeGen", node: Any) -> ast.expr:

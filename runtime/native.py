@@ -365,32 +365,38 @@ def unique(items: list[Any]) -> list[Any]:
 _STR_ONLY = {str}
 
 
-def index_keys(d: dict[Any, Any]) -> list[str]:
-    """The keys of ``d`` that are array indices (JS enumerates them first, ascending), in
-    insertion order; a key that is not a string deoptimises. The keys are screened at C
-    speed (``str.isdigit`` over them), which matters: a ConfigMap's "10" sends every object
-    it is in here."""
-    if set(map(type, d)) != _STR_ONLY and d:
-        raise Deopt
-    return [k for k in filter(str.isdigit, d)
-            if k.isascii() and (k == "0" or k[0] != "0") and (len(k) < 10 or int(k) < 4294967295)]
+_IS_DIGITS = str.isdigit
+#: JS's key order by the key sequence it was worked out for (a pure function of the keys):
+#: the same kinds of objects come again and again (a ConfigMap's "10" in every sync)
+_ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}
+_ORDERS_LIMIT = 1024
+_ORDERED_KEYS = 64  # (longer key sequences are not remembered: the tuple costs as much as the work)
 
 
 def js_keys(d: dict[Any, Any]) -> list[str]:
     """``Object.keys(d)`` of a dict whose keys may be integer-like: JS's order (array
-    indices first, ascending, then the other keys as inserted)."""
-    if type(d) is not dict:
-        raise Deopt
-    ints = index_keys(d)
+    indices first, ascending, then the other keys as inserted). The key types and the digit
+    keys are looked at C speed, and the order of a key sequence met before is remembered."""
+    if type(d) is not dict or set(map(type, d)) != _STR_ONLY and d:
+        raise Deopt  # (another key type, a str subclass among them, is the general tier's)
+    seq = tuple(d) if len(d) <= _ORDERED_KEYS else None
+    if seq is not None:
+        known = _ORDERS.get(seq)
+        if known is not None:
+            return list(known)
+    ints = [k for k in filter(_IS_DIGITS, d)
+            if k.isascii() and (k[0] != "0" or k == "0") and (len(k) < 10 or int(k) < 4294967295)]
     keys = list(d)
-    if not ints:
-        return keys
-    ints.sort()
-    ints.sort(key=len)  # (canonical digit strings: by length, then by text, is numeric order)
-    if keys[:len(ints)] == ints:
-        return keys
-    seen = set(ints)
-    return ints + [k for k in keys if k not in seen]
+    if ints:
+        ints.sort(key=int)
+        if keys[:len(ints)] != ints:
+            seen = set(ints)
+            keys = ints + [k for k in keys if k not in seen]
+    else:
+        plain_keys(d)  # (remembers plain keys: next time KNOWN_KEYS answers at C speed)
+    if seq is not None and len(_ORDERS) < _ORDERS_LIMIT:
+        _ORDERS[seq] = tuple(keys)
+    return keys
 
 
 def dict_out(d: dict[Any, Any]) -> Any:
@@ -410,6 +416,62 @@ def dict_out(d: dict[Any, Any]) -> Any:
     except Deopt:
         return to_python(d)
     return d if keys == list(d) else {k: d[k] for k in keys}
+
+
+def spread_out(d: dict[Any, Any], skip: tuple[str, ...]) -> dict[Any, Any]:
+    """The members of ``d``, spread first into a result's object literal (``{...d, k: x}``),
+    as the caller gets them: ``d`` itself when ``to_python`` would keep each member the
+    literal does not write over (those, in ``skip``, are never seen, so not looked at); else
+    a copy with the members converted, in JS's key order (array indices first: the literal's
+    own keys are plain, so the result keeps that order). A member that is a list of leaves
+    and small objects of leaves (ports, addresses) is looked at here, in one loop; deeper
+    ones take one ``plain_tree`` walk together."""
+    if known_plain_keys(d) or plain_keys(d):
+        below: list[Any] = []
+        for k, x in d.items():
+            t = type(x)
+            if t in _LEAF_TYPES or (t is int and -_SAFE <= x <= _SAFE) or k in skip:
+                continue
+            if t is list:
+                for y in x:
+                    ty = type(y)
+                    if ty in _LEAF_TYPES or (ty is int and -_SAFE <= y <= _SAFE):
+                        continue
+                    if ty is dict and known_plain_keys(y) and _leaf_values(y):
+                        continue
+                    below.append(x)
+                    break
+            elif t is dict:
+                if not (known_plain_keys(x) and _leaf_values(x)):
+                    below.append(x)
+            else:
+                break
+        else:
+            if not below or plain_tree(below):
+                return d
+        return {k: x if k in skip else to_python(x) for k, x in d.items()}
+    for k in d:
+        if type(k) is not str:
+            raise Deopt  # (the general tier converts such a key, or says why not)
+    return to_python(d)  # type: ignore[no-any-return]
+
+
+def _leaf_values(d: dict[Any, Any]) -> bool:
+    """Are all values of ``d`` leaves ``to_python`` keeps (strings, booleans, null,
+    undefined, safe integers)?"""
+    for x in d.values():
+        if type(x) not in _LEAF_TYPES and (type(x) is not int or not -_SAFE <= x <= _SAFE):
+            return False
+    return True
+
+
+def keys_out(d: dict[Any, Any]) -> dict[Any, Any]:
+    """A result object whose values are already as the caller gets them (so not converted
+    again: ``to_python`` of a value it made may differ, as 2**53 + 1 -> 2.0**53 -> 2**53),
+    with an unusual key: its keys in JS's order."""
+    if _in_js_order(d):
+        return d
+    return {k: d[k] for k in js_keys(d)}  # (a key that is not a string: the general tier)
 
 
 def _in_js_order(d: dict[Any, Any]) -> bool:
@@ -831,6 +893,7 @@ def _helpers() -> dict[str, Any]:
         "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
         "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out, "COPIED_OUT": copied_out,
+        "SPREAD_OUT": spread_out, "KEYS_OUT": keys_out,
     }
 
 

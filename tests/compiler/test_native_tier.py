@@ -162,6 +162,14 @@ VALUES: dict[str, Any] = {
                      {"port": 3}],
     "defaultdict": collections.defaultdict(list, {"a": "x", "name": "dd", "items": ["z"]}),
     "ordereddict": collections.OrderedDict([("b", 1), ("a", 2), ("name", "od")]),
+    # results checked where they are made (spreads, maps, Object.fromEntries): integer-like keys
+    # at the edges of the array-index range, and odd leaves one level down
+    "dict-index-edge": {"b": "x", "4294967295": "max", "10": "ten", "01": "lead", "2": "two", "-1": "neg",
+                        "4294967294": "top", "name": "edge", "n": 2.0, "items": [2**53, -0.0, 2.0],
+                        "big": 2**53 + 1},  # (read by the rows below only: join's text of it is not theirs)
+    "list-odd-objects": [{"name": "a", "port": 2.0, "items": [1.0, "é"], "n": UNDEFINED},
+                         {"name": "b", "big": 2**53 + 1, "items": ({"10": 1, "2": 2},), "10": "x", "2": "y"},
+                         {"name": "\ud83d\ude00", "port": -0.0, "items": [], "a": {"1": {"z": 1.0}}}],
 }
 
 CONTEXT: dict[str, Any] = {
@@ -698,6 +706,31 @@ EXPRESSIONS: list[str] = [
     "value.map(function (x) { return this; })",
     "value.map(function (x) { return arguments.length; })",
     "value.map(function f(x) { return typeof f; })",
+    # results checked where they are made, not walked again: leaves read from the input in maps,
+    # object literals with a leading spread, Object.fromEntries of entries in JS's order
+    "value.map(x => x.items)",
+    "value.map(x => [x.name, x.port, x.n])",
+    "value.map(x => ({name: x.name, port: x.port ?? null, n: x.n}))",
+    "value.map(x => ({...x, name: undefined}))",
+    "value.map(x => ({...x, items: (x.items ?? []).map(i => [i])}))",
+    'value.map(x => ({...x.a, k: "v"}))',
+    "({...value})",
+    '({...value, name: "x", b: value.b})',
+    '({...value.labels, managed: "true", n: value.n})',
+    '({a: value.a, "10": value.b})',
+    "[value.a, value.n, value.items, value.name]",
+    "value.map(x => Object.keys(x).length)",
+    "Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v]))",
+    "Object.fromEntries(Object.entries(value).filter(([k, v]) => v !== null))",
+    'Object.fromEntries(Object.entries(value).filter(([k]) => k !== "b").map(([k, v]) => [k, [v]]))',
+    'Object.fromEntries(Object.entries(value).map(([k, v]) => [k + "", v]))',
+    "Object.fromEntries(Object.entries(value).map(([k, v]) => [String(v), k]))",
+    "Object.fromEntries(Object.entries(value).reverse())",
+    # mutating scripts whose results are checked where they are made (the caller's value must
+    # come back unchanged: every row's check)
+    'value.name = "x"; ({...value, k: 1})',
+    "value.name ??= \"n\"; ({...value, items: value.items ?? []})",
+    'value.metadata.name = "x"; ({...value.metadata, extra: value.name})',
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -972,6 +1005,123 @@ process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
         if not ok:
             mismatches.append((src, value, got, want))
     assert not mismatches, "\n".join(map(repr, mismatches[:20]))
+# -- results checked where they are made: node agrees, key order included -------------------
+
+_INDEX_KEYED = {"config.json": "{}", "greeting": "hello", "10": "ten", "2": "two", "01": "lead", "-1": "neg",
+                "4294967295": "max", "4294967294": "top", "é": "😀", "n": 2.0, "z": -0.0, "big": 2**53 + 1,
+                "huge": 2**64, "nested": {"10": [1.0, 2**53], "b": {"3": "x", "a": None}}}
+_SUBSETS = {"subsets": [
+    {"addresses": [{"ip": "10.0.0.1", "nodeName": "n1", "targetRef": {"10": 1, "2": 2.0, "kind": "Pod"}},
+                   {"ip": "10.0.0.2", "2": "two"}],
+     "ports": [{"port": 2**53 + 1, "name": "é"}, {"port": -0.0}], "10": "x", "1": [2.0]},
+    {"addresses": [], "ports": [{"port": 80}]},
+]}
+#: (expression, JSON input): shapes whose results are checked where they are made
+CHECKED_RESULTS = [
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v + '!' : v]))",
+     _INDEX_KEYED),
+    ('Object.fromEntries(Object.entries(value).filter(([k]) => k !== "b"))', _INDEX_KEYED),
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, [v]]))", _INDEX_KEYED),
+    ('Object.fromEntries(Object.entries(value).map(([k, v]) => [k + "", v]))', _INDEX_KEYED),
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k.slice(1), v]))",
+     {"a10": 1, "b": 2.0, "x2": 3, "401": 4, "-1": 5, "c": -0.0, "14294967295": 6}),
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [String(v), k]))",
+     {"a": "10", "b": "2", "c": "x", "d": "01", "e": 3, "f": "4294967295"}),
+    ("Object.entries(value).filter(([, v]) => v !== '').map(([k]) => k)", _INDEX_KEYED),
+    ("value.subsets.map(s => ({...s, addresses: s.addresses.map(a => ({...a, nodeName: undefined}))}))", _SUBSETS),
+    ("value.subsets.map(s => s.ports.map(p => p.port))", _SUBSETS),
+    ("value.subsets.map(s => s.addresses.map(a => a.nodeName ?? null))", _SUBSETS),
+    ('({...value, patched: "x", n: value.big})', _INDEX_KEYED),
+    ('({...value.nested, b: "y"})', _INDEX_KEYED),
+    ("[value.n, value.z, value.big, value.huge, value.nested, value['10']]", _INDEX_KEYED),
+    ('(value => { value.metadata ??= {}; value.metadata.annotations ??= {}; '
+     'value.metadata.annotations["patched-by"] = "vcluster"; return value; })(value)',
+     {"metadata": {"name": "web", "10": 1.0}, "spec": _SUBSETS, "2": [2**53 + 1]}),
+]
+
+
+#: those the native tier hands to the general tier on these inputs, by design (a path copy's
+#: result holding input objects with unusual keys or numbers: COPIED_OUT)
+CHECKED_RESULTS_GENERAL = frozenset([CHECKED_RESULTS[-1][0]])
+
+
+def _numbers_as_floats(x: Any) -> Any:
+    """JSON read back with ``object_pairs_hook=list`` (key order kept), every number a float:
+    JS has one number type, and node prints 2**64 as 18446744073709552000."""
+    if type(x) is list:
+        return [_numbers_as_floats(v) for v in x]
+    if type(x) is tuple:
+        return tuple(_numbers_as_floats(v) for v in x)
+    if type(x) is int:
+        return float(x)
+    return x
+
+
+def _stringified(x: Any) -> Any:
+    """A result as JSON.stringify writes it: undefined members left out (null in arrays),
+    integral floats as integers (JSON has one number type)."""
+    if x is UNDEFINED or x is None:
+        return None
+    if type(x) is float:
+        return int(x) if x.is_integer() else x
+    if type(x) is dict:
+        return {k: _stringified(v) for k, v in x.items() if v is not UNDEFINED}
+    if type(x) is list:
+        return [_stringified(v) for v in x]
+    return x
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_results_checked_where_made_match_node() -> None:
+    runner = r"""
+const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify(cases.map(([src, value]) =>
+  JSON.stringify((function (value) { return eval(src); })(value)))));
+"""
+    done = subprocess.run([_NODE, "-e", runner], input=json.dumps(CHECKED_RESULTS), capture_output=True, text=True,
+                          timeout=60, check=True)
+    mismatches = []
+    for (src, value), want in zip(CHECKED_RESULTS, json.loads(done.stdout)):
+        given = copy.deepcopy(value)
+        got = compiled(src)(given, None)
+        ours = json.loads(json.dumps(_stringified(got)), object_pairs_hook=list)
+        if _numbers_as_floats(ours) != _numbers_as_floats(json.loads(want, object_pairs_hook=list)):
+            mismatches.append((src, json.dumps(_stringified(got)), want))  # (pairs: the key order counts)
+        assert canon(given) == canon(value), f"{src!r} changed its input"
+        assert outcome(compiled(src), copy.deepcopy(value), None) == outcome(compiled(src).general,
+                                                                            copy.deepcopy(value), None)
+    assert not mismatches, "\n".join(map(repr, mismatches))
+
+
+@pytest.mark.parametrize("source, value", [c for c in CHECKED_RESULTS if c[0] not in CHECKED_RESULTS_GENERAL],
+                         ids=[s for s, _ in CHECKED_RESULTS if s not in CHECKED_RESULTS_GENERAL])
+def test_results_checked_where_made_stay_native(source: str, value: Any) -> None:
+    """The shapes above run natively on their (odd) inputs: no fallback hides a wrong check."""
+    f = syncpatch.compile_expression(source)
+    calls: list[int] = []
+    general = f.__globals__["_general"]
+    f.__globals__["_general"] = lambda *a, **k: (calls.append(1), general(*a, **k))[1]
+    try:
+        f(copy.deepcopy(value), None)
+    finally:
+        f.__globals__["_general"] = general
+    assert not calls, f"{source!r} fell back to the general tier"
+
+
+def test_remembered_key_orders_serve_only_plain_string_keys() -> None:
+    """JS_KEYS remembers the order it worked out per key sequence; a sequence that only
+    compares equal to a remembered one (a str subclass) is not served from memory."""
+
+    class Key(str):
+        pass
+
+    f = compiled("Object.keys(value)")
+    assert f({"b": 1, "10": 2, "2": 3}) == ["2", "10", "b"]
+    assert f({"b": 1, "10": 2, "2": 3}) == ["2", "10", "b"]  # (now remembered)
+    odd = {"b": 1, Key("10"): 2, "2": 3}
+    assert outcome(f, odd, None) == outcome(f.general, odd, None)
+    plain = {"web": 1, "tier": 2}  # (plain keys: remembered for the C-level test as well)
+    assert f(plain) == ["web", "tier"] and f({"tier": 1, "web": 2}) == ["tier", "web"]
 
 
 # -- the native tier really runs (a fallback would still give the right answer, silently) ----
