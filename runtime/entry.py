@@ -21,11 +21,17 @@ from .realm import _local as _LOCAL
 from . import watchdog
 from .bigstack import COUNTED_DEALLOC, needs_big_stack, run_on_big_stack
 from .plan_export import export_result
+from .native import export
 from .values import UNDEFINED
 
 __all__ = ["CompiledFunction", "end_evaluation"]
 
 _SAFE = 2**53  # ints beyond come back as the double JS holds (to_python converts them)
+#: result types returned as they are (ints too, within the range CPython compares fastest;
+#: the rest of the safe range takes ``to_python``, which keeps them as well)
+_AS_IS = frozenset([str, bool, type(None), type(UNDEFINED)])
+#: scalar input types that may need ``scalar_to_js`` (a str only when it is not ASCII)
+_NOT_CANONICAL = frozenset([float, tuple, str])
 
 
 ON_NEW_REALM.append(watchdog.watch)
@@ -131,27 +137,28 @@ class CompiledFunction:
     def _closure(self) -> Callable[..., Any]:
         """The call as one plain function with everything it reads from ``self`` held in the
         closure (but the names table, read on errors only: a deferred tier's first call loads it);
-        a deferred tier's closure runs its loader, which drops the closure (``_call``)."""
+        a deferred tier's closure runs its loader, which drops the closure (``_call``).
+
+        The fast path is a call on the thread's idle, unpatched spare realm with the
+        compile-time budgets: one thread-local read, seven realm writes, one check of each of
+        ``dead``, ``fired`` and ``extra`` afterwards. Everything else (custom budgets, a call
+        nested in another evaluation, a spare a direct runtime call patched) takes ``_slow_call``.
+        ``extra`` stands for ``overlay`` too: an overlay is only made together with
+        ``extra["patched"]`` (``Realm.patched``) and dropped with it (``Realm.unpatch``)."""
         main, mask, own, this = self._main, self._copy, self.budgets, self
-        steps, depth_check, isolated, local = self._steps, self._depth_check, self._isolated_call, _LOCAL
+        steps, depth_check, slow, local = self._steps, self._depth_check, self._slow_call, _LOCAL
 
         def expression(value: Any = UNDEFINED, context: Any = None, value_exists: Any = True,
                        budgets: Budgets | None = None) -> Any:
-            if COUNTED_DEALLOC and needs_big_stack():  # CPython 3.13+ on a small thread stack
-                return run_on_big_stack(lambda: expression(value, context, value_exists, budgets))
+            realm = local.realm
+            if budgets is not None or realm.busy or not realm.is_spare or realm.extra:
+                return slow(value, context, value_exists, budgets)
             if mask:
                 value, context = _copy_inputs(mask, value, context, this._names)
-            else:
-                t = type(value)
-                if t is float or t is tuple or (t is str and not value.isascii()):
-                    value = scalar_to_js(value)
+            elif type(value) in _NOT_CANONICAL and (type(value) is not str or not value.isascii()):
+                value = scalar_to_js(value)
             if value_exists is not True and value_exists is not False:
                 value_exists = bool(value_exists)
-            realm = local.realm
-            if budgets is not None or realm is None or realm.busy or not realm.is_spare:
-                return isolated(value, context, value_exists, budgets or own)
-            if realm.extra or realm.overlay is not None:  # a direct runtime call between evaluations
-                end_evaluation(realm)  # patched the spare: this evaluation starts without that
             realm.budgets = own
             realm.steps_left = steps
             realm.depth_check = depth_check
@@ -171,19 +178,34 @@ class CompiledFunction:
                 if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
                     raise
                 raise translate_exception(exc, this._names) from None
-            if realm.extra or realm.overlay is not None:
+            if realm.extra:  # the script patched a built-in: that ends with it
                 end_evaluation(realm)
-            t = type(result)
-            if t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE):
+            if type(result) in _AS_IS or (type(result) is int and -1073741823 <= result <= 1073741823):
                 return result
-            try:
-                return to_python(result)
-            except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
-                if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
-                    raise
-                raise translate_exception(exc, this._names) from None
+            return _convert_result(result, this._names)
+
+        if COUNTED_DEALLOC:  # CPython 3.13+: a thread with a small C stack runs it on a worker
+            on_caller_stack = expression
+
+            def expression(value: Any = UNDEFINED, context: Any = None, value_exists: Any = True,
+                           budgets: Budgets | None = None) -> Any:
+                if needs_big_stack():
+                    return run_on_big_stack(lambda: on_caller_stack(value, context, value_exists, budgets))
+                return on_caller_stack(value, context, value_exists, budgets)
 
         return expression
+
+    def _slow_call(self, value: Any, context: Any, value_exists: Any, budgets: Budgets | None) -> Any:
+        """The public call off the fast path: custom budgets or a nested call (its own realm),
+        or a spare that a direct runtime call left patched (cleaned, then the fast path)."""
+        realm = _LOCAL.realm
+        if budgets is None and realm is not None and realm.is_spare and not realm.busy:
+            end_evaluation(realm)  # a direct runtime call between evaluations patched the spare
+            return self.entry()(value, context, value_exists)
+        value, context = self._inputs(value, context)
+        if value_exists is not True and value_exists is not False:
+            value_exists = bool(value_exists)
+        return self._isolated_call(value, context, value_exists, budgets or self.budgets)
 
     def invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
         """Fast entry for plan application, in the realm the caller made current and busy."""
@@ -268,9 +290,11 @@ class CompiledFunction:
 
 
 def _convert_result(result: Any, names: Any) -> Any:
-    """JS result -> Python value; a result too deep to convert is a public LimitExceeded."""
+    """JS result -> Python value (``to_python``, after the native tier's one-pass look for
+    the usual plain tree, which comes back as it is); a result too deep to convert is a
+    public LimitExceeded."""
     try:
-        return to_python(result)
+        return export(result)
     except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
         if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
             raise
