@@ -14,7 +14,7 @@ import time
 from typing import Any, Callable, Mapping
 
 from .translate import translate_exception
-from .interop import scalar_to_js, shallow_to_js, to_js, to_python
+from .interop import known_plain_keys, plain_keys, scalar_to_js, shallow_to_js, to_js, to_python
 from .realm import DEFAULT_BUDGETS, FIRST_STACK_CHECK, Budgets, Realm
 from .realm import ON_NEW_REALM, WATCHED
 from .realm import _local as _LOCAL
@@ -22,6 +22,7 @@ from . import watchdog
 from .bigstack import COUNTED_DEALLOC, needs_big_stack, run_on_big_stack
 from .plan_export import export_result
 from .native import export
+from .convert import ordered_keys
 from .values import UNDEFINED
 
 __all__ = ["CompiledFunction", "end_evaluation"]
@@ -151,7 +152,7 @@ class CompiledFunction:
         def expression(value: Any = UNDEFINED, context: Any = None, value_exists: Any = True,
                        budgets: Budgets | None = None) -> Any:
             realm = local.realm
-            if budgets is not None or realm.busy or not realm.is_spare or realm.extra:
+            if budgets is not None or realm is None or realm.busy or not realm.is_spare or realm.extra:
                 return slow(value, context, value_exists, budgets)
             if mask:
                 value, context = _copy_inputs(mask, value, context, this._names)
@@ -290,9 +291,21 @@ class CompiledFunction:
 
 
 def _convert_result(result: Any, names: Any) -> Any:
-    """JS result -> Python value (``to_python``, after the native tier's one-pass look for
-    the usual plain tree, which comes back as it is); a result too deep to convert is a
-    public LimitExceeded."""
+    """JS result -> Python value, as ``to_python`` gives it; a result too deep to convert is a
+    public LimitExceeded. The usual results come back as they are after one look: a flat
+    list or small object of plain leaves here, any plain tree in ``export`` (the native
+    tier's one-pass look)."""
+    t = type(result)
+    if t is list or (t is dict and len(result) <= 8):
+        for x in result if t is list else result.values():
+            if type(x) not in _AS_IS and (type(x) is not int or not -1073741823 <= x <= 1073741823):
+                break
+        else:
+            if t is list or known_plain_keys(result) or plain_keys(result):
+                return result
+            # integer-like keys (a ConfigMap's "10"): JS enumerates them first, in numeric order
+            keys = [k for k in ordered_keys(result) if type(k) is str]
+            return result if keys == list(result) else {k: result[k] for k in keys}
     try:
         return export(result)
     except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
