@@ -58,12 +58,24 @@ def test_a_spent_step_budget_does_not_carry_over() -> None:
     assert count(None) == 5000  # a fresh budget, not what the failed call left
 
 
-def test_call_time_budgets_take_the_isolated_path_and_apply() -> None:
-    count = general("let n = 0; for (let i = 0; i < 5000; i++) n++; n")
-    with pytest.raises(syncpatch.LimitExceeded):
-        count(None, budgets=syncpatch.Budgets(steps=100))
-    assert count(None) == 5000
+def test_call_time_budgets_apply_to_that_call_only() -> None:
+    count = general("let n = 0; for (let i = 0; i < value; i++) n++; n")
+    small = syncpatch.Budgets(steps=100)
+    for _ in range(2):  # (the second call reuses the closure made for these budgets)
+        with pytest.raises(syncpatch.LimitExceeded):
+            count(5000, budgets=small)
+        assert count(50, budgets=small) == 50
+        assert count(5000) == 5000  # the compile-time budgets again
+    assert count(5000, budgets=syncpatch.Budgets()) == 5000
     assert not local_state().spare.busy
+
+
+def test_call_time_budgets_on_a_native_expression_load_its_general_tier_once() -> None:
+    expression = syncpatch.compile_expression("value.a + 1")
+    assert expression.native and not expression.general.loaded
+    small = syncpatch.Budgets(steps=100)
+    assert [expression({"a": n}, budgets=small) for n in range(3)] == [1, 2, 3]
+    assert expression.general.loaded and expression({"a": 5}) == 6
 
 
 def test_a_call_nested_in_another_evaluation_runs_in_its_own_realm() -> None:
