@@ -27,9 +27,9 @@ from .values import UNDEFINED
 
 __all__ = ["CompiledFunction", "end_evaluation"]
 
-_SAFE = 2**53  # ints beyond come back as the double JS holds (to_python converts them)
 #: result types returned as they are (ints too, within the range CPython compares fastest;
-#: the rest of the safe range takes ``to_python``, which keeps them as well)
+#: the rest of the safe range, +-2**53, takes ``to_python``, which keeps them as well; ints
+#: beyond come back as the double JS holds)
 _AS_IS = frozenset([str, bool, type(None), type(UNDEFINED)])
 #: scalar input types that may need ``scalar_to_js`` (a str only when it is not ASCII)
 _NOT_CANONICAL = frozenset([float, tuple, str])
@@ -221,7 +221,11 @@ class CompiledFunction:
 
     def invoke(self, value: Any, context: Any, value_exists: bool) -> Any:
         """Fast entry for plan application, in the realm the caller made current and busy."""
-        value, context = self._inputs(value, context)
+        mask = self._copy
+        if mask:
+            value, context = _copy_inputs(mask, value, context, self._names)
+        elif type(value) in _NOT_CANONICAL and (type(value) is not str or not value.isascii()):
+            value = scalar_to_js(value)
         realm = _LOCAL.realm
         assert realm is not None, "invoke runs inside an evaluation, with a current realm"
         realm.budgets = self.budgets
@@ -235,7 +239,7 @@ class CompiledFunction:
             if realm.dead is not None:  # a budget ran out and something swallowed the error
                 realm.alive()
             t = type(result)
-            if not (t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE)):
+            if not (t is str or t is bool or (t is int and -9007199254740992 <= result <= 9007199254740992)):
                 # as vCluster stores it, while getters and property attributes still exist
                 exported = export_result(result)
                 if realm.extra or realm.overlay is not None:
@@ -254,10 +258,7 @@ class CompiledFunction:
         if realm.extra or realm.overlay is not None:
             realm.unpatch()
             realm.extra = {}
-        t = type(result)
-        if t is str or t is bool or (t is int and -_SAFE <= result <= _SAFE):
-            return result
-        return _convert_result(result, self._names)
+        return result  # a string, boolean or safe integer (anything else was exported above)
 
     def exported(self, value: Any = UNDEFINED, context: Any = None, *, value_exists: bool = True) -> Any:
         """A call in its own realm whose result is exported as plans store it
