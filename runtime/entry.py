@@ -3,9 +3,10 @@
 Both exits of the compiler end here (the emitted module of every expression wraps its
 ``_main`` in one, see ``compiled.py``), so in-process expressions and artifacts behave
 identically and the artifact needs only the runtime. A call runs on the thread's spare realm when it is free (a
-few attribute writes instead of an allocation), copies only the inputs the script could
-mutate (``copy_mask``: bit 1 ``value``, bit 2 ``context``), and converts a result only when it
-is a container.
+few attribute writes instead of an allocation, whatever budgets it has), copies only the
+inputs the script could mutate (``copy_mask``: bit 1 ``value``, bit 2 ``context``), and
+converts a result only when it is a container that is not already plain. A call nested in
+another evaluation gets a realm of its own.
 """
 
 from __future__ import annotations
