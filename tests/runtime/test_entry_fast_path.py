@@ -166,3 +166,14 @@ def test_the_fast_path_is_the_public_function() -> None:
     expression = general("value")
     assert expression.general.entry() is expression
     assert expression({"a": 1}) == {"a": 1}
+
+
+@pytest.mark.parametrize("value", [
+    {1: "int key", "b": 2, "name": "ik"}, {"2": 1, "a": 2, 1: 3}, {"10": "ten", "2": "two", "x": None},
+    {1.5: "float key", "a": 1}, [1, "a", None, UNDEFINED, True],
+])
+def test_caller_dicts_returned_as_they_are_agree_with_to_python(value: Any) -> None:
+    """A script that returns its input unchanged (nothing copied) hands back what
+    ``to_python`` makes of it: keys that are not strings kept, integer-like keys first."""
+    got = general("value")(value)
+    assert repr(got) == repr(to_python(value))
