@@ -539,8 +539,8 @@ def _loop_names(gen: "NativeGen", pattern: Any, element: str) -> tuple[ast.expr,
     raise Unsupported
 
 
-def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, statements: list[Any]
-          ) -> list[ast.stmt]:
+def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, statements: list[Any],
+          fixed_length: bool = False) -> list[ast.stmt]:
     """``for (const x of items)`` (and ``forEach``'s callback): a Python loop over at most
     ``MAX_ITEMS`` elements; no ``return`` or ``break`` inside."""
     if _has(tuple(statements), A.ReturnStatement, A.LabeledStatement):
@@ -548,12 +548,18 @@ def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, s
     start = len(gen.pending)
     obj, ty = gen.expr(items, raw=True)
     element = {"strs": "str", "entries": "entry"}.get(ty, "any")
-    return _loop_on(gen, body, gen.as_list(obj, ty), element, start, pattern, index, statements)
+    return _loop_on(gen, body, gen.as_list(obj, ty), element, start, pattern, index, statements,
+                    fixed_length=fixed_length)
 
 
 def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start: int, pattern: Any, index: Any,
-             statements: list[Any], scope_extra: dict[str, tuple[str, str]] | None = None) -> list[ast.stmt]:
-    """The loop of ``_loop`` over ``items`` (an array already translated, of ``element``s)."""
+             statements: list[Any], scope_extra: dict[str, tuple[str, str]] | None = None,
+             fixed_length: bool = False) -> list[ast.stmt]:
+    """The loop of ``_loop`` over ``items`` (an array already translated, of ``element``s).
+
+    ``for...of`` sees the array as it changes, as a Python loop does. ``forEach`` and
+    ``reduce`` (``fixed_length``) visit only the indexes below the length they started with,
+    skipping those gone by then: when the body could change an array, the loop goes by index."""
     from .native_calls import _bounded
 
     target, scope, unpacked = _loop_names(gen, pattern, element)
@@ -569,6 +575,7 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
         iterable: ast.expr = E("enumerate(L)", L=source)
     else:
         iterable = E("L", L=source)
+    by_index = fixed_length and _may_change_arrays(statements)
     gen.in_loop += 1
     gen.conditional += 1  # the body may run zero times: its guards establish no facts
     gen.scopes.append(scope)
@@ -578,7 +585,35 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
         gen.scopes.pop()
         gen.conditional -= 1
         gen.in_loop -= 1
+    if by_index:
+        if not isinstance(source, str):
+            raise Unsupported
+        k = gen.tmp()
+        element_target = target.elts[1] if isinstance(target, ast.Tuple) and index is not None else target
+        head = S("if K >= len(L): continue", K=k, L=ast.Name(id=source, ctx=ast.Load()))
+        read = ast.Assign(targets=[element_target], value=E("L[K]", L=ast.Name(id=source, ctx=ast.Load()), K=k))
+        if index is not None:
+            head.append(ast.Assign(targets=[target.elts[0]], value=E("K", K=k)))  # type: ignore[attr-defined]
+        return [*out, ast.For(target=ast.Name(id=k, ctx=ast.Store()), iter=E("range(len(L))", L=ast.Name(id=source, ctx=ast.Load())),
+                              body=[*head, read, *inner], orelse=[])]
     return [*out, ast.For(target=target, iter=iterable, body=inner or [ast.Pass()], orelse=[])]
+
+
+#: array methods that change the array they are called on
+_ARRAY_MUTATORS = frozenset(["push", "pop", "shift", "unshift", "splice", "reverse", "sort", "fill", "copyWithin"])
+
+
+def _may_change_arrays(statements: list[Any]) -> bool:
+    """Could these statements change an array (a mutating method, a member written or deleted)?"""
+    for n in walk(tuple(statements)):
+        if isinstance(n, A.CallExpression) and isinstance(n.callee, A.MemberExpression) \
+                and isinstance(n.callee.property, A.PropertyName) and n.callee.property.name in _ARRAY_MUTATORS:
+            return True
+        if isinstance(n, (A.AssignmentExpression, A.UpdateExpression)) and isinstance(getattr(n, "left", getattr(n, "argument", None)), A.MemberExpression):
+            return True
+        if isinstance(n, A.UnaryExpression) and n.operator == "delete":
+            return True
+    return False
 
 
 def _for_of(gen: "NativeGen", body: _Body, s: A.ForOfStatement) -> list[ast.stmt]:
@@ -602,7 +637,8 @@ def _for_each(gen: "NativeGen", body: _Body, e: A.CallExpression) -> list[ast.st
         raise Unsupported  # (a parameter assigned in the callback)
     statements = _body_of(fn.body) if isinstance(fn.body, A.BlockStatement) else \
         [A.ExpressionStatement(expression=fn.body, span=fn.span)]
-    return _loop(gen, body, e.callee.object, fn.params[0], fn.params[1] if len(fn.params) == 2 else None, statements)
+    return _loop(gen, body, e.callee.object, fn.params[0], fn.params[1] if len(fn.params) == 2 else None, statements,
+                 fixed_length=True)
 
 
 def writes_accumulator(fn: Any, init: Any) -> bool:
@@ -635,6 +671,7 @@ def reduce_in_place(gen: "NativeGen", items: ast.expr, fn: A.ArrowFunctionExpres
     gen.own.add(acc)
     body = _Body(result=gen.tmp(), assigned=assigned)
     index = fn.params[2] if len(fn.params) == 3 else None
-    loop = _loop_on(gen, body, items, gen.element, start, fn.params[1], index, statements, {acc_param.name: (acc, ty)})
+    loop = _loop_on(gen, body, items, gen.element, start, fn.params[1], index, statements, {acc_param.name: (acc, ty)},
+                    fixed_length=True)
     gen.pre.extend(loop)  # (after the loop's translation, which hands gen.pre on)
     return E("A", A=acc), ty

@@ -645,6 +645,12 @@ EXPRESSIONS: list[str] = [
     "(() => { const out = {}; for (const [k, v] of Object.entries(value)) { out[k] = typeof v; } return out; })()",
     "(() => { const out = []; value.forEach((x, i) => { out.push(i, x); }); return out; })()",
     "(() => { const out = {}; value.forEach(p => { out[p.name] = p.port; }); return out; })()",
+    # forEach and reduce visit the indexes below the length they started with (for...of sees growth)
+    "(() => { const a = [1, 2, 3]; const seen = []; a.forEach(x => { seen.push(x); if (x === 1) a.push(99); }); return [seen, a]; })()",
+    "(() => { const a = [1, 2, 3, 4]; const s = []; a.forEach((x, i) => { s.push(x + i); a.pop(); }); return s; })()",
+    "(() => { const a = [1, 2, 3]; const s = []; a.forEach((x, i) => { s.push(x); a[i + 1] = 7; }); return s; })()",
+    "(() => { const a = [1, 2]; let n = 0; for (const x of a) { if (a.length < 5) { a.push(x); } n++; } return n; })()",
+    "[1, 2, 3].reduce((acc, x) => { acc.push(x); if (acc.length < 3) { acc.push(0); } return acc; }, [])",
     "(() => { if (typeof value === 'string') { return value.toUpperCase(); } else if (Array.isArray(value)) "
     "{ return value.length; } return null; })()",
     "(() => { let x = value; if (!x) { x = 'empty'; } return x; })()",
@@ -739,6 +745,8 @@ assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the 
 #: surrogate pair held as two code points; a literal with a repeated or integer key changes the
 #: order JSON.stringify writes
 NOT_NATIVE: frozenset[str] = frozenset([
+    "(() => { const a = [1, 2, 3, 4]; const s = []; a.forEach((x, i) => { s.push(x + i); a.pop(); }); return s; })()",  # pop
+    "(() => { const a = [1, 2, 3]; const s = []; a.forEach((x, i) => { s.push(x); a[i + 1] = 7; }); return s; })()",  # index write
     "JSON.stringify({a: 1, a: 2})",
     'JSON.stringify({b: 1, "1": 2})',
     'context.vcluster.name.includes("😀")',
