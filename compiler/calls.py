@@ -11,6 +11,7 @@ import ast
 from typing import Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.runtime.stdlib.array_iter import PLAIN_CALLBACK_METHODS
 
 from . import pyast as P
 from .base import GenBase
@@ -103,12 +104,20 @@ class CallGen(GenBase):
         if (isinstance(obj, ast.Constant) and type(obj.value) is str and isinstance(key, ast.Constant)
                 and key.value == "length"):
             return P.const(_utf16_length(obj.value))  # a string's own, unchangeable length
-        if not link.computed:
+        if not link.computed or (isinstance(key, ast.Constant) and type(key.value) is str):
             t = self.tmp()
             if isinstance(key, ast.Constant) and key.value == "length":
                 return self.length_expr(obj, t)
             return P.ifexp(
                 P.and_(P.type_is(P.walrus(t, obj), "dict"), ast.Compare(left=key, ops=[ast.In()], comparators=[P.name(t)])),
+                P.subscript(P.name(t), key), P.call("get", P.name(t), key))
+        if isinstance(key, ast.Constant) and type(key.value) is int and key.value >= 0:
+            # ``a[0]``: a list's element while no realm patches built-ins (no holes or
+            # accessors can exist then: any side-table entry marks the realm patched)
+            t = self.tmp()
+            return P.ifexp(
+                P.and_(P.type_is(P.walrus(t, obj), "list"), ast.Compare(left=key, ops=[ast.Lt()], comparators=[P.call("LEN", P.name(t))]),
+                       P.not_(P.subscript(P.name("PATCHED"), P.const(0)))),
                 P.subscript(P.name(t), key), P.call("get", P.name(t), key))
         return P.call("get", obj, key)
 
@@ -181,7 +190,26 @@ class CallGen(GenBase):
                 t = self.tmp()
                 nullish = P.or_(P.is_(P.walrus(t, obj), P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
                 obj = P.ifexp(nullish, P.call("get", P.name(t), key), P.name(t))
+        arrow = self.arrow_callback_call(obj, key, text, call)
+        if arrow is not None:
+            return arrow
         return P.call("invoke", obj, key, text, *self.args(call.arguments))
+
+    def arrow_callback_call(self, obj: ast.expr, key: ast.expr, text: ast.expr, call: A.CallExpression) -> ast.expr | None:
+        """``obj.map(arrow)`` and the other array callback methods as ``invoke_arrow``, which
+        passes the arrow's closure to a plain array's built-in and makes its function object
+        only when some other method runs (see ``callops.invoke_arrow``)."""
+        args = call.arguments
+        if not (isinstance(key, ast.Constant) and key.value in PLAIN_CALLBACK_METHODS and 1 <= len(args) <= 2
+                and isinstance(args[0], A.ArrowFunctionExpression)
+                and not any(isinstance(a, A.SpreadElement) for a in args)):
+            return None
+        made = self.expr(args[0])
+        if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "JSFunction"
+                and len(made.args) == 8):
+            return None  # (an arrow is always a plain JSFunction(...); anything else is left alone)
+        fn, length, source = made.args[0], made.args[2], made.args[7]
+        return P.call("invoke_arrow", obj, key, text, fn, length, source, *self.args(args[1:]))
 
     def call_with(self, callee: Any, args: list[ast.expr], _: Any) -> ast.expr:
         """Call ``callee`` (a JS expression) with already-compiled arguments."""

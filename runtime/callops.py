@@ -15,11 +15,12 @@ from .ops import add, inc, dec
 from .properties import C, E, Accessor, Holes, ensure_meta, flags_of, meta_of, note_accessor
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
+from .stdlib.array_iter import PLAIN_CALLBACK_METHODS
 from .strings import _BIG as _BIG_STRING, concat
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
 
 __all__ = [
-    "call", "call_this", "spread_dict", "invoke", "invoke_opt", "construct", "spread", "object_spread", "template",
+    "call", "call_this", "spread_dict", "invoke", "invoke_arrow", "invoke_opt", "construct", "spread", "object_spread", "template",
     "forin_keys", "update_member", "assign_member", "compound_member", "new_regexp", "property_key",
     "tagged_strings", "not_callable", "set_literal_proto", "rest_object", "rest_array", "iterate",
 ]
@@ -87,6 +88,23 @@ def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
             obj = members.builtin_this(obj, fn)
         return fn.call(obj, *args)
     raise not_callable(text)
+
+
+def invoke_arrow(obj: Any, key: str, text: str, fn: Any, length: int, source: str | None, *args: Any) -> Any:
+    """``obj.key(arrow, ...args)`` where ``fn`` is the arrow's compiled closure.
+
+    While no realm patches built-ins, an array's callback method (``map``, ``filter``...) is
+    the built-in one, which only ever calls the arrow: it runs the closure directly, and the
+    function object (which nothing could observe) is never made. Otherwise the arrow becomes
+    its ``JSFunction`` and the call is an ordinary ``invoke``."""
+    if type(obj) is list and not PATCHED_REALMS[0]:
+        plain = _PLAIN_CALLBACKS.get(key)
+        if plain is not None:
+            return plain(obj, fn, *args)
+    return invoke(obj, key, text, JSFunction(fn, "", length, None, "arrow", None, False, source), *args)
+
+
+_PLAIN_CALLBACKS = PLAIN_CALLBACK_METHODS
 
 
 def invoke_opt(obj: Any, key: Any, text: str, *args: Any) -> Any:
