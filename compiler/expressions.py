@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from syncpatch.grammar import ast as A
 from syncpatch.runtime import ops as _ops
+from syncpatch.runtime import abi as _abi
 
 from . import pyast as P
 from .base import GenBase
@@ -154,6 +155,14 @@ class ExprGen(GenBase):
         if node.name == "arguments" and self.frame.arguments_name is not None:
             return P.name(self.frame.arguments_name)
         self.free_globals.setdefault(node.name, node.span)
+        if node.name in _abi.GLOBALS:
+            # while no realm patches built-ins, a built-in global is its registry entry
+            # (writes and deletes of globals go to a realm overlay, which counts as a patch)
+            t = self.tmp()
+            found = ast.Compare(left=P.walrus(t, P.call(P.attr(P.name("GLOBALS"), "get"), P.const(node.name))),
+                                ops=[ast.IsNot()], comparators=[P.const(None)])
+            return P.ifexp(P.and_(P.not_(P.subscript(P.name("PATCHED"), P.const(0))), found),
+                           P.name(t), P.call("global_get", P.const(node.name)))
         return P.call("global_get", P.const(node.name))
 
     def store_ident(self, node: A.Identifier, value: ast.expr) -> ast.expr:

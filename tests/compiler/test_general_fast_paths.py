@@ -141,3 +141,26 @@ def test_element_read_of_nullish_is_a_type_error() -> None:
     with pytest.raises(Exception) as info:
         run("value[0]", None)
     assert "Cannot read properties of null (reading '0')" in str(info.value)
+
+
+GLOBAL_READS = [
+    ("Number('12') + Object.keys({a: 1}).length", 13),
+    ("globalThis.Number = () => 5; Number('12')", 5),
+    ("Object = {keys: () => ['mine']}; Object.keys({a: 1})", ["mine"]),
+    ("Object.defineProperty(globalThis, 'JSON', {get() { return {stringify: () => 'got'} }}); JSON.stringify(1)",
+     "got"),
+    ("Object.keys({a: 1}, Object = null)", ["a"]),  # the callee is read before the arguments run
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), GLOBAL_READS)
+def test_builtin_global_reads(source: str, expected: Any) -> None:
+    assert run(source) == expected
+    assert run("[Number('12'), Object.keys({a: 1}), JSON.stringify(1)]") == [12, ["a"], "1"]
+
+
+def test_deleted_builtin_global_is_a_reference_error() -> None:
+    with pytest.raises(Exception) as info:
+        run("delete globalThis.JSON; JSON.stringify(1)")
+    assert "ReferenceError" in str(info.value)
+    assert run("JSON.stringify(1)") == "1"
