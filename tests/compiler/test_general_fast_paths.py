@@ -164,3 +164,26 @@ def test_deleted_builtin_global_is_a_reference_error() -> None:
         run("delete globalThis.JSON; JSON.stringify(1)")
     assert "ReferenceError" in str(info.value)
     assert run("JSON.stringify(1)") == "1"
+
+
+BUILTIN_FAST_PATHS = [
+    ("['b', 'a', 'B', '10', '9'].sort()", ["10", "9", "B", "a", "b"]),
+    ("['\\u{1F600}', '\\uFFFF'].sort()[0] === '\\u{1F600}'", True),  # UTF-16 order, not code points
+    ("[3, 'a', 1, undefined, 'A'].sort()", [1, 3, "A", "a", UNDEFINED]),
+    ("Object.keys({b: 1, 2: 'x', 1: 'y'})", ["1", "2", "b"]),
+    ("const s = Symbol(); Object.keys({a: 1, [s]: 2})", ["a"]),
+    ("Object.entries({b: 1, 2: 'x', 1: 'y'})", [["1", "y"], ["2", "x"], ["b", 1]]),
+    ("Object.fromEntries([['a', 1], [2, 'b'], ['c']])", {"a": 1, "2": "b", "c": UNDEFINED}),
+    ("Object.fromEntries([[{toString() { return 'k' }}, 1]])", {"k": 1}),
+    ("Object.keys(Object.fromEntries([['b', 1], ['10', 2], ['2', 3]]))", ["2", "10", "b"]),
+    ("'a.b..c'.split('.')", ["a", "b", "", "c"]),
+    ("''.split('.')", [""]),
+    ("'a.b'.split('')", ["a", ".", "b"]),
+    ("'é.b'.split('.')", ["é", "b"]),
+    ("String.prototype.split = () => 'mine'; 'a.b'.split('.')", "mine"),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), BUILTIN_FAST_PATHS)
+def test_builtin_fast_paths(source: str, expected: Any) -> None:
+    assert run(source) == expected
