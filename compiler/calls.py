@@ -70,6 +70,10 @@ def _string_method(t: str, method: str, args: list[Any]) -> tuple[ast.expr, bool
     return None
 
 
+#: String methods that take a RegExp literal without a detour (``callops.invoke_regexp``)
+_REGEXP_METHODS = ("replace", "replaceAll", "match", "search", "split")
+
+
 def _nullish(e: ast.expr, t: str) -> ast.expr:
     return P.or_(P.is_(P.walrus(t, e), P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
 
@@ -189,7 +193,7 @@ class CallGen(GenBase):
                     tests.append(P.not_(P.subscript(P.name("PATCHED"), P.const(0))))
                     slow = P.call("invoke", P.name(t), key, text, *self.args(call.arguments))
                     return P.ifexp(P.and_(*tests), inline, slow)
-            if any(v is _NO_VALUE and not isinstance(a, (A.Identifier, A.ArrowFunctionExpression, A.FunctionExpression))
+            if any(v is _NO_VALUE and not isinstance(a, (A.Identifier, A.ArrowFunctionExpression, A.FunctionExpression, A.RegExpLiteral))
                    for a, v in zip(call.arguments, values)):
                 # a null/undefined receiver throws before the arguments run (13.3.6.1: the
                 # callee is read first): undefined.f(atob('!')) is a TypeError
@@ -199,6 +203,12 @@ class CallGen(GenBase):
         arrow = self.arrow_callback_call(obj, key, text, call)
         if arrow is not None:
             return arrow
+        if (isinstance(key, ast.Constant) and key.value in _REGEXP_METHODS and call.arguments
+                and isinstance(call.arguments[0], A.RegExpLiteral)
+                and not any(isinstance(a, A.SpreadElement) for a in call.arguments)):
+            made = self.expr(call.arguments[0])
+            if isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "new_regexp":
+                return P.call("invoke_regexp", obj, key, text, *made.args, *self.args(call.arguments[1:]))
         return P.call("invoke", obj, key, text, *self.args(call.arguments))
 
     def arrow_callback_call(self, obj: ast.expr, key: ast.expr, text: ast.expr, call: A.CallExpression) -> ast.expr | None:

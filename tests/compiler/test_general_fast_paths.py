@@ -187,3 +187,33 @@ BUILTIN_FAST_PATHS = [
 @pytest.mark.parametrize(("source", "expected"), BUILTIN_FAST_PATHS)
 def test_builtin_fast_paths(source: str, expected: Any) -> None:
     assert run(source) == expected
+
+
+REGEXP_LITERALS = [
+    ("'a/b a/b'.replace(/a[/]b/g, 'x')", "x x"),
+    ("'abc'.replace(/b/, m => m.toUpperCase())", "aBc"),
+    ("'a1b2'.split(/\\d/)", ["a", "b", ""]),
+    ("'a1b2'.match(/\\d/g)", ["1", "2"]),
+    ("'a1b2'.search(/b/)", 2),
+    ("'aXa'.replaceAll(/a/g, '$&$&')", "aaXaa"),
+    ("/a/.test('xa')", True),
+    ("const r = /a/g; [r.test('aa'), r.lastIndex]", [True, 1]),
+    ("String.prototype.replace = () => 'p'; 'a'.replace(/a/, 'b')", "p"),
+    ("RegExp.prototype[Symbol.replace] = () => 'sym'; 'a'.replace(/a/, 'b')", "sym"),
+    ("RegExp.prototype.test = () => 'mine'; /a/.test('b')", "mine"),
+    ("const r = /a/; r.test = () => 'own'; r.test('b')", "own"),
+    ("({replace: (r) => r.source}).replace(/x+/)", "x+"),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), REGEXP_LITERALS)
+def test_regexp_literal_arguments(source: str, expected: Any) -> None:
+    assert run(source) == expected
+    assert run("'a'.replace(/a/, 'b')") == "b"
+
+
+def test_regexp_literal_on_nullish_is_a_type_error() -> None:
+    for source, shown in (("value.replace(/a/g, 'x')", "null"), ("value.replaceAll(/a/, 'x')", "null")):
+        with pytest.raises(Exception) as info:
+            run(source, None)
+        assert f"Cannot read properties of {shown} (reading 'replace" in str(info.value)
