@@ -74,6 +74,12 @@ def _string_method(t: str, method: str, args: list[Any]) -> tuple[ast.expr, bool
 _REGEXP_METHODS = ("replace", "replaceAll", "match", "search", "split")
 
 
+def _arrow_object(e: ast.expr) -> bool:
+    """Is ``e`` the ``JSFunction(closure, ...)`` an arrow function expression compiles to?"""
+    return (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "JSFunction"
+            and len(e.args) == 8 and isinstance(e.args[4], ast.Constant) and e.args[4].value == "arrow")
+
+
 def _nullish(e: ast.expr, t: str) -> ast.expr:
     return P.or_(P.is_(P.walrus(t, e), P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
 
@@ -165,6 +171,13 @@ class CallGen(GenBase):
                 i += 1
                 continue
             text = P.const(callee_text(link.callee))
+            if this is None and isinstance(link.callee, A.ArrowFunctionExpression) and _arrow_object(acc):
+                # ``(x => ...)(v)``: the arrow's closure is called as it is (nothing can see
+                # its function object, and an arrow ignores the ``this`` it is passed)
+                assert isinstance(acc, ast.Call)
+                acc = ast.Call(func=acc.args[0], args=[P.name("UNDEFINED"), *self.args(link.arguments)], keywords=[])
+                i += 1
+                continue
             if this is not None:
                 acc = P.call("call_this", acc, this, text, *self.args(link.arguments))
             else:
@@ -221,9 +234,9 @@ class CallGen(GenBase):
                 and not any(isinstance(a, A.SpreadElement) for a in args)):
             return None
         made = self.expr(args[0])
-        if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "JSFunction"
-                and len(made.args) == 8):
+        if not _arrow_object(made):
             return None  # (an arrow is always a plain JSFunction(...); anything else is left alone)
+        assert isinstance(made, ast.Call)
         fn, length, source = made.args[0], made.args[2], made.args[7]
         return P.call("invoke_arrow", obj, key, text, fn, length, source, *self.args(args[1:]))
 
@@ -279,8 +292,17 @@ class CallGen(GenBase):
         else:
             assert isinstance(left, A.MemberExpression)
             o, k = self.tmp(), self.tmp()
-            current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, self.reference_key(o, left))))
-            store = P.call(self.setm_name, P.name(o), P.name(k), self.expr(node.right))
+            key = self.reference_key(o, left)
+            if isinstance(key, ast.Constant) and type(key.value) is str:  # ``o.k ??= v``: a plain object's own key inline
+                read: ast.expr = P.ifexp(
+                    P.and_(P.type_is(P.walrus(o, self.expr(left.object)), "dict"),
+                           ast.Compare(left=key, ops=[ast.In()], comparators=[P.name(o)])),
+                    P.subscript(P.name(o), key), P.call("get", P.name(o), key))
+                current = P.walrus(t, read)
+                store = P.call(self.setm_name, P.name(o), key, self.expr(node.right))
+            else:
+                current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, key)))
+                store = P.call(self.setm_name, P.name(o), P.name(k), self.expr(node.right))
         keep: ast.expr
         if node.operator == "??=":
             keep = P.not_(P.or_(P.is_(current, P.const(None)), P.is_(P.name(t), P.name("UNDEFINED"))))

@@ -217,3 +217,23 @@ def test_regexp_literal_on_nullish_is_a_type_error() -> None:
         with pytest.raises(Exception) as info:
             run(source, None)
         assert f"Cannot read properties of {shown} (reading 'replace" in str(info.value)
+
+
+CALLED_ARROWS_AND_LOGICAL_ASSIGNMENT = [
+    ("(value => { value.metadata ??= {}; value.metadata.a ??= 1; return value })({})", {"metadata": {"a": 1}}),
+    ("((a, ...b) => [a, b, this === globalThis])(...[1, 2, 3])", [1, [2, 3], True]),
+    ("(() => typeof arguments)()", "undefined"),
+    ("const o = {a: 0}; o.a ||= 5; o.a &&= o.a + 1; o.b ??= 2; o.b ??= 3; o", {"a": 6, "b": 2}),
+    ("const o = Object.defineProperty({}, 'a', {get() { return 1 }, set(v) { throw 0 }}); o.a ??= 2; o.a", 1),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), CALLED_ARROWS_AND_LOGICAL_ASSIGNMENT)
+def test_called_arrows_and_logical_assignment(source: str, expected: Any) -> None:
+    assert run(source) == expected
+
+
+def test_logical_assignment_on_nullish_is_a_type_error() -> None:
+    with pytest.raises(Exception) as info:
+        run("value.metadata ??= {}", None)
+    assert "Cannot read properties of null (reading 'metadata')" in str(info.value)
