@@ -237,3 +237,21 @@ def test_logical_assignment_on_nullish_is_a_type_error() -> None:
     with pytest.raises(Exception) as info:
         run("value.metadata ??= {}", None)
     assert "Cannot read properties of null (reading 'metadata')" in str(info.value)
+
+
+ABSENT_KEYS = [
+    ("value.missing", UNDEFINED),
+    ("value.toString === Object.prototype.toString", True),
+    ("value.constructor === Object", True),
+    ("value.__proto__ === Object.prototype", True),
+    ("value.hasOwnProperty('a')", True),
+    ("Object.prototype.x = 1; value.x", 1),
+    ("Object.defineProperty(Object.prototype, 'g', {get() { return 'got' }}); value.g", "got"),
+    ("Object.setPrototypeOf(value, {p: 2}); value.p", 2),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), ABSENT_KEYS)
+def test_absent_keys_of_plain_objects(source: str, expected: Any) -> None:
+    assert run(source, {"a": 1}) == expected
+    assert run("[value.x, value.g, value.p]", {"a": 1}) == [UNDEFINED, UNDEFINED, UNDEFINED]
