@@ -255,3 +255,34 @@ ABSENT_KEYS = [
 def test_absent_keys_of_plain_objects(source: str, expected: Any) -> None:
     assert run(source, {"a": 1}) == expected
     assert run("[value.x, value.g, value.p]", {"a": 1}) == [UNDEFINED, UNDEFINED, UNDEFINED]
+
+
+TEMPLATES = [
+    ("`${value.a}/${value.b}`", "x/y"),
+    ("`p-${value.a}`", "p-x"),
+    ("`${value.a}`", "x"),
+    ("`${value.n}/${value.a}`", "1/x"),
+    ("`${value.a}${value.b}`", "xy"),
+    ("`${'\\uD83D'}${'\\uDE00'}` === '\\u{1F600}'", True),
+    ("`${'\\uD83D'}-${'\\uDE00'}`.length", 3),
+    ("`${{toString() { return 'o' }}}:${[1, 2]}`", "o:1,2"),
+    ("const s = 'ab'.repeat(3000); `${s}-${s}`.length", 12001),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), TEMPLATES)
+def test_templates(source: str, expected: Any) -> None:
+    assert run(source, {"a": "x", "b": "y", "n": 1}) == expected
+
+
+def test_template_of_a_symbol_is_a_type_error() -> None:
+    with pytest.raises(Exception) as info:
+        run("`${Symbol()}/${'a'}`")
+    assert "Cannot convert a Symbol value to a string" in str(info.value)
+
+
+def test_doubling_templates_meet_the_string_budget() -> None:
+    with pytest.raises(LimitExceeded) as info:
+        run("let s = 'ab'; for (let i = 0; i < 40; i++) s = `${s}/${s}`; s.length", None,
+            Budgets(string_length=100_000, wall_time=30.0))
+    assert info.value.budget == "string_length"
