@@ -218,7 +218,7 @@ class ExprGen(GenBase):
         for more in tests[1:]:
             test = ast.BinOp(left=test, op=ast.BitAnd(), right=more)
         if len(names) > 1:
-            room = _TEMPLATE_INLINE_LIMIT - sum(len(q) for q in node.quasis)
+            room = _TEMPLATE_INLINE_LIMIT - sum(len(q or "") for q in node.quasis)
             total: ast.expr = P.call("LEN", P.name(names[0]))
             for t in names[1:]:
                 total = ast.BinOp(left=total, op=ast.Add(), right=P.call("LEN", P.name(t)))
