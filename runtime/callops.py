@@ -15,7 +15,6 @@ from .ops import add, inc, dec
 from .properties import C, E, Accessor, Holes, ensure_meta, flags_of, meta_of, note_accessor
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
-from .stdlib.array_iter import PLAIN_CALLBACK_METHODS
 from .stdlib import string_regex
 from .stdlib.regexp import JSRegExp, regexp_create
 from .strings import _BIG as _BIG_STRING, concat
@@ -117,7 +116,7 @@ def invoke_arrow(obj: Any, key: str, text: str, fn: Any, length: int, source: st
     return invoke(obj, key, text, JSFunction(fn, "", length, None, "arrow", None, False, source), *args)
 
 
-_PLAIN_CALLBACKS = PLAIN_CALLBACK_METHODS
+_PLAIN_CALLBACKS = reg.PLAIN_CALLBACK_METHODS
 
 
 #: String.prototype's RegExp-taking methods as the built-ins define them (before the protocol

@@ -17,10 +17,10 @@ from ..errors import LimitExceeded
 from ..properties import Holes, ensure_meta
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, range_error, type_error
 from .array_support import live_elements, members, require_callable, require_object_coercible, snapshot
-from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
+from .registry import ARRAY_PROTO, ITERATOR_PROTO, PLAIN_CALLBACK_METHODS, method, native
 from .symbol import SYMBOL_ITERATOR
 
-__all__ = ["array_iterator"]
+__all__ = ["array_iterator", "PLAIN_CALLBACK_METHODS"]
 
 
 def species_create(o: Any, n: int) -> Any:
@@ -182,11 +182,11 @@ def flat_map_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UND
 
 
 #: the callback methods a plain array runs with a bare callable (``callops.invoke_arrow``)
-PLAIN_CALLBACK_METHODS: dict[str, Callable[..., Any]] = {
+PLAIN_CALLBACK_METHODS.update({
     "map": map_plain, "filter": filter_plain, "forEach": for_each_plain, "some": some_plain,
     "every": every_plain, "find": find_plain, "findIndex": find_index_plain, "reduce": reduce_plain,
     "flatMap": flat_map_plain,
-}
+})
 
 
 @method(ARRAY_PROTO, "forEach", 1)
