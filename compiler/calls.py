@@ -181,7 +181,12 @@ class CallGen(GenBase):
             if this is not None:
                 acc = P.call("call_this", acc, this, text, *self.args(link.arguments))
             else:
-                acc = P.call("call", acc, text, *self.args(link.arguments))
+                # ``f(args)``: a function object's closure called inline; any other callee is
+                # reported once the arguments have run (13.3.6.2 EvaluateCall, step 4 before 5)
+                f = self.tmp()
+                is_function = P.is_(P.call("TYPE", P.walrus(f, acc)), P.name("JSFunction"))
+                target = P.ifexp(is_function, P.attr(P.name(f), "call"), P.call("callee_error", P.name(f), text))
+                acc = ast.Call(func=target, args=[P.name("UNDEFINED"), *self.args(link.arguments)], keywords=[])
             this = None
             i += 1
         return acc

@@ -21,7 +21,7 @@ from .strings import _BIG as _BIG_STRING, concat
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
 
 __all__ = [
-    "call", "call_this", "spread_dict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "construct", "spread", "object_spread", "template",
+    "call", "call_this", "callee_error", "spread_dict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "construct", "spread", "object_spread", "template",
     "forin_keys", "update_member", "assign_member", "compound_member", "new_regexp", "property_key",
     "tagged_strings", "not_callable", "set_literal_proto", "rest_object", "rest_array", "iterate",
 ]
@@ -44,6 +44,15 @@ def call(fn: Any, text: str, *args: Any) -> Any:
     if type(fn) is JSFunction:
         return fn.call(UNDEFINED, *args)
     raise not_callable(text)
+
+
+def callee_error(fn: Any, text: str) -> Any:
+    """What ``f(args)`` calls when ``f`` is no function: a callable that throws the TypeError,
+    so that the arguments are evaluated first (13.3.6.2 EvaluateCall)."""
+    def fail(_this: Any, *_args: Any) -> Any:
+        raise not_callable(text)
+
+    return fail
 
 
 def call_this(fn: Any, this: Any, text: str, *args: Any) -> Any:

@@ -286,3 +286,23 @@ def test_doubling_templates_meet_the_string_budget() -> None:
         run("let s = 'ab'; for (let i = 0; i < 40; i++) s = `${s}/${s}`; s.length", None,
             Budgets(string_length=100_000, wall_time=30.0))
     assert info.value.budget == "string_length"
+
+
+PLAIN_CALLS = [
+    ("String(5) + Number('2')", "52"),
+    ("function f(a) { return a + 1 } f(1)", 2),
+    ("(function () { return this })() === globalThis", True),
+    ("let n = 0; try { (void 0)(n++) } catch (e) { [e instanceof TypeError, n] }", [True, 1]),
+    ("let n = 0; const o = {}; try { o.x(n++) } catch (e) { [e instanceof TypeError, n] }", [True, 1]),
+    ("function f() { return f } f()()() === f", True),
+]
+
+
+@pytest.mark.parametrize(("source", "expected"), PLAIN_CALLS)
+def test_plain_calls(source: str, expected: Any) -> None:
+    assert run(source) == expected
+
+
+def test_deep_recursion_is_still_the_depth_budget() -> None:
+    with pytest.raises(LimitExceeded):
+        run("function f(n) { return f(n + 1) } f(0)")
