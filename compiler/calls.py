@@ -11,6 +11,7 @@ import ast
 from typing import Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.runtime.stdlib.array_iter import PLAIN_CALLBACK_METHODS
 
 from . import pyast as P
 from .base import GenBase
@@ -54,6 +55,10 @@ def _string_method(t: str, method: str, args: list[Any]) -> tuple[ast.expr, bool
         upper = P.const(args[1]) if n == 2 else None
         return ast.Subscript(value=recv, slice=ast.Slice(lower=P.const(args[0]), upper=upper, step=None),
                              ctx=ast.Load()), True
+    if method == "split" and n == 1 and _plain_text(args[0]) and args[0]:
+        # ASCII text split by a string: Python's split gives JS's pieces; the built-in charges
+        # nothing for a receiver this short (under 1024 characters, so at most 1024 pieces)
+        return P.call(P.attr(recv, "split"), P.const(args[0])), True
     if method in ("toUpperCase", "toLowerCase") and n == 0:
         return P.call(P.attr(recv, "upper" if method == "toUpperCase" else "lower")), True
     if method == "trim" and n == 0:
@@ -63,6 +68,16 @@ def _string_method(t: str, method: str, args: list[Any]) -> tuple[ast.expr, bool
     if method == "replace" and n == 2 and _plain_text(args[0]) and _plain_text(args[1]) and "$" not in args[1]:
         return P.call(P.attr(recv, "replace"), P.const(args[0]), P.const(args[1]), P.const(1)), True
     return None
+
+
+#: String methods that take a RegExp literal without a detour (``callops.invoke_regexp``)
+_REGEXP_METHODS = ("replace", "replaceAll", "match", "search", "split")
+
+
+def _arrow_object(e: ast.expr) -> bool:
+    """Is ``e`` the ``JSFunction(closure, ...)`` an arrow function expression compiles to?"""
+    return (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "JSFunction"
+            and len(e.args) == 8 and isinstance(e.args[4], ast.Constant) and e.args[4].value == "arrow")
 
 
 def _nullish(e: ast.expr, t: str) -> ast.expr:
@@ -103,12 +118,20 @@ class CallGen(GenBase):
         if (isinstance(obj, ast.Constant) and type(obj.value) is str and isinstance(key, ast.Constant)
                 and key.value == "length"):
             return P.const(_utf16_length(obj.value))  # a string's own, unchangeable length
-        if not link.computed:
+        if not link.computed or (isinstance(key, ast.Constant) and type(key.value) is str):
             t = self.tmp()
             if isinstance(key, ast.Constant) and key.value == "length":
                 return self.length_expr(obj, t)
             return P.ifexp(
                 P.and_(P.type_is(P.walrus(t, obj), "dict"), ast.Compare(left=key, ops=[ast.In()], comparators=[P.name(t)])),
+                P.subscript(P.name(t), key), P.call("get", P.name(t), key))
+        if isinstance(key, ast.Constant) and type(key.value) is int and key.value >= 0:
+            # ``a[0]``: a list's element while no realm patches built-ins (no holes or
+            # accessors can exist then: any side-table entry marks the realm patched)
+            t = self.tmp()
+            return P.ifexp(
+                P.and_(P.type_is(P.walrus(t, obj), "list"), ast.Compare(left=key, ops=[ast.Lt()], comparators=[P.call("LEN", P.name(t))]),
+                       P.not_(P.subscript(P.name("PATCHED"), P.const(0)))),
                 P.subscript(P.name(t), key), P.call("get", P.name(t), key))
         return P.call("get", obj, key)
 
@@ -148,10 +171,22 @@ class CallGen(GenBase):
                 i += 1
                 continue
             text = P.const(callee_text(link.callee))
+            if this is None and isinstance(link.callee, A.ArrowFunctionExpression) and _arrow_object(acc):
+                # ``(x => ...)(v)``: the arrow's closure is called as it is (nothing can see
+                # its function object, and an arrow ignores the ``this`` it is passed)
+                assert isinstance(acc, ast.Call)
+                acc = ast.Call(func=acc.args[0], args=[P.name("UNDEFINED"), *self.args(link.arguments)], keywords=[])
+                i += 1
+                continue
             if this is not None:
                 acc = P.call("call_this", acc, this, text, *self.args(link.arguments))
             else:
-                acc = P.call("call", acc, text, *self.args(link.arguments))
+                # ``f(args)``: a function object's closure called inline; any other callee is
+                # reported once the arguments have run (13.3.6.2 EvaluateCall, step 4 before 5)
+                f = self.tmp()
+                is_function = P.is_(P.call("TYPE", P.walrus(f, acc)), P.name("JSFunction"))
+                target = P.ifexp(is_function, P.attr(P.name(f), "call"), P.call("callee_error", P.name(f), text))
+                acc = ast.Call(func=target, args=[P.name("UNDEFINED"), *self.args(link.arguments)], keywords=[])
             this = None
             i += 1
         return acc
@@ -171,17 +206,44 @@ class CallGen(GenBase):
                     tests: list[ast.expr] = [P.type_is(P.walrus(t, obj), "str")]
                     if ascii_only:
                         tests.append(P.call(P.attr(P.name(t), "isascii")))
+                    if key.value == "split":
+                        tests.append(ast.Compare(left=P.call("LEN", P.name(t)), ops=[ast.Lt()], comparators=[P.const(1024)]))
                     tests.append(P.not_(P.subscript(P.name("PATCHED"), P.const(0))))
                     slow = P.call("invoke", P.name(t), key, text, *self.args(call.arguments))
                     return P.ifexp(P.and_(*tests), inline, slow)
-            if any(v is _NO_VALUE and not isinstance(a, (A.Identifier, A.ArrowFunctionExpression, A.FunctionExpression))
+            if any(v is _NO_VALUE and not isinstance(a, (A.Identifier, A.ArrowFunctionExpression, A.FunctionExpression, A.RegExpLiteral))
                    for a, v in zip(call.arguments, values)):
                 # a null/undefined receiver throws before the arguments run (13.3.6.1: the
                 # callee is read first): undefined.f(atob('!')) is a TypeError
                 t = self.tmp()
                 nullish = P.or_(P.is_(P.walrus(t, obj), P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
                 obj = P.ifexp(nullish, P.call("get", P.name(t), key), P.name(t))
+        arrow = self.arrow_callback_call(obj, key, text, call)
+        if arrow is not None:
+            return arrow
+        if (isinstance(key, ast.Constant) and key.value in _REGEXP_METHODS and call.arguments
+                and isinstance(call.arguments[0], A.RegExpLiteral)
+                and not any(isinstance(a, A.SpreadElement) for a in call.arguments)):
+            made = self.expr(call.arguments[0])
+            if isinstance(made, ast.Call) and isinstance(made.func, ast.Name) and made.func.id == "new_regexp":
+                return P.call("invoke_regexp", obj, key, text, *made.args, *self.args(call.arguments[1:]))
         return P.call("invoke", obj, key, text, *self.args(call.arguments))
+
+    def arrow_callback_call(self, obj: ast.expr, key: ast.expr, text: ast.expr, call: A.CallExpression) -> ast.expr | None:
+        """``obj.map(arrow)`` and the other array callback methods as ``invoke_arrow``, which
+        passes the arrow's closure to a plain array's built-in and makes its function object
+        only when some other method runs (see ``callops.invoke_arrow``)."""
+        args = call.arguments
+        if not (isinstance(key, ast.Constant) and key.value in PLAIN_CALLBACK_METHODS and 1 <= len(args) <= 2
+                and isinstance(args[0], A.ArrowFunctionExpression)
+                and not any(isinstance(a, A.SpreadElement) for a in args)):
+            return None
+        made = self.expr(args[0])
+        if not _arrow_object(made):
+            return None  # (an arrow is always a plain JSFunction(...); anything else is left alone)
+        assert isinstance(made, ast.Call)
+        fn, length, source = made.args[0], made.args[2], made.args[7]
+        return P.call("invoke_arrow", obj, key, text, fn, length, source, *self.args(args[1:]))
 
     def call_with(self, callee: Any, args: list[ast.expr], _: Any) -> ast.expr:
         """Call ``callee`` (a JS expression) with already-compiled arguments."""
@@ -235,8 +297,17 @@ class CallGen(GenBase):
         else:
             assert isinstance(left, A.MemberExpression)
             o, k = self.tmp(), self.tmp()
-            current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, self.reference_key(o, left))))
-            store = P.call(self.setm_name, P.name(o), P.name(k), self.expr(node.right))
+            key = self.reference_key(o, left)
+            if isinstance(key, ast.Constant) and type(key.value) is str:  # ``o.k ??= v``: a plain object's own key inline
+                read: ast.expr = P.ifexp(
+                    P.and_(P.type_is(P.walrus(o, self.expr(left.object)), "dict"),
+                           ast.Compare(left=key, ops=[ast.In()], comparators=[P.name(o)])),
+                    P.subscript(P.name(o), key), P.call("get", P.name(o), key))
+                current = P.walrus(t, read)
+                store = P.call(self.setm_name, P.name(o), key, self.expr(node.right))
+            else:
+                current = P.walrus(t, P.call("get", P.walrus(o, self.expr(left.object)), P.walrus(k, key)))
+                store = P.call(self.setm_name, P.name(o), P.name(k), self.expr(node.right))
         keep: ast.expr
         if node.operator == "??=":
             keep = P.not_(P.or_(P.is_(current, P.const(None)), P.is_(P.name(t), P.name("UNDEFINED"))))

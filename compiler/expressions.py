@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from syncpatch.grammar import ast as A
 from syncpatch.runtime import ops as _ops
+from syncpatch.runtime import abi as _abi
 
 from . import pyast as P
 from .base import GenBase
@@ -154,6 +155,14 @@ class ExprGen(GenBase):
         if node.name == "arguments" and self.frame.arguments_name is not None:
             return P.name(self.frame.arguments_name)
         self.free_globals.setdefault(node.name, node.span)
+        if node.name in _abi.GLOBALS:
+            # while no realm patches built-ins, a built-in global is its registry entry
+            # (writes and deletes of globals go to a realm overlay, which counts as a patch)
+            t = self.tmp()
+            found = ast.Compare(left=P.walrus(t, P.call(P.attr(P.name("GLOBALS"), "get"), P.const(node.name))),
+                                ops=[ast.IsNot()], comparators=[P.const(None)])
+            return P.ifexp(P.and_(P.not_(P.subscript(P.name("PATCHED"), P.const(0))), found),
+                           P.name(t), P.call("global_get", P.const(node.name)))
         return P.call("global_get", P.const(node.name))
 
     def store_ident(self, node: A.Identifier, value: ast.expr) -> ast.expr:
@@ -187,6 +196,8 @@ class ExprGen(GenBase):
     def template(self, node: A.TemplateLiteral) -> ast.expr:
         if not node.expressions:
             return P.const(node.quasis[0])
+        if _joins_plainly(node.quasis) and len(node.expressions) <= 4:
+            return self.template_inline(node)
         parts: list[ast.expr] = []
         for i, q in enumerate(node.quasis):
             if q:
@@ -194,6 +205,39 @@ class ExprGen(GenBase):
             if i < len(node.expressions):
                 parts.append(self.expr(node.expressions[i]))
         return P.call("template", *parts)
+
+    def template_inline(self, node: A.TemplateLiteral) -> ast.expr:
+        """A template whose substitutions all turn out to be strings, joined with ``+``: a
+        text between each two substitutions and no surrogate at a seam (see
+        ``_joins_plainly``) leave no halves to pair. Every substitution is evaluated first (``&``
+        does not short-circuit), then the test; ``template`` does the rest, and the size check
+        it makes on long results (two substitutions can double a string)."""
+        names = [self.tmp() for _ in node.expressions]
+        tests: list[ast.expr] = [P.type_is(P.walrus(t, self.expr(e)), "str") for t, e in zip(names, node.expressions)]
+        test = tests[0]
+        for more in tests[1:]:
+            test = ast.BinOp(left=test, op=ast.BitAnd(), right=more)
+        if len(names) > 1:
+            room = _TEMPLATE_INLINE_LIMIT - sum(len(q or "") for q in node.quasis)
+            total: ast.expr = P.call("LEN", P.name(names[0]))
+            for t in names[1:]:
+                total = ast.BinOp(left=total, op=ast.Add(), right=P.call("LEN", P.name(t)))
+            test = P.and_(test, ast.Compare(left=total, ops=[ast.LtE()], comparators=[P.const(room)]))
+        pieces: list[ast.expr] = []
+        parts: list[ast.expr] = []
+        for i, q in enumerate(node.quasis):
+            if q:
+                pieces.append(P.const(q))
+                parts.append(P.const(q))
+            if i < len(names):
+                pieces.append(P.name(names[i]))
+                parts.append(P.name(names[i]))
+        joined = pieces[0]
+        for piece in pieces[1:]:
+            joined = ast.BinOp(left=joined, op=ast.Add(), right=piece)
+        if len(pieces) == 1:  # `${x}`: the string itself
+            joined = pieces[0]
+        return P.ifexp(test, joined, P.call("template", *parts))
 
     def tagged(self, node: A.TaggedTemplateExpression) -> ast.expr:
         q = node.quasi
@@ -404,6 +448,19 @@ def _number_key(v: Any) -> str:
     from syncpatch.runtime.convert import to_string
 
     return str(to_string(v))
+
+
+#: the longest result an inline template builds without the string budget's look (as ``template``)
+_TEMPLATE_INLINE_LIMIT = 4096
+
+
+def _joins_plainly(quasis: tuple[Any, ...] | list[Any]) -> bool:
+    """Can a template's strings be joined with ``+``? Each two substitutions have text between
+    them, and no text ends in a high or starts with a low surrogate (where a substitution's
+    lone half could pair up); the texts themselves are constants."""
+    inner = quasis[1:-1]
+    return (all(type(q) is str for q in quasis) and all(inner)
+            and not any(_ends_high(q) or _starts_low(q) for q in quasis))
 
 
 def _ends_high(s: Any) -> bool:

@@ -22,7 +22,7 @@ from .with_scope import with_base as with_base, with_delete as with_delete, with
 from .with_scope import with_eval as with_eval, with_object as with_object, with_set as with_set, with_this as with_this
 from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
-ABI_VERSION = 5  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT)
+ABI_VERSION = 5  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error
 
 NAN = math.nan
 TYPE = type
@@ -43,9 +43,12 @@ setm = callops.assign_member
 setm_strict = callops.assign_member_strict
 delm_strict = callops.delete_member_strict
 invoke = callops.invoke
+invoke_arrow = callops.invoke_arrow
+invoke_regexp = callops.invoke_regexp
 invoke_opt = callops.invoke_opt
 call = callops.call
 call_this = callops.call_this
+callee_error = callops.callee_error
 construct = callops.construct
 new_target = callops.new_target
 spread = callops.spread
@@ -164,7 +167,7 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 
 NAMES: tuple[str, ...] = (
     "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
-    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_opt", "call", "call_this", "construct", "new_target", "spread",
+    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "call", "call_this", "callee_error", "construct", "new_target", "spread",
     "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",
     "update_member", "compound_member", "reference_key", "new_regexp", "property_key", "rest_object", "rest_array",
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",

@@ -15,11 +15,13 @@ from .ops import add, inc, dec
 from .properties import C, E, Accessor, Holes, ensure_meta, flags_of, meta_of, note_accessor
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
+from .stdlib import string_regex
+from .stdlib.regexp import JSRegExp, regexp_create
 from .strings import _BIG as _BIG_STRING, concat
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
 
 __all__ = [
-    "call", "call_this", "spread_dict", "invoke", "invoke_opt", "construct", "spread", "object_spread", "template",
+    "call", "call_this", "callee_error", "spread_dict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "construct", "spread", "object_spread", "template",
     "forin_keys", "update_member", "assign_member", "compound_member", "new_regexp", "property_key",
     "tagged_strings", "not_callable", "set_literal_proto", "rest_object", "rest_array", "iterate",
 ]
@@ -29,6 +31,7 @@ _STRING_PROTO = reg.STRING_PROTO
 _ARRAY_PROTO = reg.ARRAY_PROTO
 _NUMBER_PROTO = reg.NUMBER_PROTO
 _NAMESPACE = reg.BuiltinNamespace
+_REGEXP_PROTO = JSRegExp.JS_PROTO
 iterate = members.js_iterate
 
 
@@ -41,6 +44,15 @@ def call(fn: Any, text: str, *args: Any) -> Any:
     if type(fn) is JSFunction:
         return fn.call(UNDEFINED, *args)
     raise not_callable(text)
+
+
+def callee_error(fn: Any, text: str) -> Any:
+    """What ``f(args)`` calls when ``f`` is no function: a callable that throws the TypeError,
+    so that the arguments are evaluated first (13.3.6.2 EvaluateCall)."""
+    def fail(_this: Any, *_args: Any) -> Any:
+        raise not_callable(text)
+
+    return fail
 
 
 def call_this(fn: Any, this: Any, text: str, *args: Any) -> Any:
@@ -75,6 +87,10 @@ def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
             fn = obj.get(key)
             if type(fn) is JSFunction:
                 return fn.call(obj, *args)
+        elif t is JSRegExp and obj.props is None:  # (own properties would shadow its methods)
+            fn = _REGEXP_PROTO.get(key)
+            if type(fn) is JSFunction:
+                return fn.call(obj, *args)
         elif t is JSFunction:  # a constructor's static method (Object.keys, Number.isInteger)
             props = obj.props
             if props is not None:
@@ -87,6 +103,50 @@ def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
             obj = members.builtin_this(obj, fn)
         return fn.call(obj, *args)
     raise not_callable(text)
+
+
+def invoke_arrow(obj: Any, key: str, text: str, fn: Any, length: int, source: str | None, *args: Any) -> Any:
+    """``obj.key(arrow, ...args)`` where ``fn`` is the arrow's compiled closure.
+
+    While no realm patches built-ins, an array's callback method (``map``, ``filter``...) is
+    the built-in one, which only ever calls the arrow: it runs the closure directly, and the
+    function object (which nothing could observe) is never made. Otherwise the arrow becomes
+    its ``JSFunction`` and the call is an ordinary ``invoke``."""
+    if type(obj) is list and not PATCHED_REALMS[0]:
+        if key == "map" and not args:  # the commonest: map_plain's loop, one call less
+            n = len(obj)
+            out = [fn(UNDEFINED, v, k, obj) for k, v in zip(range(n), obj)]
+            if len(out) < n:  # the array shrank: the rest were never visited
+                out.extend([UNDEFINED] * (n - len(out)))
+            return out
+        plain = _PLAIN_CALLBACKS.get(key)
+        if plain is not None:
+            return plain(obj, fn, *args)
+    return invoke(obj, key, text, JSFunction(fn, "", length, None, "arrow", None, False, source), *args)
+
+
+_PLAIN_CALLBACKS = reg.PLAIN_CALLBACK_METHODS
+
+
+#: String.prototype's RegExp-taking methods as the built-ins define them (before the protocol
+#: wrapper of ``string_protocol``, which a fresh literal RegExp passes straight through)
+_PLAIN_REGEXP_METHODS = {
+    "replace": string_regex.string_replace, "replaceAll": string_regex.string_replace_all,
+    "match": string_regex.string_match, "search": string_regex.string_search, "split": string_regex.string_split,
+}
+
+
+def invoke_regexp(obj: Any, key: str, text: str, source: str, flags: str, *args: Any) -> Any:
+    """``obj.key(/source/flags, ...args)``: a string's RegExp method with a literal pattern.
+
+    While no realm patches built-ins, the method is the built-in, and the literal's new RegExp
+    object (no own properties, unseen by the script) takes no protocol detour: the built-in
+    runs directly. Otherwise this is ``invoke`` with the literal made as usual."""
+    if type(obj) is str and not PATCHED_REALMS[0]:
+        plain = _PLAIN_REGEXP_METHODS.get(key)
+        if plain is not None:
+            return plain(obj, regexp_create(source, flags), *args)
+    return invoke(obj, key, text, new_regexp(source, flags), *args)
 
 
 def invoke_opt(obj: Any, key: Any, text: str, *args: Any) -> Any:

@@ -117,6 +117,7 @@ WRAPPER_VALUES: dict[str, Any] = {"String": "", "Number": 0, "Boolean": False, "
 FUNCTION_PROTOTYPE_VALUE = reg.native(lambda this, *_: UNDEFINED, "", 0)
 
 OBJECT_PROTOTYPE = BuiltinProto("Object", reg.OBJECT_PROTO, None)
+_OBJECT_TABLE: dict[Any, JSFunction] = OBJECT_PROTOTYPE.table
 PROTOTYPES: dict[str, BuiltinProto] = {"Object": OBJECT_PROTOTYPE}
 for _tag, _table in (
     ("Array", reg.ARRAY_PROTO), ("String", reg.STRING_PROTO), ("Number", reg.NUMBER_PROTO),
@@ -449,6 +450,14 @@ def get_member(obj: Any, key: Any) -> Any:
         v = obj.get(key, MISSING)
         if v is not MISSING:
             return v
+        if kt is str and not PATCHED_REALMS[0] and key != "constructor" and key != "__proto__":
+            # an absent key of a plain object (optional fields): Object.prototype's method or
+            # undefined, straight from its table (what OBJECT_PROTOTYPE.lookup answers for it)
+            v = _OBJECT_TABLE.get(key, MISSING)
+            if v is not MISSING:
+                return v
+            if ("Object", key) not in BUILTIN_ACCESSORS:
+                return UNDEFINED
         if kt is int:
             v = obj.get(str(key), MISSING)
             if v is not MISSING:

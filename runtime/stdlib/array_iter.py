@@ -9,7 +9,7 @@ holes or accessors) are read live, element by element (``array_support.LiveEleme
 
 from __future__ import annotations
 
-from typing import Any, Iterator, cast
+from typing import Any, Callable, Iterator, cast
 
 from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import PATCHED_REALMS, current_realm
@@ -17,10 +17,10 @@ from ..errors import LimitExceeded
 from ..properties import Holes, ensure_meta
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, range_error, type_error
 from .array_support import live_elements, members, require_callable, require_object_coercible, snapshot
-from .registry import ARRAY_PROTO, ITERATOR_PROTO, method, native
+from .registry import ARRAY_PROTO, ITERATOR_PROTO, PLAIN_CALLBACK_METHODS, method, native
 from .symbol import SYMBOL_ITERATOR
 
-__all__ = ["array_iterator"]
+__all__ = ["array_iterator", "PLAIN_CALLBACK_METHODS"]
 
 
 def species_create(o: Any, n: int) -> Any:
@@ -85,6 +85,110 @@ def _visits(o: Any, order: range) -> Iterator[tuple[int, Any]]:
                 yield k, v
 
 
+# --- plain arrays while no realm patches built-ins ----------------------------------------------
+# A real list is an array without holes or accessors while unpatched (see ``_setup``), so the
+# spec's per-step HasProperty test is the list iterator's own ``k < len`` check. These take the
+# callback as a Python callable ``call(this, element, index, array)``: the built-ins pass a
+# function object's ``call``, and compiled code passes an arrow's closure directly
+# (``callops.invoke_arrow``), which never needs its function object. The callback charges
+# its own step per visit, as any compiled function does.
+
+def map_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> list[Any]:
+    n = len(arr)
+    out = [call(this_arg, v, k, arr) for k, v in zip(range(n), arr)]
+    if len(out) < n:  # the array shrank: the rest were never visited
+        out.extend([UNDEFINED] * (n - len(out)))
+    return out
+
+
+def filter_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> list[Any]:
+    return [v for k, v in zip(range(len(arr)), arr)
+            if (r := call(this_arg, v, k, arr)) is True or (r is not False and to_boolean(r))]
+
+
+def for_each_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> Any:
+    for k, v in zip(range(len(arr)), arr):
+        call(this_arg, v, k, arr)
+    return UNDEFINED
+
+
+def some_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> bool:
+    for k, v in zip(range(len(arr)), arr):
+        r = call(this_arg, v, k, arr)
+        if r is True or (r is not False and to_boolean(r)):
+            return True
+    return False
+
+
+def every_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> bool:
+    for k, v in zip(range(len(arr)), arr):
+        r = call(this_arg, v, k, arr)
+        if not (r is True or (r is not False and to_boolean(r))):
+            return False
+    return True
+
+
+def _find_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any) -> tuple[int, Any]:
+    """FindViaPredicate over every index below the length read first (a shrunk array's
+    missing tail reads undefined)."""
+    for k in range(len(arr)):
+        v = arr[k] if k < len(arr) else UNDEFINED
+        r = call(this_arg, v, k, arr)
+        if r is True or (r is not False and to_boolean(r)):
+            return k, v
+    return -1, UNDEFINED
+
+
+def find_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> Any:
+    return _find_plain(arr, call, this_arg)[1]
+
+
+def find_index_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> int:
+    return _find_plain(arr, call, this_arg)[0]
+
+
+def reduce_plain(arr: list[Any], call: Callable[..., Any], *initial: Any) -> Any:
+    pairs = zip(range(len(arr)), arr)
+    if initial:
+        acc = initial[0]
+    else:
+        first = next(pairs, None)
+        if first is None:
+            raise type_error("Reduce of empty array with no initial value")
+        acc = first[1]
+    for k, v in pairs:
+        acc = call(UNDEFINED, acc, v, k, arr)
+    return acc
+
+
+def flat_map_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> list[Any]:
+    out: list[Any] = []
+    realm = None
+    for k, v in zip(range(len(arr)), arr):
+        r = call(this_arg, v, k, arr)
+        if type(r) is list and not PATCHED_REALMS[0]:  # (a callback may patch a built-in)
+            if realm is None:
+                realm = current_realm()
+            realm.check_array(len(out) + len(r))
+            out.extend(r)  # no holes while unpatched
+        elif isinstance(r, list):
+            if realm is None:
+                realm = current_realm()
+            realm.check_array(len(out) + len(r))
+            out.extend(UNDEFINED if x is MISSING else x for x in r)
+        else:
+            out.append(r)
+    return out
+
+
+#: the callback methods a plain array runs with a bare callable (``callops.invoke_arrow``)
+PLAIN_CALLBACK_METHODS.update({
+    "map": map_plain, "filter": filter_plain, "forEach": for_each_plain, "some": some_plain,
+    "every": every_plain, "find": find_plain, "findIndex": find_index_plain, "reduce": reduce_plain,
+    "flatMap": flat_map_plain,
+})
+
+
 @method(ARRAY_PROTO, "forEach", 1)
 def array_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.forEach (23.1.3.15)."""
@@ -98,6 +202,8 @@ def array_for_each(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
 @method(ARRAY_PROTO, "map", 1)
 def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.map (23.1.3.21); skipped indices stay undefined (no holes)."""
+    if type(this) is list and type(fn) is JSFunction and not PATCHED_REALMS[0]:
+        return map_plain(this, fn.call, this_arg)
     recv, o, n = _setup(this, "map", fn)
     call = fn.call
     if n > 4294967295:
@@ -129,6 +235,8 @@ def array_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any
 @method(ARRAY_PROTO, "filter", 1)
 def array_filter(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.filter (23.1.3.8)."""
+    if type(this) is list and type(fn) is JSFunction and not PATCHED_REALMS[0]:
+        return filter_plain(this, fn.call, this_arg)
     recv, o, n = _setup(this, "filter", fn)
     call = fn.call
     target = species_create(this, 0) if PATCHED_REALMS[0] else None

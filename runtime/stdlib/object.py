@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..convert import same_value, to_property_key
+from ..convert import ordered_keys, same_value, to_property_key
+from ..realm import PATCHED_REALMS
 from ..well_known import SYMBOL_ITERATOR
 from ..values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
 from ..properties import is_extensible, meta_of
@@ -54,6 +55,8 @@ def _own_values(o: Any, keys: list[str]) -> list[Any]:
 @method(_STATICS, "keys", 1)
 def object_keys(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
     """Object.keys (20.1.2.18)."""
+    if type(o) is dict and not PATCHED_REALMS[0]:  # a plain object: only its own keys (no side table)
+        return [k for k in ordered_keys(o) if type(k) is str]
     return members().own_keys(to_object(o))  # type: ignore[no-any-return]
 
 
@@ -67,6 +70,8 @@ def object_values(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
 @method(_STATICS, "entries", 1)
 def object_entries(this: Any, o: Any = UNDEFINED, *_: Any) -> list[list[Any]]:
     """Object.entries (20.1.2.5)."""
+    if type(o) is dict and not PATCHED_REALMS[0]:
+        return [[k, o[k]] for k in ordered_keys(o) if type(k) is str]
     o = to_object(o)
     keys = members().own_keys(o)
     return [[k, v] for k, v in zip(keys, _own_values(o, keys))]
@@ -115,8 +120,11 @@ def object_from_entries(this: Any, iterable: Any = UNDEFINED, *_: Any) -> dict[s
     source = m.js_iterate(iterable)
     try:
         for entry in source:
-            k, v = _entry_pair(entry)
-            out[to_property_key(k)] = v
+            if type(entry) is list and len(entry) >= 2 and not PATCHED_REALMS[0]:
+                k, v = entry[0], entry[1]  # (no accessor or hole can be there: see _entry_pair)
+            else:
+                k, v = _entry_pair(entry)
+            out[k if type(k) is str else to_property_key(k)] = v
     except m.JSThrow:
         m.iter_close(source)  # IfAbruptCloseIterator (7.4.13): return() runs, the error stays
         raise

@@ -34,6 +34,9 @@ BOOLEAN_PROTO: dict[str, JSFunction] = {}
 SYMBOL_PROTO: dict[str, JSFunction] = {}
 OBJECT_PROTO: dict[str, JSFunction] = {}
 ARRAY_PROTO: dict[str, JSFunction] = {}
+#: plain-array callback methods taking a bare Python callable, by name (filled by ``array_iter``;
+#: ``callops.invoke_arrow`` reads it, which may not import ``array_iter`` itself)
+PLAIN_CALLBACK_METHODS: dict[str, Callable[..., Any]] = {}
 FUNCTION_PROTO: dict[str, JSFunction] = {}
 ERROR_PROTO: dict[str, JSFunction] = {}
 ITERATOR_PROTO: dict[str, JSFunction] = {}
