@@ -149,16 +149,21 @@ def find_index_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = U
 
 def reduce_plain(arr: list[Any], call: Callable[..., Any], *initial: Any) -> Any:
     pairs = zip(range(len(arr)), arr)
-    if initial:
-        acc = initial[0]
-    else:
-        first = next(pairs, None)
-        if first is None:
-            raise type_error("Reduce of empty array with no initial value")
-        acc = first[1]
+    acc = _first_accumulator(pairs, initial)
     for k, v in pairs:
         acc = call(UNDEFINED, acc, v, k, arr)
     return acc
+
+
+def _first_accumulator(pairs: Iterator[tuple[int, Any]], initial: tuple[Any, ...]) -> Any:
+    """reduce's start: the initial value when given, else the first element visited (taken
+    from ``pairs``); an empty array with no initial value is a TypeError."""
+    if initial:
+        return initial[0]
+    first = next(pairs, None)
+    if first is None:
+        raise type_error("Reduce of empty array with no initial value")
+    return first[1]
 
 
 def flat_map_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> list[Any]:
@@ -321,13 +326,7 @@ def _reduce(this: Any, name: str, fn: Any, args: tuple[Any, ...], reverse: bool)
         pairs: Iterator[tuple[int, Any]] = _visits(o, range(n - 1, -1, -1))
     else:
         pairs = _present(o, recv, n)
-    if args:
-        acc = args[0]
-    else:
-        first = next(pairs, None)
-        if first is None:
-            raise type_error("Reduce of empty array with no initial value")
-        acc = first[1]
+    acc = _first_accumulator(pairs, args)
     call = fn.call
     for k, v in pairs:
         acc = call(UNDEFINED, acc, v, k, recv)
