@@ -175,6 +175,10 @@ class CompiledFunction:
                 result = main(realm, value, context, value_exists)
                 if realm.dead is not None:  # a budget ran out and something swallowed the error
                     realm.alive()
+                if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823):
+                    # converted while the watchdog still watches: a result the script shared
+                    # into itself (s = [s, s] in a loop) expands exponentially on the way out
+                    result = _convert_result(result, this._names)
                 realm.busy = False
                 if realm.fired:
                     watchdog.disarm(realm)
@@ -185,9 +189,7 @@ class CompiledFunction:
                 raise translate_exception(exc, this._names) from None
             if realm.extra:  # the script patched a built-in: that ends with it
                 end_evaluation(realm)
-            if type(result) in _AS_IS or (type(result) is int and -1073741823 <= result <= 1073741823):
-                return result
-            return _convert_result(result, this._names)
+            return result
 
         if COUNTED_DEALLOC:  # CPython 3.13+: a thread with a small C stack runs it on a worker
             on_caller_stack = expression
@@ -320,7 +322,7 @@ def _convert_result(result: Any, names: Any) -> Any:
             keys = [k for k in ordered_keys(result) if type(k) is str]
             return result if keys == list(result) else {k: result[k] for k in keys}
     try:
-        return export(result)
+        return export(result, False)
     except BaseException as exc:  # noqa: BLE001 - RecursionError, the depth limit
         if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
             raise

@@ -837,9 +837,13 @@ def copied_out(v: Any) -> Any:
     raise Deopt
 
 
-def export(v: Any) -> Any:
+def export(v: Any, bounded: bool = True) -> Any:
     """``to_python(v)`` for a native result (``TO_PYTHON``): a plain tree comes back as it
-    is after one ``plain_tree`` look, and so does a plain scalar; anything else is converted."""
+    is after one ``plain_tree`` look, and so does a plain scalar; anything else is converted.
+    ``bounded`` (the native tier): a container that would take more than ``_TREE_LIMIT``
+    visits to convert is left to the general tier, whose conversion runs under the wall-time
+    watchdog (a script can share one array into itself, ``s = [s, s]`` in a loop, and such
+    a result expands exponentially)."""
     t = type(v)
     if t is list:
         for x in v:  # first the usual flat result: leaves and small objects of leaves
@@ -865,7 +869,26 @@ def export(v: Any) -> Any:
             return v
     elif t is bool or v is None or v is UNDEFINED:
         return v
+    if bounded and (t is list or t is dict) and not _visits_within(v, _TREE_LIMIT):
+        raise Deopt
     return to_python(v)
+
+
+def _visits_within(v: list[Any] | dict[str, Any], limit: int) -> bool:
+    """Would a walk of ``v`` visit at most ``limit`` members, counting a shared (or cyclic)
+    list or dict once per place it stands?"""
+    level: list[Any] = [v]
+    seen = 0
+    while level:
+        below: list[Any] = []
+        for x in level:
+            items = x.values() if type(x) is dict else x
+            seen += len(items)
+            if seen > limit:
+                return False
+            below.extend(y for y in items if type(y) is dict or type(y) is list)
+        level = below
+    return True
 
 
 _LEAF_TYPES = frozenset([str, bool, type(None), type(UNDEFINED)])

@@ -177,3 +177,26 @@ def test_caller_dicts_returned_as_they_are_agree_with_to_python(value: Any) -> N
     ``to_python`` makes of it: keys that are not strings kept, integer-like keys first."""
     got = general("value")(value)
     assert repr(got) == repr(to_python(value))
+
+
+# -- a result the script shared into itself expands exponentially on the way out -------------
+SHARED_DOUBLING = "(() => { let s = [1]; for (let i = 0; i < 40; i++) { s = [s, s]; } return s; })()"
+
+
+def test_converting_a_self_shared_result_meets_the_wall_time() -> None:
+    """2**40 leaves: the conversion runs while the watchdog still watches the evaluation."""
+    expression = syncpatch.compile_expression(SHARED_DOUBLING, budgets=syncpatch.Budgets(wall_time=0.3))
+    with pytest.raises(syncpatch.LimitExceeded) as caught:
+        expression()
+    assert caught.value.budget == "wall_time"
+
+
+def test_the_native_tier_leaves_a_self_shared_result_to_the_general_tier() -> None:
+    from syncpatch.runtime.native import Deopt, export
+
+    s: list[object] = [1]
+    for _ in range(40):
+        s = [s, s]
+    with pytest.raises(Deopt):
+        export(s)
+    assert export([[1.5], [2.0]]) == [[1.5], [2]]  # small trees are still converted
