@@ -20,6 +20,7 @@ from syncpatch.grammar.ast import walk
 
 from .native import Unsupported, _plain_text, is_function_call
 from .native_regex import literal_regex, translate_regex
+from .native_statements import bounded as _bounded
 from .native_statements import is_statement_body, reduce_in_place, writes_accumulator
 from .native_templates import expr as E
 
@@ -767,48 +768,6 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
     if len(set(names)) != len(names) or _SCRIPT_NAMES.intersection(names):
         raise Unsupported  # (a parameter named like a script input would hide it)
     return params, body
-
-
-def _entries_view(e: ast.expr) -> ast.expr | None:
-    """``D.items()`` when ``e`` is ``map(list, D.items())`` (``Object.entries``' list form)."""
-    if (isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "map" and len(e.args) == 2
-            and isinstance(e.args[0], ast.Name) and e.args[0].id == "list"):
-        return e.args[1]
-    return None
-
-
-def _bounded(gen: "NativeGen", items: ast.expr, start: int, unpacked: bool = False) -> str:
-    """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``. The hoisted
-    statement runs before all code still to be translated: its guards' facts hold there.
-    The local is only iterated and measured, so ``Object.keys(d)`` and ``Object.values(d)``
-    hand over ``d`` and ``d.values()`` themselves, not copies (no native code writes to ``d``);
-    so does ``Object.entries(d)`` when each entry is ``unpacked`` into ``[k, v]`` names (no
-    entry is seen as an array)."""
-    if (isinstance(items, ast.IfExp) and isinstance(items.body, ast.Call) and isinstance(items.body.func, ast.Name)
-            and items.body.func.id == "list" and len(items.body.args) == 1):
-        view = _entries_view(items.body.args[0])
-        if view is None:
-            items = ast.IfExp(test=items.test, body=items.body.args[0], orelse=items.orelse)
-        elif unpacked:
-            items = ast.IfExp(test=items.test, body=view, orelse=items.orelse)
-    if gen.in_comprehension + gen.in_loop > 1:
-        raise Unsupported  # loops in loops in loops: MAX_ITEMS cubed is past any budget
-    name = gen.tmp()
-    if gen.in_comprehension:
-        # a loop in a callback: its receiver may read the outer loop's variable, so it is
-        # computed per element, in the outer comprehension's conditions (where a walrus may
-        # stand; a comprehension's iterable may hold none). Two levels of MAX_ITEMS stay well
-        # below the default step budget.
-        gen.hoisted.append(E("len(N := L) <= MAX_ITEMS or DEOPT()", N=name, L=items))
-        return name
-    if gen.in_loop:  # in a reduce loop's body: its statements run per element
-        gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=items))
-        gen.pre.append(ast.If(test=E("len(L) > MAX_ITEMS", L=name), body=[ast.Expr(E("DEOPT()"))], orelse=[]))
-        return name
-    gen.pre.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=items))
-    gen.pre.append(ast.If(test=E("len(L) > MAX_ITEMS", L=name), body=[ast.Expr(E("DEOPT()"))], orelse=[]))
-    gen.promote(start)
-    return name
 
 
 def _loop(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
