@@ -448,10 +448,19 @@ def _index_of(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -
 def _slice(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     """slice(a[, b]) with integers: Python slicing clamps and counts from the end alike (other
     numbers are truncated by JS first: the general tier)."""
+    return _sliced(*_text_and_int_bounds(gen, obj, ty, args))
+
+
+def _text_and_int_bounds(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]
+                         ) -> tuple[ast.expr, list[ast.expr]]:
+    """The ASCII text of ``slice``/``substring`` and its one or two computed integer bounds."""
     if not 1 <= len(args) <= 2:
         raise Unsupported
-    s = gen.as_ascii(obj, ty)
-    bounds = [gen.as_int(*gen.expr(a)) for a in args]
+    return gen.as_ascii(obj, ty), [gen.as_int(*gen.expr(a)) for a in args]
+
+
+def _sliced(s: ast.expr, bounds: list[ast.expr]) -> tuple[ast.expr, str]:
+    """``s[a:]`` or ``s[a:b]``."""
     if len(bounds) == 1:
         return E("X[A:]", X=s, A=bounds[0]), "ascii"
     return E("X[A:B]", X=s, A=bounds[0], B=bounds[1]), "ascii"
@@ -465,19 +474,13 @@ def _substring(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) 
     bounds = [_int_literal(gen, a) for a in args]
     if not 1 <= len(bounds) <= 2 or min(bounds) < 0 or (len(bounds) == 2 and bounds[0] > bounds[1]):
         raise Unsupported  # negative or swapped bounds clamp differently from Python slicing
-    s = gen.as_ascii(obj, ty)
-    if len(bounds) == 1:
-        return E("X[A:]", X=s, A=ast.Constant(bounds[0])), "ascii"
-    return E("X[A:B]", X=s, A=ast.Constant(bounds[0]), B=ast.Constant(bounds[1])), "ascii"
+    return _sliced(gen.as_ascii(obj, ty), [ast.Constant(b) for b in bounds])
 
 
 def _substring_of_ints(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     """``substring(a[, b])`` of computed safe integers: each clamped at 0 (Python's slice
     clamps at the length), then the smaller one first, as JS does."""
-    if not 1 <= len(args) <= 2:
-        raise Unsupported
-    s = gen.as_ascii(obj, ty)
-    bounds = [gen.as_int(*gen.expr(a)) for a in args]
+    s, bounds = _text_and_int_bounds(gen, obj, ty, args)
     if len(bounds) == 1:
         return E("X[max(A, 0):]", X=s, A=bounds[0]), "ascii"
     t, a, b = gen.tmp(), gen.tmp(), gen.tmp()
