@@ -362,7 +362,6 @@ def unique(items: list[Any]) -> list[Any]:
     return list(dict.fromkeys(items))
 
 
-_STR_ONLY = {str}
 
 
 _IS_DIGITS = str.isdigit
@@ -377,8 +376,11 @@ def js_keys(d: dict[Any, Any]) -> list[str]:
     """``Object.keys(d)`` of a dict whose keys may be integer-like: JS's order (array
     indices first, ascending, then the other keys as inserted). The key types and the digit
     keys are looked at C speed, and the order of a key sequence met before is remembered."""
-    if type(d) is not dict or set(map(type, d)) != _STR_ONLY and d:
-        raise Deopt  # (another key type, a str subclass among them, is the general tier's)
+    if type(d) is not dict:
+        raise Deopt
+    for k in d:  # (a loop costs less than a set of the key types on the usual handful of keys)
+        if type(k) is not str:
+            raise Deopt  # (another key type, a str subclass among them, is the general tier's)
     seq = tuple(d) if len(d) <= _ORDERED_KEYS else None
     if seq is not None:
         known = _ORDERS.get(seq)
@@ -424,27 +426,41 @@ def spread_out(d: dict[Any, Any], skip: tuple[str, ...]) -> dict[Any, Any]:
     literal does not write over (those, in ``skip``, are never seen, so not looked at); else
     a copy with the members converted, in JS's key order (array indices first: the literal's
     own keys are plain, so the result keeps that order). A member that is a list of leaves
-    and small objects of leaves (ports, addresses) is looked at here, in one loop; deeper
-    ones take one ``plain_tree`` walk together."""
+    and small objects of leaves (ports, addresses) is looked at here, with no call per
+    object; deeper ones take one ``plain_tree`` walk together."""
     if known_plain_keys(d) or plain_keys(d):
         below: list[Any] = []
         for k, x in d.items():
             t = type(x)
-            if t in _LEAF_TYPES or (t is int and -_SAFE <= x <= _SAFE) or k in skip:
+            if t is str or t is bool or x is None or x is UNDEFINED or k in skip:
                 continue
             if t is list:
                 for y in x:
-                    ty = type(y)
-                    if ty in _LEAF_TYPES or (ty is int and -_SAFE <= y <= _SAFE):
+                    t = type(y)
+                    if t is str or t is bool or y is None or y is UNDEFINED:
                         continue
-                    if ty is dict and known_plain_keys(y) and _leaf_values(y):
+                    if t is dict and known_plain_keys(y):
+                        for z in y.values():  # (a small object of leaves: ports, addresses)
+                            t = type(z)
+                            if not (t is str or t is bool or z is None or z is UNDEFINED
+                                    or t is int and -_SAFE <= z <= _SAFE):
+                                break
+                        else:
+                            continue
+                    elif t is int and -_SAFE <= y <= _SAFE:
                         continue
                     below.append(x)
                     break
             elif t is dict:
-                if not (known_plain_keys(x) and _leaf_values(x)):
+                if known_plain_keys(x):
+                    for z in x.values():
+                        t = type(z)
+                        if not (t is str or t is bool or z is None or z is UNDEFINED or t is int and -_SAFE <= z <= _SAFE):
+                            below.append(x)
+                            break
+                else:
                     below.append(x)
-            else:
+            elif t is not int or not -_SAFE <= x <= _SAFE:
                 break
         else:
             if not below or plain_tree(below):
@@ -454,15 +470,6 @@ def spread_out(d: dict[Any, Any], skip: tuple[str, ...]) -> dict[Any, Any]:
         if type(k) is not str:
             raise Deopt  # (the general tier converts such a key, or says why not)
     return to_python(d)  # type: ignore[no-any-return]
-
-
-def _leaf_values(d: dict[Any, Any]) -> bool:
-    """Are all values of ``d`` leaves ``to_python`` keeps (strings, booleans, null,
-    undefined, safe integers)?"""
-    for x in d.values():
-        if type(x) not in _LEAF_TYPES and (type(x) is not int or not -_SAFE <= x <= _SAFE):
-            return False
-    return True
 
 
 def keys_out(d: dict[Any, Any]) -> dict[Any, Any]:
