@@ -131,6 +131,11 @@ class ExprGen(GenBase):
         if isinstance(node, A.LogicalExpression) and node.operator in ("&&", "||"):
             op = ast.And() if node.operator == "&&" else ast.Or()
             return ast.BoolOp(op=op, values=[self.test(node.left), self.test(node.right)])
+        if isinstance(node, A.CallExpression):  # a method's result (includes, startsWith, some) is
+            t = self.tmp()  # often a bool, its own truth: no call then
+            return P.or_(P.is_(P.walrus(t, self.expr(node)), P.const(True)),
+                         P.and_(ast.Compare(left=P.name(t), ops=[ast.IsNot()], comparators=[P.const(False)]),
+                                P.call("truthy", P.name(t))))
         return P.call("truthy", self.expr(node))
 
     # -- identifiers ---------------------------------------------------------------------------

@@ -173,7 +173,7 @@ class CompiledFunction:
             realm.busy = WATCHED
             try:
                 result = main(realm, value, context, value_exists)
-                if realm.dead is not None:  # a budget ran out and something swallowed the error
+                if realm.dead:  # a budget ran out and something swallowed the error (an exception: truthy)
                     realm.alive()
                 if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823):
                     # converted while the watchdog still watches: a result the script shared

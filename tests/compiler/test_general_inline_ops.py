@@ -115,3 +115,15 @@ def test_long_chains_keep_the_calls() -> None:
     chain = " + ".join(["value"] * 40)
     assert general(chain)(1) == 40
     assert generated(chain).count("add(") > 30
+
+
+@pytest.mark.parametrize(("result", "truth"), [
+    (True, 1), (False, 2), (0, 2), (-0.0, 2), (math.nan, 2), (1, 1), ("", 2), ("x", 1), (None, 2), (UNDEFINED, 2),
+    ({}, 1), ([], 1),
+])
+def test_a_call_used_as_a_condition_is_tested_as_js_does(result: Any, truth: int) -> None:
+    """A call's result as a condition: a bool is its own truth, the rest takes ``truthy``."""
+    fn = general("(() => value.r)() ? 1 : 2")
+    assert fn({"r": result}) == truth
+    assert general("let n; if ((() => value.r)()) n = 1; else n = 2; n")({"r": result}) == truth
+    assert "is True or" in generated("value.startsWith('www.') ? 1 : 2")
