@@ -14,6 +14,7 @@ from typing import Any, Callable
 from syncpatch.grammar import ast as A
 from syncpatch.runtime import ops as _ops
 from syncpatch.runtime import abi as _abi
+from syncpatch.runtime.strings import UNCHECKED_CONCAT
 
 from . import pyast as P
 from .base import GenBase
@@ -130,6 +131,11 @@ class ExprGen(GenBase):
         if isinstance(node, A.LogicalExpression) and node.operator in ("&&", "||"):
             op = ast.And() if node.operator == "&&" else ast.Or()
             return ast.BoolOp(op=op, values=[self.test(node.left), self.test(node.right)])
+        if isinstance(node, A.CallExpression):  # a method's result (includes, startsWith, some) is
+            t = self.tmp()  # often a bool, its own truth: no call then
+            return P.or_(P.is_(P.walrus(t, self.expr(node)), P.const(True)),
+                         P.and_(ast.Compare(left=P.name(t), ops=[ast.IsNot()], comparators=[P.const(False)]),
+                                P.call("truthy", P.name(t))))
         return P.call("truthy", self.expr(node))
 
     # -- identifiers ---------------------------------------------------------------------------
@@ -392,7 +398,54 @@ class ExprGen(GenBase):
             return self.plus(node)
         if op in ("===", "!==") and (isinstance(node.right, A.Literal) and type(node.right.value) is str):
             return self.string_equals(node.left, node.right.value, op == "===")
+        if op in _INT_FAST and _shallow(node):
+            return self.int_fast(node)
+        if op in ("*", "/") and _shallow(node) and (scaled := self.scale_fast(node)) is not None:
+            return scaled
         return P.call(BINARY_FUNCS[op], self.expr(node.left), self.expr(node.right))
+
+    def int_fast(self, node: A.BinaryExpression) -> ast.expr:
+        """``-``, comparisons and ``===`` on two ints without a call (``sub``, ``gt``, ...
+        otherwise). A small int constant on one side needs the type test of the other only;
+        ``-`` also needs both operands within +-2**30, so that the difference is exact
+        within +-2**53 (the rest, floats and other types take the runtime function)."""
+        op, fn = _INT_FAST[node.operator], BINARY_FUNCS[node.operator]
+        k_left, k_right = _small_int(node.left), _small_int(node.right)
+        if node.operator in ("===", "!==") and k_left is None and k_right is None:
+            return P.call(fn, self.expr(node.left), self.expr(node.right))  # (ints are rarely compared so)
+        left, right = self.expr(node.left), self.expr(node.right)
+        a, b = self.tmp(), self.tmp()
+        if k_right is not None or k_left is not None:
+            t = a if k_right is not None else b
+            test: ast.expr = P.type_is(P.walrus(t, left if k_right is not None else right), "int")
+            if node.operator == "-":
+                test = P.and_(test, _in_compact_range(t))
+            x, y = (P.name(t), right) if k_right is not None else (left, P.name(t))
+            return P.ifexp(test, _int_op(op, x, y), P.call(fn, x, y))
+        both = ast.Compare(left=P.call("TYPE", P.walrus(a, left)), ops=[ast.Is(), ast.Is()],
+                           comparators=[P.call("TYPE", P.walrus(b, right)), P.name("INT")])
+        test = P.and_(both, _in_compact_range(a), _in_compact_range(b)) if node.operator == "-" else both
+        return P.ifexp(test, _int_op(op, P.name(a), P.name(b)), P.call(fn, P.name(a), P.name(b)))
+
+    def scale_fast(self, node: A.BinaryExpression) -> ast.expr | None:
+        """``x * k``, ``k * x`` and ``x / k`` for an int ``x`` and an int constant ``k`` in
+        1..2**22 without a call (``mul``, ``div`` otherwise): a product of an ``x`` within
+        +-2**30 is exact within +-2**53 and never -0 (``k`` is positive); a quotient is ``x // k``
+        when exact (never -0 either), else the true quotient, both as ``div`` makes them."""
+        k_right = _factor(node.right)
+        k_left = _factor(node.left) if node.operator == "*" and k_right is None else None
+        if k_right is None and k_left is None:
+            return None
+        fn = BINARY_FUNCS[node.operator]
+        left, right = self.expr(node.left), self.expr(node.right)
+        t = self.tmp()
+        test: ast.expr = P.type_is(P.walrus(t, left if k_right is not None else right), "int")
+        x, y = (P.name(t), right) if k_right is not None else (left, P.name(t))
+        if node.operator == "*":
+            return P.ifexp(P.and_(test, _in_compact_range(t)), ast.BinOp(left=x, op=ast.Mult(), right=y), P.call(fn, x, y))
+        exact = ast.Compare(left=ast.BinOp(left=x, op=ast.Mod(), right=y), ops=[ast.Eq()], comparators=[P.const(0)])
+        quotient = P.ifexp(exact, ast.BinOp(left=x, op=ast.FloorDiv(), right=y), ast.BinOp(left=x, op=ast.Div(), right=y))
+        return P.ifexp(test, quotient, P.call(fn, x, y))
 
     def string_equals(self, left: Any, text: str, equal: bool) -> ast.expr:
         """``x === "lit"`` without a call: a str compared to a str constant."""
@@ -414,7 +467,40 @@ class ExprGen(GenBase):
             t = self.tmp()
             return P.ifexp(P.type_is(P.walrus(t, left), "str"),
                            ast.BinOp(left=P.name(t), op=ast.Add(), right=right), P.call("add", P.name(t), right))
-        return P.call("add", left, right)
+        if not _shallow(node):  # (a long chain: one bracket a link, as the printed-nesting bound counts)
+            return P.call("add", left, right)
+        if lt == "str" or rt == "str":  # a string expression on one side: no int sum possible
+            return self.concat_fast(left, right)
+        if _small_int(node.right) is not None or _small_int(node.left) is not None:
+            t = self.tmp()
+            if _small_int(node.right) is not None:
+                x, y = P.walrus(t, left), right
+                test = P.and_(P.type_is(x, "int"), _in_compact_range(t))
+                return P.ifexp(test, ast.BinOp(left=P.name(t), op=ast.Add(), right=y), P.call("add", P.name(t), y))
+            test = P.and_(P.type_is(P.walrus(t, right), "int"), _in_compact_range(t))
+            return P.ifexp(test, ast.BinOp(left=left, op=ast.Add(), right=P.name(t)), P.call("add", left, P.name(t)))
+        return self.plus_fast(left, right)
+
+    def concat_fast(self, left: ast.expr, right: ast.expr) -> ast.expr:
+        """``a + b`` of two strs without a call (see ``plus_fast``), else ``add``."""
+        a, b = self.tmp(), self.tmp()
+        both = ast.Compare(left=P.call("TYPE", P.walrus(a, left)), ops=[ast.Is(), ast.Is()],
+                           comparators=[P.call("TYPE", P.walrus(b, right)), P.name("STR")])
+        return P.ifexp(P.and_(both, _plain_junction(a, b)),
+                       ast.BinOp(left=P.name(a), op=ast.Add(), right=P.name(b)), P.call("add", P.name(a), P.name(b)))
+
+    def plus_fast(self, left: ast.expr, right: ast.expr) -> ast.expr:
+        """``a + b`` without a call when both are ints within +-2**30 (an exact sum, well within
+        +-2**53) or both strs that join plainly: one of them ASCII (so no surrogate pair can
+        form at the junction) and together short enough not to need the string budget's look
+        (``strings.concat``). Everything else (floats, -0, mixed types, objects) takes ``add``."""
+        a, b, k = self.tmp(), self.tmp(), self.tmp()
+        same = ast.Compare(left=P.walrus(k, P.call("TYPE", P.walrus(a, left))), ops=[ast.Is()],
+                           comparators=[P.call("TYPE", P.walrus(b, right))])
+        ints = P.and_(P.is_(P.name(k), P.name("INT")), _in_compact_range(a), _in_compact_range(b))
+        strs = P.and_(P.is_(P.name(k), P.name("STR")), _plain_junction(a, b))
+        return P.ifexp(P.and_(same, P.or_(ints, strs)),
+                       ast.BinOp(left=P.name(a), op=ast.Add(), right=P.name(b)), P.call("add", P.name(a), P.name(b)))
 
     def logical(self, node: A.LogicalExpression) -> ast.expr:
         t = self.tmp()
@@ -442,6 +528,62 @@ class ExprGen(GenBase):
         assert isinstance(arg, A.MemberExpression)
         return P.call("update_member", self.expr(arg.object), self.member_key(arg),
                       P.const(1 if node.operator == "++" else -1), P.const(node.prefix))
+
+
+#: the operators ``int_fast`` emits inline for ints, by their Python operator
+_INT_FAST: dict[str, ast.cmpop | ast.operator] = {
+    "-": ast.Sub(), "<": ast.Lt(), ">": ast.Gt(), "<=": ast.LtE(), ">=": ast.GtE(), "===": ast.Eq(), "!==": ast.NotEq()}
+#: ints up to this size compare at CPython's fastest (one digit) and sum or subtract exactly
+#: within +-2**53
+_COMPACT = (1 << 30) - 1
+
+
+#: operator nodes nested deeper than this below one get no inline fast path: each inline
+#: link prints two brackets (``TYPE((_t := ...))``) where a call prints one, so long chains
+#: keep the calls and stay within ``nesting.MAX_PRINTED_NESTING``
+_INLINE_DEPTH = 6
+
+
+def _shallow(node: A.BinaryExpression) -> bool:
+    """Whether ``node``'s operands nest fewer than ``_INLINE_DEPTH`` operators (a bounded walk)."""
+    def depth(n: Any, budget: int) -> int:
+        if not isinstance(n, A.BinaryExpression) or budget == 0:
+            return 0
+        left = depth(n.left, budget - 1)
+        return 1 + max(left, depth(n.right, budget - 1) if left < budget - 1 else 0)
+    return max(depth(node.left, _INLINE_DEPTH), depth(node.right, _INLINE_DEPTH)) < _INLINE_DEPTH
+
+
+def _small_int(node: Any) -> int | None:
+    """The value of an int constant operand within +-2**30, else None."""
+    v = _literal_value(node)
+    return v if type(v) is int and -_COMPACT <= v <= _COMPACT else None
+
+
+def _factor(node: Any) -> int | None:
+    """The value of an int constant operand in 1..2**22 (``scale_fast``), else None."""
+    v = _literal_value(node)
+    return v if type(v) is int and 1 <= v <= 1 << 22 else None
+
+
+def _in_compact_range(t: str) -> ast.expr:
+    return ast.Compare(left=P.const(-_COMPACT), ops=[ast.LtE(), ast.LtE()], comparators=[P.name(t), P.const(_COMPACT)])
+
+
+def _int_op(op: ast.cmpop | ast.operator, x: ast.expr, y: ast.expr) -> ast.expr:
+    if isinstance(op, ast.operator):
+        return ast.BinOp(left=x, op=op, right=y)
+    return ast.Compare(left=x, ops=[op], comparators=[y])
+
+
+def _plain_junction(a: str, b: str) -> ast.expr:
+    """Two strs ``a`` and ``b`` that ``+`` joins as ``strings.concat`` would: one of them ASCII
+    (no high surrogate ends ``a`` or no low one starts ``b``) and short enough together for no
+    string budget look."""
+    ascii_ = P.or_(P.call(P.attr(P.name(b), "isascii")), P.call(P.attr(P.name(a), "isascii")))
+    short = ast.Compare(left=ast.BinOp(left=P.call("LEN", P.name(a)), op=ast.Add(), right=P.call("LEN", P.name(b))),
+                        ops=[ast.LtE()], comparators=[P.const(UNCHECKED_CONCAT)])
+    return P.and_(ascii_, short)
 
 
 def _number_key(v: Any) -> str:

@@ -155,8 +155,8 @@ class CompiledFunction:
 
         def expression(value: Any = UNDEFINED, context: Any = None, value_exists: Any = True,
                        budgets: Budgets | None = None) -> Any:
-            realm = local.realm
-            if budgets is not None or realm is None or realm.busy or not realm.is_spare or realm.extra:
+            realm = local.realm  # (never None: a thread's state starts with its spare current)
+            if budgets is not None or realm.busy or not realm.is_spare or realm.extra:
                 return slow(value, context, value_exists, budgets)
             if mask:
                 value, context = _copy_inputs(mask, value, context, this._names)
@@ -173,7 +173,7 @@ class CompiledFunction:
             realm.busy = WATCHED
             try:
                 result = main(realm, value, context, value_exists)
-                if realm.dead is not None:  # a budget ran out and something swallowed the error
+                if realm.dead:  # a budget ran out and something swallowed the error (an exception: truthy)
                     realm.alive()
                 if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823):
                     # converted while the watchdog still watches: a result the script shared

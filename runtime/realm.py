@@ -302,7 +302,8 @@ class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.spare: Realm = Realm(_FALLBACK_BUDGETS)
         self.spare.is_spare = True
-        self.realm: Realm | None = self.spare  # the spare is current between evaluations
+        #: the spare is current between evaluations; never None (``entry`` relies on it)
+        self.realm: Realm = self.spare
 
 
 _local = _ThreadState()
@@ -337,7 +338,7 @@ def acquire(budgets: Budgets) -> Realm:
 
 
 def local_state() -> Any:
-    """This thread's state: ``.realm`` (current or None) and ``.spare`` (reusable)."""
+    """This thread's state: ``.realm`` (current; the spare between evaluations) and ``.spare`` (reusable)."""
     return _local
 
 
@@ -364,6 +365,7 @@ class activate:
         return self.realm
 
     def __exit__(self, *exc: Any) -> None:
+        assert self.previous is not None, "activate's __exit__ runs after its __enter__"
         _local.realm = self.previous
         realm = self.realm
         if realm is not self.previous and not realm.busy and (realm.overlay is not None or "patched" in realm.extra):

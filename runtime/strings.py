@@ -72,6 +72,8 @@ def js_len(s: str) -> int:
 
 
 _BIG = 4096
+#: the longest ``a + b`` joined without the string budget's look (the general tier's inline ``+`` too)
+UNCHECKED_CONCAT = _BIG
 
 
 def _check_length(n: int) -> None:
