@@ -21,7 +21,7 @@ from syncpatch.grammar.ast import walk
 from .native import Unsupported, _plain_text, is_function_call
 from .native_regex import literal_regex, translate_regex
 from .native_statements import bounded as _bounded
-from .native_statements import is_statement_body, reduce_in_place, writes_accumulator
+from .native_statements import MATCH_GROUPS, is_statement_body, reduce_in_place, writes_accumulator
 from .native_templates import expr as E
 
 if TYPE_CHECKING:
@@ -60,6 +60,10 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("bool(X)", X=gen.truthy(*gen.expr(args[0], raw=True))), "bool"
         if gen.is_global(callee, "parseInt"):
             return _parse_int(gen, args)
+        if gen.is_global(callee, "encodeURIComponent") and len(args) == 1:
+            return E("URI_ENCODE(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"
+        if gen.is_global(callee, "decodeURIComponent") and len(args) == 1:
+            return E("URI_DECODE(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"
         if gen.is_global(callee, "parseFloat") and len(args) == 1:
             return E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0]), "any"
         raise Unsupported
@@ -82,6 +86,10 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             "bool"
     if gen.is_global(receiver, "Number") and method == "parseInt":
         return _parse_int(gen, args)
+    if gen.is_global(receiver, "Number") and method == "isNaN" and len(args) == 1:
+        # (no conversion: only a number that is NaN, a float here)
+        return E("type(T := X) is type(F) and T != T", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
+                 F=ast.Constant(0.5)), "bool"  # (float is no name native code sees)
     if gen.is_global(receiver, "JSON") and method == "parse" and len(args) == 1:
         # (ASCII text only, which the helper tests: a raw read of value is as good)
         return E("JSON_PARSE(X)", X=gen.expr(args[0], raw=True)[0]), "any"
@@ -138,6 +146,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
         result: tuple[ast.expr, str] = _ARRAY_METHODS[method](gen, gen.as_list(obj, ty), args, start)
         return result
+    if method == MATCH_GROUPS and isinstance(callee.property, A.PropertyName):
+        return _match_groups(gen, receiver, args)
     if method in _STRING_METHODS:
         obj, ty = gen.expr(receiver, raw=method in _CHECKS_RECEIVER and _regex_first(args))
         result = _STRING_METHODS[method](gen, obj, ty, args)
@@ -250,6 +260,9 @@ def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
 
 
 def _parse_int(gen: "NativeGen", args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) == 2 and isinstance(args[1], A.Literal) and type(args[1].value) is int \
+            and 2 <= args[1].value <= 36 and args[1].value != 10:
+        return E("PARSE_INT_RADIX(X, R)", X=gen.expr(args[0], raw=True)[0], R=ast.Constant(args[1].value)), "int"
     if not (len(args) == 1 or len(args) == 2 and isinstance(args[1], A.Literal) and args[1].value == 10):
         raise Unsupported
     e, ty = gen.expr(args[0], raw=True)  # (its digits are ASCII, whatever the rest)
@@ -367,13 +380,21 @@ _LISTS = ("list", "strs", "entries", "pairs")
 
 
 def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
-    """``sort()`` and the numeric comparators ``(a, b) => a - b`` (``b - a``, ``a.k - b.k``)."""
+    """``sort()``, the numeric comparators ``(a, b) => a - b`` (``b - a``, ``a.k - b.k``) and
+    the collating ones ``(a, b) => a.localeCompare(b)`` (``b.localeCompare(a)``, of ``.k``)."""
     out_ty = ty if ty in _LISTS else "list"
     if not args:
         return E("SORT_STRINGS(L)" if ty == "strs" else "SORT_DEFAULT(L)", L=items), out_ty
     if len(args) != 1:
         raise Unsupported
     params, body = _callback(args[0], 2)
+    if len(params) == 2 and _collates(body):
+        assert isinstance(body, A.CallExpression) and isinstance(body.callee, A.MemberExpression)
+        left, right = _sort_operand(body.callee.object), _sort_operand(body.arguments[0])
+        if left is None or right is None or left[1] != right[1] or {left[0], right[0]} != set(params):
+            raise Unsupported
+        return E("SORT_COLLATED(L, K, D)", L=items, K=ast.Constant(left[1]),
+                 D=ast.Constant(left[0] == params[1])), out_ty
     if len(params) != 2 or not isinstance(body, A.BinaryExpression) or body.operator != "-":
         raise Unsupported
     left, right = _sort_operand(body.left), _sort_operand(body.right)
@@ -381,6 +402,14 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
         raise Unsupported
     key = ast.Constant(left[1])
     return E("SORT_NUMBERS(L, K, D)", L=items, K=key, D=ast.Constant(left[0] == params[1])), out_ty
+
+
+def _collates(body: Any) -> bool:
+    """``a.localeCompare(b)`` (of names or members, one argument, no options)."""
+    return (isinstance(body, A.CallExpression) and not body.optional and len(body.arguments) == 1
+            and isinstance(body.callee, A.MemberExpression) and not body.callee.optional
+            and not body.callee.computed and isinstance(body.callee.property, A.PropertyName)
+            and body.callee.property.name == "localeCompare")
 
 
 def _sort_operand(node: Any) -> tuple[str, str | None] | None:
@@ -577,9 +606,15 @@ def _replace(all_matches: bool) -> Any:
             return E("REGEX_SUB(R, N, P, X, C)", R=rx, N=ast.Constant(limit),
                      P=ast.Constant(replacement.replace("\\", "\\\\")), X=obj,
                      C=ast.Constant(count)), "ascii" if replacement.isascii() else "str"
-        needle = _text_literal(pattern)
         receiver = gen.as_ascii(obj, ty)  # removing a needle may bring two surrogates together
         out_ty = "ascii" if replacement.isascii() else "str"
+        if not isinstance(pattern, A.Literal):
+            # a computed needle, after the receiver as in JS: ASCII text (matched alike by
+            # code units and code points; anything else, converted in JS, the general tier's)
+            found = E("N if type(N := X) is str and N.isascii() else DEOPT()", N=gen.tmp(), X=gen.expr(pattern)[0])
+            return E("X.replace(A, B)" if all_matches else "X.replace(A, B, 1)", X=receiver, A=found,
+                     B=ast.Constant(replacement)), out_ty
+        needle = _text_literal(pattern)
         if all_matches:
             if not needle:
                 raise Unsupported
@@ -620,6 +655,14 @@ def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any,
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if len(args) != 1:
         raise Unsupported
+    if isinstance(args[0], A.RegExpLiteral):
+        # a pattern that matches no empty text and captures nothing: JS's split and Python's
+        # find the same leftmost matches and keep the text between them alike
+        rx, limit = _regex(gen, args[0], allow_global=False)
+        pattern = gen.consts[rx.id][0]  # type: ignore[attr-defined]
+        if _nullable(pattern) or _captures(pattern):
+            raise Unsupported
+        return E("REGEX_SPLIT(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.as_text(obj, ty)), "strs"
     sep = _text_literal(args[0])
     if not sep:
         raise Unsupported  # split("") splits UTF-16 units
@@ -692,6 +735,12 @@ _LITERAL_REPLACES = {
     "$": "T[:-N] + R if (T := X).endswith(L) else T",
     "^$": "R if (T := X) == L else T",
 }
+
+
+def _captures(pattern: str) -> bool:
+    import re
+
+    return re.compile(pattern, re.ASCII).groups > 0
 
 
 def _nullable(pattern: str) -> bool:
@@ -970,16 +1019,18 @@ def _is_filter_call(gen: "NativeGen", node: Any) -> bool:
 
 def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
             keep: Any = None) -> tuple[ast.expr, str]:
-    """``reduce((acc, x) => ..., init)`` as a loop. When the callback returns
+    """``reduce((acc, x) => ..., init)`` as a loop (without ``init``, from the first element). When the callback returns
     ``{...acc, <props not reading acc>}`` and ``init`` is a fresh object literal, each step
     writes into one accumulator instead of copying it: no one else can see the old ones.
 
     ``keep`` is the callback of a ``filter`` this reduce reads (``xs.filter(keep).reduce(...)``):
     both run in one loop. Callbacks here cannot have effects, so only a thrown error could
     tell the orders apart, and any error takes the general tier anyway."""
-    if len(args) != 2 or gen.in_comprehension:
+    if len(args) not in (1, 2) or gen.in_comprehension:
         raise Unsupported  # (its loop is a statement: none can stand in a comprehension)
-    if keep is None and writes_accumulator(args[0], args[1]):
+    if len(args) == 1 and keep is not None:
+        raise Unsupported  # (the first element kept would start it)
+    if keep is None and len(args) == 2 and writes_accumulator(args[0], args[1]):
         return reduce_in_place(gen, items, args[0], args[1], start)
     params, body = _callback(args[0], 2)
     if len(params) != 2:
@@ -987,8 +1038,14 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
     test_params, test_body = _callback(keep, 1) if keep is not None else ([], None)
     element = gen.element
     source = _bounded(gen, items, start)
-    init, init_ty = gen.expr(args[1])
     acc, item = gen.tmp(), gen.tmp()
+    if len(args) == 2:
+        init, init_ty = gen.expr(args[1])
+    else:
+        # no initial value: the first element starts, the loop runs over the rest; an empty
+        # array is a TypeError, which the general tier raises
+        init, init_ty = E("L[0] if L else DEOPT()", L=source), element if element == "str" else "any"
+        source = E("L[1:]", L=source)
     gen.pre.append(ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=init))
     gen.conditional += 1  # the loop body may run zero times: its guards establish no facts
     gen.in_loop += 1
@@ -1019,7 +1076,8 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
                 del gen.pending[pending:]
         gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
         try:
-            loop_body = typed or _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
+            loop_body = typed or _accumulate_in_place(gen, body, params[0], acc,
+                                                     len(args) == 2 and isinstance(args[1], A.ObjectExpression))
             result_ty = "int" if typed else "dict" if loop_body is not None else "any"
             if loop_body is None:
                 e, _ = gen.expr(body)
@@ -1198,3 +1256,69 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
         parts.append(E("JSON_SCALAR(X)", X=e))  # checks ASCII itself
     else:
         raise Unsupported
+
+
+# -- a regex match read at a group index ------------------------------------------------------
+def indexed_match(gen: "NativeGen", node: Any) -> tuple[ast.expr, str] | None:
+    """``s.match(/re/)[n]`` and ``s.match(/re/)?.[n]`` (a literal index, no g flag): the group,
+    read straight from Python's match. Only read at an index, the match array is never seen,
+    so its own members (``index``, ``input``, ``groups``, which Object.keys or a spread would
+    show) need no stand-in. A member read after ``?.[n]`` on no match, which JS short-circuits,
+    fails here (the general tier answers). None when ``node`` is not such a read."""
+    read = node.expression if isinstance(node, A.ChainExpression) else node
+    if not (isinstance(read, A.MemberExpression) and read.computed and isinstance(read.property, A.Literal)
+            and type(read.property.value) is int and read.property.value >= 0):
+        return None
+    match = read.object
+    if not (isinstance(match, A.CallExpression) and not match.optional and len(match.arguments) == 1
+            and isinstance(match.arguments[0], A.RegExpLiteral) and "g" not in match.arguments[0].flags
+            and isinstance(match.callee, A.MemberExpression) and not match.callee.optional
+            and not match.callee.computed and isinstance(match.callee.property, A.PropertyName)
+            and match.callee.property.name == "match"):
+        return None
+    if any(getattr(n, "optional", False) for n in walk(match.callee.object)) \
+            or _repeated_capture(match.arguments[0].pattern):
+        raise Unsupported  # (an optional chain below the match; a capture JS resets when repeated)
+    rx, limit = _regex(gen, match.arguments[0], allow_global=False)
+    subject = gen.expr(match.callee.object, raw=True)[0]
+    return E("MATCH_GROUP(R, N, X, K, O)", R=rx, N=ast.Constant(limit), X=subject,
+             K=ast.Constant(read.property.value), O=ast.Constant(read.optional)), "any"
+
+
+def _match_groups(gen: "NativeGen", receiver: Any, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """The groups of ``s.match(/re/)`` (no g flag) as a list (undefined for a group that took
+    no part), or null: the match array's own members are never read (see ``MATCH_GROUPS``)."""
+    if not (len(args) == 1 and isinstance(args[0], A.RegExpLiteral) and "g" not in args[0].flags) \
+            or _repeated_capture(args[0].pattern):
+        raise Unsupported
+    rx, limit = _regex(gen, args[0], allow_global=False)
+    return E("MATCH_ARRAY(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.expr(receiver, raw=True)[0]), "any"
+
+
+def _repeated_capture(pattern: str) -> bool:
+    """Does a quantified group hold a capturing group (``(?:(a)|b)+``)? JS clears such a
+    capture on each repetition, Python keeps the last one that matched."""
+    groups: list[list[bool]] = []  # per open group: [is capturing, holds a capture]
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            capturing = not pattern.startswith("(?", i) or pattern.startswith("(?<", i) \
+                and not pattern.startswith(("(?<=", "(?<!"), i)
+            if capturing and groups:
+                for g in groups:
+                    g[1] = True
+            groups.append([capturing, False])
+        elif c == ")" and groups:
+            _capturing, holds = groups.pop()
+            if holds and pattern[i + 1:i + 2] in ("*", "+", "?", "{"):
+                return True
+        i += 1
+    return False
