@@ -829,6 +829,10 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
         else:
             raise Unsupported  # (a computed case test: evaluated in order, until one matches)
         body = _live(case.consequent)
+        if body and isinstance(body[0], A.BlockStatement) and (
+                len(body) == 1 or len(body) == 2 and isinstance(body[1], A.BreakStatement) and body[1].label is None):
+            # ``case x: { ... }``: the block is the branch (its declarations stay in it either way)
+            body = [*_live(body[0].body), *body[1:]]
         if body:
             groups.append((tests, has_default, body))
             tests, has_default = [], False
@@ -894,12 +898,17 @@ def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]
         raise Unsupported
     if not _steps_by_one(s.update, name) or not _stable(test.right, body, name) \
             or any(isinstance(n, A.Identifier) and n.name == name for n in walk(first)) \
-            or any(_assigned_name(n) == name for n in walk(tuple(statements))) or _may_change_arrays(statements):
+            or any(_assigned_name(n) == name for n in walk(tuple(statements))):
         raise Unsupported
+    if _may_change_arrays(statements) and not _apart(gen, test.right, statements):
+        raise Unsupported  # (the body may change what the bound reads)
     if gen.in_comprehension + gen.in_loop > 1:
         raise Unsupported  # (loops in loops in loops, as ``bounded`` says)
     a, ta = gen.expr(first)
     b, tb = gen.expr(test.right)
+    if tb == "any":  # (a safe integer; a double, a string or anything else: the general tier)
+        b, tb = E("T if type(T := X) is int and -9007199254740992 <= T <= 9007199254740992 else DEOPT()",
+                  T=gen.tmp(), X=b), "int"
     if ta != "int" or tb != "int":
         raise Unsupported  # (a double's steps: the general tier)
     start, stop, i = gen.tmp(), gen.tmp(), gen.tmp()
@@ -917,6 +926,24 @@ def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]
         gen.in_loop -= 1
     return [*out, ast.For(target=ast.Name(id=i, ctx=ast.Store()), iter=E("range(S, T)", S=start, T=stop),
                           body=inner or [ast.Pass()], orelse=[])]
+
+
+def _apart(gen: "NativeGen", bound: Any, statements: list[Any]) -> bool:
+    """Can a body that changes arrays (its own: ``push`` and member writes go only into
+    containers the function made) leave ``bound`` as it is? Yes when the bound reads no local
+    (none can hold such a container) and no input the script writes into, before the loop
+    or in it (a container of its own may have been stored there)."""
+    if any(isinstance(n, A.Identifier) and n.name not in _INPUTS for n in walk(bound)):
+        return False
+    if gen.write_paths:
+        return False
+    for n in walk(tuple(statements)):
+        target = n.left if isinstance(n, A.AssignmentExpression) else None
+        while isinstance(target, A.MemberExpression):
+            target = target.object
+        if isinstance(target, A.Identifier) and target.name in _INPUTS:
+            return False
+    return True
 
 
 def _steps_by_one(update: Any, name: str) -> bool:
