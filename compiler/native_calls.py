@@ -103,6 +103,16 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \
             and isinstance(args[0], A.NewExpression) and _is_new_set(gen, args[0]):
         return _unique(gen, args[0])
+    if gen.is_global(receiver, "Array") and method == "from" and len(args) == 2 and _length_only(args[0]) \
+            and isinstance(args[1], A.ArrowFunctionExpression):
+        # Array.from({length: n}, (_, i) => ...): a map over n undefined elements, for a safe
+        # integer n from 0 to MAX_ITEMS (JS converts other lengths: the general tier does)
+        assert isinstance(args[0], A.ObjectExpression) and isinstance(args[0].properties[0], A.Property)
+        start = len(gen.pending)
+        n = gen.expr(args[0].properties[0].value, raw=True)[0]
+        gen.element = "any"
+        return _map(gen, E("[UNDEFINED] * N if type(N := X) is int and 0 <= N <= MAX_ITEMS else DEOPT()",
+                           N=gen.tmp(), X=n), (args[1],), start)
     if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
         return E("type(X) is list", X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
     if method in ("pop", "shift") and not args and _made_here(gen, receiver):
@@ -157,6 +167,16 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
 
 #: methods whose native translation returns a new array (or fails)
 _NEW_ARRAY_METHODS = frozenset(["split", "slice", "concat", "map", "filter", "flatMap", "flat", "sort", "reverse"])
+
+
+def _length_only(node: Any) -> bool:
+    """``{length: n}`` (or ``{length}``): an object literal with that one plain member."""
+    if not (isinstance(node, A.ObjectExpression) and len(node.properties) == 1):
+        return False
+    p = node.properties[0]
+    return isinstance(p, A.Property) and not p.computed and not p.method and p.kind == "init" and (
+        isinstance(p.key, A.Identifier) and p.key.name == "length"
+        or isinstance(p.key, A.Literal) and p.key.value == "length")
 
 
 def _made_here(gen: "NativeGen", node: Any) -> bool:

@@ -626,15 +626,17 @@ def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, s
 
 def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start: int, pattern: Any, index: Any,
              statements: list[Any], scope_extra: dict[str, tuple[str, str]] | None = None,
-             fixed_length: bool = False) -> list[ast.stmt]:
+             fixed_length: bool = False, dicts: frozenset[str] = frozenset()) -> list[ast.stmt]:
     """The loop of ``_loop`` over ``items`` (an array already translated, of ``element``s).
 
     ``for...of`` sees the array as it changes, as a Python loop does. ``forEach`` and
     ``reduce`` (``fixed_length``) visit only the indexes below the length they started with,
-    skipping those gone by then: when the body could change an array, the loop goes by index."""
+    skipping those gone by then: when the body could change an array (a write into one of
+    ``dicts``, names of objects, cannot), the loop goes by index (over a list: no entries view)."""
     target, scope, unpacked = _loop_names(gen, pattern, element)
     scope.update(scope_extra or {})
-    source = bounded(gen, items, start, unpacked)
+    by_index = fixed_length and _may_change_arrays(statements, dicts)
+    source = bounded(gen, items, start, unpacked and not by_index)
     out = _flush(gen)
     if index is not None:
         if not isinstance(index, A.Identifier) or index.name in _INPUTS or index.name in scope:
@@ -645,7 +647,6 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
         iterable: ast.expr = E("enumerate(L)", L=source)
     else:
         iterable = E("L", L=source)
-    by_index = fixed_length and _may_change_arrays(statements)
     gen.in_loop += 1
     gen.conditional += 1  # the body may run zero times: its guards establish no facts
     gen.scopes.append(scope)
@@ -673,9 +674,13 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
 _ARRAY_MUTATORS = frozenset(["push", "pop", "shift", "unshift", "splice", "reverse", "sort", "fill", "copyWithin"])
 
 
-def _may_change_arrays(statements: list[Any]) -> bool:
-    """Could these statements change an array (a mutating method, a member written or deleted)?"""
+def _may_change_arrays(statements: list[Any], dicts: frozenset[str] = frozenset()) -> bool:
+    """Could these statements change an array (a mutating method, a member written or deleted,
+    other than a member of one of ``dicts``, names that hold objects all along)?"""
     for n in walk(tuple(statements)):
+        if isinstance(n, A.AssignmentExpression) and isinstance(n.left, A.MemberExpression) \
+                and isinstance(n.left.object, A.Identifier) and n.left.object.name in dicts:
+            continue
         if isinstance(n, A.CallExpression) and isinstance(n.callee, A.MemberExpression) \
                 and isinstance(n.callee.property, A.PropertyName) and n.callee.property.name in _ARRAY_MUTATORS:
             return True
@@ -751,8 +756,10 @@ def reduce_in_place(gen: "NativeGen", items: ast.expr, fn: A.ArrowFunctionExpres
     gen.own.add(acc)
     body = _Body(result=gen.tmp(), assigned=assigned)
     index = fn.params[2] if len(fn.params) == 3 else None
+    # (an object literal's accumulator is never assigned again: writes into it change no array)
+    dicts = frozenset([acc_param.name]) if isinstance(init, A.ObjectExpression) else frozenset()
     loop = _loop_on(gen, body, items, gen.element, start, fn.params[1], index, statements, {acc_param.name: (acc, ty)},
-                    fixed_length=True)
+                    fixed_length=True, dicts=dicts)
     gen.pre.extend(loop)  # (after the loop's translation, which hands gen.pre on)
     return E("A", A=acc), ty
 

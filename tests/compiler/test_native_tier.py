@@ -802,6 +802,10 @@ EXPRESSIONS: list[str] = [
     "Number.isNaN(parseFloat(value))",
     "encodeURIComponent(value)",
     "decodeURIComponent(value)",
+    "Array.from({ length: value }, (_, i) => `pod-${i}`)",
+    "Array.from({ length: value.n }, (x, i) => [typeof x, i])",
+    "(() => { const out = []; Object.entries(value).forEach(([k, v]) => { out.push(k + '=' + v); }); return out; })()",
+    "Object.entries(value).reduce((acc, [k, v]) => { acc[k.replace(/\\./g, '-')] = v; return acc; }, {})",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -1331,6 +1335,10 @@ STAYS_NATIVE = [
     ("Number.parseInt(value.replace(/^0x/, ''), 16)", "0x1F90"),
     ("decodeURIComponent(value.split('=')[1])", "redirect=https%3A%2F%2Fshop.example.com%2Fcart"),
     ("encodeURIComponent(value)", "ns/name with space"),
+    ("Array.from({ length: value.spec.replicas }, (_, i) => `${value.metadata.name}-${i}`)",
+     {"spec": {"replicas": 3}, "metadata": {"name": "db"}}),
+    ("Object.entries(value).reduce((acc, [k, v]) => { acc[k.replace(/\\./g, '-')] = v; return acc; }, {})",
+     {"app.kubernetes.io/name": "web", "tier": "fe"}),
 ]
 
 
