@@ -779,22 +779,29 @@ class _Fields:
     """An object pattern parameter ``({name, port}) => ...``: the names of its fields; or an
     array pattern one ``([a, , c]) => ...`` (``indexed``: the names' indices, None for holes)."""
 
-    def __init__(self, names: tuple[str, ...], indexed: tuple[str | None, ...] | None = None) -> None:
+    def __init__(self, names: tuple[str, ...], indexed: tuple[str | None, ...] | None = None,
+                 rest: str | None = None) -> None:
         self.names = names
         self.indexed = indexed
+        self.rest = rest  # ({a, ...rest}) => ...: the name of the other members' object
 
 
-def _field_names(p: Any) -> tuple[str, ...] | None:
-    """``{a, b}`` (shorthand names only: no defaults, renames, computed keys or rest)."""
+def _object_fields(p: Any) -> _Fields | None:
+    """``{a, b}`` and ``{a, ...rest}`` (shorthand names only: no defaults, renames or computed
+    keys; a rest name last)."""
     if not isinstance(p, A.ObjectPattern) or not p.properties:
         return None
     names = []
-    for prop in p.properties:
+    rest = None
+    for n, prop in enumerate(p.properties):
+        if isinstance(prop, A.RestElement) and n == len(p.properties) - 1 and isinstance(prop.argument, A.Identifier):
+            rest = prop.argument.name
+            continue
         if not (isinstance(prop, A.Property) and prop.shorthand and not prop.computed and prop.kind == "init"
                 and isinstance(prop.value, A.Identifier)):
             return None
         names.append(prop.value.name)
-    return tuple(names)
+    return _Fields(tuple(names), rest=rest)
 
 
 def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None" = None,
@@ -823,8 +830,8 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
               and all(e is None or isinstance(e, A.Identifier) for e in p.elements)):
             names = [e.name if isinstance(e, A.Identifier) else None for e in p.elements]
             params.append((names[0], names[1] if len(names) == 2 else None))
-        elif fields and i == 0 and _field_names(p) is not None:
-            params.append(_Fields(_field_names(p) or ()))
+        elif fields and i == 0 and _object_fields(p) is not None:
+            params.append(_object_fields(p))
         elif fields and i == 0 and isinstance(p, A.ArrayPattern) and p.elements \
                 and all(e is None or isinstance(e, A.Identifier) for e in p.elements):
             indexed = tuple(e.name if isinstance(e, A.Identifier) else None for e in p.elements)
@@ -835,8 +842,8 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
     if isinstance(body, A.BlockStatement) and not is_statement_body(body):
         only: Any = body.body[0]
         body = only.argument  # (a block body otherwise: native_statements.block_value)
-    names = [n for p in params for n in (p if isinstance(p, tuple) else p.names if isinstance(p, _Fields) else (p,))
-             if n is not None]
+    names = [n for p in params for n in (p if isinstance(p, tuple) else (*p.names, p.rest) if isinstance(p, _Fields)
+                                         else (p,)) if n is not None]
     if len(set(names)) != len(names) or _SCRIPT_NAMES.intersection(names):
         raise Unsupported  # (a parameter named like a script input would hide it)
     return params, body
@@ -877,6 +884,14 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
             for name in p.names:
                 scope[name] = (gen.tmp(), "any")
                 loads.append(E("((F := V), True)[1]", F=scope[name][0], V=gen.load(E("X", X=py), name)))
+            if p.rest is not None:
+                # the other members in JS's order, which is insertion order for keys that start
+                # with no digit; ASCII keys (a surrogate pair held as two code points would be
+                # one key in JS); anything else the general tier copies
+                scope[p.rest] = (gen.tmp(), "dict")
+                loads.append(E("((F := {K: V for K, V in X.items() if K not in N}) if PLAIN_KEYS(X) and "
+                               "''.join(X).isascii() else DEOPT(), True)[1]", F=scope[p.rest][0], X=py,
+                               K=gen.tmp(), V=gen.tmp(), N=ast.Constant(p.names)))
         elif isinstance(p, tuple):  # [key, value] of an entry
             for name, pyname, part in zip(p, py, ("str", "any")):
                 if name is not None:

@@ -806,6 +806,10 @@ EXPRESSIONS: list[str] = [
     "Array.from({ length: value.n }, (x, i) => [typeof x, i])",
     "(() => { const out = []; Object.entries(value).forEach(([k, v]) => { out.push(k + '=' + v); }); return out; })()",
     "Object.entries(value).reduce((acc, [k, v]) => { acc[k.replace(/\\./g, '-')] = v; return acc; }, {})",
+    "value.map(({ name, ...rest }) => rest)",
+    "value.map(({ port, ...rest }) => ({ ...rest, port: port ?? 0 }))",
+    "value.map(({ ...rest }) => Object.keys(rest))",
+    "value.map(({ __proto__, ...rest }) => [typeof __proto__, rest])",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -1339,6 +1343,8 @@ STAYS_NATIVE = [
      {"spec": {"replicas": 3}, "metadata": {"name": "db"}}),
     ("Object.entries(value).reduce((acc, [k, v]) => { acc[k.replace(/\\./g, '-')] = v; return acc; }, {})",
      {"app.kubernetes.io/name": "web", "tier": "fe"}),
+    ("value.spec.ports.map(({ nodePort, ...rest }) => rest)",
+     {"spec": {"ports": [{"name": "http", "port": 80, "nodePort": 31080, "protocol": "TCP"}, {"port": 443}]}}),
 ]
 
 
