@@ -1253,9 +1253,25 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
     if isinstance(node, A.ObjectExpression):
         parts.append("{")
         seen: set[str] = set()
+        computed = [p for p in node.properties if isinstance(p, A.Property) and p.computed
+                    and not isinstance(p.key, A.Literal)]
+        if len(computed) > 1:
+            raise Unsupported
+        static = tuple(k.value for p in node.properties if isinstance(p, A.Property) and p not in computed
+                       and isinstance(k := gen.property_key(p), ast.Constant))
         for i, p in enumerate(node.properties):
             if not isinstance(p, A.Property) or p.method:
                 raise Unsupported
+            if p in computed:
+                # ({[k]: v}): a key made at run time, ASCII text other than the written keys
+                # and not starting with a digit (no index: JS writes those first)
+                kx = gen.expr(p.key)[0]
+                parts.append("," if i else "")
+                parts.append(E("JSON_STRING(K) if type(K := X) is str and K.isascii() and not K[:1].isdigit() "
+                               "and K not in S else DEOPT()", K=gen.tmp(), X=kx, S=ast.Constant(static)))
+                parts.append(":")
+                _stringify_into(gen, p.value, parts)
+                continue
             key = gen.property_key(p)
             text = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
             if text is None or not text.isascii() or text in seen or text[:1].isdigit():

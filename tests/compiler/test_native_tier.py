@@ -810,6 +810,9 @@ EXPRESSIONS: list[str] = [
     "value.map(({ port, ...rest }) => ({ ...rest, port: port ?? 0 }))",
     "value.map(({ ...rest }) => Object.keys(rest))",
     "value.map(({ __proto__, ...rest }) => [typeof __proto__, rest])",
+    "JSON.stringify({ a: 1, [value]: 2, b: [value] })",
+    "JSON.stringify({ [value.name]: value.port ?? null })",
+    "JSON.stringify({ [value + '.x']: 1, [value]: 2 })",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -862,6 +865,7 @@ NOT_NATIVE: frozenset[str] = frozenset([
     "value.match(/(?:(a)|b)+/)?.[1]",
     "(() => { const m = value.match(/x/); return m; })()",
     "value.split(/(-)/)",
+    "JSON.stringify({ [value + '.x']: 1, [value]: 2 })",  # two keys made at run time
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
