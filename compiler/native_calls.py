@@ -1133,6 +1133,9 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
 
 
 def _accumulate_in_place(gen: "NativeGen", body: Any, acc_name: str, acc: str, fresh: bool) -> list[ast.stmt] | None:
+    assigns = _assigns_into(gen, body, acc_name)
+    if fresh and assigns:
+        return _assign_in_place(gen, assigns, acc_name, acc)
     if not (fresh and isinstance(body, A.ObjectExpression) and body.properties
             and isinstance(body.properties[0], A.SpreadElement)
             and isinstance(body.properties[0].argument, A.Identifier)
@@ -1147,6 +1150,37 @@ def _accumulate_in_place(gen: "NativeGen", body: Any, acc_name: str, acc: str, f
         if p.method:
             raise Unsupported
         key = gen.property_key(p)
+        value, _ = gen.expr(p.value)
+        out.append(ast.Assign(targets=[ast.Subscript(value=ast.Name(id=acc, ctx=ast.Load()), slice=key,
+                                                     ctx=ast.Store())], value=value))
+    return out
+
+
+def _assigns_into(gen: "NativeGen", body: Any, acc_name: str) -> tuple[Any, ...] | None:
+    """The members of ``{...}`` in ``Object.assign(acc, {...})``, a step that returns the
+    accumulator it writes into (so, from a fresh literal, writes may go into one object)."""
+    if not (isinstance(body, A.CallExpression) and not body.optional and len(body.arguments) == 2
+            and isinstance(body.callee, A.MemberExpression) and not body.callee.optional
+            and gen.is_global(body.callee.object, "Object") and gen.static_key(body.callee) == "assign"
+            and isinstance(body.arguments[0], A.Identifier) and body.arguments[0].name == acc_name
+            and isinstance(body.arguments[1], A.ObjectExpression) and body.arguments[1].properties):
+        return None
+    return body.arguments[1].properties
+
+
+def _assign_in_place(gen: "NativeGen", members: tuple[Any, ...], acc_name: str, acc: str) -> list[ast.stmt] | None:
+    """``Object.assign(acc, {k: v, ...})`` as writes into ``acc``. Object.assign sets each
+    member on the target: the same keys and values, whatever order it takes them in (an index
+    key sorts first in the target anyway), except ``__proto__``, whose setter would change the
+    target's prototype: that key, and text that is not ASCII, take the general tier."""
+    if any(not isinstance(p, A.Property) or p.method or p.kind != "init" or _mentions(p, acc_name) for p in members):
+        return None
+    out: list[ast.stmt] = []
+    for p in members:
+        assert isinstance(p, A.Property)
+        key = gen.property_key(p)  # (a written __proto__ is refused there)
+        if not isinstance(key, ast.Constant):
+            key = E("K if (K := X).isascii() and K != '__proto__' else DEOPT()", K=gen.tmp(), X=key)
         value, _ = gen.expr(p.value)
         out.append(ast.Assign(targets=[ast.Subscript(value=ast.Name(id=acc, ctx=ast.Load()), slice=key,
                                                      ctx=ast.Store())], value=value))

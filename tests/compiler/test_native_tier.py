@@ -813,6 +813,9 @@ EXPRESSIONS: list[str] = [
     "JSON.stringify({ a: 1, [value]: 2, b: [value] })",
     "JSON.stringify({ [value.name]: value.port ?? null })",
     "JSON.stringify({ [value + '.x']: 1, [value]: 2 })",
+    "Object.keys(value).filter(k => k !== 'b').reduce((o, k) => Object.assign(o, { [k]: value[k] }), {})",
+    "value.reduce((o, x) => Object.assign(o, { [x]: 1, last: x }), {})",
+    "value.reduce((o, p) => Object.assign(o, { [p.name]: p.port ?? null }), { base: true })",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -1347,6 +1350,8 @@ STAYS_NATIVE = [
      {"spec": {"replicas": 3}, "metadata": {"name": "db"}}),
     ("Object.entries(value).reduce((acc, [k, v]) => { acc[k.replace(/\\./g, '-')] = v; return acc; }, {})",
      {"app.kubernetes.io/name": "web", "tier": "fe"}),
+    ("Object.keys(value).filter(k => !k.startsWith('vcluster.loft.sh/')).reduce((o, k) => "
+     "Object.assign(o, { [k]: value[k] }), {})", {"app": "web", "vcluster.loft.sh/namespace": "default"}),
     ("value.spec.ports.map(({ nodePort, ...rest }) => rest)",
      {"spec": {"ports": [{"name": "http", "port": 80, "nodePort": 31080, "protocol": "TCP"}, {"port": 443}]}}),
 ]
