@@ -169,6 +169,11 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
 _NEW_ARRAY_METHODS = frozenset(["split", "slice", "concat", "map", "filter", "flatMap", "flat", "sort", "reverse"])
 
 
+def _strings(texts: tuple[str, ...]) -> ast.expr:
+    """A tuple display of string constants."""
+    return ast.Tuple(elts=[ast.Constant(t) for t in texts], ctx=ast.Load())
+
+
 def _length_only(node: Any) -> bool:
     """``{length: n}`` (or ``{length}``): an object literal with that one plain member."""
     if not (isinstance(node, A.ObjectExpression) and len(node.properties) == 1):
@@ -891,7 +896,7 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
                 scope[p.rest] = (gen.tmp(), "dict")
                 loads.append(E("((F := {K: V for K, V in X.items() if K not in N}) if PLAIN_KEYS(X) and "
                                "''.join(X).isascii() else DEOPT(), True)[1]", F=scope[p.rest][0], X=py,
-                               K=gen.tmp(), V=gen.tmp(), N=ast.Constant(p.names)))
+                               K=gen.tmp(), V=gen.tmp(), N=_strings(p.names)))
         elif isinstance(p, tuple):  # [key, value] of an entry
             for name, pyname, part in zip(p, py, ("str", "any")):
                 if name is not None:
@@ -1074,13 +1079,14 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
     element = gen.element
     source = _bounded(gen, items, start)
     acc, item = gen.tmp(), gen.tmp()
+    steps: ast.expr = E("L", L=source)
     if len(args) == 2:
         init, init_ty = gen.expr(args[1])
     else:
         # no initial value: the first element starts, the loop runs over the rest; an empty
         # array is a TypeError, which the general tier raises
         init, init_ty = E("L[0] if L else DEOPT()", L=source), element if element == "str" else "any"
-        source = E("L[1:]", L=source)
+        steps = E("L[1:]", L=source)
     gen.pre.append(ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=init))
     gen.conditional += 1  # the loop body may run zero times: its guards establish no facts
     gen.in_loop += 1
@@ -1127,7 +1133,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
         gen.conditional -= 1
         gen.in_loop -= 1
         gen.pre = saved_pre
-    gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=E("L", L=source), body=loop_body,
+    gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=steps, body=loop_body,
                            orelse=[]))
     return E("X", X=acc), result_ty
 
@@ -1292,7 +1298,7 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
         if len(computed) > 1:
             raise Unsupported
         static = tuple(k.value for p in node.properties if isinstance(p, A.Property) and p not in computed
-                       and isinstance(k := gen.property_key(p), ast.Constant))
+                       and isinstance(k := gen.property_key(p), ast.Constant) and isinstance(k.value, str))
         for i, p in enumerate(node.properties):
             if not isinstance(p, A.Property) or p.method:
                 raise Unsupported
@@ -1302,7 +1308,7 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
                 kx = gen.expr(p.key)[0]
                 parts.append("," if i else "")
                 parts.append(E("JSON_STRING(K) if type(K := X) is str and K.isascii() and not K[:1].isdigit() "
-                               "and K not in S else DEOPT()", K=gen.tmp(), X=kx, S=ast.Constant(static)))
+                               "and K not in S else DEOPT()", K=gen.tmp(), X=kx, S=_strings(static)))
                 parts.append(":")
                 _stringify_into(gen, p.value, parts)
                 continue

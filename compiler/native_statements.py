@@ -5,15 +5,17 @@ return b; }``) stands where an expression must: its declarations become bindings
 order, and an ``if`` whose branch returns becomes a conditional expression (``block_value``).
 A function literal called where a whole statement stands (``(() => { let n = 0; for (...) {...}
 return n; })()``) runs as Python statements (``function_body``): ``let`` reassignment, ``if`` /
-``else``, ``for...of`` over arrays and ``Object.entries`` (``break``, ``continue``),
-``forEach``, and writes into the objects and arrays the function itself made (``out[k] = v``,
-``xs.push(v)``).
+``else``, ``switch`` (as an ``if`` chain), ``for...of`` over arrays, ``Object.entries`` and
+``xs.entries()``, counted ``for (let i = a; i < n; i++)`` loops (``break``, ``continue``,
+labelled ``continue`` of the loop around), ``forEach``, and writes into the objects and arrays
+the function itself made (``out[k] = v``, ``xs.push(v)``).
 
 Why this agrees with JS: a name assigned again has type ``any`` and no guard's fact (its type
 may change between reads); loops run over at most ``MAX_ITEMS`` elements (two levels at most,
 as callbacks do); a write goes only into a container a literal made, under a string key that
 is not ``__proto__``; a ``return`` is translated only where the rest of the function can be
-placed in the other branch (no return in a loop, no ``break``), so control flows as in JS.
+placed in the other branch, or, from a loop, in the loop's ``else`` (left by ``break``; see
+``_Loop``), so control flows as in JS.
 """
 
 from __future__ import annotations
