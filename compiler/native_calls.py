@@ -104,9 +104,10 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             and isinstance(args[0], A.NewExpression) and _is_new_set(gen, args[0]):
         return _unique(gen, args[0])
     if gen.is_global(receiver, "Array") and method == "from" and len(args) == 2 and _length_only(args[0]) \
-            and isinstance(args[1], A.ArrowFunctionExpression):
+            and isinstance(args[1], A.ArrowFunctionExpression) and len(args[1].params) <= 2:
         # Array.from({length: n}, (_, i) => ...): a map over n undefined elements, for a safe
-        # integer n from 0 to MAX_ITEMS (JS converts other lengths: the general tier does)
+        # integer n from 0 to MAX_ITEMS (JS converts other lengths: the general tier does); its
+        # callback is given no third argument (map's would be the array)
         assert isinstance(args[0], A.ObjectExpression) and isinstance(args[0].properties[0], A.Property)
         start = len(gen.pending)
         n = gen.expr(args[0].properties[0].value, raw=True)[0]

@@ -804,6 +804,7 @@ EXPRESSIONS: list[str] = [
     "decodeURIComponent(value)",
     "Array.from({ length: value }, (_, i) => `pod-${i}`)",
     "Array.from({ length: value.n }, (x, i) => [typeof x, i])",
+    "Array.from({ length: 2 }, (x, i, a) => typeof a)",
     "(() => { const out = []; Object.entries(value).forEach(([k, v]) => { out.push(k + '=' + v); }); return out; })()",
     "Object.entries(value).reduce((acc, [k, v]) => { acc[k.replace(/\\./g, '-')] = v; return acc; }, {})",
     "value.map(({ name, ...rest }) => rest)",
@@ -869,6 +870,7 @@ NOT_NATIVE: frozenset[str] = frozenset([
     "(() => { const m = value.match(/x/); return m; })()",
     "value.split(/(-)/)",
     "JSON.stringify({ [value + '.x']: 1, [value]: 2 })",  # two keys made at run time
+    "Array.from({ length: 2 }, (x, i, a) => typeof a)",  # Array.from's callback has no third argument
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
