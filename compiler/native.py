@@ -1129,7 +1129,7 @@ _LOGICAL_ASSIGNMENTS = ("??=", "||=", "&&=")
 def _maybe_absent(program: A.Program) -> set[int]:
     """The member reads whose absence the script allows for, by id: the object of ``?.`` and
     an optional member itself, the operands of ``??``, ``||``, ``&&``, ``!``, ``typeof``
-    and of equality, a conditional's test, a spread. Absent keys are common there
+    and of equality, a conditional's or an ``if``'s test, a switch's discriminant, a spread. Absent keys are common there
     (``value.x?.y ?? d``, ``c.name === "app"``, ``{...labels}``)."""
     marked: set[int] = set()
 
@@ -1151,8 +1151,10 @@ def _maybe_absent(program: A.Program) -> set[int]:
         elif isinstance(node, A.BinaryExpression) and node.operator in ("===", "!==", "==", "!="):
             mark(node.left)
             mark(node.right)
-        elif isinstance(node, A.ConditionalExpression):
+        elif isinstance(node, (A.ConditionalExpression, A.IfStatement)):
             mark(node.test)
+        elif isinstance(node, A.SwitchStatement):
+            mark(node.discriminant)
         elif isinstance(node, A.SpreadElement):
             mark(node.argument)
         elif isinstance(node, A.CallExpression) and _tests_elements(node):

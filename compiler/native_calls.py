@@ -21,7 +21,7 @@ from syncpatch.grammar.ast import walk
 from .native import Unsupported, _plain_text, is_function_call
 from .native_regex import literal_regex, translate_regex
 from .native_statements import bounded as _bounded
-from .native_statements import is_statement_body, reduce_in_place, writes_accumulator
+from .native_statements import MATCH_GROUPS, is_statement_body, reduce_in_place, writes_accumulator
 from .native_templates import expr as E
 
 if TYPE_CHECKING:
@@ -60,6 +60,10 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("bool(X)", X=gen.truthy(*gen.expr(args[0], raw=True))), "bool"
         if gen.is_global(callee, "parseInt"):
             return _parse_int(gen, args)
+        if gen.is_global(callee, "encodeURIComponent") and len(args) == 1:
+            return E("URI_ENCODE(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"
+        if gen.is_global(callee, "decodeURIComponent") and len(args) == 1:
+            return E("URI_DECODE(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"
         if gen.is_global(callee, "parseFloat") and len(args) == 1:
             return E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0]), "any"
         raise Unsupported
@@ -82,6 +86,10 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             "bool"
     if gen.is_global(receiver, "Number") and method == "parseInt":
         return _parse_int(gen, args)
+    if gen.is_global(receiver, "Number") and method == "isNaN" and len(args) == 1:
+        # (no conversion: only a number that is NaN, a float here)
+        return E("type(T := X) is type(F) and T != T", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
+                 F=ast.Constant(0.5)), "bool"  # (float is no name native code sees)
     if gen.is_global(receiver, "JSON") and method == "parse" and len(args) == 1:
         # (ASCII text only, which the helper tests: a raw read of value is as good)
         return E("JSON_PARSE(X)", X=gen.expr(args[0], raw=True)[0]), "any"
@@ -95,6 +103,17 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \
             and isinstance(args[0], A.NewExpression) and _is_new_set(gen, args[0]):
         return _unique(gen, args[0])
+    if gen.is_global(receiver, "Array") and method == "from" and len(args) == 2 and _length_only(args[0]) \
+            and isinstance(args[1], A.ArrowFunctionExpression) and len(args[1].params) <= 2:
+        # Array.from({length: n}, (_, i) => ...): a map over n undefined elements, for a safe
+        # integer n from 0 to MAX_ITEMS (JS converts other lengths: the general tier does); its
+        # callback is given no third argument (map's would be the array)
+        assert isinstance(args[0], A.ObjectExpression) and isinstance(args[0].properties[0], A.Property)
+        start = len(gen.pending)
+        n = gen.expr(args[0].properties[0].value, raw=True)[0]
+        gen.element = "any"
+        return _map(gen, E("[UNDEFINED] * N if type(N := X) is int and 0 <= N <= MAX_ITEMS else DEOPT()",
+                           N=gen.tmp(), X=n), (args[1],), start)
     if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
         return E("type(X) is list", X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
     if method in ("pop", "shift") and not args and _made_here(gen, receiver):
@@ -138,6 +157,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
         result: tuple[ast.expr, str] = _ARRAY_METHODS[method](gen, gen.as_list(obj, ty), args, start)
         return result
+    if method == MATCH_GROUPS and isinstance(callee.property, A.PropertyName):
+        return _match_groups(gen, receiver, args)
     if method in _STRING_METHODS:
         obj, ty = gen.expr(receiver, raw=method in _CHECKS_RECEIVER and _regex_first(args))
         result = _STRING_METHODS[method](gen, obj, ty, args)
@@ -147,6 +168,21 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
 
 #: methods whose native translation returns a new array (or fails)
 _NEW_ARRAY_METHODS = frozenset(["split", "slice", "concat", "map", "filter", "flatMap", "flat", "sort", "reverse"])
+
+
+def _strings(texts: tuple[str, ...]) -> ast.expr:
+    """A tuple display of string constants."""
+    return ast.Tuple(elts=[ast.Constant(t) for t in texts], ctx=ast.Load())
+
+
+def _length_only(node: Any) -> bool:
+    """``{length: n}`` (or ``{length}``): an object literal with that one plain member."""
+    if not (isinstance(node, A.ObjectExpression) and len(node.properties) == 1):
+        return False
+    p = node.properties[0]
+    return isinstance(p, A.Property) and not p.computed and not p.method and p.kind == "init" and (
+        isinstance(p.key, A.Identifier) and p.key.name == "length"
+        or isinstance(p.key, A.Literal) and p.key.value == "length")
 
 
 def _made_here(gen: "NativeGen", node: Any) -> bool:
@@ -250,6 +286,9 @@ def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
 
 
 def _parse_int(gen: "NativeGen", args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) == 2 and isinstance(args[1], A.Literal) and type(args[1].value) is int \
+            and 2 <= args[1].value <= 36 and args[1].value != 10:
+        return E("PARSE_INT_RADIX(X, R)", X=gen.expr(args[0], raw=True)[0], R=ast.Constant(args[1].value)), "int"
     if not (len(args) == 1 or len(args) == 2 and isinstance(args[1], A.Literal) and args[1].value == 10):
         raise Unsupported
     e, ty = gen.expr(args[0], raw=True)  # (its digits are ASCII, whatever the rest)
@@ -367,13 +406,21 @@ _LISTS = ("list", "strs", "entries", "pairs")
 
 
 def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
-    """``sort()`` and the numeric comparators ``(a, b) => a - b`` (``b - a``, ``a.k - b.k``)."""
+    """``sort()``, the numeric comparators ``(a, b) => a - b`` (``b - a``, ``a.k - b.k``) and
+    the collating ones ``(a, b) => a.localeCompare(b)`` (``b.localeCompare(a)``, of ``.k``)."""
     out_ty = ty if ty in _LISTS else "list"
     if not args:
         return E("SORT_STRINGS(L)" if ty == "strs" else "SORT_DEFAULT(L)", L=items), out_ty
     if len(args) != 1:
         raise Unsupported
     params, body = _callback(args[0], 2)
+    if len(params) == 2 and _collates(body):
+        assert isinstance(body, A.CallExpression) and isinstance(body.callee, A.MemberExpression)
+        left, right = _sort_operand(body.callee.object), _sort_operand(body.arguments[0])
+        if left is None or right is None or left[1] != right[1] or {left[0], right[0]} != set(params):
+            raise Unsupported
+        return E("SORT_COLLATED(L, K, D)", L=items, K=ast.Constant(left[1]),
+                 D=ast.Constant(left[0] == params[1])), out_ty
     if len(params) != 2 or not isinstance(body, A.BinaryExpression) or body.operator != "-":
         raise Unsupported
     left, right = _sort_operand(body.left), _sort_operand(body.right)
@@ -381,6 +428,14 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
         raise Unsupported
     key = ast.Constant(left[1])
     return E("SORT_NUMBERS(L, K, D)", L=items, K=key, D=ast.Constant(left[0] == params[1])), out_ty
+
+
+def _collates(body: Any) -> bool:
+    """``a.localeCompare(b)`` (of names or members, one argument, no options)."""
+    return (isinstance(body, A.CallExpression) and not body.optional and len(body.arguments) == 1
+            and isinstance(body.callee, A.MemberExpression) and not body.callee.optional
+            and not body.callee.computed and isinstance(body.callee.property, A.PropertyName)
+            and body.callee.property.name == "localeCompare")
 
 
 def _sort_operand(node: Any) -> tuple[str, str | None] | None:
@@ -577,9 +632,15 @@ def _replace(all_matches: bool) -> Any:
             return E("REGEX_SUB(R, N, P, X, C)", R=rx, N=ast.Constant(limit),
                      P=ast.Constant(replacement.replace("\\", "\\\\")), X=obj,
                      C=ast.Constant(count)), "ascii" if replacement.isascii() else "str"
-        needle = _text_literal(pattern)
         receiver = gen.as_ascii(obj, ty)  # removing a needle may bring two surrogates together
         out_ty = "ascii" if replacement.isascii() else "str"
+        if not isinstance(pattern, A.Literal):
+            # a computed needle, after the receiver as in JS: ASCII text (matched alike by
+            # code units and code points; anything else, converted in JS, the general tier's)
+            found = E("N if type(N := X) is str and N.isascii() else DEOPT()", N=gen.tmp(), X=gen.expr(pattern)[0])
+            return E("X.replace(A, B)" if all_matches else "X.replace(A, B, 1)", X=receiver, A=found,
+                     B=ast.Constant(replacement)), out_ty
+        needle = _text_literal(pattern)
         if all_matches:
             if not needle:
                 raise Unsupported
@@ -620,6 +681,14 @@ def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any,
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if len(args) != 1:
         raise Unsupported
+    if isinstance(args[0], A.RegExpLiteral):
+        # a pattern that matches no empty text and captures nothing: JS's split and Python's
+        # find the same leftmost matches and keep the text between them alike
+        rx, limit = _regex(gen, args[0], allow_global=False)
+        pattern = gen.consts[rx.id][0]  # type: ignore[attr-defined]
+        if _nullable(pattern) or _captures(pattern):
+            raise Unsupported
+        return E("REGEX_SPLIT(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.as_text(obj, ty)), "strs"
     sep = _text_literal(args[0])
     if not sep:
         raise Unsupported  # split("") splits UTF-16 units
@@ -694,6 +763,12 @@ _LITERAL_REPLACES = {
 }
 
 
+def _captures(pattern: str) -> bool:
+    import re
+
+    return re.compile(pattern, re.ASCII).groups > 0
+
+
 def _nullable(pattern: str) -> bool:
     import re
 
@@ -710,22 +785,29 @@ class _Fields:
     """An object pattern parameter ``({name, port}) => ...``: the names of its fields; or an
     array pattern one ``([a, , c]) => ...`` (``indexed``: the names' indices, None for holes)."""
 
-    def __init__(self, names: tuple[str, ...], indexed: tuple[str | None, ...] | None = None) -> None:
+    def __init__(self, names: tuple[str, ...], indexed: tuple[str | None, ...] | None = None,
+                 rest: str | None = None) -> None:
         self.names = names
         self.indexed = indexed
+        self.rest = rest  # ({a, ...rest}) => ...: the name of the other members' object
 
 
-def _field_names(p: Any) -> tuple[str, ...] | None:
-    """``{a, b}`` (shorthand names only: no defaults, renames, computed keys or rest)."""
+def _object_fields(p: Any) -> _Fields | None:
+    """``{a, b}`` and ``{a, ...rest}`` (shorthand names only: no defaults, renames or computed
+    keys; a rest name last)."""
     if not isinstance(p, A.ObjectPattern) or not p.properties:
         return None
     names = []
-    for prop in p.properties:
+    rest = None
+    for n, prop in enumerate(p.properties):
+        if isinstance(prop, A.RestElement) and n == len(p.properties) - 1 and isinstance(prop.argument, A.Identifier):
+            rest = prop.argument.name
+            continue
         if not (isinstance(prop, A.Property) and prop.shorthand and not prop.computed and prop.kind == "init"
                 and isinstance(prop.value, A.Identifier)):
             return None
         names.append(prop.value.name)
-    return tuple(names)
+    return _Fields(tuple(names), rest=rest)
 
 
 def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None" = None,
@@ -754,8 +836,8 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
               and all(e is None or isinstance(e, A.Identifier) for e in p.elements)):
             names = [e.name if isinstance(e, A.Identifier) else None for e in p.elements]
             params.append((names[0], names[1] if len(names) == 2 else None))
-        elif fields and i == 0 and _field_names(p) is not None:
-            params.append(_Fields(_field_names(p) or ()))
+        elif fields and i == 0 and _object_fields(p) is not None:
+            params.append(_object_fields(p))
         elif fields and i == 0 and isinstance(p, A.ArrayPattern) and p.elements \
                 and all(e is None or isinstance(e, A.Identifier) for e in p.elements):
             indexed = tuple(e.name if isinstance(e, A.Identifier) else None for e in p.elements)
@@ -766,8 +848,8 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
     if isinstance(body, A.BlockStatement) and not is_statement_body(body):
         only: Any = body.body[0]
         body = only.argument  # (a block body otherwise: native_statements.block_value)
-    names = [n for p in params for n in (p if isinstance(p, tuple) else p.names if isinstance(p, _Fields) else (p,))
-             if n is not None]
+    names = [n for p in params for n in (p if isinstance(p, tuple) else (*p.names, p.rest) if isinstance(p, _Fields)
+                                         else (p,)) if n is not None]
     if len(set(names)) != len(names) or _SCRIPT_NAMES.intersection(names):
         raise Unsupported  # (a parameter named like a script input would hide it)
     return params, body
@@ -808,6 +890,14 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
             for name in p.names:
                 scope[name] = (gen.tmp(), "any")
                 loads.append(E("((F := V), True)[1]", F=scope[name][0], V=gen.load(E("X", X=py), name)))
+            if p.rest is not None:
+                # the other members in JS's order, which is insertion order for keys that start
+                # with no digit; ASCII keys (a surrogate pair held as two code points would be
+                # one key in JS); anything else the general tier copies
+                scope[p.rest] = (gen.tmp(), "dict")
+                loads.append(E("((F := {K: V for K, V in X.items() if K not in N}) if PLAIN_KEYS(X) and "
+                               "''.join(X).isascii() else DEOPT(), True)[1]", F=scope[p.rest][0], X=py,
+                               K=gen.tmp(), V=gen.tmp(), N=_strings(p.names)))
         elif isinstance(p, tuple):  # [key, value] of an entry
             for name, pyname, part in zip(p, py, ("str", "any")):
                 if name is not None:
@@ -970,16 +1060,18 @@ def _is_filter_call(gen: "NativeGen", node: Any) -> bool:
 
 def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int,
             keep: Any = None) -> tuple[ast.expr, str]:
-    """``reduce((acc, x) => ..., init)`` as a loop. When the callback returns
+    """``reduce((acc, x) => ..., init)`` as a loop (without ``init``, from the first element). When the callback returns
     ``{...acc, <props not reading acc>}`` and ``init`` is a fresh object literal, each step
     writes into one accumulator instead of copying it: no one else can see the old ones.
 
     ``keep`` is the callback of a ``filter`` this reduce reads (``xs.filter(keep).reduce(...)``):
     both run in one loop. Callbacks here cannot have effects, so only a thrown error could
     tell the orders apart, and any error takes the general tier anyway."""
-    if len(args) != 2 or gen.in_comprehension:
+    if len(args) not in (1, 2) or gen.in_comprehension:
         raise Unsupported  # (its loop is a statement: none can stand in a comprehension)
-    if keep is None and writes_accumulator(args[0], args[1]):
+    if len(args) == 1 and keep is not None:
+        raise Unsupported  # (the first element kept would start it)
+    if keep is None and len(args) == 2 and writes_accumulator(args[0], args[1]):
         return reduce_in_place(gen, items, args[0], args[1], start)
     params, body = _callback(args[0], 2)
     if len(params) != 2:
@@ -987,8 +1079,15 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
     test_params, test_body = _callback(keep, 1) if keep is not None else ([], None)
     element = gen.element
     source = _bounded(gen, items, start)
-    init, init_ty = gen.expr(args[1])
     acc, item = gen.tmp(), gen.tmp()
+    steps: ast.expr = E("L", L=source)
+    if len(args) == 2:
+        init, init_ty = gen.expr(args[1])
+    else:
+        # no initial value: the first element starts, the loop runs over the rest; an empty
+        # array is a TypeError, which the general tier raises
+        init, init_ty = E("L[0] if L else DEOPT()", L=source), element if element == "str" else "any"
+        steps = E("L[1:]", L=source)
     gen.pre.append(ast.Assign(targets=[ast.Name(id=acc, ctx=ast.Store())], value=init))
     gen.conditional += 1  # the loop body may run zero times: its guards establish no facts
     gen.in_loop += 1
@@ -1019,7 +1118,8 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
                 del gen.pending[pending:]
         gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
         try:
-            loop_body = typed or _accumulate_in_place(gen, body, params[0], acc, isinstance(args[1], A.ObjectExpression))
+            loop_body = typed or _accumulate_in_place(gen, body, params[0], acc,
+                                                     len(args) == 2 and isinstance(args[1], A.ObjectExpression))
             result_ty = "int" if typed else "dict" if loop_body is not None else "any"
             if loop_body is None:
                 e, _ = gen.expr(body)
@@ -1034,12 +1134,15 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
         gen.conditional -= 1
         gen.in_loop -= 1
         gen.pre = saved_pre
-    gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=E("L", L=source), body=loop_body,
+    gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=steps, body=loop_body,
                            orelse=[]))
     return E("X", X=acc), result_ty
 
 
 def _accumulate_in_place(gen: "NativeGen", body: Any, acc_name: str, acc: str, fresh: bool) -> list[ast.stmt] | None:
+    assigns = _assigns_into(gen, body, acc_name)
+    if fresh and assigns:
+        return _assign_in_place(gen, assigns, acc_name, acc)
     if not (fresh and isinstance(body, A.ObjectExpression) and body.properties
             and isinstance(body.properties[0], A.SpreadElement)
             and isinstance(body.properties[0].argument, A.Identifier)
@@ -1054,6 +1157,37 @@ def _accumulate_in_place(gen: "NativeGen", body: Any, acc_name: str, acc: str, f
         if p.method:
             raise Unsupported
         key = gen.property_key(p)
+        value, _ = gen.expr(p.value)
+        out.append(ast.Assign(targets=[ast.Subscript(value=ast.Name(id=acc, ctx=ast.Load()), slice=key,
+                                                     ctx=ast.Store())], value=value))
+    return out
+
+
+def _assigns_into(gen: "NativeGen", body: Any, acc_name: str) -> tuple[Any, ...] | None:
+    """The members of ``{...}`` in ``Object.assign(acc, {...})``, a step that returns the
+    accumulator it writes into (so, from a fresh literal, writes may go into one object)."""
+    if not (isinstance(body, A.CallExpression) and not body.optional and len(body.arguments) == 2
+            and isinstance(body.callee, A.MemberExpression) and not body.callee.optional
+            and gen.is_global(body.callee.object, "Object") and gen.static_key(body.callee) == "assign"
+            and isinstance(body.arguments[0], A.Identifier) and body.arguments[0].name == acc_name
+            and isinstance(body.arguments[1], A.ObjectExpression) and body.arguments[1].properties):
+        return None
+    return body.arguments[1].properties
+
+
+def _assign_in_place(gen: "NativeGen", members: tuple[Any, ...], acc_name: str, acc: str) -> list[ast.stmt] | None:
+    """``Object.assign(acc, {k: v, ...})`` as writes into ``acc``. Object.assign sets each
+    member on the target: the same keys and values, whatever order it takes them in (an index
+    key sorts first in the target anyway), except ``__proto__``, whose setter would change the
+    target's prototype: that key, and text that is not ASCII, take the general tier."""
+    if any(not isinstance(p, A.Property) or p.method or p.kind != "init" or _mentions(p, acc_name) for p in members):
+        return None
+    out: list[ast.stmt] = []
+    for p in members:
+        assert isinstance(p, A.Property)
+        key = gen.property_key(p)  # (a written __proto__ is refused there)
+        if not isinstance(key, ast.Constant):
+            key = E("K if (K := X).isascii() and K != '__proto__' else DEOPT()", K=gen.tmp(), X=key)
         value, _ = gen.expr(p.value)
         out.append(ast.Assign(targets=[ast.Subscript(value=ast.Name(id=acc, ctx=ast.Load()), slice=key,
                                                      ctx=ast.Store())], value=value))
@@ -1160,9 +1294,25 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
     if isinstance(node, A.ObjectExpression):
         parts.append("{")
         seen: set[str] = set()
+        computed = [p for p in node.properties if isinstance(p, A.Property) and p.computed
+                    and not isinstance(p.key, A.Literal)]
+        if len(computed) > 1:
+            raise Unsupported
+        static = tuple(k.value for p in node.properties if isinstance(p, A.Property) and p not in computed
+                       and isinstance(k := gen.property_key(p), ast.Constant) and isinstance(k.value, str))
         for i, p in enumerate(node.properties):
             if not isinstance(p, A.Property) or p.method:
                 raise Unsupported
+            if p in computed:
+                # ({[k]: v}): a key made at run time, ASCII text other than the written keys
+                # and not starting with a digit (no index: JS writes those first)
+                kx = gen.expr(p.key)[0]
+                parts.append("," if i else "")
+                parts.append(E("JSON_STRING(K) if type(K := X) is str and K.isascii() and not K[:1].isdigit() "
+                               "and K not in S else DEOPT()", K=gen.tmp(), X=kx, S=_strings(static)))
+                parts.append(":")
+                _stringify_into(gen, p.value, parts)
+                continue
             key = gen.property_key(p)
             text = key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
             if text is None or not text.isascii() or text in seen or text[:1].isdigit():
@@ -1198,3 +1348,69 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
         parts.append(E("JSON_SCALAR(X)", X=e))  # checks ASCII itself
     else:
         raise Unsupported
+
+
+# -- a regex match read at a group index ------------------------------------------------------
+def indexed_match(gen: "NativeGen", node: Any) -> tuple[ast.expr, str] | None:
+    """``s.match(/re/)[n]`` and ``s.match(/re/)?.[n]`` (a literal index, no g flag): the group,
+    read straight from Python's match. Only read at an index, the match array is never seen,
+    so its own members (``index``, ``input``, ``groups``, which Object.keys or a spread would
+    show) need no stand-in. A member read after ``?.[n]`` on no match, which JS short-circuits,
+    fails here (the general tier answers). None when ``node`` is not such a read."""
+    read = node.expression if isinstance(node, A.ChainExpression) else node
+    if not (isinstance(read, A.MemberExpression) and read.computed and isinstance(read.property, A.Literal)
+            and type(read.property.value) is int and read.property.value >= 0):
+        return None
+    match = read.object
+    if not (isinstance(match, A.CallExpression) and not match.optional and len(match.arguments) == 1
+            and isinstance(match.arguments[0], A.RegExpLiteral) and "g" not in match.arguments[0].flags
+            and isinstance(match.callee, A.MemberExpression) and not match.callee.optional
+            and not match.callee.computed and isinstance(match.callee.property, A.PropertyName)
+            and match.callee.property.name == "match"):
+        return None
+    if any(getattr(n, "optional", False) for n in walk(match.callee.object)) \
+            or _repeated_capture(match.arguments[0].pattern):
+        raise Unsupported  # (an optional chain below the match; a capture JS resets when repeated)
+    rx, limit = _regex(gen, match.arguments[0], allow_global=False)
+    subject = gen.expr(match.callee.object, raw=True)[0]
+    return E("MATCH_GROUP(R, N, X, K, O)", R=rx, N=ast.Constant(limit), X=subject,
+             K=ast.Constant(read.property.value), O=ast.Constant(read.optional)), "any"
+
+
+def _match_groups(gen: "NativeGen", receiver: Any, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """The groups of ``s.match(/re/)`` (no g flag) as a list (undefined for a group that took
+    no part), or null: the match array's own members are never read (see ``MATCH_GROUPS``)."""
+    if not (len(args) == 1 and isinstance(args[0], A.RegExpLiteral) and "g" not in args[0].flags) \
+            or _repeated_capture(args[0].pattern):
+        raise Unsupported
+    rx, limit = _regex(gen, args[0], allow_global=False)
+    return E("MATCH_ARRAY(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.expr(receiver, raw=True)[0]), "any"
+
+
+def _repeated_capture(pattern: str) -> bool:
+    """Does a quantified group hold a capturing group (``(?:(a)|b)+``)? JS clears such a
+    capture on each repetition, Python keeps the last one that matched."""
+    groups: list[list[bool]] = []  # per open group: [is capturing, holds a capture]
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "(":
+            capturing = not pattern.startswith("(?", i) or pattern.startswith("(?<", i) \
+                and not pattern.startswith(("(?<=", "(?<!"), i)
+            if capturing and groups:
+                for g in groups:
+                    g[1] = True
+            groups.append([capturing, False])
+        elif c == ")" and groups:
+            _capturing, holds = groups.pop()
+            if holds and pattern[i + 1:i + 2] in ("*", "+", "?", "{"):
+                return True
+        i += 1
+    return False

@@ -17,7 +17,7 @@ from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
 from .native import _ALIAS, _INPUTS, Unsupported
-from .native_statements import function_body, needs_statements
+from .native_statements import function_body, held_match, needs_statements
 from .native_templates import expr as E
 
 if TYPE_CHECKING:
@@ -73,8 +73,9 @@ def inline_call(gen: "NativeGen", node: A.CallExpression, statement: bool) -> tu
         if statements is None:
             assert isinstance(fn.body, A.BlockStatement)
             return function_body(gen, fn.body.body)  # (no bindings: statement is True)
-        for s in statements:
-            _statement(gen, s)
+        for i, s in enumerate(statements):
+            rest = [*statements[i + 1:], *([returned] if returned is not None else [])]
+            _statement(gen, held_match(s, frozenset(), rest) or s if isinstance(s, A.VariableDeclaration) else s)
             gen.promote()
         result: tuple[ast.expr, str] = gen.expr(returned) if returned is not None else (E("UNDEFINED"), "undef")
     finally:

@@ -13,7 +13,7 @@ from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
 from .native import NativeGen, Unsupported
-from .native_calls import _is_new_set, _unique, call
+from .native_calls import _is_new_set, _unique, call, indexed_match
 from .native_functions import inline_call
 from .native_statements import block_value
 
@@ -37,6 +37,10 @@ class NativeTranslator(NativeGen):
     def expr(self, node: Any, raw: bool = False) -> tuple[ast.expr, str]:
         if isinstance(node, A.BlockStatement):  # a callback's block body (see native_statements)
             return block_value(self, node)
+        if isinstance(node, (A.MemberExpression, A.ChainExpression)):
+            group = indexed_match(self, node)  # (s.match(/re/)?.[1]: see there)
+            if group is not None:
+                return group
         return super().expr(node, raw)
 
 

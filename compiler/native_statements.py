@@ -5,15 +5,17 @@ return b; }``) stands where an expression must: its declarations become bindings
 order, and an ``if`` whose branch returns becomes a conditional expression (``block_value``).
 A function literal called where a whole statement stands (``(() => { let n = 0; for (...) {...}
 return n; })()``) runs as Python statements (``function_body``): ``let`` reassignment, ``if`` /
-``else``, ``for...of`` over arrays and ``Object.entries`` (``break``, ``continue``),
-``forEach``, and writes into the objects and arrays the function itself made (``out[k] = v``,
-``xs.push(v)``).
+``else``, ``switch`` (as an ``if`` chain), ``for...of`` over arrays, ``Object.entries`` and
+``xs.entries()``, counted ``for (let i = a; i < n; i++)`` loops (``break``, ``continue``,
+labelled ``continue`` of the loop around), ``forEach``, and writes into the objects and arrays
+the function itself made (``out[k] = v``, ``xs.push(v)``).
 
 Why this agrees with JS: a name assigned again has type ``any`` and no guard's fact (its type
 may change between reads); loops run over at most ``MAX_ITEMS`` elements (two levels at most,
 as callbacks do); a write goes only into a container a literal made, under a string key that
 is not ``__proto__``; a ``return`` is translated only where the rest of the function can be
-placed in the other branch (no return in a loop, no ``break``), so control flows as in JS.
+placed in the other branch, or, from a loop, in the loop's ``else`` (left by ``break``; see
+``_Loop``), so control flows as in JS.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from .native_templates import stmts as S
 if TYPE_CHECKING:
     from .native import NativeGen
 
-__all__ = ["block_value", "function_body", "is_statement_body", "needs_statements", "reduce_in_place",
+__all__ = ["MATCH_GROUPS", "block_value", "function_body", "held_match", "is_statement_body", "needs_statements", "reduce_in_place",
            "writes_accumulator"]
 
 #: at most this many statements in a translated body (keeps generated code small)
@@ -170,6 +172,7 @@ def _value_in_scope(gen: "NativeGen", statements: list[Any], top: bool) -> tuple
             out = gen.expr(s.argument) if s.argument is not None else (E("UNDEFINED"), "undef")
             return _bound(bindings, out)
         if isinstance(s, A.VariableDeclaration) and s.kind in ("const", "let"):
+            s = held_match(s, frozenset(), statements[i + 1:]) or s  # (no name is assigned here)
             for d in s.declarations:
                 for _js, name, node, _ty in _declarator(gen, d, statements[:i]):
                     if top and gen.in_comprehension:
@@ -215,6 +218,24 @@ class _Body:
     result: str
     types: list[str] = attrs.field(factory=list)
     assigned: frozenset[str | None] = frozenset()
+    #: the loops being translated, innermost last
+    loops: list["_Loop"] = attrs.field(factory=list)
+    #: what runs after the statement list being translated ends: ``"function"`` (nothing: the
+    #: function returns), ``"loop"`` (the innermost loop's next iteration) or ``None`` (more)
+    tail: str | None = "function"
+
+
+@attrs.define
+class _Loop:
+    """A loop being translated. A ``return`` in it (when the loop's statement list ends the
+    function) or a ``continue`` of the loop around it (when its list ends that loop's body)
+    leaves it by ``break``, and the statements after the loop go into its ``else``, so they
+    run only when the loop ends without one: ``exits`` says some ``break`` does that."""
+
+    label: str | None
+    tail: str | None  # the ``tail`` of the statement list the loop stands in
+    exits: bool = False
+    breaks: bool = False  # a plain ``break`` (which would skip the ``else`` too)
 
 
 def function_body(gen: "NativeGen", statements: Any) -> tuple[ast.expr, str]:
@@ -222,7 +243,7 @@ def function_body(gen: "NativeGen", statements: Any) -> tuple[ast.expr, str]:
     live = _live(statements)
     assigned = frozenset(_assigned_name(n) for s in live for n in walk(s)) - {None}
     body = _Body(result=gen.tmp(), assigned=assigned)
-    out = _statements(gen, body, live)
+    out = _statements(gen, body, live, tail="function")
     if not _returns(live):
         out.insert(0, ast.Assign(targets=[ast.Name(id=body.result, ctx=ast.Store())], value=E("UNDEFINED")))
         body.types.append("undef")
@@ -240,16 +261,19 @@ def _assigned_name(node: Any) -> str | None:
     return target.name if isinstance(target, A.Identifier) else None
 
 
-def _statements(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.stmt]:
-    """``statements`` in a block scope of their own."""
+def _statements(gen: "NativeGen", body: _Body, statements: list[Any], tail: str | None = None) -> list[ast.stmt]:
+    """``statements`` in a block scope of their own, followed by what ``tail`` says."""
     gen.scopes.append({})
+    saved, body.tail = body.tail, tail
     try:
         return _in_scope(gen, body, statements)
     finally:
         gen.scopes.pop()
+        body.tail = saved
 
 
 def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.stmt]:
+    statements = _without_switches(gen, statements)
     for i, s in enumerate(statements):  # (before an ``if`` may move the rest of the block)
         if isinstance(s, A.VariableDeclaration):
             for d in s.declarations:
@@ -257,21 +281,40 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
     out: list[ast.stmt] = []
     for i, s in enumerate(statements):
         if isinstance(s, A.ReturnStatement):
+            leave = _leave_for_return(body)
             node, ty = gen.expr(s.argument) if s.argument is not None else (E("UNDEFINED"), "undef")
             out.extend(_flush(gen))
             out.append(ast.Assign(targets=[ast.Name(id=body.result, ctx=ast.Store())], value=node))
             body.types.append(ty)
-            return out  # (what follows never runs)
+            return [*out, *leave]  # (what follows never runs)
+        label = None
+        if isinstance(s, A.LabeledStatement) and isinstance(s.body, (A.ForOfStatement, A.ForStatement)):
+            label, s = s.label.name, s.body
+        if isinstance(s, (A.ForOfStatement, A.ForStatement)):
+            loop = _Loop(label=label, tail=body.tail)
+            body.loops.append(loop)
+            try:
+                translated = _for_of(gen, body, s) if isinstance(s, A.ForOfStatement) else _counted(gen, body, s)
+            finally:
+                body.loops.pop()
+            out.extend(translated)
+            if loop.exits:
+                if loop.breaks:
+                    raise Unsupported  # (a plain break would skip the else as well)
+                last = translated[-1]
+                assert isinstance(last, ast.For)
+                with gen.branch():  # (the else runs when no break left the loop)
+                    last.orelse = _in_scope(gen, body, statements[i + 1:])
+                return out  # (the rest of the block went into the loop's else)
+            continue
         if isinstance(s, A.IfStatement):
             out.extend(_if(gen, body, s, statements[i + 1:]))
             if _has(s, A.ReturnStatement):
                 return out  # (the rest of the block went into a branch)
             continue
         if isinstance(s, A.VariableDeclaration) and s.kind in ("const", "let"):
-            out.extend(_declaration(gen, body, s, statements[:i]))
-            continue
-        if isinstance(s, A.ForOfStatement):
-            out.extend(_for_of(gen, body, s))
+            held = held_match(s, body.assigned, statements[i + 1:])
+            out.extend(_declaration(gen, body, held or s, statements[:i]))
             continue
         if isinstance(s, A.BlockStatement):
             inner = _live(s.body)
@@ -282,11 +325,40 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
         if isinstance(s, A.ExpressionStatement):
             out.extend(_expression_statement(gen, body, s.expression))
             continue
-        if isinstance(s, (A.BreakStatement, A.ContinueStatement)) and s.label is None and gen.in_loop:
-            out.append(ast.Break() if isinstance(s, A.BreakStatement) else ast.Continue())
+        if isinstance(s, (A.BreakStatement, A.ContinueStatement)):
+            out.append(_jump(body, s))
             return out  # (what follows never runs)
-        raise Unsupported  # (while, for(;;), break, switch, try, throw: the general tier)
+        raise Unsupported  # (while, do, for-in, try, throw: the general tier)
     return out
+
+
+def _leave_for_return(body: _Body) -> list[ast.stmt]:
+    """How a ``return`` leaves the loops around it: none, or one loop whose statement list
+    ends the function (its ``else`` holds the rest of the function, see ``_Loop``)."""
+    if not body.loops:
+        return []
+    if len(body.loops) > 1 or body.loops[0].tail != "function":
+        raise Unsupported  # (a return out of two loops, or with statements after the loop's block)
+    body.loops[0].exits = True
+    return [ast.Break()]
+
+
+def _jump(body: _Body, s: A.BreakStatement | A.ContinueStatement) -> ast.stmt:
+    """``break`` / ``continue`` of the innermost loop (unlabelled or by its label), and
+    ``continue outer`` from a loop whose statement list ends ``outer``'s body."""
+    if not body.loops:
+        raise Unsupported  # (a switch's or a labelled block's break: the general tier)
+    inner = body.loops[-1]
+    if s.label is None or s.label.name == inner.label:
+        if isinstance(s, A.BreakStatement):
+            inner.breaks = True
+            return ast.Break()
+        return ast.Continue()
+    if isinstance(s, A.ContinueStatement) and len(body.loops) >= 2 and body.loops[-2].label == s.label.name \
+            and inner.tail == "loop":
+        inner.exits = True
+        return ast.Break()
+    raise Unsupported  # (break out of an outer loop: the general tier)
 
 
 def _if(gen: "NativeGen", body: _Body, s: A.IfStatement, rest: list[Any]) -> list[ast.stmt]:
@@ -294,6 +366,7 @@ def _if(gen: "NativeGen", body: _Body, s: A.IfStatement, rest: list[Any]) -> lis
     only after the other branch: they are placed at its end (so each runs in one place)."""
     branches = [_body_of(s.consequent), _body_of(s.alternate) if s.alternate is not None else []]
     ends = [_returns(b) for b in branches]
+    tail = body.tail if not rest else None  # (what follows each branch)
     if any(_has(tuple(b), A.ReturnStatement) for b in branches) and rest:
         if ends == [True, False] or ends == [False, True]:
             open_branch = ends.index(False)
@@ -302,11 +375,12 @@ def _if(gen: "NativeGen", body: _Body, s: A.IfStatement, rest: list[Any]) -> lis
             branches[open_branch] = [*branches[open_branch], *rest]
         elif not all(ends):
             raise Unsupported  # (the rest would run after both branches: one copy each)
+        tail = body.tail  # (the rest is in a branch, or never runs)
     test = gen.truthy(*gen.expr(s.test))
     out = _flush(gen)
     with gen.branch():
-        then = _statements(gen, body, branches[0])
-        orelse = _statements(gen, body, branches[1]) if branches[1] else []
+        then = _statements(gen, body, branches[0], tail)
+        orelse = _statements(gen, body, branches[1], tail) if branches[1] else []
     return [*out, ast.If(test=test, body=then or [ast.Pass()], orelse=orelse)]
 
 
@@ -542,9 +616,9 @@ def _loop_names(gen: "NativeGen", pattern: Any, element: str) -> tuple[ast.expr,
 def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, statements: list[Any],
           fixed_length: bool = False) -> list[ast.stmt]:
     """``for (const x of items)`` (and ``forEach``'s callback): a Python loop over at most
-    ``MAX_ITEMS`` elements; no ``return`` or ``break`` inside."""
-    if _has(tuple(statements), A.ReturnStatement, A.LabeledStatement):
-        raise Unsupported  # (a break or continue with no label is the innermost loop's, in Python too)
+    ``MAX_ITEMS`` elements (a ``return`` or ``continue outer`` in it: see ``_Loop``)."""
+    if fixed_length and _has(tuple(statements), A.ReturnStatement, A.LabeledStatement):
+        raise Unsupported  # (a callback's return ends one call, not the loop)
     start = len(gen.pending)
     obj, ty = gen.expr(items, raw=True)
     element = {"strs": "str", "entries": "entry"}.get(ty, "any")
@@ -554,15 +628,17 @@ def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, s
 
 def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start: int, pattern: Any, index: Any,
              statements: list[Any], scope_extra: dict[str, tuple[str, str]] | None = None,
-             fixed_length: bool = False) -> list[ast.stmt]:
+             fixed_length: bool = False, dicts: frozenset[str] = frozenset()) -> list[ast.stmt]:
     """The loop of ``_loop`` over ``items`` (an array already translated, of ``element``s).
 
     ``for...of`` sees the array as it changes, as a Python loop does. ``forEach`` and
     ``reduce`` (``fixed_length``) visit only the indexes below the length they started with,
-    skipping those gone by then: when the body could change an array, the loop goes by index."""
+    skipping those gone by then: when the body could change an array (a write into one of
+    ``dicts``, names of objects, cannot), the loop goes by index (over a list: no entries view)."""
     target, scope, unpacked = _loop_names(gen, pattern, element)
     scope.update(scope_extra or {})
-    source = bounded(gen, items, start, unpacked)
+    by_index = fixed_length and _may_change_arrays(statements, dicts)
+    source = bounded(gen, items, start, unpacked and not by_index)
     out = _flush(gen)
     if index is not None:
         if not isinstance(index, A.Identifier) or index.name in _INPUTS or index.name in scope:
@@ -573,12 +649,11 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
         iterable: ast.expr = E("enumerate(L)", L=source)
     else:
         iterable = E("L", L=source)
-    by_index = fixed_length and _may_change_arrays(statements)
     gen.in_loop += 1
     gen.conditional += 1  # the body may run zero times: its guards establish no facts
     gen.scopes.append(scope)
     try:
-        inner = _statements(gen, body, statements)
+        inner = _statements(gen, body, statements, tail="loop")
     finally:
         gen.scopes.pop()
         gen.conditional -= 1
@@ -601,9 +676,13 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
 _ARRAY_MUTATORS = frozenset(["push", "pop", "shift", "unshift", "splice", "reverse", "sort", "fill", "copyWithin"])
 
 
-def _may_change_arrays(statements: list[Any]) -> bool:
-    """Could these statements change an array (a mutating method, a member written or deleted)?"""
+def _may_change_arrays(statements: list[Any], dicts: frozenset[str] = frozenset()) -> bool:
+    """Could these statements change an array (a mutating method, a member written or deleted,
+    other than a member of one of ``dicts``, names that hold objects all along)?"""
     for n in walk(tuple(statements)):
+        if isinstance(n, A.AssignmentExpression) and isinstance(n.left, A.MemberExpression) \
+                and isinstance(n.left.object, A.Identifier) and n.left.object.name in dicts:
+            continue
         if isinstance(n, A.CallExpression) and isinstance(n.callee, A.MemberExpression) \
                 and isinstance(n.callee.property, A.PropertyName) and n.callee.property.name in _ARRAY_MUTATORS:
             return True
@@ -622,7 +701,17 @@ def _for_of(gen: "NativeGen", body: _Body, s: A.ForOfStatement) -> list[ast.stmt
     pattern = left.declarations[0].id
     if any(isinstance(n, A.Identifier) and n.name in body.assigned for n in walk(pattern)):
         raise Unsupported
-    return _loop(gen, body, s.right, pattern, None, _body_of(s.body))
+    right = s.right
+    if isinstance(right, A.CallExpression) and not right.arguments and not right.optional \
+            and isinstance(right.callee, A.MemberExpression) and not right.callee.computed \
+            and not right.callee.optional and isinstance(right.callee.property, A.PropertyName) \
+            and right.callee.property.name == "entries" and isinstance(pattern, A.ArrayPattern) \
+            and len(pattern.elements) == 2 and isinstance(pattern.elements[1], A.Identifier) \
+            and (pattern.elements[0] is None or isinstance(pattern.elements[0], A.Identifier)):
+        # ``for (const [i, x] of xs.entries())``: an index and an element of an array (a
+        # string or an object has no entries method: the guard leaves them to the general tier)
+        return _loop(gen, body, right.callee.object, pattern.elements[1], pattern.elements[0], _body_of(s.body))
+    return _loop(gen, body, right, pattern, None, _body_of(s.body))
 
 
 def _for_each(gen: "NativeGen", body: _Body, e: A.CallExpression) -> list[ast.stmt]:
@@ -669,8 +758,10 @@ def reduce_in_place(gen: "NativeGen", items: ast.expr, fn: A.ArrowFunctionExpres
     gen.own.add(acc)
     body = _Body(result=gen.tmp(), assigned=assigned)
     index = fn.params[2] if len(fn.params) == 3 else None
+    # (an object literal's accumulator is never assigned again: writes into it change no array)
+    dicts = frozenset([acc_param.name]) if isinstance(init, A.ObjectExpression) else frozenset()
     loop = _loop_on(gen, body, items, gen.element, start, fn.params[1], index, statements, {acc_param.name: (acc, ty)},
-                    fixed_length=True)
+                    fixed_length=True, dicts=dicts)
     gen.pre.extend(loop)  # (after the loop's translation, which hands gen.pre on)
     return E("A", A=acc), ty
 
@@ -715,3 +806,221 @@ def bounded(gen: "NativeGen", items: ast.expr, start: int, unpacked: bool = Fals
     gen.pre.append(ast.If(test=E("len(L) > MAX_ITEMS", L=name), body=[ast.Expr(E("DEOPT()"))], orelse=[]))
     gen.promote(start)
     return name
+
+
+# -- switch and counted loops, in terms of the statements above -------------------------------
+def _without_switches(gen: "NativeGen", statements: list[Any]) -> list[Any]:
+    """Each ``switch`` of ``statements`` as a ``const`` holding its discriminant and a chain of
+    ``if`` / ``else if`` statements, one per group of cases (cases with no statements fall
+    through to the next), ``default``'s group last. Only where that is the same program: case
+    tests are literals, distinct (so the first match is the only one, in any order), each
+    group but the last ends in ``break`` or surely returns (no other fall-through), no other
+    ``break`` in it (it would leave the switch, not a loop), and no group reads a name another
+    group declares (one block scope in JS, one per branch here)."""
+    if not any(isinstance(s, A.SwitchStatement) for s in statements):
+        return statements
+    out: list[Any] = []
+    for s in statements:
+        out.extend(_switch_as_ifs(gen, s) if isinstance(s, A.SwitchStatement) else [s])
+    return out
+
+
+def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
+    groups: list[tuple[list[Any], bool, list[Any]]] = []  # (tests, has default, statements)
+    tests: list[Any] = []
+    has_default = False
+    for case in s.cases:
+        if case.test is None:
+            has_default = True
+        elif isinstance(case.test, A.Literal) and type(case.test.value) in (str, int, bool) \
+                or isinstance(case.test, A.Literal) and case.test.value is None:
+            tests.append(case.test)
+        else:
+            raise Unsupported  # (a computed case test: evaluated in order, until one matches)
+        body = _live(case.consequent)
+        if body and isinstance(body[0], A.BlockStatement) and (
+                len(body) == 1 or len(body) == 2 and isinstance(body[1], A.BreakStatement) and body[1].label is None):
+            # ``case x: { ... }``: the block is the branch (its declarations stay in it either way)
+            body = [*_live(body[0].body), *body[1:]]
+        if body:
+            groups.append((tests, has_default, body))
+            tests, has_default = [], False
+    if tests or has_default:
+        groups.append((tests, has_default, []))  # (trailing empty cases: nothing runs)
+    values = [(type(t.value), t.value) for g in groups for t in g[0]]
+    if len(set(values)) != len(values):
+        raise Unsupported
+    blocks: list[tuple[list[Any], bool, list[Any]]] = []
+    for n, (group_tests, default, body) in enumerate(groups):
+        if body and isinstance(body[-1], A.BreakStatement) and body[-1].label is None:
+            body = body[:-1]
+        elif n < len(groups) - 1 and not _returns(body):
+            raise Unsupported  # (falls through into the next group)
+        if _has(tuple(body), A.BreakStatement, A.SwitchStatement, A.LabeledStatement):
+            raise Unsupported
+        blocks.append((group_tests, default, body))
+    declared = [{n.id.name for d in b[2] if isinstance(d, A.VariableDeclaration) for n in d.declarations
+                 if isinstance(n.id, A.Identifier)} | {x.name for d in b[2] if isinstance(d, A.VariableDeclaration)
+                                                       for n in d.declarations if not isinstance(n.id, A.Identifier)
+                                                       for x in walk(n.id) if isinstance(x, A.Identifier)}
+                for b in blocks]
+    for n, names in enumerate(declared):
+        if any(isinstance(x, A.Identifier) and x.name in names for m, b in enumerate(blocks) if m != n
+               for x in walk(tuple(b[2]))):
+            raise Unsupported
+    span = s.span
+    name = "%switch" + gen.tmp()  # (no JS name has a %)
+    held = A.Identifier(name=name, span=span)
+    chain: Any = None
+    default_body = next((b[2] for b in blocks if b[1]), None)
+    for group_tests, default, body in reversed(blocks):
+        if default or not group_tests:
+            continue
+        test: Any = None
+        for t in reversed(group_tests):
+            one = A.BinaryExpression(operator="===", left=held, right=t, span=span)
+            test = one if test is None else A.LogicalExpression(operator="||", left=one, right=test, span=span)
+        alternate = chain if chain is not None else \
+            A.BlockStatement(body=tuple(default_body), span=span) if default_body else None
+        chain = A.IfStatement(test=test, consequent=A.BlockStatement(body=tuple(body), span=span),
+                              alternate=alternate, span=span)
+    if chain is None:
+        chain = A.BlockStatement(body=tuple(default_body or ()), span=span)
+    declaration = A.VariableDeclaration(
+        kind="const", declarations=(A.VariableDeclarator(id=held, init=s.discriminant, span=span),), span=span)
+    return [declaration, chain]
+
+
+def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]:
+    """``for (let i = a; i < n; i++)`` (``<=``, ``++i``, ``i += 1``) over safe integers: a
+    Python ``range`` of at most ``MAX_ITEMS`` steps. JS tests ``i < n`` again each step; ``n``
+    here is computed once, so it may only read names the function never assigns and members of
+    objects and arrays, and the body may change no array and write no member."""
+    init, test = s.init, s.test
+    if not (isinstance(init, A.VariableDeclaration) and init.kind == "let" and len(init.declarations) == 1
+            and isinstance(init.declarations[0].id, A.Identifier) and init.declarations[0].init is not None):
+        raise Unsupported
+    name, first = init.declarations[0].id.name, init.declarations[0].init
+    statements = _body_of(s.body)
+    if name in _INPUTS or not (isinstance(test, A.BinaryExpression) and test.operator in ("<", "<=")
+                               and isinstance(test.left, A.Identifier) and test.left.name == name):
+        raise Unsupported
+    if not _steps_by_one(s.update, name) or not _stable(test.right, body, name) \
+            or any(isinstance(n, A.Identifier) and n.name == name for n in walk(first)) \
+            or any(_assigned_name(n) == name for n in walk(tuple(statements))):
+        raise Unsupported
+    if _may_change_arrays(statements) and not _apart(gen, test.right, statements):
+        raise Unsupported  # (the body may change what the bound reads)
+    if gen.in_comprehension + gen.in_loop > 1:
+        raise Unsupported  # (loops in loops in loops, as ``bounded`` says)
+    a, ta = gen.expr(first)
+    b, tb = gen.expr(test.right)
+    if tb == "any":  # (a safe integer; a double, a string or anything else: the general tier)
+        b, tb = E("T if type(T := X) is int and -9007199254740992 <= T <= 9007199254740992 else DEOPT()",
+                  T=gen.tmp(), X=b), "int"
+    if ta != "int" or tb != "int":
+        raise Unsupported  # (a double's steps: the general tier)
+    start, stop, i = gen.tmp(), gen.tmp(), gen.tmp()
+    end = E("B + 1", B=b) if test.operator == "<=" else b
+    out = [*_flush(gen), _assign(start, a), _assign(stop, end),
+           *S("if S - T > MAX_ITEMS: DEOPT()", S=stop, T=start)]
+    gen.in_loop += 1
+    gen.conditional += 1  # the body may run zero times: its guards establish no facts
+    gen.scopes.append({name: (i, "int")})
+    try:
+        inner = _statements(gen, body, statements, tail="loop")
+    finally:
+        gen.scopes.pop()
+        gen.conditional -= 1
+        gen.in_loop -= 1
+    return [*out, ast.For(target=ast.Name(id=i, ctx=ast.Store()), iter=E("range(S, T)", S=start, T=stop),
+                          body=inner or [ast.Pass()], orelse=[])]
+
+
+def _apart(gen: "NativeGen", bound: Any, statements: list[Any]) -> bool:
+    """Can a body that changes arrays (its own: ``push`` and member writes go only into
+    containers the function made) leave ``bound`` as it is? Yes when the bound reads no local
+    (none can hold such a container) and no input the script writes into, before the loop
+    or in it (a container of its own may have been stored there)."""
+    if any(isinstance(n, A.Identifier) and n.name not in _INPUTS for n in walk(bound)):
+        return False
+    if gen.write_paths:
+        return False
+    for n in walk(tuple(statements)):
+        target = n.left if isinstance(n, A.AssignmentExpression) else None
+        while isinstance(target, A.MemberExpression):
+            target = target.object
+        if isinstance(target, A.Identifier) and target.name in _INPUTS:
+            return False
+    return True
+
+
+def _steps_by_one(update: Any, name: str) -> bool:
+    """``i++``, ``++i``, ``i += 1``."""
+    if isinstance(update, A.UpdateExpression):
+        return update.operator == "++" and isinstance(update.argument, A.Identifier) and update.argument.name == name
+    return isinstance(update, A.AssignmentExpression) and update.operator == "+=" \
+        and isinstance(update.left, A.Identifier) and update.left.name == name \
+        and isinstance(update.right, A.Literal) and type(update.right.value) is int and update.right.value == 1
+
+
+def _stable(node: Any, body: _Body, counter: str) -> bool:
+    """An expression whose value no step of the loop changes: literals, names the function
+    never assigns (not the counter) and members read from them (no calls)."""
+    if isinstance(node, A.Literal):
+        return True
+    if isinstance(node, A.Identifier):
+        return node.name != counter and node.name not in body.assigned
+    if isinstance(node, A.MemberExpression):
+        return _stable(node.object, body, counter) and (not node.computed or _stable(node.property, body, counter))
+    if isinstance(node, A.PropertyName):
+        return True
+    if isinstance(node, A.BinaryExpression) and node.operator in ("+", "-", "*"):
+        return _stable(node.left, body, counter) and _stable(node.right, body, counter)
+    return False
+
+
+#: the method name (no JS property name can be spelled so) that stands for ``s.match(/re/)``
+#: held in a ``const`` read only at group indexes and as a test (``native_calls`` translates it)
+MATCH_GROUPS = "%match"
+
+
+def held_match(s: A.VariableDeclaration, assigned: frozenset[str | None], rest: list[Any]) -> A.VariableDeclaration | None:
+    """``const m = x.match(/re/)`` whose name the rest of the function reads only at a group
+    index (``m[1]``), as a test (``if (!m)``, ``m ? a : b``, ``m && m[1]``) or against null:
+    the declaration with a call of ``MATCH_GROUPS`` (the groups, or null), whose array no one
+    sees. None otherwise (the general tier makes the match array)."""
+    if len(s.declarations) != 1:
+        return None
+    d = s.declarations[0]
+    init = d.init
+    if not (isinstance(d.id, A.Identifier) and d.id.name not in assigned and isinstance(init, A.CallExpression)
+            and not init.optional and isinstance(init.callee, A.MemberExpression) and not init.callee.optional
+            and not init.callee.computed and isinstance(init.callee.property, A.PropertyName)
+            and init.callee.property.name == "match"):
+        return None
+    name = d.id.name
+    uses = allowed = 0
+    for n in walk(tuple(rest)):
+        if isinstance(n, A.Identifier) and n.name == name:
+            uses += 1
+        elif isinstance(n, A.MemberExpression) and n.computed and _is_name(n.object, name) \
+                and isinstance(n.property, A.Literal) and type(n.property.value) is int and n.property.value >= 0 \
+                or isinstance(n, A.UnaryExpression) and n.operator == "!" and _is_name(n.argument, name) \
+                or isinstance(n, (A.IfStatement, A.ConditionalExpression)) and _is_name(n.test, name) \
+                or isinstance(n, A.LogicalExpression) and n.operator == "&&" and _is_name(n.left, name) \
+                or isinstance(n, A.BinaryExpression) and n.operator in ("===", "!==") and (
+                    _is_name(n.left, name) and _is_null(n.right) or _is_name(n.right, name) and _is_null(n.left)):
+            allowed += 1
+    if uses != allowed:
+        return None
+    callee = attrs.evolve(init.callee, property=A.PropertyName(name=MATCH_GROUPS, span=init.callee.property.span))
+    return attrs.evolve(s, declarations=(attrs.evolve(d, init=attrs.evolve(init, callee=callee)),))
+
+
+def _is_name(node: Any, name: str) -> bool:
+    return isinstance(node, A.Identifier) and node.name == name
+
+
+def _is_null(node: Any) -> bool:
+    return isinstance(node, A.Literal) and node.value is None

@@ -756,6 +756,14 @@ def regex_sub(rx: LazyRegex, limit: int, repl: str, s: str, count: int) -> str:
     return (rx.compiled or rx.get()).sub(repl, s, count)
 
 
+def regex_split(rx: LazyRegex, limit: int, s: str) -> list[str]:
+    """``split`` by a translated regex that matches no empty text and captures nothing, on
+    ASCII text no longer than ``limit``."""
+    if len(s) > limit or not s.isascii():
+        raise Deopt
+    return (rx.compiled or rx.get()).split(s)
+
+
 def regex_test(rx: LazyRegex, limit: int, s: str) -> bool:
     if len(s) > limit or not s.isascii():
         raise Deopt
@@ -898,6 +906,110 @@ def _visits_within(v: list[Any] | dict[str, Any], limit: int) -> bool:
     return True
 
 
+# -- natcover2: collated sorts, regex match groups, URI components, parseInt of a radix --------
+def sort_collated(items: list[Any], key: str | None, descending: bool) -> list[Any]:
+    """``sort((a, b) => a.localeCompare(b))`` (``b.localeCompare(a)``, ``a.k.localeCompare(b.k)``)
+    of strings without surrogates (which the general tier would join into pairs): by the root
+    collation key its localeCompare compares; equal keys keep their order (both sorts are stable,
+    and ``reverse`` keeps the order of equals too)."""
+    from .stdlib.collation import collation_key
+
+    values = items if key is None else [x[key] if type(x) is dict and key in x else deopt() for x in items]
+    for x in values:
+        if type(x) is not str or not x.isascii() and _SURROGATE.search(x):
+            raise Deopt
+    order = sorted(range(len(items)), key=lambda i: collation_key(values[i]), reverse=descending)
+    return [items[i] for i in order]
+
+
+def match_group(rx: LazyRegex, limit: int, s: Any, index: int, optional: bool) -> Any:
+    """``s.match(rx)[index]`` (``?.[index]`` when ``optional``) of a regex without the g flag
+    and without captures inside a repeated group (which JS resets on each repetition): the
+    group's text, undefined for a group that took no part or past the last; no match is a
+    TypeError (the general tier's) or, optionally, undefined."""
+    if type(s) is not str or len(s) > limit or not s.isascii():
+        raise Deopt
+    m = (rx.compiled or rx.get()).search(s)
+    if m is None:
+        if optional:
+            return UNDEFINED
+        raise Deopt
+    if index > (m.re.groups or 0):
+        return UNDEFINED
+    group = m.group(index)
+    return UNDEFINED if group is None else group
+
+
+def match_array(rx: LazyRegex, limit: int, s: Any) -> list[Any] | None:
+    """The groups of ``s.match(rx)`` (no g flag, no capture in a repeated group): a list with
+    undefined for a group that took no part, or null when nothing matches."""
+    if type(s) is not str or len(s) > limit or not s.isascii():
+        raise Deopt
+    m = (rx.compiled or rx.get()).search(s)
+    if m is None:
+        return None
+    return [UNDEFINED if g is None else g for g in (m.group(0), *m.groups())]
+
+
+_URI_COMPONENT_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
+_PERCENT_ESCAPES = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+def uri_encode_component(s: Any) -> str:
+    """``encodeURIComponent`` of a string without surrogates (a lone one is a URIError, a pair
+    held as two code points one character in JS): UTF-8 bytes, percent-escaped."""
+    if type(s) is not str or len(s) > MAX_TEXT:
+        raise Deopt
+    if s.isascii() and all(c in _URI_COMPONENT_SAFE for c in s):
+        return s
+    if _SURROGATE.search(s):
+        raise Deopt
+    return "".join(chr(b) if chr(b) in _URI_COMPONENT_SAFE else f"%{b:02X}" for b in s.encode("utf-8"))
+
+
+def uri_decode_component(s: Any) -> str:
+    """``decodeURIComponent`` of ASCII text whose every ``%`` starts an escape, decoding to
+    ASCII text (other text, or a malformed escape, a URIError: the general tier's)."""
+    if type(s) is not str or len(s) > MAX_TEXT or not s.isascii() or _PERCENT_ESCAPES.search(s):
+        raise Deopt
+    if "%" not in s:
+        return s
+    parts = s.split("%")
+    decoded = [parts[0], *(chr(int(p[:2], 16)) + p[2:] for p in parts[1:])]
+    text = "".join(decoded)
+    if not text.isascii():
+        raise Deopt  # (UTF-8 sequences: the general tier decodes and checks them)
+    return text
+
+
+_RADIX_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def parse_int_radix(v: Any, radix: int) -> int:
+    """``parseInt(v, radix)`` of a string, for a literal radix from 2 to 36 other than 10, when
+    the answer is a safe integer other than -0 (no digit is NaN: the general tier's)."""
+    if type(v) is not str:
+        raise Deopt
+    s = v.lstrip(JS_WHITESPACE)
+    negative = s[:1] == "-"
+    if s[:1] in ("-", "+"):
+        s = s[1:]
+    if radix == 16 and s[:2] in ("0x", "0X"):
+        s = s[2:]
+    n = count = 0
+    for c in s:
+        d = _RADIX_DIGITS.find(c.lower()) if c.isascii() else -1
+        if not 0 <= d < radix:
+            break
+        n = n * radix + d
+        count += 1
+        if n > _SAFE:
+            raise Deopt
+    if count == 0 or negative and n == 0:
+        raise Deopt
+    return -n if negative else n
+
+
 _LEAF_TYPES = frozenset([str, bool, type(None), type(UNDEFINED)])
 _LEAF_OR_INT_TYPES = _LEAF_TYPES | {int}
 
@@ -924,6 +1036,9 @@ def _helpers() -> dict[str, Any]:
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
         "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out, "COPIED_OUT": copied_out,
         "SPREAD_OUT": spread_out, "KEYS_OUT": keys_out,
+        "SORT_COLLATED": sort_collated, "MATCH_GROUP": match_group, "URI_ENCODE": uri_encode_component,
+        "URI_DECODE": uri_decode_component, "PARSE_INT_RADIX": parse_int_radix, "REGEX_SPLIT": regex_split,
+        "MATCH_ARRAY": match_array,
     }
 
 

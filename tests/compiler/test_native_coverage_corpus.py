@@ -23,7 +23,8 @@ CASES = load_cases(CORPUS)
 #: cases that stay on the general tier by design (a Date's text is the general tier's)
 GENERAL_ONLY = frozenset(["new Date(value).toISOString()"])
 #: the least share of the corpus that runs native (before the subset was widened: 64 of the first
-#: 85 cases; after: 122 of all 125)
+#: 85 cases; after: 122 of all 125; a fourth batch of 40: 18 native before its constructs were
+#: added, 33 after, 171 of all 180)
 LEAST_NATIVE_SHARE = 0.95
 
 

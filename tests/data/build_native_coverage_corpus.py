@@ -95,6 +95,97 @@ SECRET = {
     "data": {"username": "YWRtaW4=", "password": "IHMzY3IzdCA="},
 }
 
+DEPLOYMENT = {
+    "apiVersion": "apps/v1", "kind": "Deployment",
+    "metadata": {"name": "checkout", "namespace": "shop", "labels": {"app": "checkout"},
+                 "annotations": {"deployment.kubernetes.io/revision": "7"}},
+    "spec": {
+        "replicas": 3,
+        "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": 0}},
+        "selector": {"matchLabels": {"app": "checkout"}},
+        "template": {
+            "metadata": {"labels": {"app": "checkout"},
+                         "annotations": {"kubectl.kubernetes.io/restartedAt": "2026-10-30T11:02:03Z"}},
+            "spec": {
+                "nodeSelector": {"topology.kubernetes.io/zone": "eu-west-1b", "kubernetes.io/os": "linux",
+                                 "node-pool": "Batch"},
+                "containers": [
+                    {"name": "app", "image": "registry.local/shop/checkout:v2.14.0",
+                     "env": [{"name": "LOG_LEVEL", "value": "info"}, {"name": "PORT", "value": "8080"}],
+                     "ports": [{"containerPort": 8080}],
+                     "resources": {"requests": {"cpu": "200m"}, "limits": {"memory": "512Mi"}}},
+                    {"name": "log-shipper", "image": "fluent/fluent-bit:latest",
+                     "env": [{"name": "SKIP_SYNC", "value": "1"}]},
+                    {"name": "cache", "image": "redis:7.2.4", "ports": [{"containerPort": 6379}, {"containerPort": 16379}]},
+                ],
+            },
+        },
+    },
+}
+
+HOST_SERVICE = {
+    "apiVersion": "v1", "kind": "Service",
+    "metadata": {"name": "web-x-default-x-my-vcluster", "namespace": "vcluster-my-vcluster",
+                 "labels": {"app": "web", "vcluster.loft.sh/namespace": "default",
+                            "vcluster.loft.sh/managed-by": "my-vcluster", "vcluster.loft.sh/label-my-vcluster-x-1a2b": "x"}},
+    "spec": {"type": "LoadBalancer", "clusterIP": "10.96.14.2",
+             "ports": [{"name": "http", "port": 80, "targetPort": 8080, "nodePort": 31080, "protocol": "TCP"},
+                       {"name": "https", "port": 443, "targetPort": 8443, "nodePort": 31443, "protocol": "TCP"}]},
+    "status": {"loadBalancer": {"ingress": [{"ip": "203.0.113.10"}, {"hostname": "lb-1.elb.example.com"}]}},
+}
+
+HOST_NODE = {
+    "apiVersion": "v1", "kind": "Node",
+    "metadata": {"name": "ip-10-0-3-17.eu-west-1.compute.internal",
+                 "labels": {"kubernetes.io/hostname": "ip-10-0-3-17", "kubernetes.io/os": "linux",
+                            "topology.kubernetes.io/region": "eu-west-1", "topology.kubernetes.io/zone": "eu-west-1b",
+                            "node.kubernetes.io/instance-type": "m6i.xlarge", "eks.amazonaws.com/nodegroup": "batch"}},
+    "spec": {"taints": [{"key": "dedicated", "value": "batch", "effect": "NoSchedule"},
+                        {"key": "node.kubernetes.io/unreachable", "effect": "NoExecute"}]},
+    "status": {
+        "capacity": {"cpu": "4", "memory": "16318412Ki", "pods": "58"},
+        "conditions": [{"type": "MemoryPressure", "status": "False"}, {"type": "Ready", "status": "True"}],
+        "addresses": [{"type": "InternalIP", "address": "10.0.3.17"}, {"type": "Hostname", "address": "ip-10-0-3-17"}],
+    },
+}
+
+NETWORK_POLICY = {
+    "apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+    "metadata": {"name": "allow-frontend", "namespace": "shop"},
+    "spec": {
+        "podSelector": {"matchLabels": {"app": "checkout"}},
+        "policyTypes": ["Ingress", "Egress"],
+        "ingress": [
+            {"from": [{"podSelector": {"matchLabels": {"app": "web"}}}, {"ipBlock": {"cidr": "10.0.0.0/16"}}],
+             "ports": [{"protocol": "TCP", "port": 8080}, {"port": 9090}]},
+            {"from": [{"ipBlock": {"cidr": "192.168.10.0/24", "except": ["192.168.10.7/32"]}}]},
+        ],
+        "egress": [],
+    },
+}
+
+PVC = {
+    "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+    "metadata": {"name": "data-db-0", "namespace": "shop"},
+    "spec": {"accessModes": ["ReadWriteOnce", "ReadOnlyMany"], "storageClassName": "gp3",
+             "resources": {"requests": {"storage": "20Gi"}}},
+    "status": {"phase": "Bound"},
+}
+
+DOCKER_SECRET = {
+    "apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/dockerconfigjson",
+    "metadata": {"name": "pull-secret", "namespace": "shop"},
+    "data": {".dockerconfigjson": "eyJhdXRocyI6eyJnaGNyLmlvIjp7ImF1dGgiOiJZbTkwT25Rd2EyVnUifSwicmVnaXN0cnkubG9jYWw6NTAwMCI6eyJhdXRoIjoiWVRwaSJ9fX0="},
+}
+
+TLS_SECRET = {
+    "apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/tls",
+    "metadata": {"name": "shop-tls", "namespace": "shop"},
+    "data": {"tls.crt": "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJzekNDQVZtZ0F3SUJBZ0lVCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0KLS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUJkVENDQVJ1Z0F3SUJBZ0lVCi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K",
+             "tls.key": "LS0tLS1CRUdJTiBFQyBQUklWQVRFIEtFWS0tLS0tCk1IY0NBUUVFSU8KLS0tLS1FTkQgRUMgUFJJVkFURSBLRVktLS0tLQo=",
+             "ca.crt": ""},
+}
+
 #: (js, value): value is an object above or a scalar input
 CASES: list[tuple[str, Any]] = [
     # Pods: containers, images, resources
@@ -266,6 +357,76 @@ CASES: list[tuple[str, Any]] = [
     ("(function (v) { return v.metadata.name.toUpperCase(); })(value)", POD),
     ("value.spec.containers.map(c => c.resources.requests.memory).map(m => parseInt(m, 10))", POD),
     ("value.metadata.creationTimestamp.split('T')[0].split('-').map(Number)", POD),
+    # a fourth batch: Deployments, NetworkPolicies, PVCs, Secrets' data, reverse (fromHost) patches of
+    # host objects, statement-bodied scripts (switch, counted loops, early returns, labelled continue)
+    ("(() => { switch (value.spec.strategy?.type) { case 'Recreate': return 'recreate'; "
+     "case 'RollingUpdate': return 'rolling'; default: return 'unknown'; } })()", DEPLOYMENT),
+    ("Math.min(value.spec.replicas ?? 1, 2)", DEPLOYMENT),
+    ("(() => { const cs = value.spec.template.spec.containers; for (let i = 0; i < cs.length; i++) "
+     "{ if (cs[i].name === 'cache') { return i; } } return -1; })()", DEPLOYMENT),
+    ("Math.round(value.spec.replicas * 1.5)", DEPLOYMENT),
+    ("Math.ceil(value.spec.replicas / 2)", DEPLOYMENT),
+    ("value.spec.template.spec.containers.map(c => c.name).reduce((a, b) => a + ',' + b)", DEPLOYMENT),
+    ("(() => { const surge = value.spec.strategy.rollingUpdate.maxSurge; return typeof surge === 'string' && "
+     "surge.endsWith('%') ? Math.ceil(value.spec.replicas * Number.parseInt(surge, 10) / 100) : surge; })()", DEPLOYMENT),
+    ("Object.entries(value.spec.template.spec.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`)"
+     ".sort((a, b) => a.localeCompare(b))", DEPLOYMENT),
+    ("(() => { for (const [i, c] of value.spec.template.spec.containers.entries()) "
+     "{ if (c.image.endsWith(':latest')) { return `container ${i} (${c.name}) uses latest`; } } return 'ok'; })()",
+     DEPLOYMENT),
+    ("(() => { const out = []; outer: for (const c of value.spec.template.spec.containers) "
+     "{ for (const e of c.env ?? []) { if (e.name === 'SKIP_SYNC') continue outer; } out.push(c.name); } return out; })()",
+     DEPLOYMENT),
+    ("value.spec.template.spec.containers.map(c => c.image.split(':').at(-1)).every(t => /^v?\\d+\\.\\d+\\.\\d+$/.test(t))",
+     DEPLOYMENT),
+    ("value.spec.template.spec.containers.map(c => c.name).sort((a, b) => b.localeCompare(a))", DEPLOYMENT),
+    ("Array.from({ length: value.spec.replicas }, (_, i) => `${value.metadata.name}-${i}`)", DEPLOYMENT),
+    ("(() => { const rev = Number.parseInt(value.metadata.annotations['deployment.kubernetes.io/revision'], 10); "
+     "return Number.isNaN(rev) ? 1 : rev + 1; })()", DEPLOYMENT),
+    ("value.spec.template.spec.containers.find(c => c.name === 'app')?.env?.find(e => e.name === 'PORT')?.value "
+     "?? '80'", DEPLOYMENT),
+    ("value.spec.template.spec.containers.reduce((best, c) => (c.ports?.length ?? 0) > (best.ports?.length ?? 0) "
+     "? c : best).name", DEPLOYMENT),
+    ("(() => { const ns = value.spec.template.spec.nodeSelector; if (!ns) return {}; const out = {}; "
+     "for (const k of Object.keys(ns)) { out[k] = ns[k].toLowerCase(); } return out; })()", DEPLOYMENT),
+    # reverse patches: a host object back into the virtual cluster
+    ("(() => { const ns = value.metadata.labels?.['vcluster.loft.sh/namespace']; if (!ns) return value.metadata.name; "
+     "return value.metadata.name.replace('-x-' + ns + '-x-' + context.vcluster.name, ''); })()", HOST_SERVICE),
+    ("Object.keys(value.metadata.labels).filter(k => k.indexOf('vcluster.loft.sh/') !== 0)"
+     ".reduce((o, k) => Object.assign(o, { [k]: value.metadata.labels[k] }), {})", HOST_SERVICE),
+    ("value.status?.loadBalancer?.ingress?.map(i => i.ip ?? i.hostname) ?? []", HOST_SERVICE),
+    ("(() => { switch (value.spec.type) { case 'NodePort': case 'LoadBalancer': return 'ClusterIP'; "
+     "default: return value.spec.type; } })()", HOST_SERVICE),
+    ("value.spec.ports.map(({ nodePort, ...rest }) => rest)", HOST_SERVICE),
+    ("value.metadata.name.lastIndexOf('-x-') > 0 ? value.metadata.name.slice(0, value.metadata.name.indexOf('-x-')) "
+     ": value.metadata.name", HOST_SERVICE),
+    ("Object.fromEntries(Object.entries(value.metadata.labels).filter(([k]) => k.startsWith('topology.kubernetes.io/') "
+     "|| k === 'kubernetes.io/hostname'))", HOST_NODE),
+    ("value.status.conditions.find(c => c.type === 'Ready')?.status === 'True'", HOST_NODE),
+    ("(() => { const cap = value.status.capacity; return { cpu: Number.parseInt(cap.cpu, 10), "
+     "memoryGi: Math.floor(Number.parseInt(cap.memory, 10) / (1024 * 1024)) }; })()", HOST_NODE),
+    ("value.spec.taints?.filter(t => t.effect === 'NoSchedule').map(t => `${t.key}=${t.value ?? ''}`) ?? []", HOST_NODE),
+    ("value.status.addresses.filter(a => a.type === 'InternalIP').map(a => a.address)[0] ?? ''", HOST_NODE),
+    # NetworkPolicies and PVCs
+    ("value.spec.ingress.flatMap(r => r.ports ?? []).map(p => `${p.protocol ?? 'TCP'}:${p.port}`)", NETWORK_POLICY),
+    ("value.spec.policyTypes.includes('Egress') && (value.spec.egress?.length ?? 0) === 0", NETWORK_POLICY),
+    ("(() => { let n = 0; for (const rule of value.spec.ingress) { for (const peer of rule.from ?? []) "
+     "{ if (peer.ipBlock) n++; } } return n; })()", NETWORK_POLICY),
+    ("(() => { const s = value.spec.resources.requests.storage; const m = s.match(/^(\\d+)(Gi|Mi)$/); "
+     "if (!m) return null; return m[2] === 'Gi' ? Number(m[1]) * 1024 : Number(m[1]); })()", PVC),
+    ("value.spec.accessModes.map(m => m.replace(/[a-z]/g, '')).join(',')", PVC),
+    # Secrets' data: base64 text and base64 JSON
+    ("Object.keys(JSON.parse(atob(value.data['.dockerconfigjson'])).auths)", DOCKER_SECRET),
+    ("atob(value.data['tls.crt']).split('\\n').filter(l => l.startsWith('-----BEGIN')).length", TLS_SECRET),
+    ("(() => { const out = {}; for (const k of Object.keys(value.data).sort()) "
+     "{ out[k.toUpperCase().replace(/[.-]/g, '_')] = atob(value.data[k]).trim(); } return out; })()", TLS_SECRET),
+    ("btoa(JSON.stringify({ auths: { [context.vcluster.name + '.registry.local']: "
+     "{ auth: btoa('admin:' + atob(value.data.password).trim()) } } }))", SECRET),
+    # scalar fields
+    ("decodeURIComponent(value.split('?')[1]?.split('&').find(p => p.startsWith('redirect='))?.slice(9) ?? '')",
+     "https://login.example.com/auth?client=web&redirect=https%3A%2F%2Fshop.example.com%2Fcart"),
+    ("Number.parseInt(value.replace(/^0x/, ''), 16)", "0x1F90"),
+    ("value.trim().split(/\\s+/).map(w => w[0].toUpperCase() + w.slice(1).toLowerCase()).join(' ')", "  hello   WORLD "),
 ]
 
 _NODE = r"""
