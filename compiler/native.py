@@ -220,7 +220,7 @@ class NativeGen:
         self.object_keys: dict[int, tuple[ast.expr, ast.expr]] = {}
         #: literal-index reads of arrays (by id: the read, undefined past the end, and the
         #: plain subscript; see ``past_end_refused``)
-        self.indexed: dict[int, tuple[ast.expr, ast.expr]] = {}
+        self.indexed: dict[int, tuple[ast.expr, ast.expr, str]] = {}
 
     def tmp(self) -> str:
         self.counter += 1
@@ -947,7 +947,7 @@ class NativeGen:
                 # a literal index (containers[0]): no tuple to keep the order, one compare
                 items = self.as_list(obj, ty)
                 out = E("X[K] if len(X := L) > K else UNDEFINED", X=x, K=k, L=items)
-                self.indexed[id(out)] = (out, E("L[K]", L=items, K=k))
+                self.indexed[id(out)] = (out, E("L[K]", L=items, K=k), ty)
                 return out, "any"
             if kty == "int":  # (past the end, or a negative index: an absent key of an array)
                 return E("X[T] if 0 <= ((X := L), (T := I))[1] < len(X) else UNDEFINED", X=x, T=t,
@@ -1137,6 +1137,15 @@ class NativeGen:
         return self.logical_of(node.operator, a, ta, b, tb)
 
     def logical_of(self, operator: str, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
+        indexed = self.indexed.get(id(a))
+        if indexed is not None and indexed[0] is a and indexed[2] == "strs" and operator in ("??", "||") \
+                and isinstance(a, ast.IfExp):
+            # a string list's literal index (s.split(':')[1] ?? 'latest'): a str, or undefined
+            # past the end, which is where the default goes (|| also takes it for "")
+            if operator == "??":
+                return ast.IfExp(test=a.test, body=a.body, orelse=b), _join("str", tb)
+            t = self.tmp()
+            return E("T if C and (T := V) else Y", T=t, C=a.test, V=a.body, Y=b), _join("str", tb)
         if operator == "??":  # (a name is tested as it is: no copy)
             return _ReadAgain().visit(E("T if (T := X) is not None and T is not UNDEFINED else Y", T=self.held(a), X=a,
                                         Y=b)), _join(ta, tb)

@@ -1321,6 +1321,9 @@ GUARD_EDGE_EXPRESSIONS = [
     # a run of one character removed at an end: str's strip methods
     "value.replace(/-+$/, '')", "value.a.b.replace(/^-+/, '')", "value.replace(/^-+|-+$/g, '')",
     "value.replace(/\\.+$/g, '')", "value.replace(/^-+|-+$/, '')",
+    # a string list's literal index with a default: a str either way
+    "value.split(':')[1] ?? 'latest'", "value.split(':')[1] || 'latest'", "value.a.b.split('y')[0] ?? 0",
+    "value.map(c => c.split(':')[1] ?? 'latest')", "Object.keys(value)[1] ?? 'none'",
 ]
 _SUB = collections.OrderedDict
 GUARD_EDGE_VALUES: dict[str, Any] = {
@@ -1359,6 +1362,10 @@ GUARD_EDGE_VALUES: dict[str, Any] = {
     "keys-int": {1: "a", "b": 2},
     "keys-a-utf16": {"a": {"\ue000": 1, "\U0001f600": 2}},
     "keys-a-sub": {"a": _SUB(b="xy", a="z")},
+    "str-colon": "redis:7",
+    "str-colon-empty": "redis:",
+    "list-images": ["nginx", "redis:7", "a:", "\u00e9:\U0001f600", "x:\ud83d:y"],
+    "list-images-odd": ["nginx", None],
     "str-dashes": "--a-b--",
     "str-dashes-astral": "-\U0001f600-\ud83d--",
     "str-dots": "a.b..",
