@@ -1130,11 +1130,46 @@ class NativeGen:
                 return E("I if type(O := X) is dict else Y if O is None or O is UNDEFINED else DEOPT()",
                          I=inner, O=o, X=obj, Y=ast.Constant(node.right.value)), ti
             a, ta = self.member(left, (obj, ty))
+        elif self.in_comprehension and node.operator in ("??", "||") and self.same_object(left, node.right):
+            return self.logical_of(node.operator, *self.sibling_reads(left, node.right))
         else:
             a, ta = self.expr(left)
         with self.branch():
             b, tb = self.expr(node.right)
         return self.logical_of(node.operator, a, ta, b, tb)
+
+    def member_chain(self, node: Any) -> tuple[str, ...] | None:
+        """``p.backend.service`` as ``("p", "backend", "service")``: a name and plain member
+        reads (no optional link, computed key, length or special key), else None."""
+        keys: list[str] = []
+        while isinstance(node, A.MemberExpression) and not node.optional and not node.computed:
+            key = self.static_key(node)
+            if key is None or key == "length" or key in _SPECIAL_KEYS or key in _PROTO_NAMES:
+                return None
+            keys.append(key)
+            node = node.object
+        if not isinstance(node, A.Identifier):
+            return None
+        return (node.name, *reversed(keys))
+
+    def same_object(self, left: Any, right: Any) -> bool:
+        """``a.b.c.x ?? a.b.c.y`` in a callback: both sides plain reads of one object path."""
+        if not (isinstance(left, A.MemberExpression) and isinstance(right, A.MemberExpression)):
+            return False
+        chain = self.member_chain(left)
+        return chain is not None and len(chain) > 2 and chain[:-1] == (self.member_chain(right) or ())[:-1]
+
+    def sibling_reads(self, left: A.MemberExpression, right: A.MemberExpression) -> tuple[ast.expr, str, ast.expr, str]:
+        """The two reads of ``same_object``, their object read and guarded once: the left side
+        always runs first and holds it (``O``) for the right side, which may run after it in
+        the same evaluation; member reads of plain dicts have no effects, so reading the object
+        once gives what reading it twice would."""
+        obj, ty = self.expr(left.object, raw=True)
+        o = self.tmp()
+        held = E("(O := D)", O=o, D=self.as_dict(obj, ty))
+        a = self.load(held, self.static_key(left) or "", id(left) in self.maybe_absent)
+        b = self.load(E("O", O=o), self.static_key(right) or "", id(right) in self.maybe_absent)
+        return a, "any", b, "any"
 
     def logical_of(self, operator: str, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
         indexed = self.indexed.get(id(a))

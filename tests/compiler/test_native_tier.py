@@ -1324,6 +1324,8 @@ GUARD_EDGE_EXPRESSIONS = [
     # a string list's literal index with a default: a str either way
     "value.split(':')[1] ?? 'latest'", "value.split(':')[1] || 'latest'", "value.a.b.split('y')[0] ?? 0",
     "value.map(c => c.split(':')[1] ?? 'latest')", "Object.keys(value)[1] ?? 'none'",
+    # in a callback, a ?? b / a || b over one object path reads and guards that object once
+    "value.map(p => p.a.b ?? p.a.c)", "value.map(p => p.a.b || p.a.c)", "value.some(p => (p.a.b ?? p.a.c) === 'y')",
 ]
 _SUB = collections.OrderedDict
 GUARD_EDGE_VALUES: dict[str, Any] = {
@@ -1362,6 +1364,11 @@ GUARD_EDGE_VALUES: dict[str, Any] = {
     "keys-int": {1: "a", "b": 2},
     "keys-a-utf16": {"a": {"\ue000": 1, "\U0001f600": 2}},
     "keys-a-sub": {"a": _SUB(b="xy", a="z")},
+    "list-ab": [{"a": {"b": "x", "c": "y"}}, {"a": {"c": 0}}, {"a": {"b": None, "c": "z"}}, {"a": {"b": "", "c": 2**53 + 1}},
+                {"a": {"b": 0, "c": "w"}}, {"a": {"b": False, "c": [1]}}],
+    "list-ab-sub": [{"a": _SUB(b="x", c="y")}],
+    "list-ab-missing": [{"a": {"b": "x"}}, {"x": 1}],
+    "list-ab-null": [{"a": None}],
     "str-colon": "redis:7",
     "str-colon-empty": "redis:",
     "list-images": ["nginx", "redis:7", "a:", "\u00e9:\U0001f600", "x:\ud83d:y"],
