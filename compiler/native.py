@@ -1159,7 +1159,7 @@ class NativeGen:
         chain = self.member_chain(left)
         return chain is not None and len(chain) > 2 and chain[:-1] == (self.member_chain(right) or ())[:-1]
 
-    def sibling_reads(self, left: A.MemberExpression, right: A.MemberExpression) -> tuple[ast.expr, str, ast.expr, str]:
+    def sibling_reads(self, left: Any, right: Any) -> tuple[ast.expr, str, ast.expr, str]:
         """The two reads of ``same_object``, their object read and guarded once: the left side
         always runs first and holds it (``O``) for the right side, which may run after it in
         the same evaluation; member reads of plain dicts have no effects, so reading the object
