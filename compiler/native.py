@@ -65,6 +65,8 @@ def _plain_end(e: ast.expr) -> bool:
     """Does the Python string expression ``e`` surely end without a high surrogate?"""
     if isinstance(e, ast.Constant) and type(e.value) is str:
         return bool(e.value) and not "\ud800" <= e.value[-1] <= "\udbff"
+    if isinstance(e, ast.JoinedStr):
+        return _plain_end(e.values[-1])
     return isinstance(e, ast.BinOp) and _plain_end(e.right)
 
 
@@ -72,7 +74,28 @@ def _plain_start(e: ast.expr) -> bool:
     """Does the Python string expression ``e`` surely start without a low surrogate?"""
     if isinstance(e, ast.Constant) and type(e.value) is str:
         return bool(e.value) and not "\udc00" <= e.value[0] <= "\udfff"
+    if isinstance(e, ast.JoinedStr):
+        return _plain_start(e.values[0])
     return isinstance(e, ast.BinOp) and _plain_start(e.left)
+
+
+def _int_text(e: ast.expr) -> ast.expr:
+    """The decimal text of the safe integer ``e`` (a literal's now)."""
+    if isinstance(e, ast.Constant) and type(e.value) is int:
+        return ast.Constant(str(e.value))
+    return E("str(X)", X=e)
+
+
+def _fits_fstring(e: ast.expr) -> bool:
+    """Whether ``e`` can stand inside an f-string's braces on Python 3.11: no string
+    constant there needs a backslash or a quote, and no f-string is nested in it."""
+    for n in ast.walk(e):
+        if isinstance(n, ast.JoinedStr):
+            return False
+        if isinstance(n, ast.Constant) and type(n.value) is str and not (
+                n.value.isascii() and n.value.isprintable() and not any(c in n.value for c in "\\'\"{}")):
+            return False
+    return True
 
 
 class _GuardsOff(ast.NodeTransformer):
@@ -187,6 +210,17 @@ class NativeGen:
         #: and in JS's order (``Object.entries`` and filters and key-keeping maps of it), and of
         #: objects made from them: their keys need no check on the way out (see ``exported``)
         self.ordered: dict[int, ast.expr] = {}
+        #: the string joins ``joined`` made (by id): a later join takes their parts in
+        self.joins: dict[int, ast.expr] = {}
+        #: products by a positive literal (by id: the guarded product and its unguarded
+        #: ``X * c``), which a further literal factor multiplies unguarded (see ``binary``)
+        self.products: dict[int, tuple[ast.expr, ast.expr]] = {}
+        #: ``Object.keys(x)`` translations (by id: the translation and ``x``'s), which a
+        #: ``sort()`` of them replaces (native_calls)
+        self.object_keys: dict[int, tuple[ast.expr, ast.expr]] = {}
+        #: literal-index reads of arrays (by id: the read, undefined past the end, and the
+        #: plain subscript; see ``past_end_refused``)
+        self.indexed: dict[int, tuple[ast.expr, ast.expr, str]] = {}
 
     def tmp(self) -> str:
         self.counter += 1
@@ -421,6 +455,8 @@ class NativeGen:
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and any(
                 isinstance(x, ast.Constant) and type(x.value) is str for x in (e.left, e.right)):
             return e  # (text joined to a string, as in returns)
+        if isinstance(e, ast.JoinedStr):
+            return e  # (an f-string ``joined`` made: always a str, of text the translation tested)
         if isinstance(e, ast.IfExp):
             return ast.IfExp(test=e.test, body=self.exported_part(e.body), orelse=self.exported_part(e.orelse))
         if isinstance(e, (ast.ListComp, ast.List, ast.Dict, ast.DictComp)):
@@ -465,6 +501,8 @@ class NativeGen:
         if isinstance(result, ast.BinOp) and isinstance(result.op, ast.Add) and any(
                 isinstance(x, ast.Constant) and type(x.value) is str for x in (result.left, result.right)):
             return [ast.Return(value=result)]  # (text joined to a string the translation tested)
+        if isinstance(result, ast.JoinedStr):
+            return [ast.Return(value=result)]  # (an f-string joined of tested text: a str)
         return [ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))]
 
     def assignment(self, e: A.AssignmentExpression) -> tuple[ast.expr, str]:
@@ -670,8 +708,38 @@ class NativeGen:
         surrogates at the seam (neither is ASCII nor a literal that ends or starts plainly)."""
         ty = "ascii" if ta == tb == "ascii" else "str"
         if ta == "ascii" or tb == "ascii" or _plain_end(a) or _plain_start(b):
-            return E("X + Y", X=a, Y=b), ty
+            return self.joined(a, b), ty
         return E("CONCAT(X, Y)", X=a, Y=b), ty
+
+    def joined(self, a: ast.expr, b: ast.expr) -> ast.expr:
+        """``a + b`` of two strings; a chain of three or more parts (``x + '-' + y``, a
+        template) becomes one f-string, which builds the text once instead of once a ``+``.
+        (Each part is an exact str or int already, which an f-string formats as ``str`` does.)"""
+        parts: list[ast.expr] = []
+        for e in (a, b):
+            if self.joins.get(id(e)) is e:
+                if isinstance(e, ast.JoinedStr):
+                    parts.extend(v.value if isinstance(v, ast.FormattedValue) else v for v in e.values)
+                else:
+                    assert isinstance(e, ast.BinOp)
+                    parts.extend((e.left, e.right))
+            else:
+                parts.append(e)
+        if len(parts) > 2 and all(isinstance(p, ast.Constant) or _fits_fstring(p) for p in parts):
+            values: list[ast.expr] = []
+            for p in parts:
+                if isinstance(p, ast.Constant):
+                    if values and isinstance(values[-1], ast.Constant):
+                        values[-1] = ast.Constant(str(values[-1].value) + str(p.value))
+                    else:
+                        values.append(ast.Constant(p.value))
+                else:
+                    values.append(ast.FormattedValue(value=p, conversion=-1, format_spec=None))
+            out: ast.expr = ast.JoinedStr(values=values)
+        else:
+            out = E("X + Y", X=a, Y=b)
+        self.joins[id(out)] = out
+        return out
 
     # -- guards --------------------------------------------------------------------------------
     def guard(self, template: str, e: ast.expr, **subs: ast.expr) -> ast.expr:
@@ -756,12 +824,20 @@ class NativeGen:
             return self.guard("T if type(T := X) is str else DEOPT()", e)
         return self.guard("T if type(T := X) is str and T.isascii() else DEOPT()", e)
 
+    def past_end_refused(self, e: ast.expr) -> ast.expr:
+        """``e`` where a guard that refuses undefined reads it: a literal index of an array
+        (``containers[0]``) is then a plain subscript, whose IndexError past the end takes
+        the general tier as the guard would have."""
+        indexed = self.indexed.get(id(e))
+        return indexed[1] if indexed is not None and indexed[0] is e else e
+
     def as_dict(self, e: ast.expr, ty: str) -> ast.expr:
         self.consumed(e)
         if ty == "dict":
             return e
         if ty != "any":
             raise Unsupported
+        e = self.past_end_refused(e)
         self.note_fact(e, "dict")
         return self.guard("T if type(T := X) is dict else DEOPT()", e)
 
@@ -780,6 +856,9 @@ class NativeGen:
             return e
         if ty != "any":
             raise Unsupported
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "NUMBER_OF":
+            # (an int NUMBER_OF gives is safe: it makes a larger one a float, as JS holds it)
+            return self.guard("T if type(T := X) is int else DEOPT()", e)
         return self.guard(f"T if type(T := X) is int and {_safe_int('T')} else DEOPT()", e)
 
     def truthy(self, e: ast.expr, ty: str) -> ast.expr:
@@ -866,7 +945,10 @@ class NativeGen:
             # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
             if kty == "int" and isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 0:
                 # a literal index (containers[0]): no tuple to keep the order, one compare
-                return E("X[K] if len(X := L) > K else UNDEFINED", X=x, K=k, L=self.as_list(obj, ty)), "any"
+                items = self.as_list(obj, ty)
+                out = E("X[K] if len(X := L) > K else UNDEFINED", X=x, K=k, L=items)
+                self.indexed[id(out)] = (out, E("L[K]", L=items, K=k), ty)
+                return out, "any"
             if kty == "int":  # (past the end, or a negative index: an absent key of an array)
                 return E("X[T] if 0 <= ((X := L), (T := I))[1] < len(X) else UNDEFINED", X=x, T=t,
                          L=self.as_list(obj, ty), I=k), "any"
@@ -953,6 +1035,20 @@ class NativeGen:
                          "and T not in PROTO_NAMES and T not in ARRAY_NAMES else HAS_PROPERTY(T, L)",
                          T=self.tmp(), X=a, S=own, L=b), "bool"
             return E("HAS_PROPERTY(X, Y)", X=a, Y=b), "bool"
+        if op == "*" and _int_constant(a) is not None and _int_constant(b) is None:
+            a, ta, b, tb = b, tb, a, ta  # (a literal factor second: the product is the same)
+        if op == "*" and isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
+            # by a positive literal (* 1024): a zero product is +0 (the other factor is an int,
+            # never -0), so only the range is tested. In a chain (x * 1024 * 1024) only the
+            # last product is: |x * c| <= |x * c * d| for an int d >= 1, so an earlier
+            # product is safe when the last one is
+            factor = self.products.get(id(a))
+            inner = factor[1] if factor is not None and factor[0] is a else self.as_int(a, ta)
+            t = self.tmp()
+            product = E("X * Y", X=inner, Y=b)
+            out = E(f"T if {_safe_int('(T := P)', 'T')} else DEOPT()", T=t, P=product)
+            self.products[id(out)] = (out, product)
+            return out, "int"
         if op == "*":  # a zero product is -0 in JS when the other factor is negative: general tier
             # (a reduce from 0 or a zero count keeps +0 and stays here)
             return E(f"T if {_safe_int('(T := (U := X) * (V := Y))', 'T')} and (T or (U >= 0 and V >= 0)) else DEOPT()",
@@ -963,9 +1059,9 @@ class NativeGen:
     def plus(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
         if ta in _STR or tb in _STR:
             if ta == "int":
-                a, ta = E("str(X)", X=a), "ascii"
+                a, ta = _int_text(a), "ascii"
             if tb == "int":
-                b, tb = E("str(X)", X=b), "ascii"
+                b, tb = _int_text(b), "ascii"
             # an operand of unknown type is tested: str + x would call a caller's object's
             # __radd__ (or a str subclass's), which native code must not run
             a, ta = self.to_text(a, ta)
@@ -1034,13 +1130,57 @@ class NativeGen:
                 return E("I if type(O := X) is dict else Y if O is None or O is UNDEFINED else DEOPT()",
                          I=inner, O=o, X=obj, Y=ast.Constant(node.right.value)), ti
             a, ta = self.member(left, (obj, ty))
+        elif self.in_comprehension and node.operator in ("??", "||") and self.same_object(left, node.right):
+            return self.logical_of(node.operator, *self.sibling_reads(left, node.right))
         else:
             a, ta = self.expr(left)
         with self.branch():
             b, tb = self.expr(node.right)
         return self.logical_of(node.operator, a, ta, b, tb)
 
+    def member_chain(self, node: Any) -> tuple[str, ...] | None:
+        """``p.backend.service`` as ``("p", "backend", "service")``: a name and plain member
+        reads (no optional link, computed key, length or special key), else None."""
+        keys: list[str] = []
+        while isinstance(node, A.MemberExpression) and not node.optional and not node.computed:
+            key = self.static_key(node)
+            if key is None or key == "length" or key in _SPECIAL_KEYS or key in _PROTO_NAMES:
+                return None
+            keys.append(key)
+            node = node.object
+        if not isinstance(node, A.Identifier):
+            return None
+        return (node.name, *reversed(keys))
+
+    def same_object(self, left: Any, right: Any) -> bool:
+        """``a.b.c.x ?? a.b.c.y`` in a callback: both sides plain reads of one object path."""
+        if not (isinstance(left, A.MemberExpression) and isinstance(right, A.MemberExpression)):
+            return False
+        chain = self.member_chain(left)
+        return chain is not None and len(chain) > 2 and chain[:-1] == (self.member_chain(right) or ())[:-1]
+
+    def sibling_reads(self, left: Any, right: Any) -> tuple[ast.expr, str, ast.expr, str]:
+        """The two reads of ``same_object``, their object read and guarded once: the left side
+        always runs first and holds it (``O``) for the right side, which may run after it in
+        the same evaluation; member reads of plain dicts have no effects, so reading the object
+        once gives what reading it twice would."""
+        obj, ty = self.expr(left.object, raw=True)
+        o = self.tmp()
+        held = E("(O := D)", O=o, D=self.as_dict(obj, ty))
+        a = self.load(held, self.static_key(left) or "", id(left) in self.maybe_absent)
+        b = self.load(E("O", O=o), self.static_key(right) or "", id(right) in self.maybe_absent)
+        return a, "any", b, "any"
+
     def logical_of(self, operator: str, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
+        indexed = self.indexed.get(id(a))
+        if indexed is not None and indexed[0] is a and indexed[2] == "strs" and operator in ("??", "||") \
+                and isinstance(a, ast.IfExp):
+            # a string list's literal index (s.split(':')[1] ?? 'latest'): a str, or undefined
+            # past the end, which is where the default goes (|| also takes it for "")
+            if operator == "??":
+                return ast.IfExp(test=a.test, body=a.body, orelse=b), _join("str", tb)
+            t = self.tmp()
+            return E("T if C and (T := V) else Y", T=t, C=a.test, V=a.body, Y=b), _join("str", tb)
         if operator == "??":  # (a name is tested as it is: no copy)
             return _ReadAgain().visit(E("T if (T := X) is not None and T is not UNDEFINED else Y", T=self.held(a), X=a,
                                         Y=b)), _join(ta, tb)

@@ -18,7 +18,7 @@ import attrs
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
-from .native import Unsupported, _plain_text, is_function_call
+from .native import Unsupported, _plain_text, _safe_int, is_function_call
 from .native_regex import literal_regex, translate_regex
 from .native_statements import bounded as _bounded
 from .native_statements import MATCH_GROUPS, is_statement_body, reduce_in_place, writes_accumulator
@@ -310,7 +310,21 @@ def _radix(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
     """``n.toString(radix)`` of a safe integer."""
     if len(args) != 1:
         raise Unsupported
-    return E("RADIX_STRING(X, R)", X=obj, R=ast.Constant(_int_literal(gen, args[0]))), "ascii"
+    radix = _int_literal(gen, args[0])
+    spec = _PERCENT_RADIX.get(radix)
+    if spec is not None and ty == "int":
+        return E("F % X", F=ast.Constant(spec), X=obj), "ascii"
+    if spec is not None and ty == "any":
+        # (inline: a safe int's digits by %-formatting, which writes a minus sign as JS does;
+        # a bool, a float or anything else: RADIX_STRING's answer or its refusal)
+        gen.consumed(obj)
+        return gen.guard(f"F % T if type(T := X) is int and {_safe_int('T')} else RADIX_STRING(T, R)", obj,
+                         F=ast.Constant(spec), R=ast.Constant(radix)), "ascii"
+    return E("RADIX_STRING(X, R)", X=obj, R=ast.Constant(radix)), "ascii"
+
+
+#: the radixes %-formatting writes as ``toString(radix)`` does (lower-case digits)
+_PERCENT_RADIX = {8: "%o", 10: "%d", 16: "%x"}
 
 
 def _to_fixed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -410,6 +424,12 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
     the collating ones ``(a, b) => a.localeCompare(b)`` (``b.localeCompare(a)``, of ``.k``)."""
     out_ty = ty if ty in _LISTS else "list"
     if not args:
+        keys = gen.object_keys.get(id(items))
+        if keys is not None and keys[0] is items:
+            # Object.keys(d).sort(): the keys' order before the sort is moot, so no JS_KEYS;
+            # a key set met before as ASCII strings sorts by code points, as by UTF-16 units
+            return E("sorted(D) if type(D := X) is dict and KNOWN_ASCII_KEYS(D) else SORTED_KEYS(D)", D=gen.tmp(),
+                     X=keys[1]), "strs"
         return E("SORT_STRINGS(L)" if ty == "strs" else "SORT_DEFAULT(L)", L=items), out_ty
     if len(args) != 1:
         raise Unsupported
@@ -625,6 +645,14 @@ def _replace(all_matches: bool) -> Any:
                              N=ast.Constant(len(text)), R=ast.Constant(replacement)), out
                 return E("X.replace(L, R)" if "g" in pattern.flags else "X.replace(L, R, 1)", X=gen.as_ascii(obj, ty),
                          L=ast.Constant(text), R=ast.Constant(replacement)), "ascii"
+            strip = _strip_pattern(pattern.pattern, pattern.flags) if not replacement else None
+            if strip is not None:
+                # a run of one ASCII character at an end (.replace(/-+$/, '')): str's strip
+                # methods (an ASCII character is never half of a surrogate pair, so any text
+                # works; the result is ASCII when the text is)
+                method, char = strip
+                out = "ascii" if ty == "ascii" or gen.screened(obj) else "str"
+                return E(f"X.{method}(C)", X=gen.as_text(obj, ty), C=ast.Constant(char)), out
             rx, limit = _regex(gen, pattern, allow_global=True)
             count = 0 if "g" in pattern.flags else 1
             if count == 0 and _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
@@ -767,6 +795,29 @@ def _captures(pattern: str) -> bool:
     import re
 
     return re.compile(pattern, re.ASCII).groups > 0
+
+
+def _strip_pattern(pattern: str, flags: str) -> tuple[str, str] | None:
+    """``("rstrip", c)`` for ``c+$``, ``("lstrip", c)`` for ``^c+`` and ``("strip", c)`` for
+    ``^c+|c+$`` (global only) where ``c`` is one ASCII character, written as itself or escaped:
+    the patterns whose removal is a strip of ``c`` (``$`` without the m flag is the end of the
+    text only, and the leftmost match of ``c+$`` starts where the last run of ``c`` does)."""
+    if flags not in ("", "g"):
+        return None
+    char = r"(\\[^0-9A-Za-z]|[^\\.^$|?*+()\[\]{}])"
+    import re
+
+    forms = [(f"{char}\\+\\$", "rstrip"), (f"\\^{char}\\+", "lstrip")]
+    if flags == "g":
+        forms.append((f"\\^{char}\\+\\|{char}\\+\\$", "strip"))
+    for form, method in forms:
+        m = re.fullmatch(form, pattern)
+        if m is not None:
+            chars = {g[-1] for g in m.groups()}
+            if len(chars) == 1:
+                c = chars.pop()
+                return (method, c) if c.isascii() and c.isprintable() else None
+    return None
 
 
 def _nullable(pattern: str) -> bool:
@@ -1028,6 +1079,18 @@ def _flat_map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: i
         # (each bounded by MAX_ITEMS, as FLATTEN's total is)
         inner = mapped.elt
         return ast.ListComp(elt=inner.elt, generators=[*mapped.generators, *inner.generators]), "list"
+    if isinstance(mapped, ast.ListComp):
+        # any other callback: one comprehension too, a result array's elements taken at C
+        # speed; an array past MAX_ITEMS (the total stays within FLATTEN's), a caller's tuple
+        # (an array to the general tier) or another value: FLAT_ONE (one element, or refused)
+        # (made in an ``if`` of the outer loop: a comprehension's inner iterable cannot bind)
+        x, t = gen.tmp(), gen.tmp()
+        made = E("type(T := X) is list and len(T) <= MAX_ITEMS or (T := FLAT_ONE(T))", T=t, X=mapped.elt)
+        *outer, last = mapped.generators
+        last = ast.comprehension(target=last.target, iter=last.iter, ifs=[*last.ifs, made], is_async=0)
+        loop = ast.comprehension(target=ast.Name(id=x, ctx=ast.Store()), iter=ast.Name(id=t, ctx=ast.Load()),
+                                 ifs=[], is_async=0)
+        return ast.ListComp(elt=ast.Name(id=x, ctx=ast.Load()), generators=[*outer, last, loop]), "list"
     return E("FLATTEN(L)", L=mapped), "list"
 
 
@@ -1240,6 +1303,8 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     slow = {"keys": "JS_KEYS(D)", "values": "[D[K] for K in JS_KEYS(D)]",
             "entries": "[[K, D[K]] for K in JS_KEYS(D)]"}[method]
     made = E(f"{form} if G else {slow}", D=d, G=guard, K=gen.tmp(), V=gen.tmp())
+    if method == "keys":
+        gen.object_keys[id(made)] = (made, obj)  # (see _sort)
     if method == "entries":
         gen.ordered[id(made)] = made  # (distinct keys in JS's order: see NativeGen.ordered)
     return made, {"keys": "strs", "values": "list", "entries": "entries"}[method]

@@ -274,6 +274,16 @@ def flatten(items: list[Any]) -> list[Any]:
     return out
 
 
+def flat_one(v: Any) -> tuple[Any, ...]:
+    """A ``flatMap`` callback's result that is not a short list: a value other than an
+    array is one element; a long list or a caller's tuple (an array to the general tier)
+    deoptimises."""
+    t = type(v)
+    if t is list or t is tuple:
+        raise Deopt
+    return (v,)
+
+
 def concat_arrays(items: list[Any], *parts: Any) -> list[Any]:
     """``items.concat(...parts)`` (arrays spread one level, others appended)."""
     out = list(items)
@@ -332,6 +342,25 @@ def sort_strings(items: list[str]) -> list[str]:
     if "".join(items).isascii():
         return sorted(items)
     return sorted(items, key=lambda x: x.encode("utf-16-be", "surrogatepass"))
+
+
+#: key sets ``sorted_keys`` found to be exact ASCII strings: a key set within them sorts as
+#: JS sorts it with one C-level test (``known_ascii_keys``) and ``sorted``
+_ASCII_KEYS_SEEN: set[str] = set()
+_ASCII_KEYS_LIMIT = 4096
+_ASCII_KEY_LENGTH = 253
+known_ascii_keys = _ASCII_KEYS_SEEN.issuperset
+
+
+def sorted_keys(d: Any) -> list[str]:
+    """``Object.keys(d).sort()``: the key order does not matter, only the keys' UTF-16
+    order. ASCII keys are remembered for the inline test (``known_ascii_keys``)."""
+    keys = js_keys(d)  # (refuses what is not a dict of exact-str keys)
+    if "".join(keys).isascii():
+        if len(_ASCII_KEYS_SEEN) < _ASCII_KEYS_LIMIT:
+            _ASCII_KEYS_SEEN.update(k for k in keys if len(k) <= _ASCII_KEY_LENGTH)
+        return sorted(keys)
+    return sort_strings(keys)
 
 
 def sort_numbers(items: list[Any], key: str | None, descending: bool) -> list[Any]:
@@ -1030,7 +1059,7 @@ def _helpers() -> dict[str, Any]:
         "TO_JS": to_js, "TYPEOF": typeof, "ADD": add, "SIZED": frozenset([str, list, dict]),
         "PROTO_NAMES": PROTO_NAMES, "STRING_OF": string_of, "ADD_TEXT": add_text, "NUMBER_OF": number_of,
         "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
-        "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten,
+        "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten, "FLAT_ONE": flat_one,
         "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
         "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
@@ -1039,6 +1068,7 @@ def _helpers() -> dict[str, Any]:
         "SORT_COLLATED": sort_collated, "MATCH_GROUP": match_group, "URI_ENCODE": uri_encode_component,
         "URI_DECODE": uri_decode_component, "PARSE_INT_RADIX": parse_int_radix, "REGEX_SPLIT": regex_split,
         "MATCH_ARRAY": match_array,
+        "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys,
     }
 
 
@@ -1049,7 +1079,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max, "map": map, "range": range,
+    "max": max, "map": map, "range": range, "sorted": sorted,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

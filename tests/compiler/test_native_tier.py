@@ -1477,6 +1477,28 @@ GUARD_EDGE_EXPRESSIONS = [
     "value.slice(1)", "value.slice(-2, -1)", 'value.includes("y")', 'value.indexOf("y")', "value.at(-1)",  # str | list
     "value.a.slice(1)", "value.length", "value.a.length",
     "value.a.b.replace(/y$/, '')", "value.a.b.replace(/^x/, '')",  # (X := Y).removesuffix / removeprefix
+    # joins of three or more parts are one f-string (its parts tested as before)
+    "value.a.b + '-' + value.a.c + '/' + context.vcluster.name", "`${value.n}:${value.a.b}/${value.b}`",
+    "`${value}-${value}`", "(value.a.b + '-' + value.a.c + '-' + value.b).slice(0, 3)",
+    # products by positive literals: no -0 test, one range test for the chain
+    "value * 1024 * 1024", "value.n * 1024 * 1024", "2 * value * 3", "value * 3 * -1",
+    "Number(value.n) * 1024", "Number(value) * 1024 * 1024", "Number(value.n) + 1",
+    # radixes 8, 10 and 16 by %-formatting
+    "value.toString(16)", "value.n.toString(8)", "value.toString(10)", "value.toString(2)",
+    # Object.keys(...).sort(): the remembered ASCII key sets
+    "Object.keys(value).sort()", "Object.keys(value.a).sort()",
+    # flatMap with a callback that is no map: one comprehension (FLAT_ONE for a non-array)
+    "value.flatMap(x => x)", "value.a.flatMap(x => x ?? [])", "value.flatMap((x, i) => i > 0 ? x : [])",
+    # a literal index read as an object: past the end, the general tier's TypeError
+    "value.a[0].b", "value[1].b + '-x-' + value[0].b",
+    # a run of one character removed at an end: str's strip methods
+    "value.replace(/-+$/, '')", "value.a.b.replace(/^-+/, '')", "value.replace(/^-+|-+$/g, '')",
+    "value.replace(/\\.+$/g, '')", "value.replace(/^-+|-+$/, '')",
+    # a string list's literal index with a default: a str either way
+    "value.split(':')[1] ?? 'latest'", "value.split(':')[1] || 'latest'", "value.a.b.split('y')[0] ?? 0",
+    "value.map(c => c.split(':')[1] ?? 'latest')", "Object.keys(value)[1] ?? 'none'",
+    # in a callback, a ?? b / a || b over one object path reads and guards that object once
+    "value.map(p => p.a.b ?? p.a.c)", "value.map(p => p.a.b || p.a.c)", "value.some(p => (p.a.b ?? p.a.c) === 'y')",
 ]
 _SUB = collections.OrderedDict
 GUARD_EDGE_VALUES: dict[str, Any] = {
@@ -1503,6 +1525,38 @@ GUARD_EDGE_VALUES: dict[str, Any] = {
     "a-str": {"a": "xy"},
     "a-list-empty": {"a": []},
     "a-tuple": {"a": ("x", "y")},
+    "bool": True,
+    "n-bool": {"n": True},
+    "n-numeric-str": {"n": " 12 "},
+    "n-hex-str": {"n": "0x10"},
+    "n-big-str": {"n": "9007199254740993"},
+    "str-numeric": "512",
+    "str-exp": "1e3",
+    "keys-index": {"10": 1, "2": 2, "b": 3, "a": 4},
+    "keys-utf16": {"\uff61": 1, "\U0001f600": 2, "a": 3},
+    "keys-int": {1: "a", "b": 2},
+    "keys-a-utf16": {"a": {"\ue000": 1, "\U0001f600": 2}},
+    "keys-a-sub": {"a": _SUB(b="xy", a="z")},
+    "list-ab": [{"a": {"b": "x", "c": "y"}}, {"a": {"c": 0}}, {"a": {"b": None, "c": "z"}}, {"a": {"b": "", "c": 2**53 + 1}},
+                {"a": {"b": 0, "c": "w"}}, {"a": {"b": False, "c": [1]}}],
+    "list-ab-sub": [{"a": _SUB(b="x", c="y")}],
+    "list-ab-missing": [{"a": {"b": "x"}}, {"x": 1}],
+    "list-ab-null": [{"a": None}],
+    "str-colon": "redis:7",
+    "str-colon-empty": "redis:",
+    "list-images": ["nginx", "redis:7", "a:", "\u00e9:\U0001f600", "x:\ud83d:y"],
+    "list-images-odd": ["nginx", None],
+    "str-dashes": "--a-b--",
+    "str-dashes-astral": "-\U0001f600-\ud83d--",
+    "str-dots": "a.b..",
+    "a-dashes": {"a": {"b": "--x--"}},
+    "list-nested": [["a"], "b", None, [], [["c"]], 2**53 + 1],
+    "list-inner-tuple": [("x",), "y"],
+    "list-dicts": [{"b": "p"}, {"b": 7}],
+    "list-dict-sub": [{"b": "p"}, _SUB(b="q")],
+    "a-nested": {"a": [[1, 2], 3, None, [None]]},
+    "a-dicts": {"a": [{"b": "p"}]},
+    "a-list-long": {"a": [list(range(1001))]},
 }
 GUARD_EDGE_CONTEXTS = {"main": CONTEXT, "sub": _SUB(vcluster=_SUB(name="vc", namespace="ns")),
                        "missing": {"vcluster": {}}}
