@@ -51,6 +51,8 @@ def _int_within(first: str, name: str, low: int, high: int) -> str:
 
 
 _STR = ("ascii", "str")
+#: static types whose values compare alike with a string raw or canonical: no surrogates
+_PLAIN_TYPES = ("ascii", "int", "bool", "null", "undef")
 _LISTS = ("list", "strs", "entries", "pairs")
 # strs: a list of str (Object.keys, split); entries: Object.entries' [str, value] lists;
 # pairs: a map to two-element array literals (what Object.fromEntries takes)
@@ -947,10 +949,17 @@ class NativeGen:
         if op == "+":
             return self.plus(a, ta, b, tb)
         if op in ("===", "!=="):
+            # against a value whose text has no surrogates (ASCII) or that is no text at all, a
+            # read of value compares alike raw and canonical (a tuple equals none of them)
+            if tb in _PLAIN_TYPES:
+                self.consumed(a)
+            if ta in _PLAIN_TYPES:
+                self.consumed(b)
             test = self.strict_equals(a, ta, b, tb)
             return (test if op == "===" else E("not X", X=test)), "bool"
         if op in ("==", "!=") and (ta in ("null", "undef") or tb in ("null", "undef")):
             other = b if ta in ("null", "undef") else a
+            self.consumed(other)  # (null and undefined are no text, raw or canonical)
             test = E("(T := X) is None or T is UNDEFINED", T=self.tmp(), X=other)
             return (test if op == "==" else E("not X", X=test)), "bool"
         if op in ("<", ">", "<=", ">="):
@@ -980,6 +989,7 @@ class NativeGen:
         if op in _BITWISE:  # ToInt32 / ToUint32 of safe integers: two's complement masks
             return E(_BITWISE[op], X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
         if op == "in":
+            self.consumed(a)  # (HAS_PROPERTY refuses non-ASCII text and tuples; the inline test is ASCII only)
             if isinstance(b, ast.List) and all(isinstance(e, ast.Constant) for e in b.elts) and len(b.elts) <= 64:
                 # ``key in [literal, ...]`` (often meant as "is one of"): the array's own keys are
                 # its indices and "length"; null reads as "null"; a name its prototypes hold, or

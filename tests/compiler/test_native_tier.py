@@ -1434,11 +1434,18 @@ def _same_number(got: Any, want: Any) -> bool:
 #: scripts that give the input itself back (its only read whose text matters): the return
 #: screens it (non-ASCII text, a tuple) instead of a prologue
 RETURNS_VALUE = ["value", "value ?? context.vcluster.name", "value ?? 'x'", "value.a ? value : null",
-                 "(value ?? 'x') + '-y'", "value ?? value"]
+                 "(value ?? 'x') + '-y'", "value ?? value",
+                 # a read compared with an ASCII or non-text value, or tested with `in`, needs no
+                 # screen; one compared with other text keeps the prologue
+                 "value === 'NodePort' ? 'ClusterIP' : value", "value !== 'a' ? value : 'b'",
+                 "value == null ? 'x' : value", "value === 5 ? 'five' : value", "value === true ? 'yes' : value",
+                 "value in ['a', 'b'] ? value : 'invalid'", "value === 'é' ? 'x' : value",
+                 "value === '😀' ? 'x' : value", "value === undefined ? 'u' : value"]
 
 
 @pytest.mark.parametrize("source", RETURNS_VALUE)
 def test_value_returned_as_is_agrees_with_general(source: str) -> None:
     assert compiled(source).native
-    for value in [*VALUES.values(), UNDEFINED, {"a": "\ud83d\ude00"}, {"a": ("x",)}, ("x",)]:
+    for value in [*VALUES.values(), UNDEFINED, {"a": "\ud83d\ude00"}, {"a": ("x",)}, ("x",), ("0",), ("a",),
+                  "a\ud83d\ude00", 5, True]:
         _check_pair(source, value, CONTEXT)
