@@ -18,7 +18,7 @@ import attrs
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
-from .native import Unsupported, _plain_text, is_function_call
+from .native import Unsupported, _plain_text, _safe_int, is_function_call
 from .native_regex import literal_regex, translate_regex
 from .native_statements import bounded as _bounded
 from .native_statements import is_statement_body, reduce_in_place, writes_accumulator
@@ -93,6 +93,17 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         text = "JSON_TEXT(T, I)" if indent is not None else "JSON_TEXT(T)"  # (a plain call: no *args)
         subject = gen.expr(args[0], raw=True)[0]
         held = "T" if isinstance(subject, ast.Name) else "(T := X)"  # (a name is read again as it is)
+        if indent is None:
+            # a string or a safe integer (the usual scalars) inline, without json.dumps: ASCII
+            # text is escaped alike by both (JSON_STRING refuses the rest), an int is its digits
+            made = E(f"UNDEFINED if {held} is UNDEFINED else JSON_STRING(T) if (U := type(T)) is str else "
+                     f"str(T) if U is int and {_safe_int('T')} else JSON_TEXT(T)", T=gen.held(subject), X=subject,
+                     U=gen.tmp())
+            assert isinstance(made, ast.IfExp) and isinstance(made.orelse, ast.IfExp) \
+                and isinstance(made.orelse.orelse, ast.IfExp)
+            gen.ready(made.orelse.body)  # (text, as the caller gets it)
+            gen.ready(made.orelse.orelse.body)
+            return made, "any"
         return E(f"UNDEFINED if {held} is UNDEFINED else {text}", T=gen.held(subject), X=subject,
                  **({"I": indent} if indent is not None else {})), "any"
     if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \

@@ -1167,6 +1167,8 @@ STAYS_NATIVE = [
     ("value / 2", 8081),
     ("Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith('kubectl.')))", {"a": "1", "b": 2}),
     ("JSON.stringify(value)", UNDEFINED),
+    ("JSON.stringify(value)", 'a"b'),  # (a string and a safe integer inline)
+    ("JSON.stringify(value)", 8080),
     ("JSON.parse(value).kind", '{"kind": "Pod"}'),
     ("value?.find(o => o.controller)?.name ?? ''", [{"name": "rs", "controller": True}]),
     ("value.flatMap(s => (s.notReadyAddresses ?? []).map(a => a.ip))", [{"notReadyAddresses": [{"ip": "1"}]}, {}]),
@@ -1449,3 +1451,27 @@ def test_value_returned_as_is_agrees_with_general(source: str) -> None:
     for value in [*VALUES.values(), UNDEFINED, {"a": "\ud83d\ude00"}, {"a": ("x",)}, ("x",), ("0",), ("a",),
                   "a\ud83d\ude00", 5, True]:
         _check_pair(source, value, CONTEXT)
+
+
+
+#: JSON.stringify of a scalar inline (text by JSON_STRING, a safe integer by its digits)
+STRINGIFY_SCALARS = ["JSON.stringify(value)", "JSON.stringify(value.a)", "'x' + JSON.stringify(value)",
+                     "JSON.stringify(value) + 1"]
+
+
+@pytest.mark.parametrize("source", STRINGIFY_SCALARS)
+def test_stringify_of_scalars_agrees_with_general(source: str) -> None:
+    assert compiled(source).native
+    for value in [*VALUES.values(), UNDEFINED, 'a"b\\c\n\t\x00\x1f\x7f', 2**53 + 1, {"a": 'q"'}, {"a": 5},
+                  {"a": UNDEFINED}, {"a": "é"}]:
+        _check_pair(source, value, CONTEXT)
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_stringify_of_scalars_matches_node() -> None:
+    values = ['a"b\\c\n\t\x00\x1f\x7f\b\f\r', "", "web", "x/y<z>&'", 0, -1, 42, 2**30, 2**53, -(2**53)]
+    runner = ("const c = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "process.stdout.write(JSON.stringify(c.map(v => JSON.stringify(v))))")
+    done = subprocess.run([_NODE, "-e", runner], input=json.dumps(values), capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert [compiled("JSON.stringify(value)")(v) for v in values] == json.loads(done.stdout)
