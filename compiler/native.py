@@ -985,6 +985,13 @@ class NativeGen:
             return E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and (Q := T // U) is not None "
                      "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "any"
         if op == "%":
+            if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
+                # by a positive literal: Python's % is JS's for a dividend >= 0 (a negative one
+                # keeps its sign in JS, and may make -0: REMAINDER)
+                x = self.as_int(a, ta)
+                t = a.id if isinstance(a, ast.Name) else self.tmp()
+                held = x if isinstance(a, ast.Name) else E("(T := X)", T=t, X=x)
+                return E("T % D if H >= 0 else REMAINDER(T, D)", T=t, H=held, D=b), "int"
             return E("REMAINDER(X, Y)", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
         if op in _BITWISE:  # ToInt32 / ToUint32 of safe integers: two's complement masks
             return E(_BITWISE[op], X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
