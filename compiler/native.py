@@ -963,6 +963,14 @@ class NativeGen:
             test = E("(T := X) is None or T is UNDEFINED", T=self.tmp(), X=other)
             return (test if op == "==" else E("not X", X=test)), "bool"
         if op in ("<", ">", "<=", ">="):
+            # against a literal inside (-2**53, 2**53), an int needs no range test: JS rounds
+            # one beyond 2**53 to a double still beyond it, so the order is the exact one
+            if ta == "any" and isinstance(b, ast.Constant) and type(b.value) is int and abs(b.value) < _SAFE:
+                self.consumed(a)
+                return E(f"X {op} Y", X=self.guard("T if type(T := X) is int else DEOPT()", a), Y=b), "bool"
+            if tb == "any" and isinstance(a, ast.Constant) and type(a.value) is int and abs(a.value) < _SAFE:
+                self.consumed(b)
+                return E(f"X {op} Y", X=a, Y=self.guard("T if type(T := X) is int else DEOPT()", b)), "bool"
             return E(f"X {op} Y", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "bool"
         if op in ("-", "*", "/", "%"):  # a numeric string ("512", a quantity's digits) counts as its number
             a, ta = self.numeric(a, ta)

@@ -1380,6 +1380,8 @@ LITERAL_ARITHMETIC = [
     "value * 1", "value * 1024", "value / 1", "value / 2", "value / 3", "value / 4", "value / 1024", "value.n / 2",
     "value.n - 1", "(value + 1) * 3", "value / 2 + 1", "value.length / 2", "value * 2 / 4",
     "value % 2", "value % 3", "value.n % 2", "(value - 5) % 4", "value % 2 === 0 ? 'even' : 'odd'",
+    "value > 5", "value <= -3", "5 < value", "value >= 9007199254740991", "value < -9007199254740991",
+    "value.n > 3 ? 3 : value.n", "value > 9007199254740992",
 ]
 #: safe integers at the edges of the compact-int test (2**30) and of 2**53 (and past it), odd and
 #: even; bools (an int subclass JS does not treat as a number here), floats and -0, text
