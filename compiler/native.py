@@ -36,7 +36,23 @@ def _safe_int(first: str, name: str | None = None) -> str:
     ints, so this test costs a fraction of the 2**53 one, which still decides the rest."""
     t = name or first
     return f"(-1073741823 <= {first} and {t} <= 1073741823 or -9007199254740992 <= {t} and {t} <= 9007199254740992)"
+
+
+def _int_within(first: str, name: str, low: int, high: int) -> str:
+    """Template text for "the int ``first`` (read again as ``name``) lies in [low, high]", the
+    range of an operand whose sum, difference or product with a literal is a safe integer:
+    testing the operand instead of the result needs no temporary for the result. The compact
+    part of the range is tested first (see ``_safe_int``)."""
+    full = f"{low} <= {first} and {name} <= {high}"
+    c_low, c_high = max(low, -1073741823), min(high, 1073741823)
+    if c_low > c_high or (c_low, c_high) == (low, high):
+        return f"({full})"
+    return f"({c_low} <= {first} and {name} <= {c_high} or {low} <= {name} and {name} <= {high})"
+
+
 _STR = ("ascii", "str")
+#: static types whose values compare alike with a string raw or canonical: no surrogates
+_PLAIN_TYPES = ("ascii", "int", "bool", "null", "undef")
 _LISTS = ("list", "strs", "entries", "pairs")
 # strs: a list of str (Object.keys, split); entries: Object.entries' [str, value] lists;
 # pairs: a map to two-element array literals (what Object.fromEntries takes)
@@ -183,6 +199,9 @@ class NativeGen:
         self.loop_names: set[str] = set()  # the innermost callback's parameters
         self.hoisted: list[ast.expr] = []  # the innermost callback's inner loops' receivers
         self.safe_ints: set[str] = set()  # temporaries that hold a safe integer wherever they are read
+        #: translations (by id, held) whose value is already what the caller gets: a safe
+        #: integer, or a float that is neither integral nor -0 (see ``ready``)
+        self.caller_ready: dict[int, ast.expr] = {}
         self.maybe_absent: set[int] = set()  # member reads (by id) where the script allows for absence
         self.last_hoisted: list[ast.expr] = []  # those of the callback just translated
         self.element = "any"  # the element type of the array whose method is being translated
@@ -452,6 +471,8 @@ class NativeGen:
         if isinstance(e, ast.Name) and (e.id == "UNDEFINED" or e.id in self.safe_ints) or isinstance(e, ast.Call) and isinstance(
                 e.func, ast.Name) and (e.func.id in _AS_CALLER_GETS or e.func.id == "len" and len(e.args) == 1):
             return e  # (len: a safe integer)
+        if self.is_ready(e):
+            return e
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add) and any(
                 isinstance(x, ast.Constant) and type(x.value) is str for x in (e.left, e.right)):
             return e  # (text joined to a string, as in returns)
@@ -471,6 +492,14 @@ class NativeGen:
         return E(f"T if type({first}) in PLAIN_LEAVES or type(T) is int and -S <= T <= S else TO_PYTHON(T)",
                  T=t, X=e, S=ast.Constant(_SAFE))
 
+    def ready(self, e: ast.expr) -> ast.expr:
+        """``e``, noted as a value the caller gets as it is (``returns`` then tests nothing)."""
+        self.caller_ready[id(e)] = e
+        return e
+
+    def is_ready(self, e: ast.expr) -> bool:
+        return self.caller_ready.get(id(e)) is e
+
     def keys_out(self, e: ast.expr) -> ast.expr:
         """An object whose values are as the caller gets them: its keys are tested (and put
         in JS's order where an array index is among them)."""
@@ -488,10 +517,19 @@ class NativeGen:
         if isinstance(result, ast.Constant) and (type(result.value) in (str, bool, type(None))
                                                  or type(result.value) is int and -_SAFE <= result.value <= _SAFE):
             return [ast.Return(value=result)]
+        if isinstance(result, ast.Name) and result.id == "value" and not self.copy_mask and not self.value_as_text \
+                and list(self.text_uses) == [id(result)]:
+            # the input returned as it is, its only read whose text matters: screened here, where
+            # a string is returned (non-ASCII text or a tuple takes the general tier, which
+            # canonicalises them), instead of by a prologue that every run pays
+            del self.text_uses[id(result)]
+            return [ast.Return(value=E("value if (T := type(value)) is str and value.isascii() else "
+                                       "TO_PYTHON(value) if T is not str and T is not tuple else DEOPT()", T=self.tmp()))]
         if isinstance(result, ast.Name) and (result.id == "UNDEFINED" or result.id in strings
                                              or result.id in self.safe_ints):
             return [ast.Return(value=result)]
-        if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id in _AS_CALLER_GETS:
+        if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id in _AS_CALLER_GETS \
+                or self.is_ready(result):
             return [ast.Return(value=result)]
         if isinstance(result, ast.Subscript) and isinstance(result.slice, ast.Slice) and (
                 isinstance(result.value, ast.Name) and result.value.id in strings
@@ -993,18 +1031,36 @@ class NativeGen:
         if op == "+":
             return self.plus(a, ta, b, tb)
         if op in ("===", "!=="):
+            # against a value whose text has no surrogates (ASCII) or that is no text at all, a
+            # read of value compares alike raw and canonical (a tuple equals none of them)
+            if tb in _PLAIN_TYPES:
+                self.consumed(a)
+            if ta in _PLAIN_TYPES:
+                self.consumed(b)
             test = self.strict_equals(a, ta, b, tb)
             return (test if op == "===" else E("not X", X=test)), "bool"
         if op in ("==", "!=") and (ta in ("null", "undef") or tb in ("null", "undef")):
             other = b if ta in ("null", "undef") else a
+            self.consumed(other)  # (null and undefined are no text, raw or canonical)
             test = E("(T := X) is None or T is UNDEFINED", T=self.tmp(), X=other)
             return (test if op == "==" else E("not X", X=test)), "bool"
         if op in ("<", ">", "<=", ">="):
+            # against a literal inside (-2**53, 2**53), an int needs no range test: JS rounds
+            # one beyond 2**53 to a double still beyond it, so the order is the exact one
+            if ta == "any" and isinstance(b, ast.Constant) and type(b.value) is int and abs(b.value) < _SAFE:
+                self.consumed(a)
+                return E(f"X {op} Y", X=self.guard("T if type(T := X) is int else DEOPT()", a), Y=b), "bool"
+            if tb == "any" and isinstance(a, ast.Constant) and type(a.value) is int and abs(a.value) < _SAFE:
+                self.consumed(b)
+                return E(f"X {op} Y", X=a, Y=self.guard("T if type(T := X) is int else DEOPT()", b)), "bool"
             return E(f"X {op} Y", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "bool"
         if op in ("-", "*", "/", "%"):  # a numeric string ("512", a quantity's digits) counts as its number
             a, ta = self.numeric(a, ta)
             b, tb = self.numeric(b, tb)
         if op == "-":
+            if ta in ("any", "int") and isinstance(b, ast.Constant) and type(b.value) is int:
+                # (the operand's range is tested: the difference is safe exactly then)
+                return self.with_literal("U - Y", a, ta, b.value, -_SAFE + b.value, _SAFE + b.value), "int"
             if ta == "any" and tb == "int":  # one type test and one range test, as for +
                 self.consumed(a)
                 return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U - Y)', 'T')} else DEOPT()",
@@ -1012,19 +1068,25 @@ class NativeGen:
             return E(f"T if {_safe_int('(T := X - Y)', 'T')} else DEOPT()", T=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb)), "int"
         if op == "/":  # an exact quotient inline; a fraction, -0 or a zero divisor: DIVIDE
+            if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
+                return self.quotient(a, ta, b.value), "any"
             t, u = self.tmp(), self.tmp()
             self.safe_ints.add(t + "q")
-            if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
-                # by a positive literal (/ 2, / 1024): no -0 and no zero divisor to test
-                return E("Q if not (T := X) % Y and (Q := T // Y) is not None else DIVIDE(T, Y)", T=t, Q=t + "q",
-                         X=self.as_int(a, ta), Y=b), "any"
             return E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and (Q := T // U) is not None "
                      "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "any"
         if op == "%":
+            if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
+                # by a positive literal: Python's % is JS's for a dividend >= 0 (a negative one
+                # keeps its sign in JS, and may make -0: REMAINDER)
+                x = self.as_int(a, ta)
+                t = a.id if isinstance(a, ast.Name) else self.tmp()
+                held = x if isinstance(a, ast.Name) else E("(T := X)", T=t, X=x)
+                return E("T % D if H >= 0 else REMAINDER(T, D)", T=t, H=held, D=b), "int"
             return E("REMAINDER(X, Y)", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
         if op in _BITWISE:  # ToInt32 / ToUint32 of safe integers: two's complement masks
             return E(_BITWISE[op], X=self.as_int(a, ta), Y=self.as_int(b, tb)), "int"
         if op == "in":
+            self.consumed(a)  # (HAS_PROPERTY refuses non-ASCII text and tuples; the inline test is ASCII only)
             if isinstance(b, ast.List) and all(isinstance(e, ast.Constant) for e in b.elts) and len(b.elts) <= 64:
                 # ``key in [literal, ...]`` (often meant as "is one of"): the array's own keys are
                 # its indices and "length"; null reads as "null"; a name its prototypes hold, or
@@ -1051,10 +1113,55 @@ class NativeGen:
             return out, "int"
         if op == "*":  # a zero product is -0 in JS when the other factor is negative: general tier
             # (a reduce from 0 or a zero count keeps +0 and stays here)
+            if ta in ("any", "int") and isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
+                # by a positive literal: a zero product is +0; safe exactly when |a| <= 2**53 // b
+                return self.with_literal("U * Y", a, ta, b.value, -(_SAFE // b.value), _SAFE // b.value), "int"
+            if tb in ("any", "int") and isinstance(a, ast.Constant) and type(a.value) is int and a.value > 0:
+                return self.with_literal("Y * U", b, tb, a.value, -(_SAFE // a.value), _SAFE // a.value), "int"
             return E(f"T if {_safe_int('(T := (U := X) * (V := Y))', 'T')} and (T or (U >= 0 and V >= 0)) else DEOPT()",
                      T=self.tmp(), U=self.tmp(), V=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb)), "int"
         raise Unsupported
+
+    def with_literal(self, template: str, a: ast.expr, ta: str, literal: int, low: int, high: int,
+                     otherwise: str = "DEOPT()") -> ast.expr:
+        """``template`` (over ``U``, the operand ``a``, and ``Y``, an int literal) when ``a`` is an
+        int in [low, high], where the result is a safe integer, else ``otherwise``: one type test
+        (none for a known int) and one range test, and no temporary for a name's value or the
+        result's."""
+        self.consumed(a)
+        u = self.held(a)
+        first = "(U := X)" if u != getattr(a, "id", None) else "U"
+        if ta != "int":
+            test = f"type({first}) is int and {_int_within('U', 'U', low, high)}"
+        else:
+            test = _int_within(first, "U", low, high)
+        made = _ReadAgain().visit(E(f"B if {test} else {otherwise}", U=u, X=a, Y=ast.Constant(literal),
+                                    B=E(template, U=u, Y=ast.Constant(literal))))
+        assert isinstance(made, ast.IfExp)
+        self.ready(made.body)
+        return made
+
+    def quotient(self, a: ast.expr, ta: str, divisor: int) -> ast.expr:
+        """``a / divisor`` for a positive literal divisor (``/ 2``, ``/ 1024``), both what the
+        caller gets: an exact quotient as an int (a power of two by a shift), anything else by
+        Python's true division of the two ints, which is correctly rounded as JS's division of
+        the two (exact) doubles is. No -0 (a zero dividend is exact) and no zero divisor; a
+        fraction is never integral, so it stays a float."""
+        x = self.as_int(a, ta)
+        if isinstance(a, ast.Name):  # (the guard passes the name through: read it again)
+            t, held = a.id, x
+        else:
+            t = self.tmp()
+            held = E("(T := X)", T=t, X=x)
+        d = ast.Constant(divisor)
+        if divisor & (divisor - 1) == 0:
+            test = E("not X & M", X=held, M=ast.Constant(divisor - 1))
+            exact = E("T >> K", T=t, K=ast.Constant(divisor.bit_length() - 1))
+        else:
+            test = E("not X % D", X=held, D=d)
+            exact = E("T // D", T=t, D=d)
+        return ast.IfExp(test=test, body=self.ready(exact), orelse=self.ready(E("T / D", T=t, D=d)))
 
     def plus(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str]:
         if ta in _STR or tb in _STR:
@@ -1069,6 +1176,13 @@ class NativeGen:
             return self.concat(a, ta, b, tb)
         if ta == "int" or tb == "int":
             t = self.tmp()
+            if ta == "int" and tb == "any" and isinstance(a, ast.Constant) and type(a.value) is int:
+                return self.with_literal("Y + U", b, tb, a.value, -_SAFE - a.value, _SAFE - a.value,
+                                         "ADD_TEXT(Y, U)"), "any"
+            if ta == "any" and tb == "int" and isinstance(b, ast.Constant) and type(b.value) is int:
+                # (a literal's text is known now)
+                return self.with_literal("U + Y", a, ta, b.value, -_SAFE - b.value, _SAFE - b.value,
+                                         f"U + {str(b.value)!r} if type(U) is str and U.isascii() else ADD_TEXT(U, Y)"), "any"
             if ta == "int" and tb == "any":  # (a string on the right stays on the right)
                 u = self.held(b)
                 self.consumed(b)
@@ -1079,10 +1193,6 @@ class NativeGen:
                 u = self.held(a)  # (an annotation's "8080" + 1) is joined with the number's text
                 self.consumed(a)  # (ADD_TEXT takes ASCII text only)
                 self.safe_ints.add(t)
-                if isinstance(b, ast.Constant) and type(b.value) is int:  # a literal's text is known now
-                    return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U + Y)', 'T')} else "
-                                                "U + N if type(U) is str and U.isascii() else ADD_TEXT(U, Y)", T=t, U=u,
-                                                X=a, Y=b, N=ast.Constant(str(b.value)))), "any"
                 return _ReadAgain().visit(E(f"T if type(U := X) is int and {_safe_int('(T := U + Y)', 'T')} else "
                                             "ADD_TEXT(U, Y)", T=t, U=u, X=a, Y=b)), "any"
             return E(f"T if {_safe_int('(T := X + Y)', 'T')} else DEOPT()", T=t, X=self.as_int(a, ta),
@@ -1182,8 +1292,12 @@ class NativeGen:
             t = self.tmp()
             return E("T if C and (T := V) else Y", T=t, C=a.test, V=a.body, Y=b), _join("str", tb)
         if operator == "??":  # (a name is tested as it is: no copy)
-            return _ReadAgain().visit(E("T if (T := X) is not None and T is not UNDEFINED else Y", T=self.held(a), X=a,
-                                        Y=b)), _join(ta, tb)
+            made = _ReadAgain().visit(E("T if (T := X) is not None and T is not UNDEFINED else Y", T=self.held(a), X=a,
+                                        Y=b))
+            if id(a) in self.text_uses:  # (the test does not look at the text: only the value given on does)
+                del self.text_uses[id(a)]
+                self.text_uses[id(made.body)] = made.body
+            return made, _join(ta, tb)
         t = self.tmp()
         if ta == "any":
             # undefined early: its truth value is a Python-level __bool__ call

@@ -82,8 +82,9 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     if gen.is_global(receiver, "Math") and method in _MATH:
         return _math(gen, method, args)
     if gen.is_global(receiver, "Number") and method == "isInteger" and len(args) == 1:
-        return E("True if type(T := X) is int else IS_INTEGER(T)", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0]), \
-            "bool"
+        subject = gen.expr(args[0], raw=True)[0]
+        held = "T" if isinstance(subject, ast.Name) else "(T := X)"  # (a name is read again as it is)
+        return E(f"True if type({held}) is int else IS_INTEGER(T)", T=gen.held(subject), X=subject), "bool"
     if gen.is_global(receiver, "Number") and method == "parseInt":
         return _parse_int(gen, args)
     if gen.is_global(receiver, "Number") and method == "isNaN" and len(args) == 1:
@@ -98,7 +99,20 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             or len(args) == 3 and isinstance(args[1], A.Literal) and args[1].value is None):
         indent = ast.Constant(_int_literal(gen, args[2])) if len(args) == 3 else None
         text = "JSON_TEXT(T, I)" if indent is not None else "JSON_TEXT(T)"  # (a plain call: no *args)
-        return E(f"UNDEFINED if (T := X) is UNDEFINED else {text}", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
+        subject = gen.expr(args[0], raw=True)[0]
+        held = "T" if isinstance(subject, ast.Name) else "(T := X)"  # (a name is read again as it is)
+        if indent is None:
+            # a string or a safe integer (the usual scalars) inline, without json.dumps: ASCII
+            # text is escaped alike by both (JSON_STRING refuses the rest), an int is its digits
+            made = E(f"UNDEFINED if {held} is UNDEFINED else JSON_STRING(T) if (U := type(T)) is str else "
+                     f"str(T) if U is int and {_safe_int('T')} else JSON_TEXT(T)", T=gen.held(subject), X=subject,
+                     U=gen.tmp())
+            assert isinstance(made, ast.IfExp) and isinstance(made.orelse, ast.IfExp) \
+                and isinstance(made.orelse.orelse, ast.IfExp)
+            gen.ready(made.orelse.body)  # (text, as the caller gets it)
+            gen.ready(made.orelse.orelse.body)
+            return made, "any"
+        return E(f"UNDEFINED if {held} is UNDEFINED else {text}", T=gen.held(subject), X=subject,
                  **({"I": indent} if indent is not None else {})), "any"
     if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \
             and isinstance(args[0], A.NewExpression) and _is_new_set(gen, args[0]):
@@ -350,15 +364,16 @@ def _dual(gen: "NativeGen", method: str, receiver: Any, args: tuple[Any, ...]) -
         out = string_method(gen, obj, ty, args)
         return out
     gen.consumed(obj)  # (both branches screen a string's text: ASCII, or a result that is a bool)
-    t = gen.tmp()
+    t = gen.held(obj)  # (a name is tested and read as it is: no temporary)
+    held = "T" if t == getattr(obj, "id", None) else "(T := X)"
     with gen.branch():
         a, ta = array_method(gen, E("T", T=t), "list", args)
         try:
             b, tb = string_method(gen, E("T", T=t), "str", args)
         except Unsupported:  # (includes(2): a string receiver takes the general tier)
-            return E("A if type(T := X) is list else DEOPT()", A=a, T=t, X=obj), ta
+            return E(f"A if type({held}) is list else DEOPT()", A=a, T=t, X=obj), ta
     # a string first: the usual receiver, tested once (its method checks only its text)
-    return E("B if type(T := X) is str else A if type(T) is list else DEOPT()", A=a, B=b, T=t, X=obj), \
+    return E(f"B if type({held}) is str else A if type(T) is list else DEOPT()", A=a, B=b, T=t, X=obj), \
         ta if ta == tb else "any"
 
 

@@ -1307,6 +1307,8 @@ STAYS_NATIVE = [
     ("value / 2", 8081),
     ("Object.fromEntries(Object.entries(value).filter(([k]) => !k.startsWith('kubectl.')))", {"a": "1", "b": 2}),
     ("JSON.stringify(value)", UNDEFINED),
+    ("JSON.stringify(value)", 'a"b'),  # (a string and a safe integer inline)
+    ("JSON.stringify(value)", 8080),
     ("JSON.parse(value).kind", '{"kind": "Pod"}'),
     ("value?.find(o => o.controller)?.name ?? ''", [{"name": "rs", "controller": True}]),
     ("value.flatMap(s => (s.notReadyAddresses ?? []).map(a => a.ip))", [{"notReadyAddresses": [{"ip": "1"}]}, {}]),
@@ -1318,6 +1320,10 @@ STAYS_NATIVE = [
     ("value + 1", 2**30),  # past the compact ints, still a safe one
     ("value - 1", -(2**40)),
     ("value * 2", 2**52),
+    ("value / 4", 8080),  # (a shift)
+    ("value / 3", 10),  # (a true division, a float)
+    ("1 + value", 2**30),
+    ("3 * value", -(2**31)),
     ("value.metadata.name + '-x-' + value.metadata.namespace + '-x-' + context.vcluster.name",
      {"metadata": {"name": "web", "namespace": "ns"}}),  # value.metadata read once, guarded once
     ("value.metadata.name.length > 3 ? value.metadata.name.slice(0, 3) : value.metadata.name",
@@ -1592,3 +1598,110 @@ def test_twice_read_objects_are_read_afresh_in_a_plan_loop() -> None:
     program.inlined = None  # the same plan, through calls only
     assert plan.to_host(copy.deepcopy(obj), None) == inlined
     assert [i["x"] for i in inlined["items"][:2]] == ["pq-rp", "s-t"]
+
+
+# -- arithmetic with a literal: the operand's range is tested, not the result's -------------
+
+LITERAL_ARITHMETIC = [
+    "value + 1", "1 + value", "value + -5", "value - 1", "value - 3", "value - -2", "value * 2", "3 * value",
+    "value * 1", "value * 1024", "value / 1", "value / 2", "value / 3", "value / 4", "value / 1024", "value.n / 2",
+    "value.n - 1", "(value + 1) * 3", "value / 2 + 1", "value.length / 2", "value * 2 / 4",
+    "value % 2", "value % 3", "value.n % 2", "(value - 5) % 4", "value % 2 === 0 ? 'even' : 'odd'",
+    "value > 5", "value <= -3", "5 < value", "value >= 9007199254740991", "value < -9007199254740991",
+    "value.n > 3 ? 3 : value.n", "value > 9007199254740992",
+]
+#: safe integers at the edges of the compact-int test (2**30) and of 2**53 (and past it), odd and
+#: even; bools (an int subclass JS does not treat as a number here), floats and -0, text
+LITERAL_ARITHMETIC_VALUES: list[Any] = [
+    0, 1, -1, 2, -2, 3, -3, 8080, 8081, -8081, 2**30 - 2, 2**30 - 1, 2**30, -(2**30) + 1, -(2**30), -(2**30) - 1,
+    2**52, 2**52 + 1, 2**53 - 2, 2**53 - 1, 2**53, 2**53 + 1, 2**53 + 2, -(2**53) + 1, -(2**53), -(2**53) - 1,
+    2**54 + 2, 2**64, True, False, 1.5, 2.0, -0.0, float("nan"), "8080", "x", None, {"n": 7}, {"n": -0.0}, [1, 2],
+]
+
+
+@pytest.mark.parametrize("source", LITERAL_ARITHMETIC)
+def test_literal_arithmetic_agrees_with_general(source: str) -> None:
+    assert compiled(source).native
+    for value in LITERAL_ARITHMETIC_VALUES:
+        _check_pair(source, value, None)
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_literal_arithmetic_matches_node() -> None:
+    """Within the safe integers (past them, the general tier keeps the caller's exact int,
+    which node cannot be given), -0 told apart from 0."""
+    runner = r"""
+const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
+  try {
+    const r = (function (value) { return eval(src); })(value);
+    return Object.is(r, -0) ? ['-0'] : ['ok', r];
+  } catch (e) { return ['err', e.name]; }
+})));
+"""
+    values = [v for v in LITERAL_ARITHMETIC_VALUES
+              if not (type(v) is int and abs(v) > 2**53) and not (type(v) is float and (v != v or v == 0))]
+    cases = [(src, v) for src in LITERAL_ARITHMETIC for v in values]
+    done = subprocess.run([_NODE, "-e", runner], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=60, check=True)
+    mismatches = []
+    for (src, value), want in zip(cases, json.loads(done.stdout)):
+        got = outcome(compiled(src), value, None)
+        ok = (got[0] == "err" and got[2] == want[1]) if want[0] == "err" else \
+            got == ("ok", ("float", "-0.0")) if want[0] == "-0" else got[0] == "ok" and _same_number(
+                _json_like(got[1]), want[1])
+        if not ok:
+            mismatches.append((src, value, got, want))
+    assert not mismatches, "\n".join(map(repr, mismatches[:20]))
+
+
+def _same_number(got: Any, want: Any) -> bool:
+    """Equal, or the same double (node's JSON writes 2**54 * 1.5 as an integer's digits)."""
+    if type(got) in (int, float) and type(want) in (int, float):
+        return float(got) == float(want)
+    return bool(got == want)
+
+
+
+#: scripts that give the input itself back (its only read whose text matters): the return
+#: screens it (non-ASCII text, a tuple) instead of a prologue
+RETURNS_VALUE = ["value", "value ?? context.vcluster.name", "value ?? 'x'", "value.a ? value : null",
+                 "(value ?? 'x') + '-y'", "value ?? value",
+                 # a read compared with an ASCII or non-text value, or tested with `in`, needs no
+                 # screen; one compared with other text keeps the prologue
+                 "value === 'NodePort' ? 'ClusterIP' : value", "value !== 'a' ? value : 'b'",
+                 "value == null ? 'x' : value", "value === 5 ? 'five' : value", "value === true ? 'yes' : value",
+                 "value in ['a', 'b'] ? value : 'invalid'", "value === 'é' ? 'x' : value",
+                 "value === '😀' ? 'x' : value", "value === undefined ? 'u' : value"]
+
+
+@pytest.mark.parametrize("source", RETURNS_VALUE)
+def test_value_returned_as_is_agrees_with_general(source: str) -> None:
+    assert compiled(source).native
+    for value in [*VALUES.values(), UNDEFINED, {"a": "\ud83d\ude00"}, {"a": ("x",)}, ("x",), ("0",), ("a",),
+                  "a\ud83d\ude00", 5, True]:
+        _check_pair(source, value, CONTEXT)
+
+
+
+#: JSON.stringify of a scalar inline (text by JSON_STRING, a safe integer by its digits)
+STRINGIFY_SCALARS = ["JSON.stringify(value)", "JSON.stringify(value.a)", "'x' + JSON.stringify(value)",
+                     "JSON.stringify(value) + 1"]
+
+
+@pytest.mark.parametrize("source", STRINGIFY_SCALARS)
+def test_stringify_of_scalars_agrees_with_general(source: str) -> None:
+    assert compiled(source).native
+    for value in [*VALUES.values(), UNDEFINED, 'a"b\\c\n\t\x00\x1f\x7f', 2**53 + 1, {"a": 'q"'}, {"a": 5},
+                  {"a": UNDEFINED}, {"a": "é"}]:
+        _check_pair(source, value, CONTEXT)
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_stringify_of_scalars_matches_node() -> None:
+    values = ['a"b\\c\n\t\x00\x1f\x7f\b\f\r', "", "web", "x/y<z>&'", 0, -1, 42, 2**30, 2**53, -(2**53)]
+    runner = ("const c = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "process.stdout.write(JSON.stringify(c.map(v => JSON.stringify(v))))")
+    done = subprocess.run([_NODE, "-e", runner], input=json.dumps(values), capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert [compiled("JSON.stringify(value)")(v) for v in values] == json.loads(done.stdout)
