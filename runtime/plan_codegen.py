@@ -225,7 +225,9 @@ class _Source:
     def call_missing(self, branch: _Branch, out: str, path: str, ind: int) -> bool:
         """``out = fn(None, ctx, False)`` for a missing ``["key"]``, with ``context.path`` set
         first (the error names it); True as for ``call``."""
-        body = branch.inline(self, "None", out, exists=False)
+        # None through a name, not the literal: a body that subscripts or calls ``value``
+        # under a type test would otherwise compile with a SyntaxWarning ("None[1:]")
+        body = branch.inline(self, self.bind(None, "absent"), out, exists=False)
         if body is not None:  # as in call: a failure leaves the function
             if branch.paths:
                 self.line(ind, f"ctx['path'] = {path}")

@@ -320,3 +320,19 @@ def test_paths_nested_past_cpythons_block_limit_take_the_closure_walkers(depth) 
         expected = [expected]
     assert plan.to_host({"a": obj}, None) == {"a": expected}
     assert plan.from_host({"a": obj}, None) == {"a": obj}
+
+
+def test_an_inlined_body_for_a_missing_key_compiles_without_warnings():
+    """A native body that slices ``value`` under a type test is written in place for a missing
+    key too; ``value`` is then None, which must not reach the text as a literal (``None[1:]``
+    compiles with a SyntaxWarning that a user would see, and fails under ``-W error``)."""
+    import warnings
+
+    patches = [{"path": "[*]", "expression": '"v-" + value'},
+               {"path": '["b"]', "expression": 'typeof value === "string" ? value.slice(1) : value'}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compiled = syncpatch.compile_patches(patches)
+        assert compiled._program("to_host").inlined is not None
+        assert compiled.to_host({"a": "x"}, None) == {"a": "v-x"}
+        assert compiled.to_host(["x", "y"], None) == ["v-x", "v-y"]
