@@ -1214,14 +1214,25 @@ class NativeGen:
             if ta == "bool":
                 return E("X is Y", X=a, Y=b)
             raise Unsupported
+        # An operand of unknown type is type-tested before ``==`` reaches it: a caller's str
+        # or int subclass (or any object) would run its own ``__eq__`` here, where the general
+        # tier sees an object that equals nothing but itself
         if tb in _STR:
-            # a known non-string still runs (it may throw): (x, False)[1]
-            return E("X == Y", X=a, Y=b) if ta in ("any", *_STR) else E("(X, False)[1]", X=a)
+            if ta in _STR:
+                return E("X == Y", X=a, Y=b)
+            if ta != "any":  # a known non-string still runs (it may throw): (x, False)[1]
+                return E("(X, False)[1]", X=a)
+            if not isinstance(b, ast.Constant):
+                return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
+            t = self.tmp()
+            return E("type(T := X) is str and T == Y", T=t, X=a, Y=b)
         if tb == "int":
             if ta == "int":
                 return E("X == Y", X=a, Y=b)
+            if not isinstance(b, ast.Constant):
+                return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
             t = self.tmp()
-            return E("type(T := X) is not bool and T == Y", T=t, X=a, Y=b)
+            return E("type(T := X) in NUMBER_TYPES and T == Y", T=t, X=a, Y=b)
         if ta == "any" and tb == "any":  # (a.name === b.name, k === context.x)
             return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
         raise Unsupported

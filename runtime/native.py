@@ -1068,7 +1068,7 @@ def _helpers() -> dict[str, Any]:
         "SORT_COLLATED": sort_collated, "MATCH_GROUP": match_group, "URI_ENCODE": uri_encode_component,
         "URI_DECODE": uri_decode_component, "PARSE_INT_RADIX": parse_int_radix, "REGEX_SPLIT": regex_split,
         "MATCH_ARRAY": match_array,
-        "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys,
+        "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys, "NUMBER_TYPES": _NUMBERS,
     }
 
 

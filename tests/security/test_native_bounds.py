@@ -122,6 +122,50 @@ def test_native_code_runs_no_operator_hooks_of_caller_objects(source, make):
     assert outcome == (f.general(value, {"x": value}) if not source.startswith("value.n") else f.general({"n": value}))
 
 
+class _EqHooked:
+    """Caller objects whose ``__eq__`` claims equality with anything: native code must not run it."""
+
+    calls = 0
+
+    @staticmethod
+    def hook(self, other):
+        _EqHooked.calls += 1
+        return True
+
+
+class _EqStr(str):
+    __eq__ = _EqHooked.hook
+    __hash__ = str.__hash__
+
+
+class _EqInt(int):
+    __eq__ = _EqHooked.hook
+    __hash__ = int.__hash__
+
+
+class _EqObject:
+    __eq__ = _EqHooked.hook
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("source", ['value === "NodePort" ? "ClusterIP" : value', 'value !== "x"', 'value === 3',
+                                    'value.kind === "Service"', 'value.items.filter(i => i.k === "a").length',
+                                    'value.items.filter(i => i.k === 7).length',
+                                    '(() => { switch (value) { case "a": return 1; case "b": return 2; } return 0; })()'])
+@pytest.mark.parametrize("make", [lambda: _EqStr("q"), lambda: _EqInt(9), _EqObject])
+def test_native_equality_runs_no_eq_hooks_of_caller_objects(source, make):
+    """``x == 'lit'`` in Python runs a caller's ``__eq__`` (a str or int subclass, any object):
+    native code tests the operand's type first and gives what the general tier gives."""
+    f = syncpatch.compile_expression(source)
+    assert f.native
+    item = make()
+    value = item if not source.startswith("value.") else {"kind": item, "items": [{"k": item}]}
+    before = _EqHooked.calls
+    outcome = f(value)
+    assert _EqHooked.calls == before
+    assert outcome == f.general(value)
+
+
 def test_let_doubling_in_a_loop_meets_the_budget():
     """A ``let`` assigned in a loop (native_statements) is bounded after every assignment."""
     f = syncpatch.compile_expression("(() => { let s = 'x'.repeat(1000); for (const i of value) { s = s + s; } "
