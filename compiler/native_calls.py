@@ -17,6 +17,7 @@ import attrs
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
+from syncpatch.runtime.stdlib.regexp_syntax import group_parens
 
 from .native import Unsupported, _plain_text, _safe_int, is_function_call
 from .native_regex import literal_regex, translate_regex
@@ -1471,26 +1472,16 @@ def _repeated_capture(pattern: str) -> bool:
     """Does a quantified group hold a capturing group (``(?:(a)|b)+``)? JS clears such a
     capture on each repetition, Python keeps the last one that matched."""
     groups: list[list[bool]] = []  # per open group: [is capturing, holds a capture]
-    i, in_class = 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
+    for i in group_parens(pattern):
+        if pattern[i] == "(":
             capturing = not pattern.startswith("(?", i) or pattern.startswith("(?<", i) \
                 and not pattern.startswith(("(?<=", "(?<!"), i)
             if capturing and groups:
                 for g in groups:
                     g[1] = True
             groups.append([capturing, False])
-        elif c == ")" and groups:
+        elif groups:
             _capturing, holds = groups.pop()
             if holds and pattern[i + 1:i + 2] in ("*", "+", "?", "{"):
                 return True
-        i += 1
     return False

@@ -261,6 +261,20 @@ def _assigned_name(node: Any) -> str | None:
     return target.name if isinstance(target, A.Identifier) else None
 
 
+def _loop_body(gen: "NativeGen", body: _Body, statements: list[Any], scope: dict[str, Any]) -> list[ast.stmt]:
+    """A loop's statements with the loop's own bindings in scope. The body may run zero
+    times, so its guards establish no facts outside it."""
+    gen.in_loop += 1
+    gen.conditional += 1
+    gen.scopes.append(scope)
+    try:
+        return _statements(gen, body, statements, tail="loop")
+    finally:
+        gen.scopes.pop()
+        gen.conditional -= 1
+        gen.in_loop -= 1
+
+
 def _statements(gen: "NativeGen", body: _Body, statements: list[Any], tail: str | None = None) -> list[ast.stmt]:
     """``statements`` in a block scope of their own, followed by what ``tail`` says."""
     gen.scopes.append({})
@@ -649,15 +663,7 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
         iterable: ast.expr = E("enumerate(L)", L=source)
     else:
         iterable = E("L", L=source)
-    gen.in_loop += 1
-    gen.conditional += 1  # the body may run zero times: its guards establish no facts
-    gen.scopes.append(scope)
-    try:
-        inner = _statements(gen, body, statements, tail="loop")
-    finally:
-        gen.scopes.pop()
-        gen.conditional -= 1
-        gen.in_loop -= 1
+    inner = _loop_body(gen, body, statements, scope)
     if by_index:
         if not isinstance(source, str):
             raise Unsupported
@@ -924,15 +930,7 @@ def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]
     end = E("B + 1", B=b) if test.operator == "<=" else b
     out = [*_flush(gen), _assign(start, a), _assign(stop, end),
            *S("if S - T > MAX_ITEMS: DEOPT()", S=stop, T=start)]
-    gen.in_loop += 1
-    gen.conditional += 1  # the body may run zero times: its guards establish no facts
-    gen.scopes.append({name: (i, "int")})
-    try:
-        inner = _statements(gen, body, statements, tail="loop")
-    finally:
-        gen.scopes.pop()
-        gen.conditional -= 1
-        gen.in_loop -= 1
+    inner = _loop_body(gen, body, statements, {name: (i, "int")})
     return [*out, ast.For(target=ast.Name(id=i, ctx=ast.Store()), iter=E("range(S, T)", S=start, T=stop),
                           body=inner or [ast.Pass()], orelse=[])]
 

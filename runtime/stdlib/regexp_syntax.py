@@ -18,7 +18,7 @@ message text.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from ..strings import to_units
 from .regexp_vclass import parse_v_class, property_ranges, property_set
@@ -85,11 +85,9 @@ def _is_id_part(c: str) -> bool:
     return c in "$_\u200c\u200d" or ("a" + c).isidentifier()
 
 
-def _scan_groups(src: str) -> tuple[int, dict[str, int]]:
-    """Count capturing groups and find group names (needed before parsing: ``\\10``,
-    forward ``\\k<name>``)."""
-    n = 0
-    names: dict[str, int] = {}
+def group_parens(src: str) -> Iterator[int]:
+    """Where each ``(`` and ``)`` of a pattern's text stands, escapes and classes skipped:
+    the scan that counting groups and finding quantified ones both start from."""
     i = 0
     in_class = False
     while i < len(src):
@@ -101,15 +99,26 @@ def _scan_groups(src: str) -> tuple[int, dict[str, int]]:
             in_class = c != "]"
         elif c == "[":
             in_class = True
-        elif c == "(":
-            if not src.startswith("?", i + 1):
-                n += 1
-            elif src.startswith("?<", i + 1) and not src.startswith(("?<=", "?<!"), i + 1):
-                n += 1
-                end = src.find(">", i + 3)
-                if end > 0:
-                    names.setdefault(src[i + 3 : end], n)
+        elif c == "(" or c == ")":
+            yield i
         i += 1
+
+
+def _scan_groups(src: str) -> tuple[int, dict[str, int]]:
+    """Count capturing groups and find group names (needed before parsing: ``\\10``,
+    forward ``\\k<name>``)."""
+    n = 0
+    names: dict[str, int] = {}
+    for i in group_parens(src):
+        if src[i] == ")":
+            continue
+        if not src.startswith("?", i + 1):
+            n += 1
+        elif src.startswith("?<", i + 1) and not src.startswith(("?<=", "?<!"), i + 1):
+            n += 1
+            end = src.find(">", i + 3)
+            if end > 0:
+                names.setdefault(src[i + 3 : end], n)
     return n, names
 
 

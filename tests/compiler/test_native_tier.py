@@ -1084,9 +1084,7 @@ _JSON_IDS = ["list-empty", "list-str", "list-int", "list-ports", "list-mixed", "
              "int-42", "none"]
 
 
-@pytest.mark.skipif(_NODE is None, reason="node is not installed")
-def test_native_results_match_node_on_json_values() -> None:
-    runner = r"""
+_NODE_EVAL = r"""
 const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
   try {
@@ -1095,13 +1093,16 @@ process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
   } catch (e) { return ['err', e.name]; }
 })));
 """
-    assert len(_NODE_JSON_ROWS) >= 10
-    cases = [(e, VALUES[vid]) for e in _NODE_JSON_ROWS for vid in _JSON_IDS]
-    done = subprocess.run([_NODE, "-e", runner], input=json.dumps(cases), capture_output=True, text=True,
-                          timeout=60, check=True)
+
+
+def _node_mismatches(rows: list[str], value_ids: list[str], timeout: int) -> list[Any]:
+    """Each row on each value, by node and natively (on a copy): the pairs that disagree."""
+    cases = [(e, VALUES[vid]) for e in rows for vid in value_ids]
+    done = subprocess.run([_NODE, "-e", _NODE_EVAL], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=timeout, check=True)
     mismatches = []
     for (src, value), want in zip(cases, json.loads(done.stdout)):
-        got = outcome(compiled(src), value, None)
+        got = outcome(compiled(src), copy.deepcopy(value), None)
         if want[0] == "err":
             ok = got[0] == "err" and got[2] == want[1]
         else:
@@ -1109,6 +1110,13 @@ process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
                 got[0] == "ok" and _json_like(got[1]) == want[1])
         if not ok:
             mismatches.append((src, value, got, want))
+    return mismatches
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_native_results_match_node_on_json_values() -> None:
+    assert len(_NODE_JSON_ROWS) >= 10
+    mismatches = _node_mismatches(_NODE_JSON_ROWS, _JSON_IDS, 60)
     assert not mismatches, "\n".join(map(repr, mismatches[:20]))
 #: the natcover2 rows (switch, counted loops, loop exits, reduce without a start, collated
 #: sorts, match groups, regex splits, computed needles, parseInt radix, isNaN, URI components),
@@ -1127,29 +1135,8 @@ _NATCOVER2_IDS = ["str-web", "str-exact", "str-dns", "str-prefixed", "str-v", "s
 
 @pytest.mark.skipif(_NODE is None, reason="node is not installed")
 def test_natcover2_rows_match_node() -> None:
-    runner = r"""
-const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
-process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
-  try {
-    const r = (function (value) { return eval(src); })(value);
-    return r === undefined ? ['undefined'] : ['ok', r];
-  } catch (e) { return ['err', e.name]; }
-})));
-"""
     assert len(_NATCOVER2_ROWS) >= 50
-    cases = [(e, VALUES[vid]) for e in _NATCOVER2_ROWS for vid in _NATCOVER2_IDS]
-    done = subprocess.run([_NODE, "-e", runner], input=json.dumps(cases), capture_output=True, text=True,
-                          timeout=120, check=True)
-    mismatches = []
-    for (src, value), want in zip(cases, json.loads(done.stdout)):
-        got = outcome(compiled(src), copy.deepcopy(value), None)
-        if want[0] == "err":
-            ok = got[0] == "err" and got[2] == want[1]
-        else:
-            ok = got == ("ok", ("undefined",)) if want[0] == "undefined" else (
-                got[0] == "ok" and _json_like(got[1]) == want[1])
-        if not ok:
-            mismatches.append((src, value, got, want))
+    mismatches = _node_mismatches(_NATCOVER2_ROWS, _NATCOVER2_IDS, 120)
     assert not mismatches, "\n".join(map(repr, mismatches[:20]))
 
 
