@@ -43,8 +43,9 @@ class GeneratedCode:
 class Codegen(ClassGen, StmtGen, FuncGen, CallGen, ExprGen, WithGen):
     """Generates the module for one script (see module docstring)."""
 
-    def __init__(self, source: str, origin: str, dynamic: bool = False) -> None:
+    def __init__(self, source: str, origin: str, dynamic: bool = False, fast_paths: bool = True) -> None:
         self.dynamic = dynamic  # text compiled at run time by eval/Function (see dynamic.py)
+        self.fast_paths = fast_paths  # inline int/str fast paths (off: every operator a runtime call)
         self.source = source
         self.origin = origin
         self.counter = 0
@@ -278,9 +279,11 @@ def _is_pattern_assign(s: A.ExpressionStatement) -> bool:
     return isinstance(e, A.AssignmentExpression) and not isinstance(e.left, (A.Identifier, A.MemberExpression))
 
 
-def generate(program: A.Program, source: str, origin: str, dynamic: bool = False) -> GeneratedCode:
+def generate(program: A.Program, source: str, origin: str, dynamic: bool = False,
+             fast_paths: bool = True) -> GeneratedCode:
     """Typed AST -> the general tier's module (see module docstring); ``dynamic`` for text
-    compiled at run time by eval/Function."""
-    gen = Codegen(source, origin, dynamic)
+    compiled at run time by eval/Function; ``fast_paths=False`` prints every operator as a
+    runtime call (one bracket a link), for a script too long-chained for the inline forms."""
+    gen = Codegen(source, origin, dynamic, fast_paths)
     module = gen.program(program)
     return GeneratedCode(module, gen.names, gen.free_globals)

@@ -239,6 +239,9 @@ class _General:
 
     def __init__(self, program: A.Program, source: str, origin: str) -> None:
         generated = generate(program, source, origin)
+        if _too_deep_to_print(generated.module.body, source):
+            # inline fast paths print deeper than calls: a long chain that fits as calls keeps them
+            generated = generate(program, source, origin, fast_paths=False)
         self.statements = generated.module.body
         self.names = generated.names
         self.free_globals = tuple(generated.free_globals)

@@ -131,7 +131,7 @@ class ExprGen(GenBase):
         if isinstance(node, A.LogicalExpression) and node.operator in ("&&", "||"):
             op = ast.And() if node.operator == "&&" else ast.Or()
             return ast.BoolOp(op=op, values=[self.test(node.left), self.test(node.right)])
-        if isinstance(node, A.CallExpression):  # a method's result (includes, startsWith, some) is
+        if isinstance(node, A.CallExpression) and self.fast_paths:  # a method's result (includes, startsWith, some) is
             t = self.tmp()  # often a bool, its own truth: no call then
             return P.or_(P.is_(P.walrus(t, self.expr(node)), P.const(True)),
                          P.and_(ast.Compare(left=P.name(t), ops=[ast.IsNot()], comparators=[P.const(False)]),
@@ -398,9 +398,9 @@ class ExprGen(GenBase):
             return self.plus(node)
         if op in ("===", "!==") and (isinstance(node.right, A.Literal) and type(node.right.value) is str):
             return self.string_equals(node.left, node.right.value, op == "===")
-        if op in _INT_FAST and _shallow(node):
+        if op in _INT_FAST and self.fast_paths and _shallow(node):
             return self.int_fast(node)
-        if op in ("*", "/") and _shallow(node) and (scaled := self.scale_fast(node)) is not None:
+        if op in ("*", "/") and self.fast_paths and _shallow(node) and (scaled := self.scale_fast(node)) is not None:
             return scaled
         return P.call(BINARY_FUNCS[op], self.expr(node.left), self.expr(node.right))
 
@@ -467,7 +467,7 @@ class ExprGen(GenBase):
             t = self.tmp()
             return P.ifexp(P.type_is(P.walrus(t, left), "str"),
                            ast.BinOp(left=P.name(t), op=ast.Add(), right=right), P.call("add", P.name(t), right))
-        if not _shallow(node):  # (a long chain: one bracket a link, as the printed-nesting bound counts)
+        if not (self.fast_paths and _shallow(node)):  # (a long chain: one bracket a link, as the printed-nesting bound counts)
             return P.call("add", left, right)
         if lt == "str" or rt == "str":  # a string expression on one side: no int sum possible
             return self.concat_fast(left, right)

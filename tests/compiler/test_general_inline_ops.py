@@ -127,3 +127,14 @@ def test_a_call_used_as_a_condition_is_tested_as_js_does(result: Any, truth: int
     assert fn({"r": result}) == truth
     assert general("let n; if ((() => value.r)()) n = 1; else n = 2; n")({"r": result}) == truth
     assert "is True or" in generated("value.startsWith('www.') ? 1 : 2")
+
+
+def test_a_chain_that_fits_only_as_calls_compiles_with_the_calls():
+    """Inline forms print deeper than calls: a chain within the printed-nesting bound as
+    calls but past it with the inline forms is generated with the calls, not refused."""
+    from syncpatch.compiler.emit import MAX_PRINTED_NESTING
+
+    terms = MAX_PRINTED_NESTING - 20
+    f = compile_expression("+".join(["value"] * terms), budgets=Budgets())
+    assert f(1) == terms
+    assert f("ab") == "ab" * terms
