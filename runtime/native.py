@@ -23,6 +23,9 @@ from typing import Any
 
 from .interop import _dict_to_python, known_plain_keys, plain_keys, to_python
 from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
+from .stdlib.collation import collation_key
+from .stdlib.number import parse_int as js_parse_int
+from .stdlib.uri import decode_uri_component, encode_uri_component
 from .values import UNDEFINED
 
 __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
@@ -941,8 +944,6 @@ def sort_collated(items: list[Any], key: str | None, descending: bool) -> list[A
     of strings without surrogates (which the general tier would join into pairs): by the root
     collation key its localeCompare compares; equal keys keep their order (both sorts are stable,
     and ``reverse`` keeps the order of equals too)."""
-    from .stdlib.collation import collation_key
-
     values = items if key is None else [x[key] if type(x) is dict and key in x else deopt() for x in items]
     for x in values:
         if type(x) is not str or not x.isascii() and _SURROGATE.search(x):
@@ -980,63 +981,32 @@ def match_array(rx: LazyRegex, limit: int, s: Any) -> list[Any] | None:
     return [UNDEFINED if g is None else g for g in (m.group(0), *m.groups())]
 
 
-_URI_COMPONENT_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
-_PERCENT_ESCAPES = re.compile(r"%(?![0-9A-Fa-f]{2})")
-
-
 def uri_encode_component(s: Any) -> str:
-    """``encodeURIComponent`` of a string without surrogates (a lone one is a URIError, a pair
-    held as two code points one character in JS): UTF-8 bytes, percent-escaped."""
+    """``encodeURIComponent`` of a string, by the standard library's routine (a lone surrogate
+    is its URIError, which the general tier then reports)."""
     if type(s) is not str or len(s) > MAX_TEXT:
         raise Deopt
-    if s.isascii() and all(c in _URI_COMPONENT_SAFE for c in s):
-        return s
-    if _SURROGATE.search(s):
-        raise Deopt
-    return "".join(chr(b) if chr(b) in _URI_COMPONENT_SAFE else f"%{b:02X}" for b in s.encode("utf-8"))
+    return encode_uri_component(None, s)
 
 
 def uri_decode_component(s: Any) -> str:
-    """``decodeURIComponent`` of ASCII text whose every ``%`` starts an escape, decoding to
-    ASCII text (other text, or a malformed escape, a URIError: the general tier's)."""
-    if type(s) is not str or len(s) > MAX_TEXT or not s.isascii() or _PERCENT_ESCAPES.search(s):
+    """``decodeURIComponent`` of ASCII text, by the standard library's routine (a malformed
+    escape is its URIError, which the general tier then reports; other text the general tier
+    puts in canonical form first)."""
+    if type(s) is not str or len(s) > MAX_TEXT or not s.isascii():
         raise Deopt
-    if "%" not in s:
-        return s
-    parts = s.split("%")
-    decoded = [parts[0], *(chr(int(p[:2], 16)) + p[2:] for p in parts[1:])]
-    text = "".join(decoded)
-    if not text.isascii():
-        raise Deopt  # (UTF-8 sequences: the general tier decodes and checks them)
-    return text
-
-
-_RADIX_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+    return decode_uri_component(None, s)
 
 
 def parse_int_radix(v: Any, radix: int) -> int:
-    """``parseInt(v, radix)`` of a string, for a literal radix from 2 to 36 other than 10, when
-    the answer is a safe integer other than -0 (no digit is NaN: the general tier's)."""
+    """``parseInt(v, radix)`` of a string, by the standard library's routine, when the answer
+    is a safe integer other than -0 (NaN, -0 and larger numbers are the general tier's)."""
     if type(v) is not str:
         raise Deopt
-    s = v.lstrip(JS_WHITESPACE)
-    negative = s[:1] == "-"
-    if s[:1] in ("-", "+"):
-        s = s[1:]
-    if radix == 16 and s[:2] in ("0x", "0X"):
-        s = s[2:]
-    n = count = 0
-    for c in s:
-        d = _RADIX_DIGITS.find(c.lower()) if c.isascii() else -1
-        if not 0 <= d < radix:
-            break
-        n = n * radix + d
-        count += 1
-        if n > _SAFE:
-            raise Deopt
-    if count == 0 or negative and n == 0:
+    n = js_parse_int(v, radix)
+    if type(n) is not int or not -_SAFE <= n <= _SAFE:
         raise Deopt
-    return -n if negative else n
+    return n
 
 
 _LEAF_TYPES = frozenset([str, bool, type(None), type(UNDEFINED)])
