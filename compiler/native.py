@@ -240,6 +240,8 @@ class NativeGen:
         #: literal-index reads of arrays (by id: the read, undefined past the end, and the
         #: plain subscript; see ``past_end_refused``)
         self.indexed: dict[int, tuple[ast.expr, ast.expr, str]] = {}
+        #: ``Number(x)`` translations (by id, held; see ``number_of``): an int they give is safe
+        self.numbers: dict[int, ast.expr] = {}
 
     def tmp(self) -> str:
         self.counter += 1
@@ -819,8 +821,21 @@ class NativeGen:
     def numeric(self, e: ast.expr, ty: str) -> tuple[ast.expr, str]:
         """A string operand of arithmetic as the number JS reads from it (others as they are)."""
         if ty in _STR:
-            return E("NUMBER_OF(X)", X=e), "any"
+            return self.number_of(e, ty), "any"
         return e, ty
+
+    def number_of(self, e: ast.expr, ty: str) -> ast.expr:
+        """``Number(e)``: text of ASCII digits alone (a port, a replica count), at most 15 of
+        them, is a safe integer that ``int`` reads exactly as JS does (leading zeros too), with
+        no call; anything else (signs, spaces, hex, fractions, long digit runs, other types)
+        takes NUMBER_OF. Either answer is as the caller gets it, and an int either gives is safe."""
+        t = self.tmp()
+        test = ("(T := X).isascii() and T.isdigit() and len(T) < 16" if ty in _STR
+                else "type(T := X) is str and T.isascii() and T.isdigit() and len(T) < 16")
+        digits = self.ready(E("int(T)", T=t))
+        out = E(f"D if {test} else NUMBER_OF(T)", D=digits, T=t, X=e)
+        self.numbers[id(out)] = out
+        return out
 
     def to_text(self, e: ast.expr, ty: str) -> tuple[ast.expr, str]:
         """JS ToString of ``e`` where a string is wanted (``+`` with a string, templates,
@@ -894,7 +909,8 @@ class NativeGen:
             return e
         if ty != "any":
             raise Unsupported
-        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "NUMBER_OF":
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "NUMBER_OF" \
+                or self.numbers.get(id(e)) is e:
             # (an int NUMBER_OF gives is safe: it makes a larger one a float, as JS holds it)
             return self.guard("T if type(T := X) is int else DEOPT()", e)
         return self.guard(f"T if type(T := X) is int and {_safe_int('T')} else DEOPT()", e)
@@ -1554,10 +1570,14 @@ def is_function_call(node: Any) -> TypeGuard[A.CallExpression]:
 #: in to_python's form)
 _AS_CALLER_GETS = frozenset(["DEOPT", "DIVIDE", "NUMBER_OF", "JSON_TEXT", "STRING_OF", "RADIX_STRING", "TO_FIXED",
                              "ADD_TEXT"])
+#: ToInt32 of the integer V, inline (runtime/native.py's ``int32``, with no call per operator:
+#: the same exact arithmetic on Python's unbounded ints)
+_INT32 = "(((V) & 0xFFFFFFFF ^ 0x80000000) - 0x80000000)"
 #: the bitwise operators on two integers X and Y
 _BITWISE = {
-    "|": "INT32(X | Y)", "&": "INT32(X & Y)", "^": "INT32(X ^ Y)",
-    "<<": "INT32(X << (Y & 31))", ">>": "INT32(X) >> (Y & 31)", ">>>": "(X & 0xFFFFFFFF) >> (Y & 31)",
+    "|": _INT32.replace("V", "X | Y"), "&": _INT32.replace("V", "X & Y"), "^": _INT32.replace("V", "X ^ Y"),
+    "<<": _INT32.replace("V", "X << (Y & 31)"), ">>": _INT32.replace("V", "X") + " >> (Y & 31)",
+    ">>>": "(X & 0xFFFFFFFF) >> (Y & 31)",
 }
 
 

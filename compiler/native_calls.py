@@ -56,7 +56,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return gen.to_text(*gen.expr(args[0]))
         if gen.is_global(callee, "Number") and len(args) == 1:
             e, ty = gen.expr(args[0], raw=True)
-            return (e, "int") if ty == "int" else (E("NUMBER_OF(X)", X=e), "any")
+            return (e, "int") if ty == "int" else (gen.number_of(e, ty), "any")
         if gen.is_global(callee, "Boolean") and len(args) == 1:
             return E("bool(X)", X=gen.truthy(*gen.expr(args[0], raw=True))), "bool"
         if gen.is_global(callee, "parseInt"):

@@ -19,6 +19,7 @@ import json
 import math
 import re
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Any
 
 from .interop import _dict_to_python, known_plain_keys, plain_keys, to_python
@@ -433,6 +434,35 @@ def js_keys(d: dict[Any, Any]) -> list[str]:
     return keys
 
 
+#: for a key sequence met before whose JS order differs from it: the picker of its entries
+#: in JS's order (``itemgetter`` of their positions, at C speed); None: the order is the same
+_ITEM_PICKS: dict[tuple[str, ...], Any] = {}
+
+
+def js_items(d: dict[Any, Any]) -> Any:
+    """``Object.entries(d)`` for code that unpacks each entry into its key and value (so no
+    entry is seen as an array): ``(key, value)`` pairs in JS's order, with JS_KEYS's guards.
+    The usual object with an integer-like key (a ConfigMap's "10") costs one C-level pick of
+    its items, not a subscript and a list per key."""
+    if type(d) is not dict or len(d) > _ORDERED_KEYS:
+        return [(k, d[k]) for k in js_keys(d)]
+    for k in d:
+        if type(k) is not str:
+            raise Deopt  # (as in js_keys: a str subclass equal to a remembered key among them)
+    seq = tuple(d)
+    pick = _ITEM_PICKS.get(seq, _ITEM_PICKS)
+    if pick is _ITEM_PICKS:  # (not met before)
+        keys = js_keys(d)
+        if keys == list(seq):
+            pick = None
+        else:  # (two keys at least, so the getter returns a tuple)
+            where = {k: i for i, k in enumerate(seq)}
+            pick = itemgetter(*[where[k] for k in keys])
+        if len(_ITEM_PICKS) < _ORDERS_LIMIT:
+            _ITEM_PICKS[seq] = pick
+    return d.items() if pick is None else pick(list(d.items()))
+
+
 def dict_out(d: dict[Any, Any]) -> Any:
     """A result object that failed the inline test: when only its keys are unusual (a
     ConfigMap's "10"), put them in JS's order here; anything else takes ``to_python``."""
@@ -673,6 +703,14 @@ def _json_int(text: str) -> int | float:
     return n if -_SAFE <= n <= _SAFE else float(text)
 
 
+def _json_float(text: str) -> int | float:
+    return normalize_number(float(text))
+
+
+#: one decoder for every call, with JSON.parse's number hooks (it keeps no state between calls)
+_JSON_DECODER = json.JSONDecoder(parse_constant=_json_constant, parse_int=_json_int, parse_float=_json_float)
+
+
 def json_parse(text: Any) -> Any:
     """``JSON.parse(text)`` of ASCII text (Python's json agrees with JSON.parse there, once
     NaN and Infinity are refused and numbers become what JS holds)."""
@@ -681,8 +719,7 @@ def json_parse(text: Any) -> Any:
     if text.count("[") + text.count("{") > _JSON_NESTING and _json_depth(text) > _JSON_NESTING:
         raise Deopt  # (Python's C scanner recurses per level: a small thread stack would overflow)
     try:
-        return json.loads(text, parse_constant=_json_constant, parse_int=_json_int,
-                          parse_float=lambda s: normalize_number(float(s)))
+        return _JSON_DECODER.decode(text)  # (json.loads with these hooks would build a decoder per call)
     except ValueError:
         raise Deopt from None  # (a SyntaxError: the general tier throws it)
 
@@ -1031,7 +1068,7 @@ def _helpers() -> dict[str, Any]:
         "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten, "FLAT_ONE": flat_one,
         "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
-        "UNIQUE": unique, "JS_KEYS": js_keys, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
+        "UNIQUE": unique, "JS_KEYS": js_keys, "JS_ITEMS": js_items, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
         "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out, "COPIED_OUT": copied_out,
         "SPREAD_OUT": spread_out, "KEYS_OUT": keys_out,

@@ -511,6 +511,9 @@ EXPRESSIONS: list[str] = [
     "value.reduce((n, x) => n + x.length, 0)",
     "value.items.reduce((n, x) => n + x.length, 0)",
     "value.reduce((a, b) => ((a << 4) | b) >>> 0, 0)",
+    # (natcost) ToInt32 inline: wraps at 2**31 both ways, negative operands, shifts past 31
+    "value.map(x => (x << 28) >> 28)", "value.map(x => (x | 0) & -2)", "value.map(x => x ^ -1)",
+    "value.reduce((a, b) => (a << 30) ^ b, 7)", "value.map(x => x << 33)", "value.n << 31 | 1",
     "value.reduce((n, x) => n * 3 + 1, 1)",
     "value.reduce((n, x) => n + x, 0)",
     "value.port / 8",
@@ -1151,6 +1154,8 @@ _SUBSETS = {"subsets": [
      "ports": [{"port": 2**53 + 1, "name": "é"}, {"port": -0.0}], "10": "x", "1": [2.0]},
     {"addresses": [], "ports": [{"port": 80}]},
 ]}
+_INDEX_KEYED_TEXT = {"b": "bee", "10": "ten", "2": "two", "01": "lead", "-1": "neg", "4294967295": "max",
+                     "4294967294": "top", "a": ""}
 #: (expression, JSON input): shapes whose results are checked where they are made
 CHECKED_RESULTS = [
     ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, typeof v === 'string' ? v + '!' : v]))",
@@ -1169,6 +1174,14 @@ CHECKED_RESULTS = [
     ('({...value, patched: "x", n: value.big})', _INDEX_KEYED),
     ('({...value.nested, b: "y"})', _INDEX_KEYED),
     ("[value.n, value.z, value.big, value.huge, value.nested, value['10']]", _INDEX_KEYED),
+    # (natcost) unpacked entries of an object with integer-like keys come in JS's order
+    # (JS_ITEMS), and JSON.parse's number hooks hold with its decoder made once
+    ("Object.entries(value).map(([k, v]) => k + '=' + v)", _INDEX_KEYED_TEXT),
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.length]))", _INDEX_KEYED_TEXT),
+    ("Object.entries(value).filter(([k, v]) => v.length > 3).map(([k]) => k)", _INDEX_KEYED_TEXT),
+    ("JSON.parse(value.text)", {"text": '{"a": -0, "b": [1.0, 2.5e0, -0.0, 12345678901234567890, 9007199254740993],'
+                                        ' "10": 1, "2": 2, "a": 3}'}),
+    ("JSON.parse(value.text).n * 2", {"text": '{"n": 4503599627370496}'}),
     ('(value => { value.metadata ??= {}; value.metadata.annotations ??= {}; '
      'value.metadata.annotations["patched-by"] = "vcluster"; return value; })(value)',
      {"metadata": {"name": "web", "10": 1.0}, "spec": _SUBSETS, "2": [2**53 + 1]}),
@@ -1257,6 +1270,23 @@ def test_remembered_key_orders_serve_only_plain_string_keys() -> None:
     assert outcome(f, odd, None) == outcome(f.general, odd, None)
     plain = {"web": 1, "tier": 2}  # (plain keys: remembered for the C-level test as well)
     assert f(plain) == ["web", "tier"] and f({"tier": 1, "web": 2}) == ["tier", "web"]
+
+
+def test_remembered_entry_orders_serve_only_plain_string_keys() -> None:
+    """JS_ITEMS remembers how to pick a key sequence's entries in JS's order; a sequence that
+    only compares equal to a remembered one (a str subclass key) is not served from memory."""
+
+    class Key(str):
+        pass
+
+    for source in ("Object.entries(value).map(([k, v]) => k + v)",
+                   "Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v + '!']))"):
+        f = compiled(source)
+        for _ in range(2):  # (the second call is served from memory)
+            got = f({"b": "1", "10": "2", "2": "3"})
+            assert list(got) == (["23", "102", "b1"] if type(got) is list else ["2", "10", "b"])
+        for odd in ({"b": "1", Key("10"): "2", "2": "3"}, {Key("b"): "1", "10": "2", "2": "3"}):
+            assert outcome(f, odd, None) == outcome(f.general, odd, None)
 
 
 # -- the native tier really runs (a fallback would still give the right answer, silently) ----
@@ -1476,6 +1506,7 @@ GUARD_EDGE_EXPRESSIONS = [
     # products by positive literals: no -0 test, one range test for the chain
     "value * 1024 * 1024", "value.n * 1024 * 1024", "2 * value * 3", "value * 3 * -1",
     "Number(value.n) * 1024", "Number(value) * 1024 * 1024", "Number(value.n) + 1",
+    "Number(value.n)", "[Number(value.n), value.n * 2]", "value.n.split(',').map(Number)",
     # radixes 8, 10 and 16 by %-formatting
     "value.toString(16)", "value.n.toString(8)", "value.toString(10)", "value.toString(2)",
     # Object.keys(...).sort(): the remembered ASCII key sets
@@ -1523,6 +1554,15 @@ GUARD_EDGE_VALUES: dict[str, Any] = {
     "n-numeric-str": {"n": " 12 "},
     "n-hex-str": {"n": "0x10"},
     "n-big-str": {"n": "9007199254740993"},
+    # (natcost) digits that Number reads inline (ASCII, at most 15) and their neighbours
+    "n-digits-15": {"n": "999999999999999"},
+    "n-digits-16": {"n": "1000000000000000"},
+    "n-lead-zeros": {"n": "007"},
+    "n-superscript": {"n": "\u00b2"},
+    "n-arabic-digits": {"n": "\u0661\u0662"},
+    "n-fullwidth": {"n": "\uff11\uff12"},
+    "n-empty": {"n": ""},
+    "n-neg0-str": {"n": "-0"},
     "str-numeric": "512",
     "str-exp": "1e3",
     "keys-index": {"10": 1, "2": 2, "b": 3, "a": 4},
