@@ -1059,8 +1059,16 @@ def _quantifier(py: str) -> Any:
         element = gen.element
         source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
         test, _ = _in_scope(gen, params, pynames, body, element, test=True)
+        generators = _generator(source, pynames, gen)
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == py \
+                and len(test.args) == 1 and isinstance(test.args[0], ast.GeneratorExp) and not test.keywords:
+            # xs.some(x => x.ys.some(y => t)): one any() over both loops, not one per x (the
+            # same elements in the same order, the same guards, the same first true; so for
+            # every in every and the first false)
+            inner = test.args[0]
+            test, generators = inner.elt, [*generators, *inner.generators]
         return ast.Call(func=ast.Name(id=py, ctx=ast.Load()),
-                        args=[ast.GeneratorExp(elt=test, generators=_generator(source, pynames, gen))], keywords=[]), "bool"
+                        args=[ast.GeneratorExp(elt=test, generators=generators)], keywords=[]), "bool"
     return build
 
 

@@ -533,6 +533,9 @@ EXPRESSIONS: list[str] = [
     'value.map(x => Object.keys(x).map(k => k + "=" + x[k]))',
     "value.map(x => x.items ?? []).map(xs => xs.map(y => y))",
     'value.some(x => Object.keys(x).some(k => k === "port"))',
+    # (natcost) some in some (every in every) is one any() (all()) over both loops
+    'value.some(x => x.items.some(i => i === "y"))', 'value.every(x => (x.items ?? []).every(i => i !== "z"))',
+    'value.some(x => (x.items ?? []).some(i => i === x.name))', 'value.some((x, n) => x.items.some((i, m) => m > n))',
     "value.map(x => ({...x, items: (x.items ?? []).map(i => ({name: i}))}))",
     "value.reduce((n, x) => n + x.items.filter(i => i).length, 0)",
     "value.flatMap(x => (x.items ?? []).map(i => i + x.name))",
