@@ -226,13 +226,22 @@ def _optional_call(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExp
     gen.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
     saved, gen.pre = gen.pre, []
     try:
-        e = _call_on_receiver(gen, node, callee, t, ty)
+        e, call_ty = _call_on_receiver(gen, node, callee, t, ty)
     finally:
         body, gen.pre = gen.pre, saved
     gen.pre.append(ast.If(test=E("T is None or T is UNDEFINED", T=t),
                           body=[ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=E("UNDEFINED"))],
                           orelse=[*body, ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=e)]))
-    return E("R", R=r), "any"
+    out = E("R", R=r)
+    if call_ty in _READY_TYPES:
+        # undefined or a value of a type the caller gets as it is (``xs?.map(x => `${x.a}`)``,
+        # a list of strings): returned with no type test or walk
+        gen.ready(out)
+    return out, "any"
+
+
+#: static types whose values are already what the caller gets (as ``NativeGen.result`` returns them)
+_READY_TYPES = frozenset(["ascii", "str", "bool", "int", "null", "undef", "strs"])
 
 
 #: Math functions on numbers: by their helper (one argument) or as min/max of safe integers
@@ -270,20 +279,20 @@ def _spread_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, st
 
 
 def _call_on_receiver(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExpression, t: str,
-                      ty: Any) -> ast.expr:
+                      ty: Any) -> tuple[ast.expr, str]:
     """The method call of an optional call ``x?.m(...)``, translated with the receiver bound
-    to the local ``t`` (already evaluated once); conditional, since it may not run."""
+    to the local ``t`` (already evaluated once); conditional, since it may not run. With
+    the call's static type."""
     receiver = A.Identifier(name="#receiver", span=callee.span)
     inner = A.CallExpression(callee=attrs.evolve(callee, object=receiver, optional=False), arguments=node.arguments,
                              optional=False, span=node.span)
     gen.scopes.append({"#receiver": (t, ty)})
     gen.conditional += 1
     try:
-        e, _ = call(gen, inner)
+        return call(gen, inner)
     finally:
         gen.conditional -= 1
         gen.scopes.pop()
-    return e
 
 
 def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
@@ -295,7 +304,7 @@ def _optional_call_in_callback(gen: "NativeGen", node: A.CallExpression,
     t = gen.tmp()
     gen.hoisted.append(E("((T := X), True)[1]", T=t, X=obj))
     mark = len(gen.hoisted)
-    e = _call_on_receiver(gen, node, callee, t, ty)
+    e, _ = _call_on_receiver(gen, node, callee, t, ty)
     gen.hoisted[mark:] = [E("T is None or T is UNDEFINED or H", T=t, H=h) for h in gen.hoisted[mark:]]
     return E("UNDEFINED if T is None or T is UNDEFINED else C", T=t, C=e), "any"
 

@@ -528,6 +528,9 @@ EXPRESSIONS: list[str] = [
     # optional calls
     "value?.map(x => x)",
     "value.items?.map(x => x.toUpperCase())",
+    # (natcost) an optional call whose call gives strings, booleans or ints is returned untested
+    "value.items?.map(x => `${x}!`)", "[value.items?.map(x => `${x}`), value.name?.toUpperCase()]",
+    'value.items?.includes("a")', "value.name?.slice(1)", "value.items?.indexOf('b')",
     'value.metadata?.labels?.app ?? "none"',
     # callbacks in callbacks
     'value.map(x => Object.keys(x).map(k => k + "=" + x[k]))',
