@@ -240,6 +240,9 @@ class NativeGen:
         #: literal-index reads of arrays (by id: the read, undefined past the end, and the
         #: plain subscript; see ``past_end_refused``)
         self.indexed: dict[int, tuple[ast.expr, ast.expr, str]] = {}
+        #: filters made outside callbacks (by id, held: the translation and its element's
+        #: Python name or names), which a map of them joins (native_calls._after_filter)
+        self.filtered: dict[int, tuple[ast.expr, Any]] = {}
         #: ``Number(x)`` translations (by id, held; see ``number_of``): an int they give is safe
         self.numbers: dict[int, ast.expr] = {}
 

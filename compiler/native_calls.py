@@ -1036,11 +1036,25 @@ def _generator(source: str, pynames: list[Any], gen: "NativeGen") -> list[ast.co
 def _map(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
     element = gen.element
     ordered = id(items) in gen.ordered
-    source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
+    fused = _after_filter(gen, items, args)
+    if fused is not None:
+        # xs.filter(f).map(x => g): one comprehension, g's element the kept element itself (the
+        # filtered array is never seen: map's callback takes no index and no array). The same
+        # callbacks run on the same elements (g on those f keeps, in order), and native
+        # callbacks have no effects, so only which failing guard fails first could differ, and
+        # any failure takes the general tier. No bound of its own: f keeps at most MAX_ITEMS.
+        generators, params, pynames, body = fused
+    else:
+        source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
     elt, ty = _in_scope(gen, params, pynames, body, element)
     if isinstance(body, A.ArrayExpression) and len(body.elements) == 2 and ty == "list":
         ty = "pairs"  # [key, value] per element, for Object.fromEntries
-    made = ast.ListComp(elt=elt, generators=_generator(source, pynames, gen))
+    if fused is not None:
+        ifs, gen.last_hoisted = gen.last_hoisted, []  # (the map's own loops' receivers, after f's test)
+        generators[-1].ifs.extend(ifs)
+        made = ast.ListComp(elt=elt, generators=generators)
+    else:
+        made = ast.ListComp(elt=elt, generators=_generator(source, pynames, gen))
     if ordered and ty == "pairs" and isinstance(elt, ast.List) and isinstance(elt.elts[0], ast.Name) \
             and isinstance(pynames[0], tuple) and elt.elts[0].id == pynames[0][0]:
         gen.ordered[id(made)] = made  # ([k, v]) => [k, ...]: each entry's own key, in the entries' order
@@ -1060,7 +1074,29 @@ def _filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
     made = ast.ListComp(elt=_element(item), generators=gens)
     if ordered:
         gen.ordered[id(made)] = made  # (some of the entries, in their order)
+    if not gen.in_comprehension and len(gens) == 1 and len(pynames) == 1:
+        gen.filtered[id(made)] = (made, item)  # (see _after_filter)
     return made, {"str": "strs", "entry": "entries"}.get(element, "list")
+
+
+def _after_filter(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...]
+                  ) -> tuple[list[ast.comprehension], list[Any], list[Any], Any] | None:
+    """For a map over a filter's result (``_filter`` notes those it made outside callbacks):
+    the filter's generators (a copy, its test among the conditions) and the map's callback
+    with its element bound to the filter's kept element; None when the map cannot run in
+    the filter's loop (a callback that reads its index or array, or an element of another
+    shape: a plain name for ``[k, v]`` entries, or the reverse)."""
+    noted = gen.filtered.get(id(items))
+    if noted is None or noted[0] is not items or gen.in_comprehension or len(args) != 1:
+        return None
+    made, item = noted
+    params, body = _callback(args[0], 3, gen.element == "entry", gen, fields=True)
+    if len(params) != 1 or isinstance(params[0], tuple) != isinstance(item, tuple):
+        return None
+    assert isinstance(made, ast.ListComp)
+    generators = [ast.comprehension(target=g.target, iter=g.iter, ifs=list(g.ifs), is_async=0)
+                  for g in made.generators]
+    return generators, params, [item], body
 
 
 def _quantifier(py: str) -> Any:

@@ -536,6 +536,12 @@ EXPRESSIONS: list[str] = [
     'value.map(x => Object.keys(x).map(k => k + "=" + x[k]))',
     "value.map(x => x.items ?? []).map(xs => xs.map(y => y))",
     'value.some(x => Object.keys(x).some(k => k === "port"))',
+    # (natcost) a map of a filter is one comprehension (not when the map reads its index)
+    "value.filter(x => x.port > 1).map(x => x.name)", "value.filter(x => x).map((x, i) => i)",
+    "value.filter(x => x.items).map(x => x.items.map(i => i + x.name))",
+    "value.filter(x => typeof x === 'string').map(Number)", "value.filter(x => x.n).map(({name}) => name)",
+    'Object.fromEntries(Object.entries(value).filter(([k]) => k.startsWith("a")).map(([k, v]) => [k.slice(1), v]))',
+    'Object.entries(value).filter(([k, v]) => v).map(([k, v]) => k + v)',
     # (natcost) some in some (every in every) is one any() (all()) over both loops
     'value.some(x => x.items.some(i => i === "y"))', 'value.every(x => (x.items ?? []).every(i => i !== "z"))',
     'value.some(x => (x.items ?? []).some(i => i === x.name))', 'value.some((x, n) => x.items.some((i, m) => m > n))',
