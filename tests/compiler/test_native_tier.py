@@ -542,6 +542,7 @@ EXPRESSIONS: list[str] = [
     "value.filter(x => typeof x === 'string').map(Number)", "value.filter(x => x.n).map(({name}) => name)",
     'Object.fromEntries(Object.entries(value).filter(([k]) => k.startsWith("a")).map(([k, v]) => [k.slice(1), v]))',
     'Object.entries(value).filter(([k, v]) => v).map(([k, v]) => k + v)',
+    "Object.entries(value).filter(e => e[1]).map(e => e[0] + e.length)",
     # (natcost) some in some (every in every) is one any() (all()) over both loops
     'value.some(x => x.items.some(i => i === "y"))', 'value.every(x => (x.items ?? []).every(i => i !== "z"))',
     'value.some(x => (x.items ?? []).some(i => i === x.name))', 'value.some((x, n) => x.items.some((i, m) => m > n))',
