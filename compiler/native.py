@@ -546,6 +546,10 @@ class NativeGen:
             return [ast.Return(value=result)]  # (text joined to a string the translation tested)
         if isinstance(result, ast.JoinedStr):
             return [ast.Return(value=result)]  # (an f-string joined of tested text: a str)
+        if isinstance(result, (ast.List, ast.Dict, ast.ListComp, ast.DictComp)):
+            made = self.exported(result)  # (a literal such as the default of ``x ?? {}``)
+            if made is not None:
+                return [ast.Return(value=made[0] if made[1] else self.keys_out(made[0]))]
         return [ast.Return(value=E("T if type(T := R) is str else TO_PYTHON(T)", T=self.tmp(), R=result))]
 
     def assignment(self, e: A.AssignmentExpression) -> tuple[ast.expr, str]:
@@ -1021,6 +1025,12 @@ class NativeGen:
         if key == "length":
             if isinstance(obj, ast.Constant) and type(obj.value) is str:
                 return ast.Constant(len(obj.value.encode("utf-16-le")) // 2), "int"
+            keys = self.object_keys.get(id(obj))
+            if keys is not None and keys[0] is obj:
+                # Object.keys(d).length: one key per entry, in whatever order (no JS_KEYS for
+                # integer-like keys such as a ConfigMap's "10"), when every key is a str
+                return E("len(D) if type(D := X) is dict and (KNOWN_KEYS(D) or STR_KEYS(D)) else DEOPT()",
+                         D=self.tmp(), X=keys[1]), "int"
             if ty in _LISTS:
                 return E("len(X)", X=obj), "int"
             if ty in _STR:

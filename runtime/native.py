@@ -159,6 +159,8 @@ def parse_int(v: Any) -> int:
         return v
     if type(v) is not str:
         raise Deopt
+    if v.isascii() and v.isdigit() and len(v) <= 15:  # the usual one ("2", "8080"): its digits only
+        return int(v)
     s = v.lstrip(JS_WHITESPACE)
     m = _INT_PREFIX.match(s)
     if m is None or len(m.group(2)) > 15 or (m.group(2) == "0" and s[m.end():m.end() + 1] in ("x", "X")):
@@ -461,6 +463,15 @@ def js_items(d: dict[Any, Any]) -> Any:
         if len(_ITEM_PICKS) < _ORDERS_LIMIT:
             _ITEM_PICKS[seq] = pick
     return d.items() if pick is None else pick(list(d.items()))
+
+
+def str_keys(d: dict[Any, Any]) -> bool:
+    """Whether every key of ``d`` is a ``str`` (``STR_KEYS``): then ``Object.keys(d)`` has one
+    key per entry, whatever its order (a key of another type could meet its string form)."""
+    for k in d:
+        if type(k) is not str:
+            return False
+    return True
 
 
 def dict_out(d: dict[Any, Any]) -> Any:
@@ -946,6 +957,12 @@ def export(v: Any, bounded: bool = True) -> Any:
         if plain_tree(v):
             return v
     elif t is dict:
+        if len(v) <= 8 and known_plain_keys(v):  # the usual small object of leaves (labels, a selector)
+            for x in v.values():
+                if type(x) not in _LEAF_TYPES and (type(x) is not int or not -_SAFE <= x <= _SAFE):
+                    break
+            else:
+                return v
         if plain_tree(v):
             return v
     elif t is int:
@@ -1076,6 +1093,7 @@ def _helpers() -> dict[str, Any]:
         "URI_DECODE": uri_decode_component, "PARSE_INT_RADIX": parse_int_radix, "REGEX_SPLIT": regex_split,
         "MATCH_ARRAY": match_array,
         "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys, "NUMBER_TYPES": _NUMBERS,
+        "STR_KEYS": str_keys,
     }
 
 

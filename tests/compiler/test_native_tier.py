@@ -349,6 +349,11 @@ EXPRESSIONS: list[str] = [
     "Object.values(value)",
     "Object.entries(value)",
     "Object.keys(value).length",
+    "Object.keys(value.labels).length",
+    "value.labels ?? {}",
+    "value.items ?? []",
+    "value.labels ?? {name: 'default', n: 1}",
+    "parseInt(value) * 1000",
     'Object.entries(value).map(e => e[0] + "=" + e[1]).join("&")',
     "[...value.items, ...value.items]",
     "({...value.labels, ...context.labels})",
@@ -1390,6 +1395,14 @@ STAYS_NATIVE = [
      {"app.kubernetes.io/name": "web", "tier": "fe"}),
     ("Object.keys(value).filter(k => !k.startsWith('vcluster.loft.sh/')).reduce((o, k) => "
      "Object.assign(o, { [k]: value[k] }), {})", {"app": "web", "vcluster.loft.sh/namespace": "default"}),
+    # (holdout findings: integer-like keys counted without ordering them, a literal default
+    # returned as it is, a small input object of leaves returned after one inline look,
+    # a digit string parsed without the prefix scan)
+    ("Object.keys(value.data).length", {"data": {"10": "ten", "a": "x", "1": "one"}}),
+    ("value.spec.selector?.matchLabels ?? {}", {"spec": {}}),
+    ("value.spec.selector?.matchLabels ?? {}", {"spec": {"selector": {"matchLabels": {"app": "web", "n": 2}}}}),
+    ("parseInt(value) * 1000", "007"),
+    ("parseInt(value.cpu)", {"cpu": "2"}),
     ("value.spec.ports.map(({ nodePort, ...rest }) => rest)",
      {"spec": {"ports": [{"name": "http", "port": 80, "nodePort": 31080, "protocol": "TCP"}, {"port": 443}]}}),
 ]
