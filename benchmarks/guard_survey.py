@@ -6,7 +6,7 @@ fields, null in lists) is a bug in the guard". A failed guard costs the general 
 hand-written), silently: the answer stays right. This survey takes every expression of the
 realistic corpus and of the native coverage corpus, derives inputs the way real objects vary
 (optional keys absent or null, empty containers, numbers as floats or large ints, numeric
-strings, integer-like keys, non-ASCII text, booleans, unknown keys, null list items, longer
+strings, integer-like keys, non-ASCII text and emoji, booleans, unknown keys, null list items, longer
 lists), runs each once and records the tier it stayed on, and compares the result with the
 general tier forced (``budgets=Budgets()``): any difference is a native-tier bug.
 
@@ -116,10 +116,12 @@ def _empty(path: Path_, node: Any) -> list[Any]:
     return []
 
 
-def _float(path: Path_, node: Any) -> list[Any]:
-    if type(node) is int:
-        return [float(node), node + 0.5]
-    return []
+def _integral_float(path: Path_, node: Any) -> list[Any]:
+    return [float(node)] if type(node) is int else []
+
+
+def _fraction(path: Path_, node: Any) -> list[Any]:
+    return [node + 0.5] if type(node) is int else []
 
 
 def _big_int(path: Path_, node: Any) -> list[Any]:
@@ -143,9 +145,17 @@ def _int_keys(path: Path_, node: Any) -> list[Any]:
 
 def _non_ascii(path: Path_, node: Any) -> list[Any]:
     if type(node) is str:
-        return [node + "-é", node + "😀", "ünïcødé"]
+        return [node + "-é", "ünïcødé-東京"]
     if isinstance(node, dict) and node and all(type(k) is str for k in node):
-        return [{**node, "café": "ü😀"}]
+        return [{**node, "café": "ü"}]
+    return []
+
+
+def _emoji(path: Path_, node: Any) -> list[Any]:
+    if type(node) is str:
+        return [node + "😀"]
+    if isinstance(node, dict) and node and all(type(k) is str for k in node):
+        return [{**node, "x😀": "😀"}]
     return []
 
 
@@ -174,8 +184,9 @@ def _longer(path: Path_, node: Any) -> list[Any]:
 
 
 KINDS: dict[str, Mutation] = {
-    "missing": _missing, "null": _null, "empty": _empty, "float": _float, "big-int": _big_int,
-    "numeric-string": _numeric_string, "int-keys": _int_keys, "non-ascii": _non_ascii,
+    "missing": _missing, "null": _null, "empty": _empty, "integral-float": _integral_float,
+    "fraction": _fraction, "big-int": _big_int,
+    "numeric-string": _numeric_string, "int-keys": _int_keys, "non-ascii": _non_ascii, "emoji": _emoji,
     "boolean": _boolean, "extra-keys": _extra_keys, "null-items": _null_items, "longer": _longer,
 }
 
@@ -240,7 +251,7 @@ class Runner:
 
     def run(self, value: Any, context: Any) -> str:
         """The status of one call (see the module docstring); inputs are not modified."""
-        g = self.ours.__globals__
+        g: dict[str, Any] = self.ours.__globals__  # type: ignore[attr-defined]  # (a function: its module calls _general)
         real = g["_general"]
         calls: list[int] = []
 
