@@ -1033,14 +1033,22 @@ class NativeGen:
                 return ast.Constant(len(obj.value.encode("utf-16-le")) // 2), "int"
             if ty in _LISTS:
                 return E("len(X)", X=obj), "int"
+            # (other text than ASCII: its UTF-16 units counted by the codec, which refuses a
+            # surrogate, so a split pair or a lone half, whose count the general tier decides)
+            if ty == "ascii":
+                return E("len(X)", X=obj), "int"
             if ty in _STR:
-                return E("len(X)", X=self.as_ascii(obj, ty)), "int"
+                return E("len(T) if (T := X).isascii() else len(T.encode('utf-16-le')) // 2", T=self.tmp(),
+                         X=obj), "int"
             if ty != "any":
                 raise Unsupported
             t = self.tmp()  # (an object's own "length" is rare: the general tier reads it; a name's
             # length, a string's, is the usual one)
-            return E("len(T) if type(T := X) is str and T.isascii() or type(T) is list else DEOPT()",
-                     T=t, X=obj), "int"
+            out = E("len(T) if type(T := X) is str and T.isascii() or type(T) is list else "
+                    "len(T.encode('utf-16-le')) // 2 if type(T) is str else DEOPT()", T=t, X=obj)
+            assert isinstance(out, ast.IfExp)
+            self.ready(out.orelse)  # (an int, as the first branch: no result check in a result)
+            return out, "int"
         return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
 
     def load(self, d: ast.expr, key: str, maybe_absent: bool = True) -> ast.expr:

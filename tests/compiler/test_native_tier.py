@@ -842,6 +842,8 @@ EXPRESSIONS: list[str] = [
     "Object.assign({}, value, { z: 1 })",
     "Object.keys(Object.assign({}, value))",
     "value.map(({ name, ...rest }) => Object.keys(rest))",
+    "value.name.length",
+    "value.map(p => p.name.length)",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -1426,7 +1428,8 @@ def test_general_tier_is_generated_on_first_need() -> None:
     f = syncpatch.compile_expression('"v-" + value')
     assert f.native and not f.general.loaded
     assert f("web") == "v-web" and not f.general.loaded  # native: not needed
-    assert f("é") == "v-é"  # a guard fails: the general tier is generated and runs
+    assert f("é") == "v-é" and not f.general.loaded  # (text without surrogates: native too)
+    assert f("\ud83d") == "v-\ud83d"  # a guard fails: the general tier is generated and runs
     assert f.general.loaded
     with pytest.raises(syncpatch.EvaluationError):
         syncpatch.compile_expression("value.toUpperCase()")(None)
@@ -1751,6 +1754,11 @@ ORDINARY_DATA: list[tuple[str, Any]] = [
     ("value + context.vcluster.name", "é"),
     ("value === 'NodePort' ? 'ClusterIP' : value", "é"),
     ("value + 1", "café"),
+    ("value.length", "München"),
+    ("value.metadata.name.length > 20 ? value.metadata.name.slice(0, 20) : value.metadata.name",
+     {"metadata": {"name": "café-東京"}}),
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.length]))",
+     {"greeting": "grüß dich 😀", "10": "ten", "empty": ""}),
     ("JSON.stringify(value)", "café ✓ 東京"),
     ("JSON.stringify(value)", {"name": "é", "n": 1}),
     ("JSON.stringify(value)", 1.5),
