@@ -168,6 +168,16 @@ def _plain_text(s: str) -> bool:
 class NativeGen:
     """Translates one checked program (see module docstring)."""
 
+    #: the prologue screens a string ``value`` for surrogates only, not for ASCII: set by
+    #: ``native_program`` for a first translation, kept when no operation needs value's text
+    #: to be ASCII (``needs_ascii_value`` says one did: then the script is translated again
+    #: with the ASCII screen, which spares those operations a test of their own). Text without
+    #: surrogates is what the general tier's canonical form leaves as it is, so a non-ASCII
+    #: name ("café", "東京") runs natively through concatenation, templates, ``String``,
+    #: comparisons and the value returned as it is.
+    wide_text = False
+    needs_ascii_value = False
+
     def call(self, node: A.CallExpression) -> tuple[ast.expr, str]:
         """A call in the subset: ``native_calls.call``, which ``native_program.NativeTranslator``
         plugs in (this module does not import the call translations, which import it)."""
@@ -189,6 +199,7 @@ class NativeGen:
         self.consts: dict[str, Any] = {}
         self.value_as_text = False  # the prologue must screen value (see screened)
         self.text_uses: dict[int, ast.expr] = {}  # reads of value whose text may matter, by id (held)
+        self.surrogate_free: set[int] = set()  # value's text under the wide screen (see wide_text), by id
         self.copy_mask = copy_mask
         self.in_comprehension = 0
         self.conditional = 0
@@ -320,6 +331,8 @@ class NativeGen:
             screen = bool(self.value_as_text or self.text_uses)
             test = "type(value) is not str or not value.isascii()" if screen else "type(value) is not str"
             tests = ("type(value) is str", "type(value) is str and value.isascii()")
+            if screen and self.wide_text:  # (surrogates only: COPIED_OUT refuses a string with one)
+                test, screen = "type(value) is not str or not (value.isascii() or COPIED_OUT(value))", False
             return [*S(f"if {test}: DEOPT()"), *[_GuardsOff("value", *tests[:1 + screen]).visit(stmt) for stmt in out]]
         return [*self.prologue(), *out]
 
@@ -366,6 +379,9 @@ class NativeGen:
         if self.copy_mask:
             return S(f"V = {'SHALLOW' if self.copy_mask & 4 else 'TO_JS'}(value)", V="_val")
         if self.value_as_text or self.text_uses:
+            if self.wide_text:  # (surrogates only: COPIED_OUT refuses a string with one)
+                return S("if (_vt := type(value)) is str:\n    if not (value.isascii() or COPIED_OUT(value)): DEOPT()\n"
+                         "elif _vt is tuple: DEOPT()")
             return S("if (_vt := type(value)) is str:\n    if not value.isascii(): DEOPT()\n"
                      "elif _vt is tuple: DEOPT()")
         return []
@@ -528,7 +544,8 @@ class NativeGen:
             # a string is returned (non-ASCII text or a tuple takes the general tier, which
             # canonicalises them), instead of by a prologue that every run pays
             del self.text_uses[id(result)]
-            return [ast.Return(value=E("value if (T := type(value)) is str and value.isascii() else "
+            text = "(value.isascii() or COPIED_OUT(value))" if self.wide_text else "value.isascii()"
+            return [ast.Return(value=E(f"value if (T := type(value)) is str and {text} else "
                                        "TO_PYTHON(value) if T is not str and T is not tuple else DEOPT()", T=self.tmp()))]
         if isinstance(result, ast.Name) and (result.id == "UNDEFINED" or result.id in strings
                                              or result.id in self.safe_ints):
@@ -754,7 +771,8 @@ class NativeGen:
         surrogate become one character. Python's ``+`` is that unless both sides may hold
         surrogates at the seam (neither is ASCII nor a literal that ends or starts plainly)."""
         ty = "ascii" if ta == tb == "ascii" else "str"
-        if ta == "ascii" or tb == "ascii" or _plain_end(a) or _plain_start(b):
+        if ta == "ascii" or tb == "ascii" or _plain_end(a) or _plain_start(b) \
+                or id(a) in self.surrogate_free or id(b) in self.surrogate_free:
             return self.joined(a, b), ty
         return E("CONCAT(X, Y)", X=a, Y=b), ty
 
@@ -822,7 +840,7 @@ class NativeGen:
             return e
         if ty != "any":
             raise Unsupported
-        self.note_fact(e, "ascii" if screen and self.screened(e) else "str")
+        self.note_fact(e, "ascii" if screen and self.screened(e) and not self.wide_text else "str")
         return self.guard("T if type(T := X) is str else DEOPT()", e)
 
     def numeric(self, e: ast.expr, ty: str) -> tuple[ast.expr, str]:
@@ -864,6 +882,12 @@ class NativeGen:
             # the input itself: its text is screened here, so it needs no prologue (STRING_OF
             # refuses strings and tuples)
             self.consumed(e)
+            if self.wide_text:  # (text without surrogates: COPIED_OUT refuses a string with one)
+                out = E("'null' if value is None else value if (T := type(value)) is str and "
+                        "(value.isascii() or COPIED_OUT(value)) else "
+                        f"str(value) if T is int and {_safe_int('value')} else STRING_OF(value)", T=self.tmp())
+                self.surrogate_free.add(id(out))
+                return out, "str"
             # (null first: one identity test, which costs a string operand less than a type
             # test costs null)
             return E("'null' if value is None else value if (T := type(value)) is str and value.isascii() else "
@@ -878,9 +902,14 @@ class NativeGen:
         if ty != "str" and ty != "any":
             raise Unsupported
         self.note_fact(e, "ascii")
+        if ty == "str" and self.wide_text and isinstance(e, ast.Name) and e.id == "value" and not self.copy_mask:
+            self.needs_ascii_value = True  # (value's fact says str: the wide screen's)
         if ty == "str":
             return self.guard("T if (T := X).isascii() else DEOPT()", e)
         if self.screened(e):
+            if self.wide_text:
+                self.needs_ascii_value = True  # (translated again with the ASCII screen)
+                return self.guard("T if type(T := X) is str and T.isascii() else DEOPT()", e)
             return self.guard("T if type(T := X) is str else DEOPT()", e)
         return self.guard("T if type(T := X) is str and T.isascii() else DEOPT()", e)
 
@@ -1033,14 +1062,22 @@ class NativeGen:
                          D=self.tmp(), X=keys[1]), "int"
             if ty in _LISTS:
                 return E("len(X)", X=obj), "int"
+            # (other text than ASCII: its UTF-16 units counted by the codec, which refuses a
+            # surrogate, so a split pair or a lone half, whose count the general tier decides)
+            if ty == "ascii":
+                return E("len(X)", X=obj), "int"
             if ty in _STR:
-                return E("len(X)", X=self.as_ascii(obj, ty)), "int"
+                return E("len(T) if (T := X).isascii() else len(T.encode('utf-16-le')) // 2", T=self.tmp(),
+                         X=obj), "int"
             if ty != "any":
                 raise Unsupported
             t = self.tmp()  # (an object's own "length" is rare: the general tier reads it; a name's
             # length, a string's, is the usual one)
-            return E("len(T) if type(T := X) is str and T.isascii() or type(T) is list else DEOPT()",
-                     T=t, X=obj), "int"
+            out = E("len(T) if type(T := X) is str and T.isascii() or type(T) is list else "
+                    "len(T.encode('utf-16-le')) // 2 if type(T) is str else DEOPT()", T=t, X=obj)
+            assert isinstance(out, ast.IfExp)
+            self.ready(out.orelse)  # (an int, as the first branch: no result check in a result)
+            return out, "int"
         return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
 
     def load(self, d: ast.expr, key: str, maybe_absent: bool = True) -> ast.expr:
@@ -1076,12 +1113,15 @@ class NativeGen:
         if op in ("<", ">", "<=", ">="):
             # against a literal inside (-2**53, 2**53), an int needs no range test: JS rounds
             # one beyond 2**53 to a double still beyond it, so the order is the exact one
+            # (a float too, 8080.0 or 0.5: Python compares an int and a float exactly, as JS
+            # compares two doubles when the int is safe; NaN compares false in both)
+            number = "T if type(T := X) is int or type(T) in NUMBER_TYPES else DEOPT()"
             if ta == "any" and isinstance(b, ast.Constant) and type(b.value) is int and abs(b.value) < _SAFE:
                 self.consumed(a)
-                return E(f"X {op} Y", X=self.guard("T if type(T := X) is int else DEOPT()", a), Y=b), "bool"
+                return E(f"X {op} Y", X=self.guard(number, a), Y=b), "bool"
             if tb == "any" and isinstance(a, ast.Constant) and type(a.value) is int and abs(a.value) < _SAFE:
                 self.consumed(b)
-                return E(f"X {op} Y", X=a, Y=self.guard("T if type(T := X) is int else DEOPT()", b)), "bool"
+                return E(f"X {op} Y", X=a, Y=self.guard(number, b)), "bool"
             return E(f"X {op} Y", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "bool"
         if op in ("-", "*", "/", "%"):  # a numeric string ("512", a quantity's digits) counts as its number
             a, ta = self.numeric(a, ta)
@@ -1426,12 +1466,15 @@ def _maybe_absent(program: A.Program) -> set[int]:
     and of equality, a conditional's or an ``if``'s test, a switch's discriminant, a spread. Absent keys are common there
     (``value.x?.y ?? d``, ``c.name === "app"``, ``{...labels}``)."""
     marked: set[int] = set()
+    compared: list[A.MemberExpression] = []  # (marked as compared to a value: see below)
 
-    def mark(node: Any) -> None:
+    def mark(node: Any, compare: bool = False) -> None:
         while isinstance(node, A.ChainExpression):
             node = node.expression
         if isinstance(node, A.MemberExpression):
             marked.add(id(node))
+            if compare:
+                compared.append(node)
 
     for node in walk(program):
         if isinstance(node, A.MemberExpression) and node.optional:
@@ -1441,21 +1484,50 @@ def _maybe_absent(program: A.Program) -> set[int]:
             mark(node.left)
             mark(node.right)
         elif isinstance(node, A.UnaryExpression) and node.operator in ("!", "typeof"):
-            mark(node.argument)
+            mark(node.argument, node.operator == "typeof")
         elif isinstance(node, A.BinaryExpression) and node.operator in ("===", "!==", "==", "!="):
-            mark(node.left)
-            mark(node.right)
+            mark(node.left, True)
+            mark(node.right, True)
         elif isinstance(node, (A.ConditionalExpression, A.IfStatement)):
             mark(node.test)
         elif isinstance(node, A.SwitchStatement):
-            mark(node.discriminant)
+            mark(node.discriminant, True)
         elif isinstance(node, A.SpreadElement):
             mark(node.argument)
         elif isinstance(node, A.CallExpression) and _tests_elements(node):
             callback = node.arguments[0]
             assert isinstance(callback, A.ArrowFunctionExpression)
             mark(callback.body)  # (xs.filter(x => x.optionalField))
+    # a path the script compares to a value may be absent where it is read again: the branch
+    # that gives the member on (value.spec.type === 'X' ? 'Y' : value.spec.type, a switch's
+    # default) reads what the test may have found absent. (A truth test is not followed: its
+    # true branch reads a present member. A name bound twice only costs a .get more.)
+    paths = {_member_path(n) for n in compared}
+    paths.discard(None)
+    if paths:
+        for node in walk(program):
+            if isinstance(node, A.MemberExpression) and id(node) not in marked and _member_path(node) in paths:
+                marked.add(id(node))
     return marked
+
+
+def _member_path(node: Any) -> tuple[str, ...] | None:
+    """``a.b?.c`` as ``("a", "b", "c")``: a name and static keys (optional links or not)."""
+    keys: list[str] = []
+    while True:
+        while isinstance(node, A.ChainExpression):
+            node = node.expression
+        if not isinstance(node, A.MemberExpression):
+            break
+        prop = node.property
+        if isinstance(prop, A.PropertyName):
+            keys.append(prop.name)
+        elif isinstance(prop, A.Literal) and type(prop.value) is str:
+            keys.append(prop.value)
+        else:
+            return None
+        node = node.object
+    return (node.name, *reversed(keys)) if isinstance(node, A.Identifier) and keys else None
 
 
 #: array methods whose callback's result is a test (its truth value)

@@ -665,7 +665,7 @@ def _replace(all_matches: bool) -> Any:
                     template = _LITERAL_REPLACES[anchor]
                     if not replacement:
                         template = template.replace("R + ", "").replace(" + R", "")
-                    out = "ascii" if ty == "ascii" or gen.screened(obj) else "str"
+                    out = "ascii" if ty == "ascii" or gen.screened(obj) and not gen.wide_text else "str"
                     return E(template, X=gen.as_text(obj, ty), T=gen.tmp(), L=ast.Constant(text),
                              N=ast.Constant(len(text)), R=ast.Constant(replacement)), out
                 return E("X.replace(L, R)" if "g" in pattern.flags else "X.replace(L, R, 1)", X=gen.as_ascii(obj, ty),
@@ -676,7 +676,7 @@ def _replace(all_matches: bool) -> Any:
                 # methods (an ASCII character is never half of a surrogate pair, so any text
                 # works; the result is ASCII when the text is)
                 method, char = strip
-                out = "ascii" if ty == "ascii" or gen.screened(obj) else "str"
+                out = "ascii" if ty == "ascii" or gen.screened(obj) and not gen.wide_text else "str"
                 return E(f"X.{method}(C)", X=gen.as_text(obj, ty), C=ast.Constant(char)), out
             rx, limit = _regex(gen, pattern, allow_global=True)
             count = 0 if "g" in pattern.flags else 1
@@ -971,8 +971,10 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
                 # with no digit; ASCII keys (a surrogate pair held as two code points would be
                 # one key in JS); anything else the general tier copies
                 scope[p.rest] = (gen.tmp(), "dict")
-                loads.append(E("((F := {K: V for K, V in X.items() if K not in N}) if PLAIN_KEYS(X) and "
-                               "''.join(X).isascii() else DEOPT(), True)[1]", F=scope[p.rest][0], X=py,
+                # (integer-like keys, a ConfigMap's "10", stay: JS_KEYS refuses keys that are not
+                # strings, and the result's check puts such keys in JS's order as the copy would)
+                loads.append(E("((F := {K: V for K, V in X.items() if K not in N}) if (PLAIN_KEYS(X) or JS_KEYS(X)) "
+                               "and ''.join(X).isascii() else DEOPT(), True)[1]", F=scope[p.rest][0], X=py,
                                K=gen.tmp(), V=gen.tmp(), N=_strings(p.names)))
         elif isinstance(p, tuple):  # [key, value] of an entry
             for name, pyname, part in zip(p, py, ("str", "any")):
@@ -1354,9 +1356,11 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     if method == "assign" and args and isinstance(args[0], A.ObjectExpression):
         # onto a fresh literal: the sources' own keys in order, as spreads copy them
         # (a "__proto__" key would set the prototype there, not copy: the general tier)
-        # (keys that are not plain strings, or look like indexes: the general tier orders or drops them)
-        parts = [gen.object(args[0])[0], *(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D)) and '__proto__' not in D "
-                                             "else DEOPT()", D=gen.tmp(),
+        # (keys that are not strings: the general tier converts or drops them; integer-like keys,
+        # a ConfigMap's "10", are copied as a spread copies them, and the result's check puts
+        # them in JS's order, as it does for a spread's)
+        parts = [gen.object(args[0])[0], *(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D) or JS_KEYS(D)) "
+                                             "and '__proto__' not in D else DEOPT()", D=gen.tmp(),
                                              X=gen.as_dict(*gen.expr(a, raw=True))) for a in args[1:])]
         return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
     if method not in ("keys", "values", "entries") or len(args) != 1:

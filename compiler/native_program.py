@@ -77,12 +77,38 @@ def native_program(program: A.Program, copy_mask: int, source: str | None = None
 
 
 def _translate(program: A.Program, copy_mask: int, copies_skipped: bool = False) -> NativeProgram | None:
+    narrow = _translate_once(program, copy_mask, copies_skipped, wide_text=False)
+    if narrow is None or _ASCII_SCREEN not in (text := _text(narrow)):
+        return narrow
+    # a string value screened for ASCII: the translation that screens it for surrogates only
+    # (NativeGen.wide_text) serves non-ASCII names too, and is taken when it costs an ASCII
+    # value nothing: the same code but for the screen, which tests ASCII first
+    wide = _translate_once(program, copy_mask, copies_skipped, wide_text=True)
+    if wide is not None and _text(wide).replace(_WIDE_SCREEN, _ASCII_SCREEN) == text:
+        return wide
+    return narrow
+
+
+def _text(done: NativeProgram | str) -> str:
+    """The statements' (or an expression's) tree as text (``ast.dump``: no locations needed)."""
+    if isinstance(done, str):
+        return ast.dump(ast.parse(done, mode="eval").body)
+    return ast.dump(ast.Module(body=done.body, type_ignores=[]))
+
+
+_ASCII_SCREEN = _text("value.isascii()")
+_WIDE_SCREEN = _text("value.isascii() or COPIED_OUT(value)")
+
+
+def _translate_once(program: A.Program, copy_mask: int, copies_skipped: bool, wide_text: bool) -> NativeProgram | None:
     gen = NativeTranslator(copy_mask)
     gen.copies_skipped = copies_skipped
+    gen.wide_text = wide_text
     try:
-        return NativeProgram(gen.program(program), gen)
+        done = NativeProgram(gen.program(program), gen)
     except Exception:  # noqa: BLE001 - Unsupported, RecursionError, or a gap here: the general tier serves
         return None
+    return None if gen.needs_ascii_value else done
 
 
 def _writes_locals(program: A.Program) -> bool:

@@ -57,10 +57,17 @@ PROTO_NAMES = frozenset([
 PLAIN_TRUTH = frozenset([str, int, bool, type(None), type(UNDEFINED)])
 
 
+def _plain_text(s: str) -> bool:
+    """Does ``s`` hold no surrogate? Such text is in canonical form (the general tier's
+    conversion leaves it as it is), and JS and Python write, join and compare it alike."""
+    return s.isascii() or not _SURROGATE.search(s)
+
+
 def json_string(s: str) -> str:
-    """JSON.stringify of an ASCII string: JS and Python escape ASCII alike (short escapes
-    for \\b \\t \\n \\f \\r, lowercase ``\\u00XX`` for other controls)."""
-    if not s.isascii():
+    """JSON.stringify of a string without surrogates: JS and Python escape it alike (short
+    escapes for \\b \\t \\n \\f \\r, lowercase ``\\u00XX`` for other controls, other text
+    as it is; JS escapes only lone surrogates besides)."""
+    if not _plain_text(s):
         raise Deopt
     return encode_basestring(s)
 
@@ -78,6 +85,8 @@ def json_scalar(v: Any) -> str:
         return "null"
     if t is int and -(2**53) <= v <= 2**53:
         return str(v)
+    if t is float:  # (JSON has no NaN or Infinity: JSON.stringify writes null for them)
+        return number_to_string(v) if math.isfinite(v) else "null"
     raise Deopt
 
 
@@ -93,7 +102,23 @@ def add(a: Any, b: Any) -> Any:
         from .strings import concat
 
         return concat(a, b)
+    elif ta is float or type(b) is float:
+        return float_sum(a, b)
     return add_text(a, b)
+
+
+def float_sum(a: Any, b: Any) -> int | float:
+    """``a + b`` of two numbers, one a float (8080.0 from a YAML or JSON reader, a quantity's
+    0.5): the double sum, as the caller gets it (integral: an int). Operands and sum stay
+    inside +-2**53, where every integer is a double: the general tier holds an integral float
+    as an int and adds ints exactly, which is then the double sum too; past that range its
+    exact int sum and the rounded double sum part ways (the general tier's answer)."""
+    if (type(a) is int or type(a) is float) and (type(b) is int or type(b) is float) \
+            and -_SAFE <= a <= _SAFE and -_SAFE <= b <= _SAFE:
+        r = a + b
+        if -_SAFE < r < _SAFE:
+            return normalize_number(r)
+    raise Deopt
 
 
 _SAFE = 2**53
@@ -124,11 +149,13 @@ def add_text(a: Any, b: Any) -> Any:
         r = a + b
         if -_SAFE <= r <= _SAFE:
             return r
+    elif type(a) is float and type(b) is not str or type(b) is float and type(a) is not str:
+        return float_sum(a, b)
     elif type(a) is str:
-        if type(b) is not str and a.isascii():  # (ASCII: no text form to canonicalise)
+        if type(b) is not str and _plain_text(a):  # (no surrogates: no text form to canonicalise)
             return a + string_of(b)
     elif type(b) is str:
-        if b.isascii():
+        if _plain_text(b):
             return string_of(a) + b
     raise Deopt
 
@@ -619,8 +646,8 @@ def strict_equals(a: Any, b: Any) -> bool:
     if ta is str and tb is str:
         if a == b:
             return True
-        if a.isascii() and b.isascii():
-            return False
+        if _plain_text(a) and _plain_text(b):
+            return False  # (both canonical: unequal texts)
         raise Deopt
     if ta in _SCALARS and tb in _SCALARS:
         if ta is float and a != a or tb is float and b != b:
@@ -760,6 +787,8 @@ def json_text(v: Any, indent: Any = None) -> Any:
     strings, safe integers, keys no JS object would reorder; undefined at the top is undefined."""
     if v is UNDEFINED:
         return UNDEFINED
+    if type(v) is float:  # (a number alone: its JS text; in a container Python's would differ)
+        return number_to_string(v) if math.isfinite(v) else "null"
     _json_plain(v, 0)
     if indent is None:
         return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
@@ -773,7 +802,7 @@ def json_text(v: Any, indent: Any = None) -> Any:
 def _json_plain(v: Any, depth: int) -> None:
     t = type(v)
     if t is str:
-        if not v.isascii():
+        if not _plain_text(v):
             raise Deopt
     elif t is int:
         if not -_SAFE <= v <= _SAFE:
@@ -782,7 +811,7 @@ def _json_plain(v: Any, depth: int) -> None:
         if depth > 100:
             raise Deopt
         for k, x in v.items():
-            if type(k) is not str or not k.isascii() or (k and "0" <= k[0] <= "9"):
+            if type(k) is not str or not _plain_text(k) or (k and "0" <= k[0] <= "9"):
                 raise Deopt
             _json_plain(x, depth + 1)
     elif t is list:
@@ -927,9 +956,52 @@ def copied_out(v: Any) -> Any:
     elif t is dict or t is list:
         if plain_tree(v, True):
             return v
+        if _copies_alike(v):
+            return to_python(v)
     elif t is bool or v is None or v is UNDEFINED or (t is int and -_SAFE <= v <= _SAFE):
         return v
+    elif t is int or t is float:
+        return to_python(v)
     raise Deopt
+
+
+def _copies_alike(v: list[Any] | dict[Any, Any]) -> bool:
+    """Is ``to_python(v)`` what the general tier's copy of ``v`` (``to_js``, then
+    ``to_python``) gives, though ``v`` is no plain tree? So when its containers are plain
+    lists and dicts with string keys, and its leaves JSON's types with text that holds no
+    surrogate: ``to_python`` then only puts integer-like keys (a ConfigMap's "10") in JS's
+    order and numbers in their canonical form (8080.0 -> 8080, 2**53 + 2 -> a float), as the
+    round trip through JS values does. Anything else (tuples, subclasses, other key types,
+    surrogates, a tree past the walk's bound) is the general tier's."""
+    level: list[Any] = [v]
+    depth = seen = 0
+    while level:
+        depth += 1
+        seen += len(level)
+        if depth > _MAX_DEPTH or seen > _TREE_LIMIT:
+            return False
+        below: list[Any] = []
+        for x in level:
+            if type(x) is dict:
+                for k in x:
+                    if type(k) is not str or (not k.isascii() and _SURROGATE.search(k)):
+                        return False
+                items: Any = x.values()
+            elif type(x) is list:
+                items = x
+            else:
+                return False
+            for y in items:
+                t = type(y)
+                if t is str:
+                    if not y.isascii() and _SURROGATE.search(y):
+                        return False
+                elif t is dict or t is list:
+                    below.append(y)
+                elif not (t is bool or y is None or y is UNDEFINED or t is int or t is float):
+                    return False
+        level = below
+    return True
 
 
 def export(v: Any, bounded: bool = True) -> Any:

@@ -167,6 +167,12 @@ VALUES: dict[str, Any] = {
     "dict-index-edge": {"b": "x", "4294967295": "max", "10": "ten", "01": "lead", "2": "two", "-1": "neg",
                         "4294967294": "top", "name": "edge", "n": 2.0, "items": [2**53, -0.0, 2.0],
                         "big": 2**53 + 1},  # (read by the rows below only: join's text of it is not theirs)
+    # (natguard) ordinary Kubernetes text and numbers the guards once refused
+    "str-cjk": "café ✓ 東京",
+    "float-8080.0": 8080.0,
+    "float-0.5": 0.5,
+    "float-1e21": 1e21,
+    "list-float-ports": [{"name": "a", "port": 8080.0}, {"name": "b", "port": 0.5}, {"port": 443}],
     "list-odd-objects": [{"name": "a", "port": 2.0, "items": [1.0, "é"], "n": UNDEFINED},
                          {"name": "b", "big": 2**53 + 1, "items": ({"10": 1, "2": 2},), "10": "x", "2": "y"},
                          {"name": "\ud83d\ude00", "port": -0.0, "items": [], "a": {"1": {"z": 1.0}}}],
@@ -838,6 +844,27 @@ EXPRESSIONS: list[str] = [
     "Object.keys(value).filter(k => k !== 'b').reduce((o, k) => Object.assign(o, { [k]: value[k] }), {})",
     "value.reduce((o, x) => Object.assign(o, { [x]: 1, last: x }), {})",
     "value.reduce((o, p) => Object.assign(o, { [p.name]: p.port ?? null }), { base: true })",
+    # (natguard) ordinary data that guards refused: a non-ASCII value (screened for surrogates
+    # only where no operation needs ASCII), numbers as floats (sums, comparisons, JSON text),
+    # integer-like keys copied by Object.assign and rest members
+    '"patched-" + value',
+    "value.split('.').reverse().join('.')",
+    "'-'.repeat(3) + value",
+    "value + value",
+    "`${value}/${value}`",
+    "value === 'NodePort' ? 'ClusterIP' : value",
+    "value > 65535 ? 65535 : value < 1 ? 1 : value",
+    "value >= 1024",
+    "value.map(p => p.port).filter(p => p > 1024).length",
+    "value.reduce((n, p) => n + (p.port ?? 0), 0)",
+    "[value].map(x => x + 1)",
+    "value.port + 'x'",
+    "JSON.stringify([value])",
+    "Object.assign({}, value, { z: 1 })",
+    "Object.keys(Object.assign({}, value))",
+    "value.map(({ name, ...rest }) => Object.keys(rest))",
+    "value.name.length",
+    "value.map(p => p.name.length)",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -1203,12 +1230,26 @@ CHECKED_RESULTS = [
     ('(value => { value.metadata ??= {}; value.metadata.annotations ??= {}; '
      'value.metadata.annotations["patched-by"] = "vcluster"; return value; })(value)',
      {"metadata": {"name": "web", "10": 1.0}, "spec": _SUBSETS, "2": [2**53 + 1]}),
+    # (natguard) a path copy's result holding input objects with integer-like keys or numbers
+    # as floats (COPIED_OUT converts them as the general tier's copy would), and copies of
+    # objects with such keys made by Object.assign, rest members and a loop
+    ('(value => { value.metadata.labels ??= {}; value.metadata.labels["x"] = "y"; return value; })(value)',
+     {"metadata": {"labels": {"app": "web", "10": "ten", "0": "zero"}, "generation": 2.0}, "spec": {"replicas": 3.0}}),
+    ("(() => { const labels = {}; for (const [k, v] of Object.entries(value.metadata.labels)) "
+     "{ labels[k.replace('/', '_')] = v; } return labels; })()",
+     {"metadata": {"labels": {"app.kubernetes.io/name": "web", "10": "ten", "2": 2.0, "0": "z"}}}),
+    ("Object.assign({}, value.metadata.labels, { 'vcluster.loft.sh/object-name': value.metadata.name })",
+     {"metadata": {"name": "web", "labels": {"app": "web", "10": "ten", "0": "zero", "n": 1.0}}}),
+    ("value.spec.ports.map(p => Object.assign({}, p, { targetPort: p.port }))",
+     {"spec": {"ports": [{"name": "http", "port": 80, "10": "x"}, {"2": 2.0, "port": 443.0}]}}),
+    ("value.spec.ports.map(({ nodePort, ...rest }) => rest)",
+     {"spec": {"ports": [{"name": "http", "port": 80, "nodePort": 30080, "10": "x", "1": "y"}, {"port": 2.0}]}}),
+    ("Object.keys(Object.assign({}, value, { a: 1 }))", {"b": 1, "10": 2, "2": 3}),
 ]
 
 
-#: those the native tier hands to the general tier on these inputs, by design (a path copy's
-#: result holding input objects with unusual keys or numbers: COPIED_OUT)
-CHECKED_RESULTS_GENERAL = frozenset([CHECKED_RESULTS[-1][0]])
+#: those the native tier hands to the general tier on these inputs, by design
+CHECKED_RESULTS_GENERAL: frozenset[str] = frozenset()
 
 
 def _numbers_as_floats(x: Any) -> Any:
@@ -1443,7 +1484,8 @@ def test_general_tier_is_generated_on_first_need() -> None:
     f = syncpatch.compile_expression('"v-" + value')
     assert f.native and not f.general.loaded
     assert f("web") == "v-web" and not f.general.loaded  # native: not needed
-    assert f("é") == "v-é"  # a guard fails: the general tier is generated and runs
+    assert f("é") == "v-é" and not f.general.loaded  # (text without surrogates: native too)
+    assert f("\ud83d") == "v-\ud83d"  # a guard fails: the general tier is generated and runs
     assert f.general.loaded
     with pytest.raises(syncpatch.EvaluationError):
         syncpatch.compile_expression("value.toUpperCase()")(None)
@@ -1758,3 +1800,90 @@ def test_stringify_of_scalars_matches_node() -> None:
     done = subprocess.run([_NODE, "-e", runner], input=json.dumps(values), capture_output=True, text=True,
                           timeout=60, check=True)
     assert [compiled("JSON.stringify(value)")(v) for v in values] == json.loads(done.stdout)
+
+
+# -- ordinary data stays native (issue 21: a guard that fails on it is a bug in the guard) ---
+
+#: (expression, value): Kubernetes data of the kinds guards once refused, each run natively
+#: and held equal to the general tier and to node: non-ASCII names (a string value is screened
+#: for surrogates only where no operation needs ASCII), numbers as floats (a YAML or JSON
+#: reader's 8080.0, a quantity's 0.5) in sums, comparisons and JSON text, and integer-like keys
+#: (a ConfigMap's "10") in objects the script copies or returns from its input
+ORDINARY_DATA: list[tuple[str, Any]] = [
+    ('"patched-" + value', "café ✓ 東京"),
+    ('"tenant-" + value', "😀"),
+    ("String(value)", "München"),
+    ("`${value}`", "東京"),
+    ("value ?? context.vcluster.name", "ünïcødé"),
+    ("value.split('.').reverse().join('.')", "www.bücher.de"),
+    ("`${value}-${context.vcluster.name}`", "é"),
+    ("value + context.vcluster.name", "é"),
+    ("value === 'NodePort' ? 'ClusterIP' : value", "é"),
+    ("value + 1", "café"),
+    ("value.length", "München"),
+    ("value.metadata.name.length > 20 ? value.metadata.name.slice(0, 20) : value.metadata.name",
+     {"metadata": {"name": "café-東京"}}),
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.length]))",
+     {"greeting": "grüß dich 😀", "10": "ten", "empty": ""}),
+    ("JSON.stringify(value)", "café ✓ 東京"),
+    ("JSON.stringify(value)", {"name": "é", "n": 1}),
+    ("JSON.stringify(value)", 1.5),
+    ("JSON.stringify(value)", -0.0),
+    ("JSON.stringify(value)", 8080.0),
+    ("JSON.stringify(value)", 1e-7),
+    ("value + 1", 1.5),
+    ("value + 1", 8080.0),
+    ("1 + value", 0.5),
+    ("value + 'x'", 0.5),
+    ("value > 65535 ? 65535 : value < 1 ? 1 : value", 8080.0),
+    ("value > 65535 ? 65535 : value < 1 ? 1 : value", 0.5),
+    ("value > 65535 ? 65535 : value < 1 ? 1 : value", 70000.5),
+    ("value.reduce((n, s) => n + s.restartCount, 0)", [{"restartCount": 1.0}, {"restartCount": 2}]),
+    ("value.reduce((n, s) => n + s.restartCount, 0)", [{"restartCount": 0.5}, {"restartCount": 0.25}]),
+    ("value.map(p => p.port).filter(p => p > 1024).length", [{"port": 8080.0}, {"port": 80}, {"port": 1024.5}]),
+    ("(() => { const labels = {}; for (const [k, v] of Object.entries(value)) "
+     "{ labels[k.replace('/', '_')] = v; } return labels; })()", {"app/x": "web", "10": "ten", "0": "zero"}),
+    ("Object.assign({}, value, { 'vcluster.loft.sh/object-name': 'x' })", {"app": "web", "10": "ten", "2": 2.0}),
+    ("value.map(({ nodePort, ...rest }) => rest)", [{"port": 80, "nodePort": 30080, "10": "x", "1": "y"}]),
+    ('(value => { value.metadata.labels ??= {}; value.metadata.labels.x = "y"; return value; })(value)',
+     {"metadata": {"labels": {"app": "web", "10": "ten"}, "generation": 2.0}, "spec": {"replicas": 3.0}}),
+]
+
+
+@pytest.mark.parametrize("source, value", ORDINARY_DATA, ids=[f"{s} | {v!r}" for s, v in ORDINARY_DATA])
+def test_ordinary_data_stays_native(source: str, value: Any) -> None:
+    f = syncpatch.compile_expression(source)
+    calls: list[int] = []
+    general = f.__globals__["_general"]
+    f.__globals__["_general"] = lambda *a, **k: (calls.append(1), general(*a, **k))[1]
+    try:
+        given = copy.deepcopy(value)
+        ours = outcome(f, given, copy.deepcopy(CONTEXT))
+    finally:
+        f.__globals__["_general"] = general
+    forced = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())
+    assert ours == outcome(forced, copy.deepcopy(value), copy.deepcopy(CONTEXT))
+    assert canon(given) == canon(value), f"{source!r} changed its input"
+    assert not calls, f"{source!r} fell back to the general tier on {value!r}"
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_ordinary_data_matches_node() -> None:
+    runner = r"""
+const [context, cases] = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+process.stdout.write(JSON.stringify(cases.map(([src, value]) =>
+  JSON.stringify((function (value, context) { return eval(src); })(value, context)) ?? 'undefined')));
+"""
+    done = subprocess.run([_NODE, "-e", runner], input=json.dumps([CONTEXT, ORDINARY_DATA]), capture_output=True,
+                          text=True, timeout=60, check=True)
+    mismatches = []
+    for (src, value), want in zip(ORDINARY_DATA, json.loads(done.stdout)):
+        got = compiled(src)(copy.deepcopy(value), copy.deepcopy(CONTEXT))
+        if want == "undefined":
+            ok = got is UNDEFINED
+        else:
+            ours = json.loads(json.dumps(_stringified(got), ensure_ascii=False), object_pairs_hook=list)
+            ok = _numbers_as_floats(ours) == _numbers_as_floats(json.loads(want, object_pairs_hook=list))
+        if not ok:
+            mismatches.append((src, value, got, want))
+    assert not mismatches, "\n".join(map(repr, mismatches))
