@@ -144,6 +144,10 @@ def invoke_regexp(obj: Any, key: str, text: str, source: str, flags: str, *args:
     object (no own properties, unseen by the script) takes no protocol detour: the built-in
     runs directly. Otherwise this is ``invoke`` with the literal made as usual."""
     if type(obj) is str and not PATCHED_REALMS[0]:
+        if key == "replace" and args and type(args[0]) is str:
+            done = string_regex.replace_with_literal(obj, source, flags, args[0])
+            if done is not None:
+                return done
         plain = _PLAIN_REGEXP_METHODS.get(key)
         if plain is not None:
             return plain(obj, regexp_create(source, flags), *args)

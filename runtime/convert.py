@@ -452,10 +452,22 @@ def has_index_keys(d: dict[str, Any]) -> bool:
     return False
 
 
+#: exact str keys met so far that start with no digit (``interop.plain_keys`` fills it, up to
+#: a bound): a dict whose keys are all here has no index key, told by one C-level test
+PLAIN_KEYS_SEEN: set[str] = set()
+PLAIN_KEYS_LIMIT = 4096
+PLAIN_KEY_LENGTH = 253  # a DNS name's length: label and annotation keys fit (the memo stays under ~1 MB)
+_known_plain_keys = PLAIN_KEYS_SEEN.issuperset
+
+
 def ordered_keys(d: dict[str, Any]) -> list[str]:
     """OrdinaryOwnPropertyKeys (10.1.11.1) for string keys: integer-like keys first in
     ascending numeric order, then the rest in insertion order."""
+    if _known_plain_keys(d):
+        return list(d)
     if not has_index_keys(d):
+        if len(PLAIN_KEYS_SEEN) < PLAIN_KEYS_LIMIT:  # (as interop.plain_keys: short exact strs only)
+            PLAIN_KEYS_SEEN.update(k for k in d if type(k) is str and len(k) <= PLAIN_KEY_LENGTH)
         return list(d)
     keys = list(d)
     ints: list[str] = []

@@ -72,6 +72,25 @@ ROWS: list[tuple[str, list[Any]]] = [
     ("[...new Set(value.map(x => x.split('/')[0]))]", [["a/b", "a/c", "d", "d/e/f"]]),
     ("(() => { const s = new Set(value); s.add('z'); s.delete(value[0]); return [...s]; })()", [["a", "b", "a"]]),
     ("[...new Set('hello')]", [None]),
+    # replace with a RegExp literal and a str template
+    ("value.replace(/[^a-zA-Z0-9]/g, '_')", ["app.kubernetes.io/name", "", "abc", "é-ü", "😀-x", "a\ud800b"]),
+    ("value.replace(/^registry\\.example\\.com\\//, 'mirror.local/')", ["registry.example.com/app:1", "docker.io/x"]),
+    ("value.replace(/Mi$/, '') * 1024", ["512Mi", "512Gi", "Mi"]),
+    ("value.replace(/a*?/g, 'X')", ["aaa", ""]),
+    ("value.replace(/a|b/g, '-') + value.replace(/(a)|b/, '-')", ["abcab", "xyz"]),
+    ("value.replace(/x/g, '$&$&') + value.replace(/x/, '[$1]')", ["axbx"]),
+    ("value.replace(/x/y, 'z') + value.replace(/X/gi, 'z')", ["xax", "axX"]),
+    ("value.replace(/./g, '\\\\') + value.replace(/\\d+/g, '\\1')", ["a1b22"]),
+    ("value.replace(/(\\w+)-(\\d+)/, 'w') + value.replace(/^\\s+|\\s+$/g, '')", ["  ab-12  "]),
+    ("value.replace(/\\u{1F600}/u, 'smile') + value.replace(/b/g, '😀')", ["a😀b", "bb"]),
+    ("[value.replace(/a/g, 'b'), value.replace(/a/g, 'c')]", ["aXa"]),
+    ("value.map(s => s.replace(/-/g, '.'))", [["a-b", "c", "d-e-f"]]),
+    # Object.fromEntries of an array of [str, value] pairs, and of anything else
+    ("JSON.stringify(Object.fromEntries(value))", [[["a", 1], ["b", 2], ["a", 3]], [["10", 1], ["2", 2], ["x", 3]], [],
+                                                    [["a", 1, "extra"], [1, 2], [None, 3], [True, 4]], [["a"]], [[]],
+                                                    [["k", 1], {"0": "o", "1": 2}], [["k", 1], "ab"], [["k", 1], 5]]),
+    ("Object.keys(Object.fromEntries(value.map(x => [x, x.length])))", [["b", "a", "1", "b"]]),
+    ("Object.fromEntries(value).__proto__ === Object.prototype", [[["__proto__", 1]], [["a", 1]]]),
     # integer-like keys first, in numeric order
     ("Object.keys(value)", [{"config.json": 1, "greeting": 2, "10": 3, "2": 4, "empty": 5},
                             {"01": 1, "1": 2, "0": 3, "4294967295": 4, "4294967294": 5, "a": 6, "\u0661": 7},
@@ -190,3 +209,28 @@ def test_results_through_the_entry_keep_js_key_order() -> None:
     got = fn({"b": 1, "10": 2, "2": 3, "a": 4})
     assert list(got) == ["2", "10", "b", "a"]
     assert to_python({"b": 1, "10": 2}) == {"10": 2, "b": 1}
+
+
+def _spec_order(d: dict[Any, Any]) -> list[Any]:
+    """OrdinaryOwnPropertyKeys as written: exact-str array indexes ascending, then the rest."""
+    def index(k: Any) -> bool:
+        return type(k) is str and k.isascii() and k.isdigit() and (k == "0" or k[0] != "0") and int(k) < 2**32 - 1
+    return sorted((k for k in d if index(k)), key=int) + [k for k in d if not index(k)]
+
+
+class _Key(str):
+    """A caller's str subclass key: never an array index to JS's order."""
+
+
+def test_ordered_keys_answers_as_the_spec_before_and_after_its_memo_knows_the_keys() -> None:
+    from syncpatch.runtime.convert import PLAIN_KEYS_SEEN, ordered_keys
+
+    dicts: list[dict[Any, Any]] = [
+        {"zz-memo-a": 1, "zz-memo-b": 2}, {"zz-memo-a": 1, "10": 2, "2": 3}, {"zz-memo-b": 1, "": 2, "0": 3, "01": 4},
+        {_Key("zz-memo-a"): 1, "zz-memo-b": 2}, {_Key("7"): 1, "zz-memo-a": 2, "3": 3}, {5: 1, "zz-memo-a": 2},
+        {"zz-memo-c": 1, "4294967295": 2, "4294967294": 3, "\u0661": 4},
+    ]
+    for d in dicts * 2:  # (the second round meets keys the first put into the memo)
+        assert ordered_keys(d) == _spec_order(d), d
+    assert {"zz-memo-a", "zz-memo-b"} <= PLAIN_KEYS_SEEN  # (zz-memo-c came only with index keys)
+    assert not any(k[:1].isdigit() for k in PLAIN_KEYS_SEEN)
