@@ -234,3 +234,33 @@ def test_ordered_keys_answers_as_the_spec_before_and_after_its_memo_knows_the_ke
         assert ordered_keys(d) == _spec_order(d), d
     assert {"zz-memo-a", "zz-memo-b"} <= PLAIN_KEYS_SEEN  # (zz-memo-c came only with index keys)
     assert not any(k[:1].isdigit() for k in PLAIN_KEYS_SEEN)
+
+
+def _int32(v: Any) -> int:
+    """ToInt32 as written (7.1.6), for the operands below (numbers, bools, digit strings, null)."""
+    n = float(v) if v is not None else 0.0
+    if n != n or n in (math.inf, -math.inf):
+        return 0
+    n = int(n) % 2**32
+    return n - 2**32 if n >= 2**31 else n
+
+
+_BITWISE = {
+    "&": lambda a, b: _int32(a) & _int32(b),
+    "|": lambda a, b: _int32(a) | _int32(b),
+    "^": lambda a, b: _int32(a) ^ _int32(b),
+    "<<": lambda a, b: _int32(_int32(a) << (_int32(b) % 32)),
+    ">>": lambda a, b: _int32(a) >> (_int32(b) % 32),
+    ">>>": lambda a, b: (_int32(a) % 2**32) >> (_int32(b) % 32),
+}
+_BIT_OPERANDS: list[Any] = [0, 1, -1, 8, 31, 32, 33, -31, 255, 2**31 - 1, 2**31, -(2**31), -(2**31) - 1, 2**32 - 1,
+                            2**32, 2**53, -0.0, 1.5, -3.7, math.nan, math.inf, "8", " 9 ", True, None]
+
+
+@pytest.mark.parametrize("op", sorted(_BITWISE))
+def test_bitwise_operators_on_in_range_ints_answer_as_the_conversions_do(op: str) -> None:
+    fn = compile_expression(f"value.a {op} value.b", budgets=GENERAL)
+    for a in _BIT_OPERANDS:
+        for b in _BIT_OPERANDS:
+            got, want = fn({"a": a, "b": b}), _BITWISE[op](a, b)
+            assert type(got) is int and got == want, (a, op, b, got, want)
