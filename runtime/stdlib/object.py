@@ -63,6 +63,8 @@ def object_keys(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
 @method(_STATICS, "values", 1)
 def object_values(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Object.values (20.1.2.23)."""
+    if type(o) is dict and not PATCHED_REALMS[0]:  # a plain object: its own keys, data properties only
+        return [o[k] for k in ordered_keys(o) if type(k) is str]
     o = to_object(o)
     return _own_values(o, members().own_keys(o))
 

@@ -96,6 +96,9 @@ ROWS: list[tuple[str, list[Any]]] = [
                             {"01": 1, "1": 2, "0": 3, "4294967295": 4, "4294967294": 5, "a": 6, "\u0661": 7},
                             {"b": 1, "a": 2}, {}]),
     ("Object.entries(value).map(([k, v]) => k + '=' + v)", [{"z": 1, "3": 2, "1": 3}]),
+    ("Object.values(value)", [{"z": 1, "3": 2, "1": 3}, {}, {"a": {"b": [1]}, "c": None, "d": UNDEFINED}]),
+    ("[Object.values({get a() { return 5 }, b: 2}), Object.values(Object.defineProperty({a: 1}, 'h', {value: 3})),"
+     " Object.values({[Symbol()]: 1, x: 2}), Object.values('ab'), Object.values([7, 8])]", [None]),
     ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.length]))",
      [{"config.json": "{}", "greeting": "hello", "10": "ten", "2": "two", "empty": ""}]),
 ]
