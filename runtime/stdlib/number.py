@@ -258,6 +258,9 @@ def _radix_digits(radix: int) -> re.Pattern[str]:
 
 def parse_int(string: Any, radix: Any = UNDEFINED) -> int | float:
     """parseInt (19.2.5)."""
+    if type(string) is str and string.isdigit() and string.isascii() and len(string) <= 15 and (
+            radix is UNDEFINED or (type(radix) is int and radix == 10)):
+        return int(string)  # plain decimal digits (a port, a count): every one is read, exact below 2**53
     s = to_string(string).lstrip(JS_WHITESPACE)
     sign = 1
     if s[:1] in ("-", "+"):

@@ -230,6 +230,7 @@ def _string_replace(s: str, search: Any, replace_value: Any, all_: bool) -> str:
 #: (source, flags) of a RegExp literal -> the compiled pattern ``replace_with_literal`` runs
 #: itself, or None where only the general algorithm answers as JS does
 _LITERAL_REPLACE: dict[tuple[str, str], Any] = {}
+_UNSEEN = object()
 
 
 def replace_with_literal(s: str, source: str, flags: str, template: str) -> str | None:
@@ -242,8 +243,8 @@ def replace_with_literal(s: str, source: str, flags: str, template: str) -> str 
     if "$" in template or len(s) > SAFE_LENGTH or not (s.isascii() or not has_astral(s)):
         return None
     key = (source, flags)
-    fast = _LITERAL_REPLACE.get(key, _LITERAL_REPLACE)
-    if fast is _LITERAL_REPLACE:
+    fast: Any = _LITERAL_REPLACE.get(key, _UNSEEN)
+    if fast is _UNSEEN:
         rx = regexp_create(source, flags)
         tr = rx.tr
         fast = tr.fast if tr.safe and (flags == "" or (flags == "g" and not _LAZY_OR_ALT.search(rx.source))) else None

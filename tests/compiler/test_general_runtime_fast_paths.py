@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from syncpatch import Budgets, compile_expression
-from syncpatch.runtime.convert import normalize_number, string_to_number
+from syncpatch.runtime.convert import normalize_number, number_to_string, string_to_number
 from syncpatch.runtime.interop import to_python
 from syncpatch.runtime.stdlib import number as number_module
 from syncpatch.runtime.stdlib.base64 import btoa
@@ -47,6 +47,9 @@ ROWS: list[tuple[str, list[Any]]] = [
                        "", "-0", "+5", "0x1f", "1e3", "12.5", "1_000", "\u0000"]),
     ("value.split('.').map(Number)", ["10.0.0.1", "192.168.001.010", "1..2"]),
     ("+value + 1", ["41", "0041", "1e2"]),
+    ("[parseInt(value), parseInt(value, 10), parseInt(value, 16), parseInt(value, 8), parseInt(value, 0)]",
+     ["0", "7", "007", "8080", "123456789012345", "1234567890123456789", "\u0661", " 42", "42px", "", "-0", "0x1f",
+      "12.5", "+5"]),
     # an int's toString(radix)
     ("value.toString(16)", [0, 255, -255, 8080, 2**53 - 1, -(2**53 - 1), 2**53, 2**60, 1.5, -0.0, math.inf, math.nan]),
     ("value.toString(2) + '|' + value.toString(8) + '|' + value.toString(10) + '|' + value.toString(36)",
@@ -115,14 +118,10 @@ def _canon(v: Any) -> Any:
     """A JSON-able form that tells JS values apart as ``===`` and key order do."""
     if v is UNDEFINED:
         return "<undefined>"
-    if type(v) is float:
-        if v != v:
-            return "<NaN>"
-        if v == 0 and math.copysign(1, v) < 0:
-            return "<-0>"
-        if v in (math.inf, -math.inf):
-            return "<inf>" if v > 0 else "<-inf>"
-        return int(v) if v.is_integer() and abs(v) < 2**53 else v
+    if type(v) is float and v == 0 and math.copysign(1, v) < 0:
+        return "<-0>"
+    if type(v) is float or type(v) is int:
+        return f"<n:{number_to_string(v)}>"  # (as JS prints it: NaN, Infinity, 1234567890123456800)
     if type(v) is list:
         return [_canon(x) for x in v]
     if type(v) is dict:
@@ -144,8 +143,7 @@ _NODE_EVAL = r"""
 const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 const revive = v => v === '<undefined>' ? undefined : v === '<NaN>' ? NaN : v === '<-0>' ? -0
   : v === '<inf>' ? Infinity : v === '<-inf>' ? -Infinity : Array.isArray(v) ? v.map(revive) : v;
-const canon = v => v === undefined ? '<undefined>' : typeof v === 'number' ? (Number.isNaN(v) ? '<NaN>'
-  : Object.is(v, -0) ? '<-0>' : v === Infinity ? '<inf>' : v === -Infinity ? '<-inf>' : v)
+const canon = v => v === undefined ? '<undefined>' : typeof v === 'number' ? (Object.is(v, -0) ? '<-0>' : `<n:${v}>`)
   : Array.isArray(v) ? v.map(canon) : v !== null && typeof v === 'object' && !(v instanceof Set)
   ? Object.entries(v).map(([k, x]) => [k, canon(x)]) : v;
 process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
@@ -158,8 +156,11 @@ process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
 
 def _node_value(v: Any) -> Any:
     """An input as node's side revives it (dicts as objects, in their insertion order)."""
-    if v is UNDEFINED or type(v) is float:
-        return _canon(v)
+    if v is UNDEFINED:
+        return "<undefined>"
+    if type(v) is float:
+        return "<NaN>" if v != v else "<-0>" if v == 0 and math.copysign(1, v) < 0 else (
+            "<inf>" if v == math.inf else "<-inf>" if v == -math.inf else v)
     if type(v) is list:
         return [_node_value(x) for x in v]
     if type(v) is dict:
@@ -187,6 +188,9 @@ def test_digit_strings_convert_as_the_numeric_grammar_does() -> None:
               "9007199254740993", "12345678901234567890123", "0" * 30 + "5", "\u0661", "\u00b2\u00b3", "1\u0661"]:
         got, generic = string_to_number(s), string_to_number(" " + s)
         assert type(got) is type(generic) and (got == generic or (got != got and generic != generic)), (s, got, generic)
+        for radix in (UNDEFINED, 10, 10.0, 16, 0):
+            got, generic = number_module.parse_int(s, radix), number_module.parse_int(" " + s, radix)
+            assert type(got) is type(generic) and (got == generic or (got != got and generic != generic)), (s, radix)
     assert string_to_number("9007199254740993") == normalize_number(float("9007199254740993"))
 
 
