@@ -337,7 +337,7 @@ def array_join_method(this: Any, separator: Any = UNDEFINED, *_: Any) -> str:
             if type(v) is not str:
                 break
         else:
-            joined = ("," if separator is UNDEFINED else separator).join(this)
+            joined = ("," if type(separator) is not str else separator).join(this)
             if len(joined) <= UNCHECKED_CONCAT:
                 return joined
     o = _items(this, "join")
