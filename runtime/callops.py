@@ -16,6 +16,7 @@ from .properties import C, E, Accessor, Holes, ensure_meta, flags_of, meta_of, n
 from .realm import PATCHED_REALMS, current_realm
 from .stdlib import registry as reg
 from .stdlib import string_regex
+from .stdlib.collections import JSSet
 from .stdlib.regexp import JSRegExp, regexp_create
 from .strings import _BIG as _BIG_STRING, concat
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
@@ -143,6 +144,10 @@ def invoke_regexp(obj: Any, key: str, text: str, source: str, flags: str, *args:
     object (no own properties, unseen by the script) takes no protocol detour: the built-in
     runs directly. Otherwise this is ``invoke`` with the literal made as usual."""
     if type(obj) is str and not PATCHED_REALMS[0]:
+        if key == "replace" and args and type(args[0]) is str:
+            done = string_regex.replace_with_literal(obj, source, flags, args[0])
+            if done is not None:
+                return done
         plain = _PLAIN_REGEXP_METHODS.get(key)
         if plain is not None:
             return plain(obj, regexp_create(source, flags), *args)
@@ -191,7 +196,12 @@ def spread(value: Any) -> Any:
             realm.check_array(len(value))
             realm.bulk(len(value))
         return value
-    items = list(members.js_iterate(value))
+    if type(value) is JSSet and not PATCHED_REALMS[0]:
+        # [...set]: unpatched, the built-in iterator walks the live cells, and nothing can run
+        # between its steps here (no script code), so one pass over them is that walk
+        items = [c[0] for c in value.store.cells if c[2]]
+    else:
+        items = list(members.js_iterate(value))
     realm = current_realm()
     realm.check_array(len(items))
     realm.bulk(len(items))

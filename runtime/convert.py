@@ -195,6 +195,8 @@ def to_primitive(v: Any, hint: str = "default") -> Any:
 
 def string_to_number(s: str) -> int | float:
     """StringToNumber (7.1.4.1.1): JS numeric string grammar, not Python's float()."""
+    if s.isdigit() and s.isascii() and len(s) <= 15:
+        return int(s)  # plain decimal digits (a port, an octet): exact below 10**15 < 2**53
     s = s.strip(JS_WHITESPACE)
     if not s:
         return 0
@@ -450,17 +452,34 @@ def has_index_keys(d: dict[str, Any]) -> bool:
     return False
 
 
+#: exact str keys met so far that start with no digit (``interop.plain_keys`` fills it, up to
+#: a bound): a dict whose keys are all here has no index key, told by one C-level test
+PLAIN_KEYS_SEEN: set[str] = set()
+PLAIN_KEYS_LIMIT = 4096
+PLAIN_KEY_LENGTH = 253  # a DNS name's length: label and annotation keys fit (the memo stays under ~1 MB)
+_known_plain_keys = PLAIN_KEYS_SEEN.issuperset
+
+
 def ordered_keys(d: dict[str, Any]) -> list[str]:
     """OrdinaryOwnPropertyKeys (10.1.11.1) for string keys: integer-like keys first in
     ascending numeric order, then the rest in insertion order."""
+    if _known_plain_keys(d):
+        return list(d)
     if not has_index_keys(d):
+        if len(PLAIN_KEYS_SEEN) < PLAIN_KEYS_LIMIT:  # (as interop.plain_keys: short exact strs only)
+            PLAIN_KEYS_SEEN.update(k for k in d if type(k) is str and len(k) <= PLAIN_KEY_LENGTH)
         return list(d)
     keys = list(d)
-    # is_array_index inlined (a call per key cost more than the test): digits only, no leading 0
-    ints = [k for k in keys if type(k) is str and k.isdigit() and k.isascii() and (k[0] != "0" or k == "0")
-            and (len(k) < 10 or int(k) < 4294967295)]
+    ints: list[str] = []
+    rest: list[str] = []
+    for k in keys:  # is_array_index inlined (a call per key cost more than the test): digits only, no leading 0
+        if type(k) is str and k.isdigit() and k.isascii() and (k[0] != "0" or k == "0") \
+                and (len(k) < 10 or int(k) < 4294967295):
+            ints.append(k)
+        else:
+            rest.append(k)
     if not ints:
         return keys
-    ints.sort(key=int)
-    seen = set(ints)
-    return ints + [k for k in keys if k not in seen]
+    if len(ints) > 1:
+        ints.sort(key=int)
+    return ints + rest

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Iterable
 
-from .convert import has_index_keys, normalize_number, ordered_keys
+from .convert import PLAIN_KEY_LENGTH, PLAIN_KEYS_LIMIT, PLAIN_KEYS_SEEN, has_index_keys, normalize_number, ordered_keys
 from .strings import from_units
 from .errors import LimitExceeded
 from .values import UNDEFINED, JSErrorObject, JSObject
@@ -187,9 +187,10 @@ def _special_to_python(v: Any, depth: int) -> Any:
 
 #: string keys met so far that start with no digit (so are no array index): for most objects
 #: one C-level superset test then shows that JS enumerates their keys in insertion order
-_PLAIN_KEYS_SEEN: set[str] = set()
-_PLAIN_KEYS_LIMIT = 4096
-_PLAIN_KEY_LENGTH = 253  # a DNS name's length: label and annotation keys fit
+#: (the set lives in ``convert``, whose ``ordered_keys`` asks it first too)
+_PLAIN_KEYS_SEEN: set[str] = PLAIN_KEYS_SEEN
+_PLAIN_KEYS_LIMIT = PLAIN_KEYS_LIMIT
+_PLAIN_KEY_LENGTH = PLAIN_KEY_LENGTH
 known_plain_keys = _PLAIN_KEYS_SEEN.issuperset
 
 

@@ -471,8 +471,10 @@ def get_member(obj: Any, key: Any) -> Any:
             return _dict_proto(obj)
         return _from_proto(_dict_proto(obj), key, obj)
     if t is list:
-        if kt is int and 0 <= key < len(obj) and not PATCHED_REALMS[0]:
-            return obj[key]
+        if kt is int and not PATCHED_REALMS[0]:
+            # unpatched, no array has holes or accessors and no prototype an index key (built-in
+            # tables hold names only): past the end, and at a negative int, the answer is undefined
+            return obj[key] if 0 <= key < len(obj) else UNDEFINED
         if PATCHED_REALMS[0]:  # the side table may hold an accessor or a hole at this index
             v = _get_own(obj, key)
             if v is not MISSING:

@@ -278,27 +278,43 @@ def bit_not(a: Any) -> int:
     return ~to_int32(a)
 
 
+# Each first takes two ints already in range (an int32, or a uint32 for ``>>>``'s left side; a
+# shift count in 0..31) without the conversions, which would return them as they are.
+
 def bit_and(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int and -0x80000000 <= a <= 0x7FFFFFFF and -0x80000000 <= b <= 0x7FFFFFFF:
+        return a & b
     return to_int32(a) & to_int32(b)
 
 
 def bit_or(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int and -0x80000000 <= a <= 0x7FFFFFFF and -0x80000000 <= b <= 0x7FFFFFFF:
+        return a | b
     return to_int32(a) | to_int32(b)
 
 
 def bit_xor(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int and -0x80000000 <= a <= 0x7FFFFFFF and -0x80000000 <= b <= 0x7FFFFFFF:
+        return a ^ b
     return to_int32(a) ^ to_int32(b)
 
 
 def shl(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int and -0x80000000 <= a <= 0x7FFFFFFF and 0 <= b <= 31:
+        n = (a << b) & 0xFFFFFFFF
+        return n - 0x100000000 if n >= 0x80000000 else n
     return _wrap32(to_int32(a) << (to_uint32(b) & 31))
 
 
 def sar(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int and -0x80000000 <= a <= 0x7FFFFFFF and 0 <= b <= 31:
+        return a >> b
     return to_int32(a) >> (to_uint32(b) & 31)
 
 
 def shr(a: Any, b: Any) -> int:
+    if type(a) is int and type(b) is int and 0 <= a <= 0xFFFFFFFF and 0 <= b <= 31:
+        return a >> b
     return to_uint32(a) >> (to_uint32(b) & 31)
 
 

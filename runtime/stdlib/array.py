@@ -20,6 +20,7 @@ from ..convert import (
     to_uint32,
 )
 from .. import stack
+from ..strings import UNCHECKED_CONCAT
 from ..properties import mark_holes, meta_of
 from ..realm import PATCHED_REALMS, current_realm
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
@@ -328,6 +329,17 @@ def array_join(o: list[Any], sep: str) -> str:
 @method(ARRAY_PROTO, "join", 1)
 def array_join_method(this: Any, separator: Any = UNDEFINED, *_: Any) -> str:
     """Array.prototype.join (23.1.3.18): default ',', null/undefined elements as ''."""
+    if type(this) is list and not PATCHED_REALMS[0] and len(this) <= 64 and (type(separator) is str or separator is UNDEFINED):
+        # a short unpatched array of strs (split parts, keys): joined at once, as array_join
+        # would (no element is an array, so no cycle; each part is itself); a short result
+        # needs no string budget look (as strings.concat)
+        for v in this:
+            if type(v) is not str:
+                break
+        else:
+            joined = ("," if type(separator) is not str else separator).join(this)
+            if len(joined) <= UNCHECKED_CONCAT:
+                return joined
     o = _items(this, "join")
     sep = "," if separator is UNDEFINED else to_string(separator)
     return array_join(o, sep)

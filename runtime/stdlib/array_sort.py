@@ -75,6 +75,10 @@ def sort_values(items: list[Any], comparefn: Any) -> list[Any]:
     return defined + [UNDEFINED] * undefined_count
 
 
+#: the longest array ``array_sort``'s fast path sorts (no look at the clock after it)
+_SHORT = 64
+
+
 def _check_comparefn(comparefn: Any) -> None:
     if comparefn is not UNDEFINED and type(comparefn) is not JSFunction:
         raise type_error("The comparison function must be either a function or undefined")
@@ -83,6 +87,18 @@ def _check_comparefn(comparefn: Any) -> None:
 @method(ARRAY_PROTO, "sort", 1)
 def array_sort(this: Any, comparefn: Any = UNDEFINED, *_: Any) -> Any:
     """Array.prototype.sort (23.1.3.30): in place, returns the receiver."""
+    if comparefn is UNDEFINED and type(this) is list and not PATCHED_REALMS[0] and 1 < len(this) <= _SHORT:
+        # a short unpatched array of ASCII strs (keys, names): sorted in place, charged as
+        # sort_values charges (whose charge looks at the clock: a sort this short ends at once)
+        for v in this:
+            if type(v) is not str:
+                break
+        else:
+            if "".join(this).isascii():
+                n = len(this)
+                current_realm().bulk(2 * n * n.bit_length())
+                this.sort()
+                return this
     _check_comparefn(comparefn)
     require_object_coercible(this, "Array.prototype.sort")
     if isinstance(this, list) and (not PATCHED_REALMS[0] or meta_of(this) is None):

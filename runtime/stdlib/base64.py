@@ -31,6 +31,10 @@ def _invalid(message: str) -> JSThrow:
 def _utf8(s: str) -> bytes:
     if s.isascii():
         return s.encode("ascii")
+    try:
+        return s.encode("utf-8")  # (refused only where a lone surrogate is: those become U+FFFD)
+    except UnicodeEncodeError:
+        pass
     return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in s).encode("utf-8")
 
 

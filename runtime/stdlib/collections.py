@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterator, cast
 
 from ..convert import ordered_keys, typeof
+from ..realm import PATCHED_REALMS
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, JSSymbol, type_error
 from .array_support import describe, members, require_callable
 from .registry import GLOBALS, method, native
@@ -398,6 +399,19 @@ def set_construct(iterable: Any = UNDEFINED, *_: Any) -> JSSet:
     """Set ( [ iterable ] ) (24.2.1.1) under ``new``."""
     s = JSSet()
     if iterable is UNDEFINED or iterable is None:
+        return s
+    if type(iterable) is list and not PATCHED_REALMS[0]:
+        # unpatched, Set.prototype.add and the array iterator are the built-ins and an array
+        # has no holes: AddEntriesFromIterable is the store's own loop, a str or int its own key
+        index, cells = s.store.index, s.store.cells
+        for v in iterable:
+            t = type(v)
+            k = v if t is str or t is int else map_key(v)
+            if k not in index:
+                if t is float and v == 0:
+                    v = 0
+                index[k] = cell = [v, v, True]
+                cells.append(cell)
         return s
     adder = _adder(s, "add")
     source = _iterable_source(iterable)

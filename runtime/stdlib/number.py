@@ -258,6 +258,9 @@ def _radix_digits(radix: int) -> re.Pattern[str]:
 
 def parse_int(string: Any, radix: Any = UNDEFINED) -> int | float:
     """parseInt (19.2.5)."""
+    if type(string) is str and string.isdigit() and string.isascii() and len(string) <= 15 and (
+            radix is UNDEFINED or (type(radix) is int and radix == 10)):
+        return int(string)  # plain decimal digits (a port, a count): every one is read, exact below 2**53
     s = to_string(string).lstrip(JS_WHITESPACE)
     sign = 1
     if s[:1] in ("-", "+"):
@@ -435,9 +438,16 @@ def number_to_precision(this: Any, precision: Any = UNDEFINED, *_: Any) -> str:
     return to_precision(x, int(p))
 
 
+#: radixes whose digits Python's ``format`` writes as Number::toString does for ints (lower case,
+#: a leading '-', no prefix)
+_INT_FORMATS = {2: "b", 8: "o", 10: "d", 16: "x"}
+
+
 @method(NUMBER_PROTO, "toString", 1)
 def number_to_string_method(this: Any, radix: Any = UNDEFINED, *_: Any) -> str:
     """Number.prototype.toString ( [ radix ] ) (21.1.3.6)."""
+    if type(this) is int and -2**53 < this < 2**53 and type(radix) is int and radix in _INT_FORMATS:
+        return format(this, _INT_FORMATS[radix])  # an exact int in a power-of-two or decimal radix
     x = _this_number(this, "toString")
     r = 10 if radix is UNDEFINED else to_integer_or_infinity(radix)
     if not 2 <= r <= 36:

@@ -63,6 +63,8 @@ def object_keys(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
 @method(_STATICS, "values", 1)
 def object_values(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Object.values (20.1.2.23)."""
+    if type(o) is dict and not PATCHED_REALMS[0]:  # a plain object: its own keys, data properties only
+        return [o[k] for k in ordered_keys(o) if type(k) is str]
     o = to_object(o)
     return _own_values(o, members().own_keys(o))
 
@@ -109,6 +111,17 @@ def _entry_pair(entry: Any) -> tuple[Any, Any]:
 @method(_STATICS, "fromEntries", 1)
 def object_from_entries(this: Any, iterable: Any = UNDEFINED, *_: Any) -> dict[str, Any]:
     """Object.fromEntries (20.1.2.7)."""
+    if type(iterable) is list and not PATCHED_REALMS[0]:
+        # unpatched, an array's iterator is the built-in one and nothing runs while its pairs
+        # of a str key and a value are read: the loop stops at the first other entry and the
+        # general path below starts again (it has seen nothing yet that could run a script)
+        fast: dict[str, Any] = {}
+        for entry in iterable:
+            if type(entry) is not list or len(entry) < 2 or type(k := entry[0]) is not str:
+                break
+            fast[k] = entry[1]
+        else:
+            return fast
     if iterable is None or iterable is UNDEFINED:
         raise type_error("undefined is not iterable")
     m = members()

@@ -227,6 +227,44 @@ def _string_replace(s: str, search: Any, replace_value: Any, all_: bool) -> str:
     return _join(pieces)
 
 
+#: (source, flags) of a RegExp literal -> the compiled pattern ``replace_with_literal`` runs
+#: itself, or None where only the general algorithm answers as JS does
+_LITERAL_REPLACE: dict[tuple[str, str], Any] = {}
+_UNSEEN = object()
+
+
+def replace_with_literal(s: str, source: str, flags: str, template: str) -> str | None:
+    """``s.replace(/source/flags, template)`` for a str ``s`` and a RegExp literal, while no
+    realm patches built-ins: what ``string_replace`` answers on its fast paths, without the
+    literal's fresh RegExp object (nothing can see it: no own properties, and a global
+    replace only resets its lastIndex). None where ``string_replace`` must run: a ``$`` in
+    the template, astral text, a long subject, flags other than none or ``g``, a pattern
+    that is not safe for Python's engine, or a global one with a lazy quantifier or ``|``."""
+    if "$" in template or len(s) > SAFE_LENGTH or not (s.isascii() or not has_astral(s)):
+        return None
+    key = (source, flags)
+    fast: Any = _LITERAL_REPLACE.get(key, _UNSEEN)
+    if fast is _UNSEEN:
+        rx = regexp_create(source, flags)
+        tr = rx.tr
+        fast = tr.fast if tr.safe and (flags == "" or (flags == "g" and not _LAZY_OR_ALT.search(rx.source))) else None
+        if len(_LITERAL_REPLACE) >= 512:
+            _LITERAL_REPLACE.clear()
+        _LITERAL_REPLACE[key] = fast
+    if fast is None:
+        return None
+    if flags:
+        out = fast.sub(template if "\\" not in template else (lambda _m: template), s)
+        if len(out) > 1 << 20:
+            current_realm().check_string(len(out))
+    else:
+        m = fast.search(s)
+        if m is None:
+            return s
+        out = s[: m.start()] + template + s[m.end() :]
+    return out if out.isascii() else from_units(out)
+
+
 @method(STRING_PROTO, "replace", 2)
 def string_replace(this: Any, search: Any = UNDEFINED, replace_value: Any = UNDEFINED, *_: Any) -> str:
     """String.prototype.replace (22.1.3.19)."""
