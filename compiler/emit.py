@@ -38,7 +38,7 @@ from .checks import check_program, copy_mask, input_reads, uses_dynamic_code
 from .codegen import generate
 from .errors import CompileError
 from .native_program import NativeProgram, native_program
-from .native_templates import copy_tree
+from .native_templates import copy_tree, stmts
 from .nesting import MAX_PRINTED_NESTING, may_nest_too_deeply, printed_nesting
 from .stackroom import on_big_stack
 
@@ -300,7 +300,8 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
                                                   P.const(mask), P.name("_source"))))
     for name, pattern, ignore_case in regexes:
         body.append(P.assign(name, P.call("compile_regex", P.const(pattern), P.const(ignore_case))))
-    entry = _entry(translated.body if translated is not None else None)
+    entry = _entry(translated.body if translated is not None else None,
+                   _fusable(general.statements, mask, source) if general is not None and translated is None else None)
     body.extend(entry)
     P.locate(ast.Module(body=entry, type_ignores=[]))  # (positions, which unparse needs)
     try:
@@ -357,13 +358,100 @@ _invoke = _entry
 _SHELL = ast.parse(_ENTRY).body
 _GENERAL_ONLY = ast.parse("_entry = _general.entry()\n_invoke = _general.invoke").body
 
+#: the general tier's public call with a one-expression ``_main`` written into it (one Python
+#: call per evaluation instead of two): ``CompiledFunction.fused`` calls ``_fused`` with the
+#: runtime's parts of the per-call wrapper (``entry.py``) and returns ``_fast``, or the plain
+#: wrapper where that is needed (CPython 3.13's small stacks). Its checks, realm writes and
+#: exits are the wrapper's fast path, line by line; everything else takes ``_entry_slow``, the
+#: wrapper itself (call-time budgets, a nested call, a non-canonical input).
+_FUSED = """
+def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_depth_check, _entry_watched, _entry_inexact,
+           _entry_as_is, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end):
+    def _fast(value=UNDEFINED, context=None, value_exists=True, budgets=None):
+        _realm = _entry_thread.realm
+        if budgets is not None or _realm.busy or not _realm.is_spare or _realm.extra or \
+                value_exists is not True and value_exists is not False or \
+                TYPE(value) in _entry_inexact and (TYPE(value) is not STR or not value.isascii()):
+            return _entry_slow(value, context, value_exists, budgets)
+        _realm.budgets = _entry_budgets
+        _realm.steps_left = _entry_steps
+        _realm.depth_check = _entry_depth_check
+        _realm.deadline = 0.0
+        _realm.allocated = 0
+        _realm.context = context
+        _realm.busy = _entry_watched
+        try:
+            PARAMS
+            _entry_result = EXPR
+            if _realm.dead:
+                _realm.alive()
+            if (_entry_type := TYPE(_entry_result)) is INT:
+                if not -1073741823 <= _entry_result <= 1073741823:
+                    _entry_result = _entry_convert(_entry_result, _entry_names)
+            elif _entry_type not in _entry_as_is:
+                _entry_result = _entry_convert(_entry_result, _entry_names)
+            _realm.busy = False
+            if _realm.fired:
+                _entry_disarm(_realm)
+        except _entry_any_error as _entry_exc:  # (BaseException: generated code has no builtins)
+            raise _entry_failed(_realm, _entry_exc, _entry_names) from None
+        if _realm.extra:
+            _entry_end(_realm)
+        return _entry_result
+    return _fast
+_entry = _general.fused(_fused)
+_invoke = _general.invoke
+"""
+#: the largest ``_main`` expression fused (AST nodes): the module holds it twice
+_FUSE_LIMIT = 400
 
-def _entry(native: list[ast.stmt] | None) -> list[ast.stmt]:
+
+def _fusable(statements: list[ast.stmt], mask: int, source: str) -> tuple[ast.expr, list[str]] | None:
+    """The expression and parameter names of a ``_main`` that is one ``return`` of a small
+    expression and copies no input (what ``_FUSED`` can take), else None."""
+    main = next((s for s in statements if isinstance(s, ast.FunctionDef) and s.name == "_main"), None)
+    if mask or main is None or len(main.body) != 1 or not isinstance(main.body[0], ast.Return) or \
+            main.body[0].value is None or may_nest_too_deeply(source):
+        return None
+    expression = main.body[0].value
+    if sum(1 for _ in ast.walk(expression)) > _FUSE_LIMIT:
+        return None
+    return expression, [a.arg for a in main.args.args]
+
+
+def _fused_entry(expression: ast.expr, params: list[str]) -> list[ast.stmt]:
+    """``_FUSED`` with the expression of ``_main``; its parameters (but ``_realm``, named alike)
+    are bound from the public call's arguments where the expression reads them."""
+    used = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
+    realm, *inputs = params
+    assert realm == "_realm" and len(inputs) == 3, "generated mains take (_realm, value, context, value_exists)"
+    binds = [P.assign(name, P.name(public)) for name, public in zip(inputs, ("value", "context", "value_exists"))
+             if name in used]
+    body = stmts(_FUSED, EXPR=copy_tree(expression))  # type: ignore[arg-type]
+    factory = body[0]
+    assert isinstance(factory, ast.FunctionDef) and isinstance(factory.body[0], ast.FunctionDef)
+    fast = factory.body[0]
+    guarded = fast.body[-3]
+    assert isinstance(guarded, ast.Try)
+    placeholder = guarded.body[0]
+    assert isinstance(placeholder, ast.Expr) and isinstance(placeholder.value, ast.Name)
+    guarded.body[0:1] = binds
+    screen = fast.body[1]  # (an input the expression never reads needs no canonical form)
+    assert isinstance(screen, ast.If) and isinstance(screen.test, ast.BoolOp) and len(screen.test.values) == 6
+    screen.test.values = screen.test.values[:4] + [check for check, param in zip(screen.test.values[4:], (inputs[2], inputs[0]))
+                                                   if param in used]
+    return body
+
+
+def _entry(native: list[ast.stmt] | None, fusable: tuple[ast.expr, list[str]] | None = None) -> list[ast.stmt]:
     """``_entry``, the public call: the native statements first when the script has them,
-    the general tier (``_general``) on any exception or without them. Plans call ``_invoke``:
+    the general tier (``_general``) on any exception or without them (written into ``_entry``
+    when it is one small expression: ``_FUSED``). Plans call ``_invoke``:
     ``_entry`` itself when there is a native tier (one call per match; a fallback inside a
     plan runs isolated, as any nested call does), else the general tier's in-plan entry.
     The shell is parsed once and copied (the artifact writer renames names in place)."""
+    if native is None and fusable is not None:
+        return _fused_entry(*fusable)
     if native is None:  # the general tier's own public function (``CompiledFunction.entry``)
         shell: list[ast.stmt] = []
         for node in _GENERAL_ONLY:
