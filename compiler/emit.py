@@ -283,9 +283,10 @@ def _compile(statements: list[ast.stmt], source: str, origin: str) -> CodeType:
 
 def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], mask: int,
           translated: NativeProgram | None, general: _General | None,
-          generated: _General | None = None) -> EmittedExpression | None:
+          generated: _General | None = None, fuse: bool = True) -> EmittedExpression | None:
     """The module with the given tiers, or None when CPython cannot compile it (a native tier
-    nested past its limits: the caller retries without one)."""
+    nested past its limits: the caller retries without one). A general tier fused into its
+    entry (``_FUSED``) that CPython cannot compile is emitted again unfused."""
     free = tuple(translated.free_globals) if translated is not None else general.free_globals if general else ()
     regexes = tuple((name, pattern, bool(ignore_case)) for name, (pattern, ignore_case) in
                     (translated.constants.items() if translated is not None else ()))
@@ -301,7 +302,7 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
     for name, pattern, ignore_case in regexes:
         body.append(P.assign(name, P.call("compile_regex", P.const(pattern), P.const(ignore_case))))
     entry = _entry(translated.body if translated is not None else None,
-                   _fusable(general.statements, mask, source) if general is not None and translated is None else None)
+                   _fusable(general.statements, mask, source) if fuse and general is not None and translated is None else None)
     body.extend(entry)
     P.locate(ast.Module(body=entry, type_ignores=[]))  # (positions, which unparse needs)
     try:
@@ -319,6 +320,8 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
     try:
         code = compile(module, filename=f"<js {origin}>", mode="exec")
     except (RecursionError, SyntaxError, ValueError, MemoryError):
+        if fuse and translated is None and general is not None:  # (the fused copy nests two levels deeper)
+            return _emit(program, source, origin, reads, mask, translated, general, generated, fuse=False)
         if translated is None:
             raise too_deep(source, origin) from None
         return None
@@ -358,7 +361,7 @@ _invoke = _entry
 _SHELL = ast.parse(_ENTRY).body
 _GENERAL_ONLY = ast.parse("_entry = _general.entry()\n_invoke = _general.invoke").body
 
-#: the general tier's public call with a one-expression ``_main`` written into it (one Python
+#: the general tier's public call with a small ``_main`` written into it (one Python
 #: call per evaluation instead of two): ``CompiledFunction.fused`` calls ``_fused`` with the
 #: runtime's parts of the per-call wrapper (``entry.py``) and returns ``_fast``, or the plain
 #: wrapper where that is needed (CPython 3.13's small stacks). Its checks, realm writes and
@@ -402,31 +405,50 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
 _entry = _general.fused(_fused)
 _invoke = _general.invoke
 """
-#: the largest ``_main`` expression fused (AST nodes): the module holds it twice
-_FUSE_LIMIT = 400
+#: the largest ``_main`` fused (AST nodes): the module holds its code twice
+_FUSE_LIMIT = 1500
+
+Fusable = tuple[list[ast.stmt], ast.expr, list[str]]
 
 
-def _fusable(statements: list[ast.stmt], mask: int, source: str) -> tuple[ast.expr, list[str]] | None:
-    """The expression and parameter names of a ``_main`` that is one ``return`` of a small
-    expression and copies no input (what ``_FUSED`` can take), else None."""
+def _fusable(statements: list[ast.stmt], mask: int, source: str) -> Fusable | None:
+    """The leading statements, final expression and parameter names of a ``_main`` that
+    ends in its only ``return`` (returns of the functions it defines aside), is small and
+    copies no input: what ``_FUSED`` can take; else None."""
     main = next((s for s in statements if isinstance(s, ast.FunctionDef) and s.name == "_main"), None)
-    if mask or main is None or len(main.body) != 1 or not isinstance(main.body[0], ast.Return) or \
-            main.body[0].value is None or may_nest_too_deeply(source):
+    if mask or main is None or not main.body or may_nest_too_deeply(source):
         return None
-    expression = main.body[0].value
-    if sum(1 for _ in ast.walk(expression)) > _FUSE_LIMIT:
+    signature = main.args
+    if len(signature.args) != 4 or signature.posonlyargs or signature.vararg or signature.kwonlyargs or signature.kwarg \
+            or signature.defaults or main.decorator_list:
+        return None  # (a main with keyword parameters, ``_names`` for ``catch``, keeps its own call)
+    *leading, last = main.body
+    if not isinstance(last, ast.Return) or last.value is None or any(map(_leaves_main, leading)):
         return None
-    return expression, [a.arg for a in main.args.args]
+    if sum(1 for _ in ast.walk(main)) > _FUSE_LIMIT:
+        return None
+    return leading, last.value, [a.arg for a in main.args.args]
 
 
-def _fused_entry(expression: ast.expr, params: list[str]) -> list[ast.stmt]:
-    """``_FUSED`` with the expression of ``_main``; its parameters (but ``_realm``, named alike)
-    are bound from the public call's arguments where the expression reads them."""
-    used = {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
+def _leaves_main(node: ast.AST) -> bool:
+    """Whether a statement of ``_main`` returns from it or names scopes (``global``,
+    ``nonlocal``, ``yield``) outside the functions it defines."""
+    if isinstance(node, (ast.Return, ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await)):
+        return True
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        return False  # (its own returns and scopes; defaults and decorators hold no statements)
+    return any(_leaves_main(child) for child in ast.iter_child_nodes(node))
+
+
+def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str]) -> list[ast.stmt]:
+    """``_FUSED`` with the body of ``_main``; its parameters (but ``_realm``, named alike)
+    are bound from the public call's arguments where the body reads them."""
+    used = {n.id for node in (*leading, expression) for n in ast.walk(node) if isinstance(n, ast.Name)}
     realm, *inputs = params
     assert realm == "_realm" and len(inputs) == 3, "generated mains take (_realm, value, context, value_exists)"
     binds = [P.assign(name, P.name(public)) for name, public in zip(inputs, ("value", "context", "value_exists"))
              if name in used]
+    copied = [copy_tree(stmt) for stmt in leading]
     body = stmts(_FUSED, EXPR=copy_tree(expression))  # type: ignore[arg-type]
     factory = body[0]
     assert isinstance(factory, ast.FunctionDef) and isinstance(factory.body[0], ast.FunctionDef)
@@ -435,18 +457,18 @@ def _fused_entry(expression: ast.expr, params: list[str]) -> list[ast.stmt]:
     assert isinstance(guarded, ast.Try)
     placeholder = guarded.body[0]
     assert isinstance(placeholder, ast.Expr) and isinstance(placeholder.value, ast.Name)
-    guarded.body[0:1] = binds
-    screen = fast.body[1]  # (an input the expression never reads needs no canonical form)
+    guarded.body[0:1] = [*binds, *copied]  # type: ignore[list-item]
+    screen = fast.body[1]  # (an input the script never reads needs no canonical form)
     assert isinstance(screen, ast.If) and isinstance(screen.test, ast.BoolOp) and len(screen.test.values) == 6
     screen.test.values = screen.test.values[:4] + [check for check, param in zip(screen.test.values[4:], (inputs[2], inputs[0]))
                                                    if param in used]
     return body
 
 
-def _entry(native: list[ast.stmt] | None, fusable: tuple[ast.expr, list[str]] | None = None) -> list[ast.stmt]:
+def _entry(native: list[ast.stmt] | None, fusable: Fusable | None = None) -> list[ast.stmt]:
     """``_entry``, the public call: the native statements first when the script has them,
     the general tier (``_general``) on any exception or without them (written into ``_entry``
-    when it is one small expression: ``_FUSED``). Plans call ``_invoke``:
+    when it is small and ends in its only return: ``_FUSED``). Plans call ``_invoke``:
     ``_entry`` itself when there is a native tier (one call per match; a fallback inside a
     plan runs isolated, as any nested call does), else the general tier's in-plan entry.
     The shell is parsed once and copied (the artifact writer renames names in place)."""

@@ -35,9 +35,32 @@ def clean_spare() -> bool:
         and spare.dead is None and local_state().realm is spare
 
 
-def test_a_script_of_statements_keeps_the_plain_wrapper() -> None:
-    expression = syncpatch.compile_expression("let n = value; n + 1", budgets=syncpatch.Budgets())
-    assert expression.__code__.co_name != "_fast" and expression(1) == 2
+def test_a_script_of_statements_and_callbacks_is_fused_too() -> None:
+    assert fused("let n = value; n + 1")(1) == 2
+    assert fused("value.map(x => x * 2).filter(x => x > 2)")([1, 2, 3]) == [4, 6]
+    assert fused("let s = 0; for (const x of value) s += x; s")([1, 2, 3]) == 6
+    assert fused("(function f(n) { return n ? n + f(n - 1) : 0; })(value)")(10) == 55
+
+
+def test_a_main_with_keyword_parameters_keeps_the_plain_wrapper() -> None:
+    expression = syncpatch.compile_expression("try { null.x } catch (e) { e.message }", budgets=syncpatch.Budgets())
+    assert expression.__code__.co_name != "_fast"  # (``catch`` names its variables through ``_main``'s ``_names``)
+    assert expression(None) == "Cannot read properties of null (reading 'x')"
+
+
+@pytest.mark.parametrize(("source", "budget", "limits"), [
+    ("let n = 0; for (let i = 0; i < value; i++) n++; n", "steps", {"steps": 1000}),
+    ("value.map(x => x + 1).length", "steps", {"steps": 1000}),
+    ("(function f(n) { return n ? f(n - 1) : 0; })(value)", "call_depth", {"call_depth": 50}),
+])
+def test_loops_callbacks_and_recursion_meet_their_budgets_on_the_fused_entry(
+        source: str, budget: str, limits: dict[str, Any]) -> None:
+    expression = fused(source, **limits)
+    big = list(range(5000)) if "map" in source else 5000
+    with pytest.raises(syncpatch.LimitExceeded) as info:
+        expression(big)
+    assert info.value.budget == budget and clean_spare()
+    assert expression([1, 2] if "map" in source else 20) in (20, 0, 2)  # the next call starts afresh
 
 
 def test_a_script_that_can_mutate_its_input_keeps_the_plain_wrapper() -> None:
