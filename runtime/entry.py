@@ -192,7 +192,8 @@ class CompiledFunction:
                 result = main(realm, value, context, value_exists)
                 if realm.dead:  # a budget ran out and something swallowed the error (an exception: truthy)
                     realm.alive()
-                if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823):
+                if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823) and \
+                        (type(result) is not float or result.is_integer()):  # (a fraction, NaN or infinity stays a float)
                     # converted while the watchdog still watches: a result the script shared
                     # into itself (s = [s, s] in a loop) expands exponentially on the way out
                     result = _convert_result(result, this._names)

@@ -139,6 +139,7 @@ def test_the_wall_time_budget_interrupts_a_fused_call() -> None:
 @pytest.mark.parametrize("source", [
     "({b: 1, 10: 2, 2: 3, a: 4})", "[1, 2 ** 40, -0, 2.5, 2 ** 60]", "({a: -0, 1: 0.5})", "[[1, 2], {c: [3]}]",
     "2 ** 31", "2 ** 53 + 2", "-(2 ** 31)", "4 / 2", "-0", "null", "undefined", "[]", "'s'", "true", "value",
+    "2.5", "1 / 3", "NaN", "Infinity", "-Infinity", "2 ** 53 * 1.5", "2 ** 60 + 0.5", "-0.5", "6 / 2 + 0.0",
 ])
 def test_results_come_back_as_to_python_gives_them(source: str) -> None:
     expression = fused(source)
