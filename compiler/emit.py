@@ -38,7 +38,7 @@ from .checks import check_program, copy_mask, input_reads, uses_dynamic_code
 from .codegen import generate
 from .errors import CompileError
 from .native_program import NativeProgram, native_program
-from .native_templates import copy_tree
+from .native_templates import copy_tree, stmts
 from .nesting import MAX_PRINTED_NESTING, may_nest_too_deeply, printed_nesting
 from .stackroom import on_big_stack
 
@@ -283,9 +283,10 @@ def _compile(statements: list[ast.stmt], source: str, origin: str) -> CodeType:
 
 def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], mask: int,
           translated: NativeProgram | None, general: _General | None,
-          generated: _General | None = None) -> EmittedExpression | None:
+          generated: _General | None = None, fuse: bool = True) -> EmittedExpression | None:
     """The module with the given tiers, or None when CPython cannot compile it (a native tier
-    nested past its limits: the caller retries without one)."""
+    nested past its limits: the caller retries without one). A general tier fused into its
+    entry (``_FUSED``) that CPython cannot compile is emitted again unfused."""
     free = tuple(translated.free_globals) if translated is not None else general.free_globals if general else ()
     regexes = tuple((name, pattern, bool(ignore_case)) for name, (pattern, ignore_case) in
                     (translated.constants.items() if translated is not None else ()))
@@ -300,7 +301,8 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
                                                   P.const(mask), P.name("_source"))))
     for name, pattern, ignore_case in regexes:
         body.append(P.assign(name, P.call("compile_regex", P.const(pattern), P.const(ignore_case))))
-    entry = _entry(translated.body if translated is not None else None)
+    entry = _entry(translated.body if translated is not None else None,
+                   _fusable(general.statements, mask, source) if fuse and general is not None and translated is None else None)
     body.extend(entry)
     P.locate(ast.Module(body=entry, type_ignores=[]))  # (positions, which unparse needs)
     try:
@@ -318,6 +320,8 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
     try:
         code = compile(module, filename=f"<js {origin}>", mode="exec")
     except (RecursionError, SyntaxError, ValueError, MemoryError):
+        if fuse and translated is None and general is not None:  # (the fused copy nests two levels deeper)
+            return _emit(program, source, origin, reads, mask, translated, general, generated, fuse=False)
         if translated is None:
             raise too_deep(source, origin) from None
         return None
@@ -357,13 +361,119 @@ _invoke = _entry
 _SHELL = ast.parse(_ENTRY).body
 _GENERAL_ONLY = ast.parse("_entry = _general.entry()\n_invoke = _general.invoke").body
 
+#: the general tier's public call with a small ``_main`` written into it (one Python
+#: call per evaluation instead of two): ``CompiledFunction.fused`` calls ``_fused`` with the
+#: runtime's parts of the per-call wrapper (``entry.py``) and returns ``_fast``, or the plain
+#: wrapper where that is needed (CPython 3.13's small stacks). Its checks, realm writes and
+#: exits are the wrapper's fast path, line by line; everything else takes ``_entry_slow``, the
+#: wrapper itself (call-time budgets, a nested call, a non-canonical input).
+_FUSED = """
+def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_depth_check, _entry_watched, _entry_inexact,
+           _entry_as_is, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end):
+    def _fast(value=UNDEFINED, context=None, value_exists=True, budgets=None):
+        _realm = _entry_thread.realm
+        if budgets is not None or _realm.busy or not _realm.is_spare or _realm.extra or \
+                value_exists is not True and value_exists is not False or \
+                TYPE(value) in _entry_inexact and (TYPE(value) is not STR or not value.isascii()):
+            return _entry_slow(value, context, value_exists, budgets)
+        _realm.budgets = _entry_budgets
+        _realm.steps_left = _entry_steps
+        _realm.depth_check = _entry_depth_check
+        _realm.deadline = 0.0
+        _realm.allocated = 0
+        _realm.context = context
+        _realm.busy = _entry_watched
+        try:
+            PARAMS
+            _entry_result = EXPR
+            if _realm.dead:
+                _realm.alive()
+            if (_entry_type := TYPE(_entry_result)) is INT:
+                if not -1073741823 <= _entry_result <= 1073741823:
+                    _entry_result = _entry_convert(_entry_result, _entry_names)
+            elif _entry_type not in _entry_as_is and (_entry_type is not FLOAT or _entry_result.is_integer()):
+                _entry_result = _entry_convert(_entry_result, _entry_names)  # (a fraction, NaN or infinity stays a float)
+            _realm.busy = False
+            if _realm.fired:
+                _entry_disarm(_realm)
+        except _entry_any_error as _entry_exc:  # (BaseException: generated code has no builtins)
+            raise _entry_failed(_realm, _entry_exc, _entry_names) from None
+        if _realm.extra:
+            _entry_end(_realm)
+        return _entry_result
+    return _fast
+_entry = _general.fused(_fused)
+_invoke = _general.invoke
+"""
+#: the largest ``_main`` fused (AST nodes): the module holds its code twice
+_FUSE_LIMIT = 1500
 
-def _entry(native: list[ast.stmt] | None) -> list[ast.stmt]:
+Fusable = tuple[list[ast.stmt], ast.expr, list[str]]
+
+
+def _fusable(statements: list[ast.stmt], mask: int, source: str) -> Fusable | None:
+    """The leading statements, final expression and parameter names of a ``_main`` that
+    ends in its only ``return`` (returns of the functions it defines aside), is small and
+    copies no input: what ``_FUSED`` can take; else None."""
+    main = next((s for s in statements if isinstance(s, ast.FunctionDef) and s.name == "_main"), None)
+    if mask or main is None or not main.body or may_nest_too_deeply(source):
+        return None
+    signature = main.args
+    if len(signature.args) != 4 or signature.posonlyargs or signature.vararg or signature.kwonlyargs or signature.kwarg \
+            or signature.defaults or main.decorator_list:
+        return None  # (a main with keyword parameters, ``_names`` for ``catch``, keeps its own call)
+    *leading, last = main.body
+    if not isinstance(last, ast.Return) or last.value is None or any(map(_leaves_main, leading)):
+        return None
+    if sum(1 for _ in ast.walk(main)) > _FUSE_LIMIT:
+        return None
+    return leading, last.value, [a.arg for a in main.args.args]
+
+
+def _leaves_main(node: ast.AST) -> bool:
+    """Whether a statement of ``_main`` returns from it or names scopes (``global``,
+    ``nonlocal``, ``yield``) outside the functions it defines."""
+    if isinstance(node, (ast.Return, ast.Global, ast.Nonlocal, ast.Yield, ast.YieldFrom, ast.Await)):
+        return True
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        return False  # (its own returns and scopes; defaults and decorators hold no statements)
+    return any(_leaves_main(child) for child in ast.iter_child_nodes(node))
+
+
+def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str]) -> list[ast.stmt]:
+    """``_FUSED`` with the body of ``_main``; its parameters (but ``_realm``, named alike)
+    are bound from the public call's arguments where the body reads them."""
+    used = {n.id for node in (*leading, expression) for n in ast.walk(node) if isinstance(n, ast.Name)}
+    realm, *inputs = params
+    assert realm == "_realm" and len(inputs) == 3, "generated mains take (_realm, value, context, value_exists)"
+    binds = [P.assign(name, P.name(public)) for name, public in zip(inputs, ("value", "context", "value_exists"))
+             if name in used]
+    copied = [copy_tree(stmt) for stmt in leading]
+    body = stmts(_FUSED, EXPR=copy_tree(expression))  # type: ignore[arg-type]
+    factory = body[0]
+    assert isinstance(factory, ast.FunctionDef) and isinstance(factory.body[0], ast.FunctionDef)
+    fast = factory.body[0]
+    guarded = fast.body[-3]
+    assert isinstance(guarded, ast.Try)
+    placeholder = guarded.body[0]
+    assert isinstance(placeholder, ast.Expr) and isinstance(placeholder.value, ast.Name)
+    guarded.body[0:1] = [*binds, *copied]  # type: ignore[list-item]
+    screen = fast.body[1]  # (an input the script never reads needs no canonical form)
+    assert isinstance(screen, ast.If) and isinstance(screen.test, ast.BoolOp) and len(screen.test.values) == 6
+    screen.test.values = screen.test.values[:4] + [check for check, param in zip(screen.test.values[4:], (inputs[2], inputs[0]))
+                                                   if param in used]
+    return body
+
+
+def _entry(native: list[ast.stmt] | None, fusable: Fusable | None = None) -> list[ast.stmt]:
     """``_entry``, the public call: the native statements first when the script has them,
-    the general tier (``_general``) on any exception or without them. Plans call ``_invoke``:
+    the general tier (``_general``) on any exception or without them (written into ``_entry``
+    when it is small and ends in its only return: ``_FUSED``). Plans call ``_invoke``:
     ``_entry`` itself when there is a native tier (one call per match; a fallback inside a
     plan runs isolated, as any nested call does), else the general tier's in-plan entry.
     The shell is parsed once and copied (the artifact writer renames names in place)."""
+    if native is None and fusable is not None:
+        return _fused_entry(*fusable)
     if native is None:  # the general tier's own public function (``CompiledFunction.entry``)
         shell: list[ast.stmt] = []
         for node in _GENERAL_ONLY:

@@ -138,6 +138,23 @@ class CompiledFunction:
             call = self._call = self._closure()
         return call
 
+    def fused(self, factory: Callable[..., Callable[..., Any]]) -> Callable[..., Any]:
+        """The public call of a module whose ``_main`` is one expression, written out with the
+        fast path of ``_closure`` around it (``compiler/emit.py``'s ``_FUSED``: one Python call
+        per evaluation instead of two). ``factory`` takes the parts of the wrapper that live here
+        and returns that function; off its fast path it calls the plain closure. CPython 3.13+
+        keeps the plain closure (its small-stack check comes first)."""
+        plain = self._closure()
+        if COUNTED_DEALLOC or self._copy or self._load is not None:  # (the emitter fuses neither of the last two)
+            self._call = plain
+            return plain
+        own = self.budgets
+        fast = factory(plain, _LOCAL, own, own.steps, min(own.call_depth, FIRST_STACK_CHECK), WATCHED, _NOT_CANONICAL,
+                       _AS_IS, _convert_result, self._names, BaseException, _fused_failure, watchdog.disarm,
+                       end_evaluation)
+        self._call = fast
+        return fast
+
     def _closure(self, budgets: Budgets | None = None) -> Callable[..., Any]:
         """The call as one plain function with everything it reads from ``self`` held in the
         closure (but the names table, read on errors only: a deferred tier's first call loads it);
@@ -175,7 +192,8 @@ class CompiledFunction:
                 result = main(realm, value, context, value_exists)
                 if realm.dead:  # a budget ran out and something swallowed the error (an exception: truthy)
                     realm.alive()
-                if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823):
+                if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823) and \
+                        (type(result) is not float or result.is_integer()):  # (a fraction, NaN or infinity stays a float)
                     # converted while the watchdog still watches: a result the script shared
                     # into itself (s = [s, s] in a loop) expands exponentially on the way out
                     result = _convert_result(result, this._names)
@@ -327,6 +345,15 @@ def _convert_result(result: Any, names: Any) -> Any:
         if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
             raise
         raise translate_exception(exc, names) from None
+
+
+def _fused_failure(realm: Realm, exc: BaseException, names: Any) -> BaseException:
+    """A fused entry's evaluation failed (``CompiledFunction.fused``): end it, and return the
+    public error to raise (an interrupt or exit is raised again as itself)."""
+    end_evaluation(realm)
+    if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
+        raise exc
+    return translate_exception(exc, names)
 
 
 def _unloaded(*_: Any) -> Any:  # pragma: no cover - replaced before any call

@@ -148,6 +148,7 @@ def test_scalar_inputs_are_canonical_on_the_fast_path() -> None:
     "Object.fromEntries([['x', 1], ['5', 2]])", "[1, 2 ** 40, -0, 2.5, 2 ** 60]", "({a: 2 ** 40, 2: 1})",
     "({a: -0, 1: 0.5})", "[[1, 2], {c: [3]}]", "({[Symbol.iterator]: 1, 3: 2, a: 2})", "[]", "({})",
     "2 ** 31", "2 ** 53 + 2", "-(2 ** 31)", "4 / 2", "-0", "null", "undefined",
+    *(f"try {{ }} catch (e) {{ }} {number}" for number in ("2.5", "1 / 3", "NaN", "-Infinity", "2 ** 60 + 0.5", "6 / 2", "-0")),
 ])
 def test_results_come_back_as_to_python_gives_them(source: str) -> None:
     """The entry's quick result checks agree with ``to_python`` on every kind of result."""
@@ -160,6 +161,12 @@ def test_results_come_back_as_to_python_gives_them(source: str) -> None:
     assert repr(got) == repr(expected)
     if isinstance(expected, dict):
         assert list(got) == list(expected)
+
+
+def test_a_script_whose_main_takes_keywords_runs_on_the_plain_wrapper() -> None:
+    """(``catch`` names its variables through ``_main``'s keyword ``_names``: not fused, see
+    tests/runtime/test_entry_fused.py; the rows above with ``catch`` test this wrapper.)"""
+    assert general("try { } catch (e) { } 2.5").__code__.co_name == "expression"
 
 
 def test_the_fast_path_is_the_public_function() -> None:
