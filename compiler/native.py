@@ -16,6 +16,7 @@ Types are tracked statically so guards appear only where a value's type is unkno
 from __future__ import annotations
 
 import ast
+import math
 from typing import Any, TypeGuard
 
 from syncpatch.grammar import ast as A
@@ -240,6 +241,10 @@ class NativeGen:
         #: literal-index reads of arrays (by id: the read, undefined past the end, and the
         #: plain subscript; see ``past_end_refused``)
         self.indexed: dict[int, tuple[ast.expr, ast.expr, str]] = {}
+        #: translations (by id, held) that hold a JS number which may be a fraction (a float
+        #: literal, parseFloat, a quotient): arithmetic on them takes the number helpers
+        #: (``float_arithmetic``) instead of the safe-integer forms, which would refuse a float
+        self.numbers: dict[int, ast.expr] = {}
 
     def tmp(self) -> str:
         self.counter += 1
@@ -722,7 +727,38 @@ class NativeGen:
             return ast.Constant(v), "ascii" if v.isascii() else "str"
         if type(v) is int and -_SAFE <= v <= _SAFE:
             return ast.Constant(v), "int"
+        if type(v) is float and math.isfinite(v):  # (1.5, 0.8: a fraction, held as the double JS reads)
+            return self.number(ast.Constant(v)), "any"
         raise Unsupported
+
+    def number(self, e: ast.expr) -> ast.expr:
+        """``e``, noted as holding a JS number that may be a fraction (see ``numbers``)."""
+        self.numbers[id(e)] = e
+        return e
+
+    def is_number(self, e: ast.expr) -> bool:
+        return self.numbers.get(id(e)) is e
+
+    def float_arithmetic(self, op: str, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str] | None:
+        """``a op b`` where an operand may be a fraction: exact double arithmetic by the number
+        helpers (``runtime/native.py``: safe ints and floats only, -0 and a zero divisor as JS
+        has them, the result in to_python's form), and ``<`` and friends by Python's exact
+        int/float order, which is JS's for safe integers and doubles (NaN compares false in
+        both). None when neither operand may be a fraction, or a string takes part in ``+``."""
+        if not (self.is_number(a) or self.is_number(b)) or op not in _NUMBER_HELPERS and op not in _ORDERS:
+            return None
+        if op == "+" and (ta in _STR or tb in _STR):
+            return None
+        if op != "+":
+            a, ta = self.numeric(a, ta)  # (a numeric string counts as its number)
+            b, tb = self.numeric(b, tb)
+        self.consumed(a)
+        self.consumed(b)
+        x = a if ta == "int" else E("NUMBER_VALUE(X)", X=a)
+        y = b if tb == "int" else E("NUMBER_VALUE(X)", X=b)
+        if op in _ORDERS:
+            return E(f"X {op} Y", X=x, Y=y), "bool"
+        return self.number(self.ready(E(f"{_NUMBER_HELPERS[op]}(X, Y)", X=a, Y=b))), "any"
 
     def template(self, node: A.TemplateLiteral) -> tuple[ast.expr, str]:
         out: tuple[ast.expr, str] | None = None
@@ -1028,6 +1064,11 @@ class NativeGen:
         op = node.operator
         a, ta = self.expr(node.left)
         b, tb = self.expr(node.right)
+        fractional = self.float_arithmetic(op, a, ta, b, tb)
+        if fractional is not None:
+            return fractional
+        if op == "**":
+            return self.power(a, b), "int"
         if op == "+":
             return self.plus(a, ta, b, tb)
         if op in ("===", "!=="):
@@ -1069,11 +1110,11 @@ class NativeGen:
                      Y=self.as_int(b, tb)), "int"
         if op == "/":  # an exact quotient inline; a fraction, -0 or a zero divisor: DIVIDE
             if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
-                return self.quotient(a, ta, b.value), "any"
+                return self.number(self.quotient(a, ta, b.value)), "any"
             t, u = self.tmp(), self.tmp()
             self.safe_ints.add(t + "q")
-            return E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and (Q := T // U) is not None "
-                     "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "any"
+            return self.number(E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and (Q := T // U) is not None "
+                     "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb))), "any"
         if op == "%":
             if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
                 # by a positive literal: Python's % is JS's for a dividend >= 0 (a negative one
@@ -1122,6 +1163,19 @@ class NativeGen:
                      T=self.tmp(), U=self.tmp(), V=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb)), "int"
         raise Unsupported
+
+    def power(self, a: ast.expr, b: ast.expr) -> ast.expr:
+        """``a ** b`` of two integer literals (``1024 ** 3``), folded: an exact power that is a
+        safe integer is the double JS computes (every partial power is exact too); other
+        powers (a fraction, a negative exponent, an operand known only at run time) are left
+        to the general tier, whose pow is the one JS engines use."""
+        base, exponent = _int_constant(a), _int_constant(b)
+        if base is None or exponent is None or not 0 <= exponent <= 64 or isinstance(a, ast.UnaryOp):
+            raise Unsupported
+        folded = base**exponent
+        if not -_SAFE <= folded <= _SAFE:
+            raise Unsupported
+        return ast.Constant(folded)
 
     def with_literal(self, template: str, a: ast.expr, ta: str, literal: int, low: int, high: int,
                      otherwise: str = "DEOPT()") -> ast.expr:
@@ -1554,6 +1608,10 @@ def is_function_call(node: Any) -> TypeGuard[A.CallExpression]:
 #: in to_python's form)
 _AS_CALLER_GETS = frozenset(["DEOPT", "DIVIDE", "NUMBER_OF", "JSON_TEXT", "STRING_OF", "RADIX_STRING", "TO_FIXED",
                              "ADD_TEXT"])
+#: the number helpers (runtime/native.py) of arithmetic where an operand may be a fraction
+_NUMBER_HELPERS = {"+": "ADD_NUMBERS", "-": "SUBTRACT_NUMBERS", "*": "MULTIPLY_NUMBERS", "/": "DIVIDE_NUMBERS"}
+_ORDERS = frozenset(["<", ">", "<=", ">="])
+_AS_CALLER_GETS = _AS_CALLER_GETS | frozenset(_NUMBER_HELPERS.values())
 #: the bitwise operators on two integers X and Y
 _BITWISE = {
     "|": "INT32(X | Y)", "&": "INT32(X & Y)", "^": "INT32(X ^ Y)",

@@ -66,7 +66,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         if gen.is_global(callee, "decodeURIComponent") and len(args) == 1:
             return E("URI_DECODE(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"
         if gen.is_global(callee, "parseFloat") and len(args) == 1:
-            return E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0]), "any"
+            return gen.number(E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0])), "any"
         raise Unsupported
     if is_function_call(node):
         return gen.inline(node, statement=False)
@@ -88,6 +88,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         return E(f"True if type({held}) is int else IS_INTEGER(T)", T=gen.held(subject), X=subject), "bool"
     if gen.is_global(receiver, "Number") and method == "parseInt":
         return _parse_int(gen, args)
+    if gen.is_global(receiver, "Number") and method == "parseFloat" and len(args) == 1:  # (the same function)
+        return gen.number(E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0])), "any"
     if gen.is_global(receiver, "Number") and method == "isNaN" and len(args) == 1:
         # (no conversion: only a number that is NaN, a float here)
         return E("type(T := X) is type(F) and T != T", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],

@@ -129,6 +129,8 @@ def add_text(a: Any, b: Any) -> Any:
     elif type(b) is str:
         if b.isascii():
             return string_of(a) + b
+    if type(a) is float or type(b) is float:  # (a fraction in a sum: the double sum)
+        return add_numbers(a, b)
     raise Deopt
 
 
@@ -208,6 +210,46 @@ def divide(a: int, b: int) -> int | float:
     if r.is_integer() and (r or (a >= 0) == (b > 0)):  # (an exact quotient, not -0: an int)
         return int(r)
     return r
+
+
+def number_value(v: Any) -> int | float:
+    """``v`` where a JS number is wanted without conversion: a safe int or a float below
+    2**53 in size, or NaN (a bool, anything larger, which the general tier may hold as an
+    exact int, or anything else deoptimises)."""
+    t = type(v)
+    if t is float and not abs(v) >= _SAFE or t is int and -_SAFE <= v <= _SAFE:
+        return v  # type: ignore[no-any-return]
+    raise Deopt
+
+
+def add_numbers(a: Any, b: Any) -> int | float:
+    """``a + b`` of two numbers, one maybe a fraction: the double sum (Python's float
+    addition is IEEE's, as JS's; a safe int converts to float exactly), in to_python's form."""
+    return normalize_number(number_value(a) + number_value(b))
+
+
+def subtract_numbers(a: Any, b: Any) -> int | float:
+    return normalize_number(number_value(a) - number_value(b))
+
+
+def multiply_numbers(a: Any, b: Any) -> int | float:
+    """``a * b``: a zero product of two ints is -0 when one factor is negative, as JS's
+    double product is (Python's int product has no sign for zero)."""
+    x, y = number_value(a), number_value(b)
+    r = x * y
+    if r == 0 and type(r) is int and (x < 0 or y < 0):
+        return -0.0
+    return normalize_number(r)
+
+
+def divide_numbers(a: Any, b: Any) -> int | float:
+    """``a / b`` (a zero divisor, Infinity or NaN in JS: the general tier)."""
+    x, y = number_value(a), number_value(b)
+    if y == 0:
+        raise Deopt
+    if type(x) is int and type(y) is int:
+        return divide(x, y)
+    return normalize_number(x / y)
 
 
 def remainder(a: int, b: int) -> int:
@@ -638,8 +680,8 @@ def ceil(v: Any) -> int:
     if n is not None:
         return n  # type: ignore[no-any-return]
     r: int = math.ceil(v)
-    if r == 0 and v < 0 or not -_SAFE <= r <= _SAFE:
-        raise Deopt  # (-0.5 -> -0)
+    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
+        raise Deopt  # (-0.5 -> -0, and -0 itself)
     return r
 
 
@@ -1039,6 +1081,8 @@ def _helpers() -> dict[str, Any]:
         "URI_DECODE": uri_decode_component, "PARSE_INT_RADIX": parse_int_radix, "REGEX_SPLIT": regex_split,
         "MATCH_ARRAY": match_array,
         "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys, "NUMBER_TYPES": _NUMBERS,
+        "NUMBER_VALUE": number_value, "ADD_NUMBERS": add_numbers, "SUBTRACT_NUMBERS": subtract_numbers,
+        "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers,
     }
 
 
