@@ -245,6 +245,9 @@ class NativeGen:
         #: literal, parseFloat, a quotient): arithmetic on them takes the number helpers
         #: (``float_arithmetic``) instead of the safe-integer forms, which would refuse a float
         self.numbers: dict[int, ast.expr] = {}
+        #: literal-index reads (by JS node id) whose result a string method reads (``s[0]
+        #: .toUpperCase()``): the value read may be a string (see ``string_index``)
+        self.string_indexes: set[int] = set()
 
     def tmp(self) -> str:
         self.counter += 1
@@ -281,6 +284,7 @@ class NativeGen:
         body: list[ast.stmt] = []
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
         self.maybe_absent = _maybe_absent(program)
+        self.string_indexes = _string_indexes(program)
         if not self.copy_mask:
             self.shared_paths = _shared_paths(program, self)
         for statement in program.body:
@@ -689,6 +693,8 @@ class NativeGen:
                 return self.expr(node.expression, raw)
             case A.CallExpression() if not node.optional:
                 return self.call(node)
+            case A.CallExpression():  # (``s?.trim?.()``: native_calls takes the few it can)
+                return self.call(node)
             case A.BinaryExpression():
                 return self.binary(node)
             case A.LogicalExpression():
@@ -1017,6 +1023,9 @@ class NativeGen:
                 return E("X[T] if (T := K) in X else UNDEFINED if T not in PROTO_NAMES else DEOPT()", X=obj, T=t,
                          K=k), "any"
             # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
+            if kty == "int" and isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 0 \
+                    and (ty in _STR or ty == "any" and id(node) in self.string_indexes):
+                return self.string_index(obj, ty, k)
             if kty == "int" and isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 0:
                 # a literal index (containers[0]): no tuple to keep the order, one compare
                 items = self.as_list(obj, ty)
@@ -1049,6 +1058,21 @@ class NativeGen:
             return E("len(T) if type(T := X) is str and T.isascii() or type(T) is list else DEOPT()",
                      T=t, X=obj), "int"
         return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
+
+    def string_index(self, obj: ast.expr, ty: str, k: ast.Constant) -> tuple[ast.expr, str]:
+        """``s[0]`` of a string, or of a value that may be a string or an array (an index read
+        whose result the script treats as text: see ``_string_indexes``): an ASCII string's
+        character is its UTF-16 unit; other text takes the general tier. No list fact is noted
+        for a value that may be either."""
+        self.consumed(obj)
+        x = self.tmp()
+        if ty in _STR:
+            subject = self.as_ascii(obj, ty)
+        else:
+            subject = self.guard("T if type(T := X) is list or type(T) is str and T.isascii() else DEOPT()", obj)
+        out = E("X[K] if len(X := L) > K else UNDEFINED", X=x, K=k, L=subject)
+        self.indexed[id(out)] = (out, E("L[K]", L=subject, K=k), ty)
+        return out, "any"
 
     def load(self, d: ast.expr, key: str, maybe_absent: bool = True) -> ast.expr:
         """``d[key]`` of a dict. Where the script allows for an absent key (see
@@ -1483,8 +1507,26 @@ def _maybe_absent(program: A.Program) -> set[int]:
     return marked
 
 
+def _string_indexes(program: A.Program) -> set[int]:
+    """The literal-index reads (by id) whose result a string-only method is called on
+    (``name[0].toUpperCase()``): their object is most likely a string, which may be indexed."""
+    marked: set[int] = set()
+    for node in walk(program):
+        if isinstance(node, A.CallExpression) and isinstance(node.callee, A.MemberExpression) \
+                and isinstance(node.callee.property, A.PropertyName) and node.callee.property.name in _STRING_ONLY_METHODS:
+            inner = node.callee.object
+            if isinstance(inner, A.MemberExpression) and inner.computed and isinstance(inner.property, A.Literal) \
+                    and type(inner.property.value) is int:
+                marked.add(id(inner))
+    return marked
+
+
+_STRING_ONLY_METHODS = frozenset(["toUpperCase", "toLowerCase", "trim", "trimStart", "trimEnd", "padStart", "padEnd",
+                                  "startsWith", "endsWith", "charAt", "repeat", "replace", "split", "substring"])
+
+
 #: array methods whose callback's result is a test (its truth value)
-_TEST_CALLBACKS = frozenset(["filter", "find", "findIndex", "some", "every"])
+_TEST_CALLBACKS = frozenset(["filter", "find", "findIndex", "some", "every", "findLast", "findLastIndex"])
 
 
 def _tests_elements(node: A.CallExpression) -> bool:

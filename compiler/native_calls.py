@@ -35,6 +35,8 @@ _SCRIPT_NAMES = frozenset(["value", "context", "valueExists", "undefined"])
 
 
 def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
+    if node.optional:
+        return _optional_method_call(gen, node)
     if any(isinstance(a, A.SpreadElement) for a in node.arguments):
         return _spread_call(gen, node)
     callee = node.callee
@@ -215,6 +217,17 @@ def _made_here(gen: "NativeGen", node: Any) -> bool:
     if gen.is_global(callee.object, "Object"):
         return name in ("keys", "values", "entries")
     return not callee.computed and name in _NEW_ARRAY_METHODS
+
+
+def _optional_method_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
+    """``s.m?.()`` (``s?.m?.()``) for a method every string has: the same as ``s.m()``
+    wherever native code gives an answer, since that translation takes a string (or, for a
+    method arrays have too, an array, which has it as well) and refuses any other receiver,
+    for which the general tier decides whether ``m`` is there."""
+    callee = node.callee
+    if not isinstance(callee, A.MemberExpression) or gen.static_key(callee) not in _STRING_METHODS:
+        raise Unsupported
+    return call(gen, attrs.evolve(node, optional=False))
 
 
 def _optional_call(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExpression) -> tuple[ast.expr, str]:
@@ -1083,6 +1096,28 @@ def _find(index: bool) -> Any:
     return build
 
 
+def _find_last(index: bool) -> Any:
+    """``findLast`` (``findLastIndex``): ``find``'s loop over the array from its end, the
+    index counting down (the callback has no effects, so only the order of its answers
+    matters)."""
+    def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+        element = gen.element
+        source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
+        test, _ = _in_scope(gen, params, pynames, body, element, test=True)
+        pynames = (pynames or [gen.tmp()])[:]
+        if index and len(pynames) == 1:
+            pynames.append(gen.tmp())
+        pynames = pynames[:2]
+        gens = _generator(source, pynames, gen)
+        gens[0].iter = E("zip(range(len(L) - 1, -1, -1), reversed(L))" if len(pynames) == 2 else "reversed(L)",
+                         L=source)
+        gens[0].ifs.append(test)
+        if index:
+            return E("next(G, -1)", G=ast.GeneratorExp(elt=E("I", I=pynames[1]), generators=gens)), "int"
+        return E("next(G, UNDEFINED)", G=ast.GeneratorExp(elt=_element(pynames[0]), generators=gens)), "any"
+    return build
+
+
 def _element(pyname: Any) -> ast.expr:
     """The loop's element (an entry's two names make the [key, value] list again)."""
     if isinstance(pyname, tuple):
@@ -1288,11 +1323,14 @@ _ARRAY_METHODS: dict[str, Any] = {
     "reduce": _reduce,
     "find": _find(False),
     "findIndex": _find(True),
+    "findLast": _find_last(False),
+    "findLastIndex": _find_last(True),
     "flatMap": _flat_map,
     "flat": _flat,
 }
 #: the methods above that loop over their receiver with a callback
-_LOOP_METHODS = frozenset(["map", "filter", "some", "every", "reduce", "find", "findIndex", "flatMap", "fromEntries"])
+_LOOP_METHODS = frozenset(["map", "filter", "some", "every", "reduce", "find", "findIndex", "flatMap", "fromEntries",
+                           "findLast", "findLastIndex"])
 
 
 

@@ -1093,7 +1093,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max, "map": map, "range": range, "sorted": sorted,
+    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -1708,6 +1708,31 @@ NATCOVER3_ROWS = [
     "Math.min(Math.max(Math.round(Number.parseFloat(value) * 100), 0), 100)", "parseFloat(value) * 0",
     "value * 0.0", "1024 ** 2 * value", "2 ** 10", "value.n * 1.5", "(value.n ?? 1) * 0.75",
 ]
+#: string indexing where a string method reads the character; findLast and findLastIndex;
+#: optional calls of string methods
+NATCOVER3_SHAPE_ROWS = [
+    "value[0].toUpperCase() + value.slice(1)", "value.name[0].toUpperCase()", "value[1].toLowerCase()",
+    "value.items[0].toUpperCase()", "value.split('-').map(w => w[0].toUpperCase() + w.slice(1))",
+    "value.split(',').map(w => w[2]?.trim() ?? '')",
+    "value.findLast(p => p.port > 1)?.name ?? 'none'", "value.findLastIndex(p => p.protocol === 'TCP')",
+    "value.findLast((p, i) => i < 2)", "value.findLastIndex((x, i, all) => all.indexOf(x) !== i)",
+    "value.items?.findLast(x => x === 'a') ?? null",
+    "value.name?.toLowerCase?.() ?? null", "value.toUpperCase?.()", "value?.trim?.()",
+    "value.a?.includes?.('x') ?? false",
+]
+NATCOVER3_SHAPE_VALUES: list[Any] = [
+    "web-front-end", "a,bc ,d e", "", "x", "é-ü", "\ud83d\ude00-a", 5, None, True, [], ["a", "b", "a"], PORTS,
+    [{"port": 1}, {"port": 2, "name": "b"}, {"port": 3, "name": 5}], [1, "1", 1], {"name": "Web"}, {"name": ""},
+    {"name": None}, {"name": ["x"]}, {"name": {"toLowerCase": 1}}, {"items": ["b", "a"]}, {"items": ("a",)},
+    {"a": "xyz"}, {"a": ["x"]}, {"a": {}}, {}, UNDEFINED,
+]
+
+
+@pytest.mark.parametrize("source", NATCOVER3_SHAPE_ROWS)
+def test_natcover3_shape_rows_agree_with_general(source: str) -> None:
+    assert compiled(source).native, source
+    for value in NATCOVER3_SHAPE_VALUES:
+        _check_pair(source, value, CONTEXT)
 #: numbers at the edges (2**53, -0, NaN, halves that Python's round would take to even),
 #: quantities' text, and values of other types
 NATCOVER3_VALUES: list[Any] = [
@@ -1802,4 +1827,6 @@ def _untagged(x: Any) -> Any:
 @pytest.mark.skipif(_NODE is None, reason="node is not installed")
 def test_natcover3_rows_match_node() -> None:
     mismatches = _natcover3_node_mismatches(NATCOVER3_ROWS, NATCOVER3_VALUES)
+    mismatches += _natcover3_node_mismatches(NATCOVER3_SHAPE_ROWS, [v for v in NATCOVER3_SHAPE_VALUES
+                                                                    if not isinstance(v, tuple) and v != {"items": ("a",)}])
     assert not mismatches, "\n".join(map(repr, mismatches[:20]))
