@@ -472,6 +472,9 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
             raise Unsupported
         return E("SORT_COLLATED(L, K, D)", L=items, K=ast.Constant(left[1]),
                  D=ast.Constant(left[0] == params[1])), out_ty
+    ordered = _ordering_comparator(body, params)
+    if ordered is not None:
+        return E("SORT_ORDERED(L, K, D)", L=items, K=ast.Constant(ordered[0]), D=ast.Constant(ordered[1])), out_ty
     if len(params) != 2 or not isinstance(body, A.BinaryExpression) or body.operator != "-":
         raise Unsupported
     left, right = _sort_operand(body.left), _sort_operand(body.right)
@@ -479,6 +482,48 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
         raise Unsupported
     key = ast.Constant(left[1])
     return E("SORT_NUMBERS(L, K, D)", L=items, K=key, D=ast.Constant(left[0] == params[1])), out_ty
+
+
+def _ordering_comparator(body: Any, params: list[Any]) -> tuple[str | None, bool] | None:
+    """``a.k < b.k ? -1 : a.k > b.k ? 1 : 0`` and its mirrors (``>`` first, ``b`` first, a
+    descending order, bare ``a`` and ``b``): the key and whether the order descends; None for
+    any other body (one that is not a consistent three-way comparison among them)."""
+    if len(params) != 2 or not all(isinstance(p, str) for p in params) \
+            or not isinstance(body, A.ConditionalExpression) or not isinstance(body.alternate, A.ConditionalExpression):
+        return None
+    first = _ordering_branch(body.test, body.consequent, params)
+    second = _ordering_branch(body.alternate.test, body.alternate.consequent, params)
+    zero = body.alternate.alternate
+    if first is None or second is None or not (isinstance(zero, A.Literal) and type(zero.value) is int
+                                               and zero.value == 0):
+        return None
+    (key, op, sign), (key2, op2, sign2) = first, second
+    if key != key2 or op == op2 or sign == sign2:
+        return None
+    return key, (op == "<") == (sign > 0)
+
+
+def _ordering_branch(test: Any, result: Any, params: list[Any]) -> tuple[str | None, str, int] | None:
+    """``a.k < b.k ? -1`` -> ("k", "<", -1), the comparison put as ``a`` against ``b``."""
+    sign = _unit_literal(result)
+    if sign is None or not isinstance(test, A.BinaryExpression) or test.operator not in ("<", ">"):
+        return None
+    left, right = _sort_operand(test.left), _sort_operand(test.right)
+    if left is None or right is None or left[1] != right[1] or {left[0], right[0]} != set(params):
+        return None
+    op = test.operator
+    if left[0] == params[1]:  # (b.k < a.k is a.k > b.k)
+        op = ">" if op == "<" else "<"
+    return left[1], op, sign
+
+
+def _unit_literal(node: Any) -> int | None:
+    """1 or -1 as a literal."""
+    if isinstance(node, A.Literal) and type(node.value) is int and node.value == 1:
+        return 1
+    if isinstance(node, A.UnaryExpression) and node.operator == "-" and _unit_literal(node.argument) == 1:
+        return -1
+    return None
 
 
 def _collates(body: Any) -> bool:

@@ -424,6 +424,25 @@ def sort_numbers(items: list[Any], key: str | None, descending: bool) -> list[An
     return [items[i] for i in order]
 
 
+def sort_ordered(items: list[Any], key: str | None, descending: bool) -> list[Any]:
+    """``sort((a, b) => a.k < b.k ? -1 : a.k > b.k ? 1 : 0)`` and its mirrors: a consistent
+    comparator by JS's ``<``, which orders ASCII strings as Python does and numbers (safe ints,
+    floats other than NaN) by value. Other keys (absent ones, text beyond ASCII, mixed kinds,
+    whose order JS's conversions decide) deoptimise; both sorts are stable."""
+    if len(items) > MAX_ITEMS:
+        raise Deopt
+    if key is None:
+        values = items
+    else:
+        values = [x[key] if type(x) is dict and key in x else deopt() for x in items]
+    if all(type(x) is str and x.isascii() for x in values):
+        pass
+    elif not all(type(x) is int and -_SAFE <= x <= _SAFE or type(x) is float and x == x for x in values):
+        raise Deopt
+    order = sorted(range(len(items)), key=values.__getitem__, reverse=descending)
+    return [items[i] for i in order]
+
+
 def unique(items: list[Any]) -> list[Any]:
     """``[...new Set(items)]`` for strings, safe integers and null (Python's dict keys tell
     them apart as SameValueZero does; a bool would equal 1)."""
@@ -1082,7 +1101,7 @@ def _helpers() -> dict[str, Any]:
         "MATCH_ARRAY": match_array,
         "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys, "NUMBER_TYPES": _NUMBERS,
         "NUMBER_VALUE": number_value, "ADD_NUMBERS": add_numbers, "SUBTRACT_NUMBERS": subtract_numbers,
-        "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers,
+        "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers, "SORT_ORDERED": sort_ordered,
     }
 
 

@@ -1719,12 +1719,21 @@ NATCOVER3_SHAPE_ROWS = [
     "value.items?.findLast(x => x === 'a') ?? null",
     "value.name?.toLowerCase?.() ?? null", "value.toUpperCase?.()", "value?.trim?.()",
     "value.a?.includes?.('x') ?? false",
+    # three-way comparators by < and > (ascending, descending, b first, bare elements)
+    "value.slice().sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)",
+    "[...value].sort((a, b) => a.port > b.port ? -1 : a.port < b.port ? 1 : 0).map(p => p.name)",
+    "value.slice().sort((x, y) => y.name < x.name ? -1 : y.name > x.name ? 1 : 0)",
+    "[...value].sort((a, b) => a < b ? -1 : a > b ? 1 : 0)",
+    "[...value].sort((a, b) => a > b ? 1 : b > a ? -1 : 0)",
 ]
 NATCOVER3_SHAPE_VALUES: list[Any] = [
     "web-front-end", "a,bc ,d e", "", "x", "é-ü", "\ud83d\ude00-a", 5, None, True, [], ["a", "b", "a"], PORTS,
     [{"port": 1}, {"port": 2, "name": "b"}, {"port": 3, "name": 5}], [1, "1", 1], {"name": "Web"}, {"name": ""},
     {"name": None}, {"name": ["x"]}, {"name": {"toLowerCase": 1}}, {"items": ["b", "a"]}, {"items": ("a",)},
     {"a": "xyz"}, {"a": ["x"]}, {"a": {}}, {}, UNDEFINED,
+    ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
+    [{"name": "b", "port": 2}, {"name": "a", "port": 2}, {"name": "c", "port": 1.5}, {"name": "a", "port": 0}],
+    [{"name": "b"}, {"port": 1}], [{"name": "B"}, {"name": "a"}, {"name": "é"}], ["\ud83d\ude00", "\uffff"],
 ]
 
 
