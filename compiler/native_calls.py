@@ -700,8 +700,10 @@ def _replace(all_matches: bool) -> Any:
         if not (isinstance(args[1], A.Literal) and type(args[1].value) is str):
             return _replace_computed(gen, obj, ty, args, all_matches)
         replacement = _text_literal(args[1])
+        if "$" in replacement and isinstance(args[0], A.RegExpLiteral):
+            return _regex_replace_expanded(gen, obj, ty, args, all_matches)
         if "$" in replacement:
-            raise Unsupported  # replacement patterns ($&, $1, ...) are left to the general tier
+            raise Unsupported  # replacement patterns ($&, $1, ...) of a text needle: the general tier
         pattern = args[0]
         if isinstance(pattern, A.RegExpLiteral):
             if all_matches and "g" not in pattern.flags:
@@ -764,7 +766,7 @@ def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any,
             raise Unsupported
         literal = literal_regex(pattern.pattern) if pattern.flags in ("", "g") else None
         if literal is None or literal == ("$", "") or not literal[0] + literal[1]:
-            raise Unsupported
+            return _regex_replace_expanded(gen, obj, ty, args, all_matches)
         anchor, text = literal
         every = "g" in pattern.flags and not anchor
     else:
@@ -780,6 +782,29 @@ def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any,
         template = "T.replace(L, R)" if every else "T.replace(L, R, 1)"
     return E(f"({template}) if '$' not in ((T := X), (R := Y))[1] else DEOPT()", T=t, R=r, X=receiver, Y=replacement,
              L=ast.Constant(text), N=ast.Constant(len(text))), "ascii"
+
+
+def _regex_replace_expanded(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...],
+                            all_matches: bool) -> tuple[ast.expr, str]:
+    """``replace(/re/, r)`` where ``r`` may hold ``$`` patterns or is computed (after the
+    receiver, as JS computes it): REGEX_SUB_EXPANDED (ASCII text and replacement; a pattern
+    that may match empty text with g is left to the general tier, whose engine steps past
+    empty matches as JS does)."""
+    pattern = args[0]
+    assert isinstance(pattern, A.RegExpLiteral)
+    if all_matches and "g" not in pattern.flags or isinstance(args[1], (A.ArrowFunctionExpression,
+                                                                        A.FunctionExpression)):
+        raise Unsupported  # (replaceAll with a non-global regex throws)
+    rx, limit = _regex(gen, pattern, allow_global=True)
+    count = 0 if "g" in pattern.flags else 1
+    if count == 0 and _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
+        raise Unsupported
+    receiver = gen.as_text(obj, ty)
+    t = gen.tmp()
+    replacement = gen.expr(args[1])[0]
+    return E("REGEX_SUB_EXPANDED(R, N, Y, X, C)" if isinstance(replacement, ast.Constant) else
+             "REGEX_SUB_EXPANDED(R, N, ((T := X), Y)[1], T, C)", R=rx, N=ast.Constant(limit), X=receiver, T=t,
+             Y=replacement, C=ast.Constant(count)), "ascii"
 
 
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:

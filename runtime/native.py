@@ -24,6 +24,7 @@ from typing import Any
 from .interop import _dict_to_python, known_plain_keys, plain_keys, to_python
 from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
 from .stdlib.collation import collation_key
+from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
 from .stdlib.uri import decode_uri_component, encode_uri_component
 from .values import UNDEFINED
@@ -849,6 +850,27 @@ def regex_sub(rx: LazyRegex, limit: int, repl: str, s: str, count: int) -> str:
     return (rx.compiled or rx.get()).sub(repl, s, count)
 
 
+def regex_sub_expanded(rx: LazyRegex, limit: int, template: Any, s: Any, count: int) -> str:
+    """``replace`` with a translated regex and a replacement that may hold ``$1``, ``$&``,
+    ``$$`` and the like (a literal one, or one computed at run time): each match's text by
+    the general tier's GetSubstitution, on ASCII text and an ASCII template (units are code
+    points there). Named groups (``$<name>``) deoptimise."""
+    if type(s) is not str or len(s) > limit or not s.isascii() or type(template) is not str \
+            or not template.isascii():
+        raise Deopt
+    compiled = rx.compiled or rx.get()
+    if "$" not in template:
+        return compiled.sub(lambda _: template, s, count)  # (no backslash escapes: the text as it is)
+    if compiled.groupindex:
+        raise Deopt
+
+    def substitute(m: re.Match[str]) -> str:
+        captures = [UNDEFINED if g is None else g for g in m.groups()]
+        return get_substitution(m.group(), s, m.start(), captures, UNDEFINED, template)
+
+    return compiled.sub(substitute, s, count)
+
+
 def regex_split(rx: LazyRegex, limit: int, s: str) -> list[str]:
     """``split`` by a translated regex that matches no empty text and captures nothing, on
     ASCII text no longer than ``limit``."""
@@ -1102,6 +1124,7 @@ def _helpers() -> dict[str, Any]:
         "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys, "NUMBER_TYPES": _NUMBERS,
         "NUMBER_VALUE": number_value, "ADD_NUMBERS": add_numbers, "SUBTRACT_NUMBERS": subtract_numbers,
         "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers, "SORT_ORDERED": sort_ordered,
+        "REGEX_SUB_EXPANDED": regex_sub_expanded,
     }
 
 

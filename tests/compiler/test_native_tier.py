@@ -1725,12 +1725,19 @@ NATCOVER3_SHAPE_ROWS = [
     "value.slice().sort((x, y) => y.name < x.name ? -1 : y.name > x.name ? 1 : 0)",
     "[...value].sort((a, b) => a < b ? -1 : a > b ? 1 : 0)",
     "[...value].sort((a, b) => a > b ? 1 : b > a ? -1 : 0)",
+    # replace by a regex with $ patterns or a computed replacement (GetSubstitution per match)
+    "value.replace(/^([^.]+)\\.(.*)$/, '$1-x.$2')", "value.replace(/(\\w)-/g, '$1_$$')",
+    "value.replace(/[a-c]/gi, '[$&]')", "value.replace(/(b)|(z)/g, '<$2$1$3$10>')",
+    "value.replace(/-/, \"$'|$`\")", "value.name.replace(/^(.)(.*)$/, '$2' + value.name)",
+    "value.replaceAll(/e/g, '$&$&')",
+    "value.name?.replace(/(\\d+)/g, (value.sep ?? '#') + '$1')",
 ]
 NATCOVER3_SHAPE_VALUES: list[Any] = [
     "web-front-end", "a,bc ,d e", "", "x", "é-ü", "\ud83d\ude00-a", 5, None, True, [], ["a", "b", "a"], PORTS,
     [{"port": 1}, {"port": 2, "name": "b"}, {"port": 3, "name": 5}], [1, "1", 1], {"name": "Web"}, {"name": ""},
     {"name": None}, {"name": ["x"]}, {"name": {"toLowerCase": 1}}, {"items": ["b", "a"]}, {"items": ("a",)},
     {"a": "xyz"}, {"a": ["x"]}, {"a": {}}, {}, UNDEFINED,
+    "ab-cd.e-f", "x.y", "abc-ABC-b9-", {"name": "web-01.a", "sep": "$1"}, {"name": "a1b22"}, {"name": "é1"},
     ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
     [{"name": "b", "port": 2}, {"name": "a", "port": 2}, {"name": "c", "port": 1.5}, {"name": "a", "port": 0}],
     [{"name": "b"}, {"port": 1}], [{"name": "B"}, {"name": "a"}, {"name": "é"}], ["\ud83d\ude00", "\uffff"],
