@@ -1579,8 +1579,10 @@ def _match_groups(gen: "NativeGen", receiver: Any, args: tuple[Any, ...]) -> tup
 
 
 def _repeated_capture(pattern: str) -> bool:
-    """Does a quantified group hold a capturing group (``(?:(a)|b)+``)? JS clears such a
-    capture on each repetition, Python keeps the last one that matched."""
+    """Does a repeated group hold a capturing group (``(?:(a)|b)+``)? JS clears such a
+    capture on each repetition, Python keeps the last one that matched. An optional group
+    (``(?:(a)/)?``) runs at most once, so there is no repetition to clear between (a capture
+    of an attempt given up is dropped by both engines)."""
     groups: list[list[bool]] = []  # per open group: [is capturing, holds a capture]
     for i in group_parens(pattern):
         if pattern[i] == "(":
@@ -1592,6 +1594,6 @@ def _repeated_capture(pattern: str) -> bool:
             groups.append([capturing, False])
         elif groups:
             _capturing, holds = groups.pop()
-            if holds and pattern[i + 1:i + 2] in ("*", "+", "?", "{"):
+            if holds and pattern[i + 1:i + 2] in ("*", "+", "{"):
                 return True
     return False

@@ -991,7 +991,7 @@ def held_match(s: A.VariableDeclaration, assigned: frozenset[str | None], rest: 
     if len(s.declarations) != 1:
         return None
     d = s.declarations[0]
-    init = d.init
+    init = _exec_as_match(d.init)
     if not (isinstance(d.id, A.Identifier) and d.id.name not in assigned and isinstance(init, A.CallExpression)
             and not init.optional and isinstance(init.callee, A.MemberExpression) and not init.callee.optional
             and not init.callee.computed and isinstance(init.callee.property, A.PropertyName)
@@ -1014,6 +1014,22 @@ def held_match(s: A.VariableDeclaration, assigned: frozenset[str | None], rest: 
         return None
     callee = attrs.evolve(init.callee, property=A.PropertyName(name=MATCH_GROUPS, span=init.callee.property.span))
     return attrs.evolve(s, declarations=(attrs.evolve(d, init=attrs.evolve(init, callee=callee)),))
+
+
+def _exec_as_match(init: Any) -> Any:
+    """``/re/.exec(s)`` (a literal without g or y, one argument) as ``s.match(/re/)``: the
+    same match array of the same text (MATCH_GROUPS takes a string only, so exec's ToString
+    of another value, which match would not reach for null, is the general tier's)."""
+    if isinstance(init, A.CallExpression) and not init.optional and len(init.arguments) == 1 \
+            and not isinstance(init.arguments[0], A.SpreadElement) \
+            and isinstance(init.callee, A.MemberExpression) and not init.callee.optional \
+            and not init.callee.computed and isinstance(init.callee.property, A.PropertyName) \
+            and init.callee.property.name == "exec" and isinstance(init.callee.object, A.RegExpLiteral) \
+            and not set(init.callee.object.flags) & {"g", "y"}:
+        member = attrs.evolve(init.callee, object=init.arguments[0],
+                              property=attrs.evolve(init.callee.property, name="match"))
+        return attrs.evolve(init, callee=member, arguments=(init.callee.object,))
+    return init
 
 
 def _is_name(node: Any, name: str) -> bool:

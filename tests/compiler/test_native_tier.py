@@ -1731,13 +1731,18 @@ NATCOVER3_SHAPE_ROWS = [
     "value.replace(/-/, \"$'|$`\")", "value.name.replace(/^(.)(.*)$/, '$2' + value.name)",
     "value.replaceAll(/e/g, '$&$&')",
     "value.name?.replace(/(\\d+)/g, (value.sep ?? '#') + '$1')",
+    # exec held in a const and read at group indexes (as match is); captures in optional groups
+    "(() => { const m = /^([0-9.]+)([KMG]i)?$/.exec(value); return m ? [m[1], m[2] ?? 'none'] : null; })()",
+    "(() => { const m = /(\\w)-/i.exec(value.name); if (!m) return 'no'; return m[1]; })()",
+    "(() => { const m = value.match(/^(?:(a)x)?(a)y$/); return m && [m[1] ?? null, m[2]]; })()",
+    "(() => { const m = value.match(/^(?:(\\w+)\\.)?svc$/i); return m ? (m[1] ?? '-') + '/' + m[0] : null; })()",
 ]
 NATCOVER3_SHAPE_VALUES: list[Any] = [
     "web-front-end", "a,bc ,d e", "", "x", "é-ü", "\ud83d\ude00-a", 5, None, True, [], ["a", "b", "a"], PORTS,
     [{"port": 1}, {"port": 2, "name": "b"}, {"port": 3, "name": 5}], [1, "1", 1], {"name": "Web"}, {"name": ""},
     {"name": None}, {"name": ["x"]}, {"name": {"toLowerCase": 1}}, {"items": ["b", "a"]}, {"items": ("a",)},
     {"a": "xyz"}, {"a": ["x"]}, {"a": {}}, {}, UNDEFINED,
-    "ab-cd.e-f", "x.y", "abc-ABC-b9-", {"name": "web-01.a", "sep": "$1"}, {"name": "a1b22"}, {"name": "é1"},
+    "ab-cd.e-f", "x.y", "abc-ABC-b9-", "svc", "db.svc", "a.b.SVC", ".svc", "1.5Gi", "20Gi", "512", "3Ki", "ay", "axay", "aay", "Q-1", {"name": "web-01.a", "sep": "$1"}, {"name": "a1b22"}, {"name": "é1"},
     ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
     [{"name": "b", "port": 2}, {"name": "a", "port": 2}, {"name": "c", "port": 1.5}, {"name": "a", "port": 0}],
     [{"name": "b"}, {"port": 1}], [{"name": "B"}, {"name": "a"}, {"name": "é"}], ["\ud83d\ude00", "\uffff"],
