@@ -944,6 +944,32 @@ class _Fields:
         self.rest = rest  # ({a, ...rest}) => ...: the name of the other members' object
 
 
+def _pattern_in_body(node: Any) -> Any:
+    """``({a, r: {b = 1} = {}} = {}) => e``, a first parameter that is a pattern with defaults
+    or nested patterns (or has a default itself), as ``(#param) => { const {...} = #param;
+    return e; }``: the declaration's translation (native_statements) binds the names, as the
+    parameter would (a callback is called with an element, so a parameter default applies
+    only to an undefined element)."""
+    first = node.params[0]
+    param = A.Identifier(name="#param", span=first.span)
+    pattern: Any = first
+    init: Any = param
+    if isinstance(first, A.AssignmentPattern):
+        pattern = first.left
+        init = A.ConditionalExpression(
+            test=A.BinaryExpression(operator="===", left=param, right=A.Identifier(name="undefined", span=first.span),
+                                    span=first.span),
+            consequent=first.right, alternate=param, span=first.span)
+        if not isinstance(pattern, (A.ObjectPattern, A.ArrayPattern, A.Identifier)):
+            raise Unsupported
+    declaration = A.VariableDeclaration(kind="const", declarations=(
+        A.VariableDeclarator(id=pattern, init=init, span=first.span),), span=first.span)
+    body = node.body
+    statements = body.body if isinstance(body, A.BlockStatement) else (A.ReturnStatement(argument=body, span=body.span),)
+    block = A.BlockStatement(body=(declaration, *statements), span=body.span)
+    return attrs.evolve(node, params=(param, *node.params[1:]), body=block)
+
+
 def _object_fields(p: Any) -> _Fields | None:
     """``{a, b}`` and ``{a, ...rest}`` (shorthand names only: no defaults, renames or computed
     keys; a rest name last)."""
@@ -980,6 +1006,9 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
         raise Unsupported
     if len(node.params) > arity:
         raise Unsupported
+    if fields and node.params and isinstance(node.params[0], A.ObjectPattern) and _object_fields(node.params[0]) is None \
+            or fields and node.params and isinstance(node.params[0], A.AssignmentPattern):
+        return _callback(_pattern_in_body(node), arity, pairs, gen, fields)
     params: list[Any] = []
     for i, p in enumerate(node.params):
         if isinstance(p, A.Identifier):

@@ -457,6 +457,8 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
         py = gen.tmp()
         gen.scopes[-1][pattern.name] = (py, ty)
         return [(pattern.name, py, node, ty)]
+    if _nested(pattern):
+        return _nested_declarator(gen, d, before)
     fields = _pattern_fields(pattern)
     for name, _key, _default in fields:
         _check_name(gen, name, d.init, before)
@@ -487,6 +489,43 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
             rty = "any"
         gen.scopes[-1][name] = (py, rty)
         out.append((name, py, read, rty))
+    return out
+
+
+def _nested(pattern: Any) -> bool:
+    """Does an object pattern hold another pattern (``{r: {cpu = '0'} = {}}``)?"""
+    return isinstance(pattern, A.ObjectPattern) and any(
+        isinstance(p, A.Property) and isinstance(p.value.left if isinstance(p.value, A.AssignmentPattern) else p.value,
+                                                 (A.ObjectPattern, A.ArrayPattern)) for p in pattern.properties)
+
+
+def _nested_declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]
+                       ) -> list[tuple[str | None, str, ast.expr, str]]:
+    """``const {a, r: {b = 1} = {}} = x``: the flat pattern ``{a, r: #n = {}}`` of ``x``, then
+    ``{b = 1}`` of ``#n`` (a name no script can spell). JS reads the inner pattern before the
+    next outer member; the reads have no effects here, and a default that reads any name
+    the pattern binds is left to the general tier, so the order is not seen."""
+    bound = {n.name for n in walk(d.id) if isinstance(n, A.Identifier)}
+    for n in walk(d.id):
+        if isinstance(n, A.AssignmentPattern) and any(isinstance(m, A.Identifier) and m.name in bound
+                                                      for m in walk(n.right)):
+            raise Unsupported
+    assert isinstance(d.id, A.ObjectPattern)
+    flat: list[Any] = []
+    inner: list[A.VariableDeclarator] = []
+    for p in d.id.properties:
+        target = p.value.left if isinstance(p, A.Property) and isinstance(p.value, A.AssignmentPattern) else \
+            p.value if isinstance(p, A.Property) else None
+        if isinstance(p, A.Property) and isinstance(target, (A.ObjectPattern, A.ArrayPattern)):
+            holder = A.Identifier(name=f"#nested{gen.tmp()}", span=p.span)
+            value = attrs.evolve(p.value, left=holder) if isinstance(p.value, A.AssignmentPattern) else holder
+            flat.append(attrs.evolve(p, value=value, shorthand=False))
+            inner.append(A.VariableDeclarator(id=target, init=holder, span=p.span))
+        else:
+            flat.append(p)
+    out = _declarator(gen, attrs.evolve(d, id=attrs.evolve(d.id, properties=tuple(flat))), before)
+    for declarator in inner:
+        out.extend(_declarator(gen, declarator, before))
     return out
 
 

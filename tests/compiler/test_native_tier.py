@@ -1732,6 +1732,12 @@ NATCOVER3_SHAPE_ROWS = [
     "value.replaceAll(/e/g, '$&$&')",
     "value.name?.replace(/(\\d+)/g, (value.sep ?? '#') + '$1')",
     # exec held in a const and read at group indexes (as match is); captures in optional groups
+    # nested object patterns with defaults, in callback parameters and declarations
+    "value.map(({ name, r: { req: { cpu = '0', mem = '0' } = {} } = {} }) => `${name}:${cpu}/${mem}`)",
+    "value.map(({ name = 'x', port } = {}) => name + port)",
+    "value.map(({ a: { b } }, i) => [b, i])",
+    "value.map(c => { const { name, r: { req = 'none' } = {} } = c; return name + '/' + req; })",
+    "(() => { const { metadata: { name, labels: { app = '?' } = {} } = {} } = value; return [name, app]; })()",
     "(() => { const m = /^([0-9.]+)([KMG]i)?$/.exec(value); return m ? [m[1], m[2] ?? 'none'] : null; })()",
     "(() => { const m = /(\\w)-/i.exec(value.name); if (!m) return 'no'; return m[1]; })()",
     "(() => { const m = value.match(/^(?:(a)x)?(a)y$/); return m && [m[1] ?? null, m[2]]; })()",
@@ -1742,6 +1748,10 @@ NATCOVER3_SHAPE_VALUES: list[Any] = [
     [{"port": 1}, {"port": 2, "name": "b"}, {"port": 3, "name": 5}], [1, "1", 1], {"name": "Web"}, {"name": ""},
     {"name": None}, {"name": ["x"]}, {"name": {"toLowerCase": 1}}, {"items": ["b", "a"]}, {"items": ("a",)},
     {"a": "xyz"}, {"a": ["x"]}, {"a": {}}, {}, UNDEFINED,
+    [{"name": "w", "r": {"req": {"cpu": "1", "mem": "2Gi"}}}, {"name": "s", "r": {"req": {"cpu": "50m"}}},
+     {"name": "m", "r": {}}, {"name": "n"}], [{"name": "a", "r": {"req": None}}], [{"r": None}], [UNDEFINED, {"port": 1}],
+    [{"a": {"b": 1}}, {"a": {}}], [{"a": None}], [{"name": "a", "r": {"req": "x"}}, {"r": {"req": UNDEFINED}}],
+    {"metadata": {"name": "n", "labels": {"app": "web"}}}, {"metadata": {"name": "n"}}, {"metadata": {"labels": None}},
     "ab-cd.e-f", "x.y", "abc-ABC-b9-", "svc", "db.svc", "a.b.SVC", ".svc", "1.5Gi", "20Gi", "512", "3Ki", "ay", "axay", "aay", "Q-1", {"name": "web-01.a", "sep": "$1"}, {"name": "a1b22"}, {"name": "é1"},
     ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
     [{"name": "b", "port": 2}, {"name": "a", "port": 2}, {"name": "c", "port": 1.5}, {"name": "a", "port": 0}],
