@@ -16,6 +16,7 @@ Types are tracked statically so guards appear only where a value's type is unkno
 from __future__ import annotations
 
 import ast
+import math
 from typing import Any, TypeGuard
 
 from syncpatch.grammar import ast as A
@@ -255,7 +256,14 @@ class NativeGen:
         #: Python name or names), which a map of them joins (native_calls._after_filter)
         self.filtered: dict[int, tuple[ast.expr, Any]] = {}
         #: ``Number(x)`` translations (by id, held; see ``number_of``): an int they give is safe
+        self.number_ofs: dict[int, ast.expr] = {}
+        #: translations (by id, held) that hold a JS number which may be a fraction (a float
+        #: literal, parseFloat, a quotient): arithmetic on them takes the number helpers
+        #: (``float_arithmetic``) instead of the safe-integer forms, which would refuse a float
         self.numbers: dict[int, ast.expr] = {}
+        #: literal-index reads (by JS node id) whose result a string method reads (``s[0]
+        #: .toUpperCase()``): the value read may be a string (see ``string_index``)
+        self.string_indexes: set[int] = set()
 
     def tmp(self) -> str:
         self.counter += 1
@@ -292,6 +300,7 @@ class NativeGen:
         body: list[ast.stmt] = []
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
         self.maybe_absent = _maybe_absent(program)
+        self.string_indexes = _string_indexes(program)
         if not self.copy_mask:
             self.shared_paths = _shared_paths(program, self)
         for statement in program.body:
@@ -710,6 +719,8 @@ class NativeGen:
                 return self.expr(node.expression, raw)
             case A.CallExpression() if not node.optional:
                 return self.call(node)
+            case A.CallExpression():  # (``s?.trim?.()``: native_calls takes the few it can)
+                return self.call(node)
             case A.BinaryExpression():
                 return self.binary(node)
             case A.LogicalExpression():
@@ -748,7 +759,38 @@ class NativeGen:
             return ast.Constant(v), "ascii" if v.isascii() else "str"
         if type(v) is int and -_SAFE <= v <= _SAFE:
             return ast.Constant(v), "int"
+        if type(v) is float and math.isfinite(v):  # (1.5, 0.8: a fraction, held as the double JS reads)
+            return self.number(ast.Constant(v)), "any"
         raise Unsupported
+
+    def number(self, e: ast.expr) -> ast.expr:
+        """``e``, noted as holding a JS number that may be a fraction (see ``numbers``)."""
+        self.numbers[id(e)] = e
+        return e
+
+    def is_number(self, e: ast.expr) -> bool:
+        return self.numbers.get(id(e)) is e
+
+    def float_arithmetic(self, op: str, a: ast.expr, ta: str, b: ast.expr, tb: str) -> tuple[ast.expr, str] | None:
+        """``a op b`` where an operand may be a fraction: exact double arithmetic by the number
+        helpers (``runtime/native.py``: safe ints and floats only, -0 and a zero divisor as JS
+        has them, the result in to_python's form), and ``<`` and friends by Python's exact
+        int/float order, which is JS's for safe integers and doubles (NaN compares false in
+        both). None when neither operand may be a fraction, or a string takes part in ``+``."""
+        if not (self.is_number(a) or self.is_number(b)) or op not in _NUMBER_HELPERS and op not in _ORDERS:
+            return None
+        if op == "+" and (ta in _STR or tb in _STR):
+            return None
+        if op != "+":
+            a, ta = self.numeric(a, ta)  # (a numeric string counts as its number)
+            b, tb = self.numeric(b, tb)
+        self.consumed(a)
+        self.consumed(b)
+        x = a if ta == "int" else E("NUMBER_VALUE(X)", X=a)
+        y = b if tb == "int" else E("NUMBER_VALUE(X)", X=b)
+        if op in _ORDERS:
+            return E(f"X {op} Y", X=x, Y=y), "bool"
+        return self.number(self.ready(E(f"{_NUMBER_HELPERS[op]}(X, Y)", X=a, Y=b))), "any"
 
     def template(self, node: A.TemplateLiteral) -> tuple[ast.expr, str]:
         out: tuple[ast.expr, str] | None = None
@@ -859,7 +901,7 @@ class NativeGen:
                 else "type(T := X) is str and T.isascii() and T.isdigit() and len(T) < 16")
         digits = self.ready(E("int(T)", T=t))
         out = E(f"D if {test} else NUMBER_OF(T)", D=digits, T=t, X=e)
-        self.numbers[id(out)] = out
+        self.number_ofs[id(out)] = out
         return out
 
     def to_text(self, e: ast.expr, ty: str) -> tuple[ast.expr, str]:
@@ -946,7 +988,7 @@ class NativeGen:
         if ty != "any":
             raise Unsupported
         if isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and e.func.id == "NUMBER_OF" \
-                or self.numbers.get(id(e)) is e:
+                or self.number_ofs.get(id(e)) is e:
             # (an int NUMBER_OF gives is safe: it makes a larger one a float, as JS holds it)
             return self.guard("T if type(T := X) is int else DEOPT()", e)
         return self.guard(f"T if type(T := X) is int and {_safe_int('T')} else DEOPT()", e)
@@ -1033,6 +1075,9 @@ class NativeGen:
                 return E("X[T] if (T := K) in X else UNDEFINED if T not in PROTO_NAMES else DEOPT()", X=obj, T=t,
                          K=k), "any"
             # the object is evaluated before the key, as in JS: ((X := obj), (T := key))
+            if kty == "int" and isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 0 \
+                    and (ty in _STR or ty == "any" and id(node) in self.string_indexes):
+                return self.string_index(obj, ty, k)
             if kty == "int" and isinstance(k, ast.Constant) and type(k.value) is int and k.value >= 0:
                 # a literal index (containers[0]): no tuple to keep the order, one compare
                 items = self.as_list(obj, ty)
@@ -1080,6 +1125,21 @@ class NativeGen:
             return out, "int"
         return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
 
+    def string_index(self, obj: ast.expr, ty: str, k: ast.Constant) -> tuple[ast.expr, str]:
+        """``s[0]`` of a string, or of a value that may be a string or an array (an index read
+        whose result the script treats as text: see ``_string_indexes``): an ASCII string's
+        character is its UTF-16 unit; other text takes the general tier. No list fact is noted
+        for a value that may be either."""
+        self.consumed(obj)
+        x = self.tmp()
+        if ty in _STR:
+            subject = self.as_ascii(obj, ty)
+        else:
+            subject = self.guard("T if type(T := X) is list or type(T) is str and T.isascii() else DEOPT()", obj)
+        out = E("X[K] if len(X := L) > K else UNDEFINED", X=x, K=k, L=subject)
+        self.indexed[id(out)] = (out, E("L[K]", L=subject, K=k), ty)
+        return out, "any"
+
     def load(self, d: ast.expr, key: str, maybe_absent: bool = True) -> ast.expr:
         """``d[key]`` of a dict. Where the script allows for an absent key (see
         ``_maybe_absent``), it is undefined, unless Object.prototype has a member of that name;
@@ -1094,6 +1154,11 @@ class NativeGen:
         op = node.operator
         a, ta = self.expr(node.left)
         b, tb = self.expr(node.right)
+        fractional = self.float_arithmetic(op, a, ta, b, tb)
+        if fractional is not None:
+            return fractional
+        if op == "**":
+            return self.power(a, b), "int"
         if op == "+":
             return self.plus(a, ta, b, tb)
         if op in ("===", "!=="):
@@ -1138,11 +1203,11 @@ class NativeGen:
                      Y=self.as_int(b, tb)), "int"
         if op == "/":  # an exact quotient inline; a fraction, -0 or a zero divisor: DIVIDE
             if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
-                return self.quotient(a, ta, b.value), "any"
+                return self.number(self.quotient(a, ta, b.value)), "any"
             t, u = self.tmp(), self.tmp()
             self.safe_ints.add(t + "q")
-            return E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and (Q := T // U) is not None "
-                     "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb)), "any"
+            return self.number(E("Q if ((T := X), (U := Y))[1] and not T % U and (T or U > 0) and (Q := T // U) is not None "
+                     "else DIVIDE(T, U)", T=t, U=u, Q=t + "q", X=self.as_int(a, ta), Y=self.as_int(b, tb))), "any"
         if op == "%":
             if isinstance(b, ast.Constant) and type(b.value) is int and b.value > 0:
                 # by a positive literal: Python's % is JS's for a dividend >= 0 (a negative one
@@ -1191,6 +1256,19 @@ class NativeGen:
                      T=self.tmp(), U=self.tmp(), V=self.tmp(), X=self.as_int(a, ta),
                      Y=self.as_int(b, tb)), "int"
         raise Unsupported
+
+    def power(self, a: ast.expr, b: ast.expr) -> ast.expr:
+        """``a ** b`` of two integer literals (``1024 ** 3``), folded: an exact power that is a
+        safe integer is the double JS computes (every partial power is exact too); other
+        powers (a fraction, a negative exponent, an operand known only at run time) are left
+        to the general tier, whose pow is the one JS engines use."""
+        base, exponent = _int_constant(a), _int_constant(b)
+        if base is None or exponent is None or not 0 <= exponent <= 64 or isinstance(a, ast.UnaryOp):
+            raise Unsupported
+        folded = base**exponent
+        if not -_SAFE <= folded <= _SAFE:
+            raise Unsupported
+        return ast.Constant(folded)
 
     def with_literal(self, template: str, a: ast.expr, ta: str, literal: int, low: int, high: int,
                      otherwise: str = "DEOPT()") -> ast.expr:
@@ -1530,8 +1608,26 @@ def _member_path(node: Any) -> tuple[str, ...] | None:
     return (node.name, *reversed(keys)) if isinstance(node, A.Identifier) and keys else None
 
 
+def _string_indexes(program: A.Program) -> set[int]:
+    """The literal-index reads (by id) whose result a string-only method is called on
+    (``name[0].toUpperCase()``): their object is most likely a string, which may be indexed."""
+    marked: set[int] = set()
+    for node in walk(program):
+        if isinstance(node, A.CallExpression) and isinstance(node.callee, A.MemberExpression) \
+                and isinstance(node.callee.property, A.PropertyName) and node.callee.property.name in _STRING_ONLY_METHODS:
+            inner = node.callee.object
+            if isinstance(inner, A.MemberExpression) and inner.computed and isinstance(inner.property, A.Literal) \
+                    and type(inner.property.value) is int:
+                marked.add(id(inner))
+    return marked
+
+
+_STRING_ONLY_METHODS = frozenset(["toUpperCase", "toLowerCase", "trim", "trimStart", "trimEnd", "padStart", "padEnd",
+                                  "startsWith", "endsWith", "charAt", "repeat", "replace", "split", "substring"])
+
+
 #: array methods whose callback's result is a test (its truth value)
-_TEST_CALLBACKS = frozenset(["filter", "find", "findIndex", "some", "every"])
+_TEST_CALLBACKS = frozenset(["filter", "find", "findIndex", "some", "every", "findLast", "findLastIndex"])
 
 
 def _tests_elements(node: A.CallExpression) -> bool:
@@ -1658,6 +1754,10 @@ _AS_CALLER_GETS = frozenset(["DEOPT", "DIVIDE", "NUMBER_OF", "JSON_TEXT", "STRIN
 #: ToInt32 of the integer V, inline (runtime/native.py's ``int32``, with no call per operator:
 #: the same exact arithmetic on Python's unbounded ints)
 _INT32 = "(((V) & 0xFFFFFFFF ^ 0x80000000) - 0x80000000)"
+#: the number helpers (runtime/native.py) of arithmetic where an operand may be a fraction
+_NUMBER_HELPERS = {"+": "ADD_NUMBERS", "-": "SUBTRACT_NUMBERS", "*": "MULTIPLY_NUMBERS", "/": "DIVIDE_NUMBERS"}
+_ORDERS = frozenset(["<", ">", "<=", ">="])
+_AS_CALLER_GETS = _AS_CALLER_GETS | frozenset(_NUMBER_HELPERS.values())
 #: the bitwise operators on two integers X and Y
 _BITWISE = {
     "|": _INT32.replace("V", "X | Y"), "&": _INT32.replace("V", "X & Y"), "^": _INT32.replace("V", "X ^ Y"),

@@ -35,6 +35,8 @@ _SCRIPT_NAMES = frozenset(["value", "context", "valueExists", "undefined"])
 
 
 def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
+    if node.optional:
+        return _optional_method_call(gen, node)
     if any(isinstance(a, A.SpreadElement) for a in node.arguments):
         return _spread_call(gen, node)
     callee = node.callee
@@ -66,7 +68,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         if gen.is_global(callee, "decodeURIComponent") and len(args) == 1:
             return E("URI_DECODE(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"
         if gen.is_global(callee, "parseFloat") and len(args) == 1:
-            return E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0]), "any"
+            return gen.number(E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0])), "any"
         raise Unsupported
     if is_function_call(node):
         return gen.inline(node, statement=False)
@@ -88,6 +90,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         return E(f"True if type({held}) is int else IS_INTEGER(T)", T=gen.held(subject), X=subject), "bool"
     if gen.is_global(receiver, "Number") and method == "parseInt":
         return _parse_int(gen, args)
+    if gen.is_global(receiver, "Number") and method == "parseFloat" and len(args) == 1:  # (the same function)
+        return gen.number(E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0])), "any"
     if gen.is_global(receiver, "Number") and method == "isNaN" and len(args) == 1:
         # (no conversion: only a number that is NaN, a float here)
         return E("type(T := X) is type(F) and T != T", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
@@ -213,6 +217,17 @@ def _made_here(gen: "NativeGen", node: Any) -> bool:
     if gen.is_global(callee.object, "Object"):
         return name in ("keys", "values", "entries")
     return not callee.computed and name in _NEW_ARRAY_METHODS
+
+
+def _optional_method_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
+    """``s.m?.()`` (``s?.m?.()``) for a method every string has: the same as ``s.m()``
+    wherever native code gives an answer, since that translation takes a string (or, for a
+    method arrays have too, an array, which has it as well) and refuses any other receiver,
+    for which the general tier decides whether ``m`` is there."""
+    callee = node.callee
+    if not isinstance(callee, A.MemberExpression) or gen.static_key(callee) not in _STRING_METHODS:
+        raise Unsupported
+    return call(gen, attrs.evolve(node, optional=False))
 
 
 def _optional_call(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExpression) -> tuple[ast.expr, str]:
@@ -466,6 +481,9 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
             raise Unsupported
         return E("SORT_COLLATED(L, K, D)", L=items, K=ast.Constant(left[1]),
                  D=ast.Constant(left[0] == params[1])), out_ty
+    ordered = _ordering_comparator(body, params)
+    if ordered is not None:
+        return E("SORT_ORDERED(L, K, D)", L=items, K=ast.Constant(ordered[0]), D=ast.Constant(ordered[1])), out_ty
     if len(params) != 2 or not isinstance(body, A.BinaryExpression) or body.operator != "-":
         raise Unsupported
     left, right = _sort_operand(body.left), _sort_operand(body.right)
@@ -473,6 +491,48 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
         raise Unsupported
     key = ast.Constant(left[1])
     return E("SORT_NUMBERS(L, K, D)", L=items, K=key, D=ast.Constant(left[0] == params[1])), out_ty
+
+
+def _ordering_comparator(body: Any, params: list[Any]) -> tuple[str | None, bool] | None:
+    """``a.k < b.k ? -1 : a.k > b.k ? 1 : 0`` and its mirrors (``>`` first, ``b`` first, a
+    descending order, bare ``a`` and ``b``): the key and whether the order descends; None for
+    any other body (one that is not a consistent three-way comparison among them)."""
+    if len(params) != 2 or not all(isinstance(p, str) for p in params) \
+            or not isinstance(body, A.ConditionalExpression) or not isinstance(body.alternate, A.ConditionalExpression):
+        return None
+    first = _ordering_branch(body.test, body.consequent, params)
+    second = _ordering_branch(body.alternate.test, body.alternate.consequent, params)
+    zero = body.alternate.alternate
+    if first is None or second is None or not (isinstance(zero, A.Literal) and type(zero.value) is int
+                                               and zero.value == 0):
+        return None
+    (key, op, sign), (key2, op2, sign2) = first, second
+    if key != key2 or op == op2 or sign == sign2:
+        return None
+    return key, (op == "<") == (sign > 0)
+
+
+def _ordering_branch(test: Any, result: Any, params: list[Any]) -> tuple[str | None, str, int] | None:
+    """``a.k < b.k ? -1`` -> ("k", "<", -1), the comparison put as ``a`` against ``b``."""
+    sign = _unit_literal(result)
+    if sign is None or not isinstance(test, A.BinaryExpression) or test.operator not in ("<", ">"):
+        return None
+    left, right = _sort_operand(test.left), _sort_operand(test.right)
+    if left is None or right is None or left[1] != right[1] or {left[0], right[0]} != set(params):
+        return None
+    op = test.operator
+    if left[0] == params[1]:  # (b.k < a.k is a.k > b.k)
+        op = ">" if op == "<" else "<"
+    return left[1], op, sign
+
+
+def _unit_literal(node: Any) -> int | None:
+    """1 or -1 as a literal."""
+    if isinstance(node, A.Literal) and type(node.value) is int and node.value == 1:
+        return 1
+    if isinstance(node, A.UnaryExpression) and node.operator == "-" and _unit_literal(node.argument) == 1:
+        return -1
+    return None
 
 
 def _collates(body: Any) -> bool:
@@ -649,8 +709,10 @@ def _replace(all_matches: bool) -> Any:
         if not (isinstance(args[1], A.Literal) and type(args[1].value) is str):
             return _replace_computed(gen, obj, ty, args, all_matches)
         replacement = _text_literal(args[1])
+        if "$" in replacement and isinstance(args[0], A.RegExpLiteral):
+            return _regex_replace_expanded(gen, obj, ty, args, all_matches)
         if "$" in replacement:
-            raise Unsupported  # replacement patterns ($&, $1, ...) are left to the general tier
+            raise Unsupported  # replacement patterns ($&, $1, ...) of a text needle: the general tier
         pattern = args[0]
         if isinstance(pattern, A.RegExpLiteral):
             if all_matches and "g" not in pattern.flags:
@@ -713,7 +775,7 @@ def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any,
             raise Unsupported
         literal = literal_regex(pattern.pattern) if pattern.flags in ("", "g") else None
         if literal is None or literal == ("$", "") or not literal[0] + literal[1]:
-            raise Unsupported
+            return _regex_replace_expanded(gen, obj, ty, args, all_matches)
         anchor, text = literal
         every = "g" in pattern.flags and not anchor
     else:
@@ -729,6 +791,29 @@ def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any,
         template = "T.replace(L, R)" if every else "T.replace(L, R, 1)"
     return E(f"({template}) if '$' not in ((T := X), (R := Y))[1] else DEOPT()", T=t, R=r, X=receiver, Y=replacement,
              L=ast.Constant(text), N=ast.Constant(len(text))), "ascii"
+
+
+def _regex_replace_expanded(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...],
+                            all_matches: bool) -> tuple[ast.expr, str]:
+    """``replace(/re/, r)`` where ``r`` may hold ``$`` patterns or is computed (after the
+    receiver, as JS computes it): REGEX_SUB_EXPANDED (ASCII text and replacement; a pattern
+    that may match empty text with g is left to the general tier, whose engine steps past
+    empty matches as JS does)."""
+    pattern = args[0]
+    assert isinstance(pattern, A.RegExpLiteral)
+    if all_matches and "g" not in pattern.flags or isinstance(args[1], (A.ArrowFunctionExpression,
+                                                                        A.FunctionExpression)):
+        raise Unsupported  # (replaceAll with a non-global regex throws)
+    rx, limit = _regex(gen, pattern, allow_global=True)
+    count = 0 if "g" in pattern.flags else 1
+    if count == 0 and _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
+        raise Unsupported
+    receiver = gen.as_text(obj, ty)
+    t = gen.tmp()
+    replacement = gen.expr(args[1])[0]
+    return E("REGEX_SUB_EXPANDED(R, N, Y, X, C)" if isinstance(replacement, ast.Constant) else
+             "REGEX_SUB_EXPANDED(R, N, ((T := X), Y)[1], T, C)", R=rx, N=ast.Constant(limit), X=receiver, T=t,
+             Y=replacement, C=ast.Constant(count)), "ascii"
 
 
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -868,6 +953,32 @@ class _Fields:
         self.rest = rest  # ({a, ...rest}) => ...: the name of the other members' object
 
 
+def _pattern_in_body(node: Any) -> Any:
+    """``({a, r: {b = 1} = {}} = {}) => e``, a first parameter that is a pattern with defaults
+    or nested patterns (or has a default itself), as ``(#param) => { const {...} = #param;
+    return e; }``: the declaration's translation (native_statements) binds the names, as the
+    parameter would (a callback is called with an element, so a parameter default applies
+    only to an undefined element)."""
+    first = node.params[0]
+    param = A.Identifier(name="#param", span=first.span)
+    pattern: Any = first
+    init: Any = param
+    if isinstance(first, A.AssignmentPattern):
+        pattern = first.left
+        init = A.ConditionalExpression(
+            test=A.BinaryExpression(operator="===", left=param, right=A.Identifier(name="undefined", span=first.span),
+                                    span=first.span),
+            consequent=first.right, alternate=param, span=first.span)
+        if not isinstance(pattern, (A.ObjectPattern, A.ArrayPattern, A.Identifier)):
+            raise Unsupported
+    declaration = A.VariableDeclaration(kind="const", declarations=(
+        A.VariableDeclarator(id=pattern, init=init, span=first.span),), span=first.span)
+    body = node.body
+    statements = body.body if isinstance(body, A.BlockStatement) else (A.ReturnStatement(argument=body, span=body.span),)
+    block = A.BlockStatement(body=(declaration, *statements), span=body.span)
+    return attrs.evolve(node, params=(param, *node.params[1:]), body=block)
+
+
 def _object_fields(p: Any) -> _Fields | None:
     """``{a, b}`` and ``{a, ...rest}`` (shorthand names only: no defaults, renames or computed
     keys; a rest name last)."""
@@ -904,6 +1015,9 @@ def _callback(node: Any, arity: int, pairs: bool = False, gen: "NativeGen | None
         raise Unsupported
     if len(node.params) > arity:
         raise Unsupported
+    if fields and node.params and isinstance(node.params[0], A.ObjectPattern) and _object_fields(node.params[0]) is None \
+            or fields and node.params and isinstance(node.params[0], A.AssignmentPattern):
+        return _callback(_pattern_in_body(node), arity, pairs, gen, fields)
     params: list[Any] = []
     for i, p in enumerate(node.params):
         if isinstance(p, A.Identifier):
@@ -1136,6 +1250,28 @@ def _find(index: bool) -> Any:
     return build
 
 
+def _find_last(index: bool) -> Any:
+    """``findLast`` (``findLastIndex``): ``find``'s loop over the array from its end, the
+    index counting down (the callback has no effects, so only the order of its answers
+    matters)."""
+    def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
+        element = gen.element
+        source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
+        test, _ = _in_scope(gen, params, pynames, body, element, test=True)
+        pynames = (pynames or [gen.tmp()])[:]
+        if index and len(pynames) == 1:
+            pynames.append(gen.tmp())
+        pynames = pynames[:2]
+        gens = _generator(source, pynames, gen)
+        gens[0].iter = E("zip(range(len(L) - 1, -1, -1), reversed(L))" if len(pynames) == 2 else "reversed(L)",
+                         L=source)
+        gens[0].ifs.append(test)
+        if index:
+            return E("next(G, -1)", G=ast.GeneratorExp(elt=E("I", I=pynames[1]), generators=gens)), "int"
+        return E("next(G, UNDEFINED)", G=ast.GeneratorExp(elt=_element(pynames[0]), generators=gens)), "any"
+    return build
+
+
 def _element(pyname: Any) -> ast.expr:
     """The loop's element (an entry's two names make the [key, value] list again)."""
     if isinstance(pyname, tuple):
@@ -1341,11 +1477,14 @@ _ARRAY_METHODS: dict[str, Any] = {
     "reduce": _reduce,
     "find": _find(False),
     "findIndex": _find(True),
+    "findLast": _find_last(False),
+    "findLastIndex": _find_last(True),
     "flatMap": _flat_map,
     "flat": _flat,
 }
 #: the methods above that loop over their receiver with a callback
-_LOOP_METHODS = frozenset(["map", "filter", "some", "every", "reduce", "find", "findIndex", "flatMap", "fromEntries"])
+_LOOP_METHODS = frozenset(["map", "filter", "some", "every", "reduce", "find", "findIndex", "flatMap", "fromEntries",
+                           "findLast", "findLastIndex"])
 
 
 
@@ -1526,8 +1665,10 @@ def _match_groups(gen: "NativeGen", receiver: Any, args: tuple[Any, ...]) -> tup
 
 
 def _repeated_capture(pattern: str) -> bool:
-    """Does a quantified group hold a capturing group (``(?:(a)|b)+``)? JS clears such a
-    capture on each repetition, Python keeps the last one that matched."""
+    """Does a repeated group hold a capturing group (``(?:(a)|b)+``)? JS clears such a
+    capture on each repetition, Python keeps the last one that matched. An optional group
+    (``(?:(a)/)?``) runs at most once, so there is no repetition to clear between (a capture
+    of an attempt given up is dropped by both engines)."""
     groups: list[list[bool]] = []  # per open group: [is capturing, holds a capture]
     for i in group_parens(pattern):
         if pattern[i] == "(":
@@ -1539,6 +1680,6 @@ def _repeated_capture(pattern: str) -> bool:
             groups.append([capturing, False])
         elif groups:
             _capturing, holds = groups.pop()
-            if holds and pattern[i + 1:i + 2] in ("*", "+", "?", "{"):
+            if holds and pattern[i + 1:i + 2] in ("*", "+", "{"):
                 return True
     return False

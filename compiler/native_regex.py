@@ -78,6 +78,15 @@ def translate_regex(pattern: str) -> tuple[str, int] | None:
         elif c == "|":
             out.append("|")
             depth_quantified[-1] = True  # (a|aa)+ backtracks exponentially too
+        elif c == "?" and last and out[-1] == ")":
+            # an optional group holding a quantifier (``(?:(\w+)\.)?``): it runs at most once,
+            # so nothing nests; its two ways (in or skipped) count as one more quantifier
+            unbounded += 1
+            out.append("?")
+            if i + 1 < n and pattern[i + 1] == "?":
+                out.append("?")
+                i += 1
+            depth_quantified[-1] = True
         elif c in "*+?{":
             if last or not out or out[-1] in ("(", "(?:", "|", "^"):
                 return None  # a quantified group containing a quantifier (or nothing)

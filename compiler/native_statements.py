@@ -457,6 +457,8 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
         py = gen.tmp()
         gen.scopes[-1][pattern.name] = (py, ty)
         return [(pattern.name, py, node, ty)]
+    if _nested(pattern):
+        return _nested_declarator(gen, d, before)
     fields = _pattern_fields(pattern)
     for name, _key, _default in fields:
         _check_name(gen, name, d.init, before)
@@ -487,6 +489,43 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
             rty = "any"
         gen.scopes[-1][name] = (py, rty)
         out.append((name, py, read, rty))
+    return out
+
+
+def _nested(pattern: Any) -> bool:
+    """Does an object pattern hold another pattern (``{r: {cpu = '0'} = {}}``)?"""
+    return isinstance(pattern, A.ObjectPattern) and any(
+        isinstance(p, A.Property) and isinstance(p.value.left if isinstance(p.value, A.AssignmentPattern) else p.value,
+                                                 (A.ObjectPattern, A.ArrayPattern)) for p in pattern.properties)
+
+
+def _nested_declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]
+                       ) -> list[tuple[str | None, str, ast.expr, str]]:
+    """``const {a, r: {b = 1} = {}} = x``: the flat pattern ``{a, r: #n = {}}`` of ``x``, then
+    ``{b = 1}`` of ``#n`` (a name no script can spell). JS reads the inner pattern before the
+    next outer member; the reads have no effects here, and a default that reads any name
+    the pattern binds is left to the general tier, so the order is not seen."""
+    bound = {n.name for n in walk(d.id) if isinstance(n, A.Identifier)}
+    for n in walk(d.id):
+        if isinstance(n, A.AssignmentPattern) and any(isinstance(m, A.Identifier) and m.name in bound
+                                                      for m in walk(n.right)):
+            raise Unsupported
+    assert isinstance(d.id, A.ObjectPattern)
+    flat: list[Any] = []
+    inner: list[A.VariableDeclarator] = []
+    for p in d.id.properties:
+        target = p.value.left if isinstance(p, A.Property) and isinstance(p.value, A.AssignmentPattern) else \
+            p.value if isinstance(p, A.Property) else None
+        if isinstance(p, A.Property) and isinstance(target, (A.ObjectPattern, A.ArrayPattern)):
+            holder = A.Identifier(name=f"#nested{gen.tmp()}", span=p.span)
+            value = attrs.evolve(p.value, left=holder) if isinstance(p.value, A.AssignmentPattern) else holder
+            flat.append(attrs.evolve(p, value=value, shorthand=False))
+            inner.append(A.VariableDeclarator(id=target, init=holder, span=p.span))
+        else:
+            flat.append(p)
+    out = _declarator(gen, attrs.evolve(d, id=attrs.evolve(d.id, properties=tuple(flat))), before)
+    for declarator in inner:
+        out.extend(_declarator(gen, declarator, before))
     return out
 
 
@@ -1002,7 +1041,7 @@ def held_match(s: A.VariableDeclaration, assigned: frozenset[str | None], rest: 
     if len(s.declarations) != 1:
         return None
     d = s.declarations[0]
-    init = d.init
+    init = _exec_as_match(d.init)
     if not (isinstance(d.id, A.Identifier) and d.id.name not in assigned and isinstance(init, A.CallExpression)
             and not init.optional and isinstance(init.callee, A.MemberExpression) and not init.callee.optional
             and not init.callee.computed and isinstance(init.callee.property, A.PropertyName)
@@ -1025,6 +1064,22 @@ def held_match(s: A.VariableDeclaration, assigned: frozenset[str | None], rest: 
         return None
     callee = attrs.evolve(init.callee, property=A.PropertyName(name=MATCH_GROUPS, span=init.callee.property.span))
     return attrs.evolve(s, declarations=(attrs.evolve(d, init=attrs.evolve(init, callee=callee)),))
+
+
+def _exec_as_match(init: Any) -> Any:
+    """``/re/.exec(s)`` (a literal without g or y, one argument) as ``s.match(/re/)``: the
+    same match array of the same text (MATCH_GROUPS takes a string only, so exec's ToString
+    of another value, which match would not reach for null, is the general tier's)."""
+    if isinstance(init, A.CallExpression) and not init.optional and len(init.arguments) == 1 \
+            and not isinstance(init.arguments[0], A.SpreadElement) \
+            and isinstance(init.callee, A.MemberExpression) and not init.callee.optional \
+            and not init.callee.computed and isinstance(init.callee.property, A.PropertyName) \
+            and init.callee.property.name == "exec" and isinstance(init.callee.object, A.RegExpLiteral) \
+            and not set(init.callee.object.flags) & {"g", "y"}:
+        member = attrs.evolve(init.callee, object=init.arguments[0],
+                              property=attrs.evolve(init.callee.property, name="match"))
+        return attrs.evolve(init, callee=member, arguments=(init.callee.object,))
+    return init
 
 
 def _is_name(node: Any, name: str) -> bool:

@@ -26,6 +26,8 @@ ABI_VERSION = 7  # 2: the native tier's helpers (runtime/native.py); 3: the with
 # 7: native JS_ITEMS (Object.entries unpacked, in JS order, picked at C speed)
 #    native STR_KEYS (Object.keys(d).length without ordering the keys)
 #    the general tier fused into its public call (CompiledFunction.fused and its factory's parameters)
+#    native NUMBER_VALUE, ADD_NUMBERS, SUBTRACT_NUMBERS, MULTIPLY_NUMBERS, DIVIDE_NUMBERS, SORT_ORDERED,
+#    REGEX_SUB_EXPANDED and the builtins zip, reversed
 
 NAN = math.nan
 TYPE = type

@@ -25,6 +25,7 @@ from typing import Any
 from .interop import _dict_to_python, known_plain_keys, plain_keys, to_python
 from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
 from .stdlib.collation import collation_key
+from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
 from .stdlib.uri import decode_uri_component, encode_uri_component
 from .values import UNDEFINED
@@ -157,6 +158,8 @@ def add_text(a: Any, b: Any) -> Any:
     elif type(b) is str:
         if _plain_text(b):
             return string_of(a) + b
+    if type(a) is float or type(b) is float:  # (a fraction in a sum: the double sum)
+        return add_numbers(a, b)
     raise Deopt
 
 
@@ -238,6 +241,46 @@ def divide(a: int, b: int) -> int | float:
     if r.is_integer() and (r or (a >= 0) == (b > 0)):  # (an exact quotient, not -0: an int)
         return int(r)
     return r
+
+
+def number_value(v: Any) -> int | float:
+    """``v`` where a JS number is wanted without conversion: a safe int or a float below
+    2**53 in size, or NaN (a bool, anything larger, which the general tier may hold as an
+    exact int, or anything else deoptimises)."""
+    t = type(v)
+    if t is float and not abs(v) >= _SAFE or t is int and -_SAFE <= v <= _SAFE:
+        return v  # type: ignore[no-any-return]
+    raise Deopt
+
+
+def add_numbers(a: Any, b: Any) -> int | float:
+    """``a + b`` of two numbers, one maybe a fraction: the double sum (Python's float
+    addition is IEEE's, as JS's; a safe int converts to float exactly), in to_python's form."""
+    return normalize_number(number_value(a) + number_value(b))
+
+
+def subtract_numbers(a: Any, b: Any) -> int | float:
+    return normalize_number(number_value(a) - number_value(b))
+
+
+def multiply_numbers(a: Any, b: Any) -> int | float:
+    """``a * b``: a zero product of two ints is -0 when one factor is negative, as JS's
+    double product is (Python's int product has no sign for zero)."""
+    x, y = number_value(a), number_value(b)
+    r = x * y
+    if r == 0 and type(r) is int and (x < 0 or y < 0):
+        return -0.0
+    return normalize_number(r)
+
+
+def divide_numbers(a: Any, b: Any) -> int | float:
+    """``a / b`` (a zero divisor, Infinity or NaN in JS: the general tier)."""
+    x, y = number_value(a), number_value(b)
+    if y == 0:
+        raise Deopt
+    if type(x) is int and type(y) is int:
+        return divide(x, y)
+    return normalize_number(x / y)
 
 
 def remainder(a: int, b: int) -> int:
@@ -408,6 +451,25 @@ def sort_numbers(items: list[Any], key: str | None, descending: bool) -> list[An
             raise Deopt
     if key is None:
         return sorted(items, reverse=descending)
+    order = sorted(range(len(items)), key=values.__getitem__, reverse=descending)
+    return [items[i] for i in order]
+
+
+def sort_ordered(items: list[Any], key: str | None, descending: bool) -> list[Any]:
+    """``sort((a, b) => a.k < b.k ? -1 : a.k > b.k ? 1 : 0)`` and its mirrors: a consistent
+    comparator by JS's ``<``, which orders ASCII strings as Python does and numbers (safe ints,
+    floats other than NaN) by value. Other keys (absent ones, text beyond ASCII, mixed kinds,
+    whose order JS's conversions decide) deoptimise; both sorts are stable."""
+    if len(items) > MAX_ITEMS:
+        raise Deopt
+    if key is None:
+        values = items
+    else:
+        values = [x[key] if type(x) is dict and key in x else deopt() for x in items]
+    if all(type(x) is str and x.isascii() for x in values):
+        pass
+    elif not all(type(x) is int and -_SAFE <= x <= _SAFE or type(x) is float and x == x for x in values):
+        raise Deopt
     order = sorted(range(len(items)), key=values.__getitem__, reverse=descending)
     return [items[i] for i in order]
 
@@ -706,8 +768,8 @@ def ceil(v: Any) -> int:
     if n is not None:
         return n  # type: ignore[no-any-return]
     r: int = math.ceil(v)
-    if r == 0 and v < 0 or not -_SAFE <= r <= _SAFE:
-        raise Deopt  # (-0.5 -> -0)
+    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
+        raise Deopt  # (-0.5 -> -0, and -0 itself)
     return r
 
 
@@ -863,6 +925,27 @@ def regex_sub(rx: LazyRegex, limit: int, repl: str, s: str, count: int) -> str:
     if len(s) > limit or not s.isascii():
         raise Deopt
     return (rx.compiled or rx.get()).sub(repl, s, count)
+
+
+def regex_sub_expanded(rx: LazyRegex, limit: int, template: Any, s: Any, count: int) -> str:
+    """``replace`` with a translated regex and a replacement that may hold ``$1``, ``$&``,
+    ``$$`` and the like (a literal one, or one computed at run time): each match's text by
+    the general tier's GetSubstitution, on ASCII text and an ASCII template (units are code
+    points there). Named groups (``$<name>``) deoptimise."""
+    if type(s) is not str or len(s) > limit or not s.isascii() or type(template) is not str \
+            or not template.isascii():
+        raise Deopt
+    compiled = rx.compiled or rx.get()
+    if "$" not in template:
+        return compiled.sub(lambda _: template, s, count)  # (no backslash escapes: the text as it is)
+    if compiled.groupindex:
+        raise Deopt
+
+    def substitute(m: re.Match[str]) -> str:
+        captures = [UNDEFINED if g is None else g for g in m.groups()]
+        return get_substitution(m.group(), s, m.start(), captures, UNDEFINED, template)
+
+    return compiled.sub(substitute, s, count)
 
 
 def regex_split(rx: LazyRegex, limit: int, s: str) -> list[str]:
@@ -1166,6 +1249,9 @@ def _helpers() -> dict[str, Any]:
         "MATCH_ARRAY": match_array,
         "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys, "NUMBER_TYPES": _NUMBERS,
         "STR_KEYS": str_keys,
+        "NUMBER_VALUE": number_value, "ADD_NUMBERS": add_numbers, "SUBTRACT_NUMBERS": subtract_numbers,
+        "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers, "SORT_ORDERED": sort_ordered,
+        "REGEX_SUB_EXPANDED": regex_sub_expanded,
     }
 
 
@@ -1176,7 +1262,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max, "map": map, "range": range, "sorted": sorted,
+    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -1887,3 +1887,172 @@ process.stdout.write(JSON.stringify(cases.map(([src, value]) =>
         if not ok:
             mismatches.append((src, value, got, want))
     assert not mismatches, "\n".join(map(repr, mismatches))
+
+
+# -- natcover3: fractions in arithmetic, folded powers, and the constructs of the corpus's fifth
+# batch; each row is native, agrees with the general tier on every value below, and node agrees
+
+NATCOVER3_ROWS = [
+    # a float literal, parseFloat or a quotient in arithmetic: the number helpers (doubles, -0)
+    "value * 1.5", "value * 0.5", "1.5 * value", "value - 0.5", "0.25 - value", "value + 0.25", "0.1 + value",
+    "value / 2.5", "Math.round(value * 0.5)", "Math.round(value * 1.5)", "Math.floor(value * 0.8)",
+    "Math.ceil(value * 1.1)", "parseFloat(value) * 1000", "Number.parseFloat(value) * 1.25",
+    "(Number.parseFloat(value) * 1.25).toFixed(2)", "parseFloat(value) / 0.5", "parseFloat(value) - 1",
+    "value / 1024 / 1024", "(value / 1024 / 1024).toFixed(1)", "value / 3 * 3", "value * 0.1 + value * 0.2",
+    "parseFloat(value) > 1.5", "0.5 <= value", "parseFloat(value) + 'm'", "`${value * 2.5}`",
+    "Math.min(Math.max(Math.round(Number.parseFloat(value) * 100), 0), 100)", "parseFloat(value) * 0",
+    "value * 0.0", "1024 ** 2 * value", "2 ** 10", "value.n * 1.5", "(value.n ?? 1) * 0.75",
+]
+#: string indexing where a string method reads the character; findLast and findLastIndex;
+#: optional calls of string methods
+NATCOVER3_SHAPE_ROWS = [
+    "value[0].toUpperCase() + value.slice(1)", "value.name[0].toUpperCase()", "value[1].toLowerCase()",
+    "value.items[0].toUpperCase()", "value.split('-').map(w => w[0].toUpperCase() + w.slice(1))",
+    "value.split(',').map(w => w[2]?.trim() ?? '')",
+    "value.findLast(p => p.port > 1)?.name ?? 'none'", "value.findLastIndex(p => p.protocol === 'TCP')",
+    "value.findLast((p, i) => i < 2)", "value.findLastIndex((x, i, all) => all.indexOf(x) !== i)",
+    "value.items?.findLast(x => x === 'a') ?? null",
+    "value.name?.toLowerCase?.() ?? null", "value.toUpperCase?.()", "value?.trim?.()",
+    "value.a?.includes?.('x') ?? false",
+    # three-way comparators by < and > (ascending, descending, b first, bare elements)
+    "value.slice().sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)",
+    "[...value].sort((a, b) => a.port > b.port ? -1 : a.port < b.port ? 1 : 0).map(p => p.name)",
+    "value.slice().sort((x, y) => y.name < x.name ? -1 : y.name > x.name ? 1 : 0)",
+    "[...value].sort((a, b) => a < b ? -1 : a > b ? 1 : 0)",
+    "[...value].sort((a, b) => a > b ? 1 : b > a ? -1 : 0)",
+    # replace by a regex with $ patterns or a computed replacement (GetSubstitution per match)
+    "value.replace(/^([^.]+)\\.(.*)$/, '$1-x.$2')", "value.replace(/(\\w)-/g, '$1_$$')",
+    "value.replace(/[a-c]/gi, '[$&]')", "value.replace(/(b)|(z)/g, '<$2$1$3$10>')",
+    "value.replace(/-/, \"$'|$`\")", "value.name.replace(/^(.)(.*)$/, '$2' + value.name)",
+    "value.replaceAll(/e/g, '$&$&')",
+    "value.name?.replace(/(\\d+)/g, (value.sep ?? '#') + '$1')",
+    # exec held in a const and read at group indexes (as match is); captures in optional groups
+    # nested object patterns with defaults, in callback parameters and declarations
+    "value.map(({ name, r: { req: { cpu = '0', mem = '0' } = {} } = {} }) => `${name}:${cpu}/${mem}`)",
+    "value.map(({ name = 'x', port } = {}) => name + port)",
+    "value.map(({ a: { b } }, i) => [b, i])",
+    "value.map(c => { const { name, r: { req = 'none' } = {} } = c; return name + '/' + req; })",
+    "(() => { const { metadata: { name, labels: { app = '?' } = {} } = {} } = value; return [name, app]; })()",
+    "(() => { const m = /^([0-9.]+)([KMG]i)?$/.exec(value); return m ? [m[1], m[2] ?? 'none'] : null; })()",
+    "(() => { const m = /(\\w)-/i.exec(value.name); if (!m) return 'no'; return m[1]; })()",
+    "(() => { const m = value.match(/^(?:(a)x)?(a)y$/); return m && [m[1] ?? null, m[2]]; })()",
+    "(() => { const m = value.match(/^(?:(\\w+)\\.)?svc$/i); return m ? (m[1] ?? '-') + '/' + m[0] : null; })()",
+]
+NATCOVER3_SHAPE_VALUES: list[Any] = [
+    "web-front-end", "a,bc ,d e", "", "x", "é-ü", "\ud83d\ude00-a", 5, None, True, [], ["a", "b", "a"], PORTS,
+    [{"port": 1}, {"port": 2, "name": "b"}, {"port": 3, "name": 5}], [1, "1", 1], {"name": "Web"}, {"name": ""},
+    {"name": None}, {"name": ["x"]}, {"name": {"toLowerCase": 1}}, {"items": ["b", "a"]}, {"items": ("a",)},
+    {"a": "xyz"}, {"a": ["x"]}, {"a": {}}, {}, UNDEFINED,
+    [{"name": "w", "r": {"req": {"cpu": "1", "mem": "2Gi"}}}, {"name": "s", "r": {"req": {"cpu": "50m"}}},
+     {"name": "m", "r": {}}, {"name": "n"}], [{"name": "a", "r": {"req": None}}], [{"r": None}], [UNDEFINED, {"port": 1}],
+    [{"a": {"b": 1}}, {"a": {}}], [{"a": None}], [{"name": "a", "r": {"req": "x"}}, {"r": {"req": UNDEFINED}}],
+    {"metadata": {"name": "n", "labels": {"app": "web"}}}, {"metadata": {"name": "n"}}, {"metadata": {"labels": None}},
+    "ab-cd.e-f", "x.y", "abc-ABC-b9-", "svc", "db.svc", "a.b.SVC", ".svc", "1.5Gi", "20Gi", "512", "3Ki", "ay", "axay", "aay", "Q-1", {"name": "web-01.a", "sep": "$1"}, {"name": "a1b22"}, {"name": "é1"},
+    ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
+    [{"name": "b", "port": 2}, {"name": "a", "port": 2}, {"name": "c", "port": 1.5}, {"name": "a", "port": 0}],
+    [{"name": "b"}, {"port": 1}], [{"name": "B"}, {"name": "a"}, {"name": "é"}], ["\ud83d\ude00", "\uffff"],
+]
+
+
+@pytest.mark.parametrize("source", NATCOVER3_SHAPE_ROWS)
+def test_natcover3_shape_rows_agree_with_general(source: str) -> None:
+    assert compiled(source).native, source
+    for value in NATCOVER3_SHAPE_VALUES:
+        _check_pair(source, value, CONTEXT)
+#: numbers at the edges (2**53, -0, NaN, halves that Python's round would take to even),
+#: quantities' text, and values of other types
+NATCOVER3_VALUES: list[Any] = [
+    0, 1, -1, 2, 3, 5, -3, -5, 1024, 2**30, 2**53, 2**53 + 1, 1.5, 2.5, -2.5, 0.1, 2.675, -0.0, float("nan"),
+    float("inf"), 1e300, "1.5", "250m", "0.125", "0.005", "-0", "2.25", "", "x", None, True, [1], {"n": 3},
+    {"n": 0.5}, {"n": -0.0}, {}, UNDEFINED,
+]
+
+
+@pytest.mark.parametrize("source", NATCOVER3_ROWS)
+def test_natcover3_rows_agree_with_general(source: str) -> None:
+    assert compiled(source).native, source
+    for value in NATCOVER3_VALUES:
+        _check_pair(source, value, CONTEXT)
+
+
+_TAGGED_NODE_EVAL = r"""
+const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+function tag(v) {
+  if (v === undefined) return {$undefined: true};
+  if (typeof v === 'number') {
+    if (Number.isNaN(v)) return {$number: 'NaN'};
+    if (v === Infinity || v === -Infinity) return {$number: String(v)};
+    if (Object.is(v, -0)) return {$number: '-0'};
+    return v;
+  }
+  if (Array.isArray(v)) return v.map(tag);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, tag(x)]));
+  return v;
+}
+function untag(v) {
+  if (Array.isArray(v)) return v.map(untag);
+  if (v !== null && typeof v === 'object') {
+    if (v.$undefined) return undefined;
+    if ('$number' in v) return v.$number === '-0' ? -0 : Number(v.$number);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, untag(x)]));
+  }
+  return v;
+}
+process.stdout.write(JSON.stringify(cases.map(([src, value]) => {
+  try { return ['ok', tag((function (value, context) { return eval(src); })(untag(value), {}))]; }
+  catch (e) { return ['err', e.name]; }
+})));
+"""
+
+
+def _tagged(x: Any) -> Any:
+    """A value as the node runner above writes it (NaN, infinities, -0 and undefined tagged)."""
+    if x is UNDEFINED:
+        return {"$undefined": True}
+    if type(x) is float:
+        if x != x or x in (math.inf, -math.inf):
+            return {"$number": "NaN" if x != x else ("Infinity" if x > 0 else "-Infinity")}
+        if x == 0 and math.copysign(1.0, x) < 0:
+            return {"$number": "-0"}
+        return int(x) if x.is_integer() and abs(x) < 1e21 else x  # (as node's JSON writes it)
+    if type(x) in (list, tuple):
+        return [_tagged(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _tagged(v) for k, v in x.items()}
+    return x
+
+
+def _natcover3_node_mismatches(rows: list[str], values: list[Any]) -> list[Any]:
+    values = [v for v in values if not (type(v) is int and abs(v) > 2**53)]  # (node holds doubles only)
+    cases = [(src, _tagged(v)) for src in rows for v in values]
+    done = subprocess.run([_NODE, "-e", _TAGGED_NODE_EVAL], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=120, check=True)
+    mismatches = []
+    for (src, value), want in zip(cases, json.loads(done.stdout)):
+        try:
+            got: list[Any] = ["ok", _tagged(compiled(src)(copy.deepcopy(_untagged(value)), {}))]
+        except syncpatch.EvaluationError as exc:
+            got = ["err", exc.js_name]
+        if json.dumps(got) != json.dumps(want):
+            mismatches.append((src, value, got, want))
+    return mismatches
+
+
+def _untagged(x: Any) -> Any:
+    if isinstance(x, dict):
+        if x == {"$undefined": True}:
+            return UNDEFINED
+        if list(x) == ["$number"]:
+            return -0.0 if x["$number"] == "-0" else float(x["$number"])
+        return {k: _untagged(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_untagged(v) for v in x]
+    return x
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_natcover3_rows_match_node() -> None:
+    mismatches = _natcover3_node_mismatches(NATCOVER3_ROWS, NATCOVER3_VALUES)
+    mismatches += _natcover3_node_mismatches(NATCOVER3_SHAPE_ROWS, [v for v in NATCOVER3_SHAPE_VALUES
+                                                                    if not isinstance(v, tuple) and v != {"items": ("a",)}])
+    assert not mismatches, "\n".join(map(repr, mismatches[:20]))

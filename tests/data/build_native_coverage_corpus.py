@@ -186,6 +186,67 @@ TLS_SECRET = {
              "ca.crt": ""},
 }
 
+BATCH_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {
+        "name": "worker-7d9f8c6b4-x2kq9", "namespace": "jobs", "creationTimestamp": None,
+        "labels": {"app": "worker", "tier": "Backend", "release": "canary", "app.kubernetes.io/instance": "worker-eu"},
+        "annotations": {"sidecar.istio.io/inject": "True", "vcluster.loft.sh/object-host-name": None,
+                        "prometheus.io/scrape": "true"},
+        "ownerReferences": None,
+    },
+    "spec": {
+        "containers": [
+            {"name": "worker", "image": "quay.io/acme/worker:1.4.2",
+             "resources": {"requests": {"cpu": "1.5", "memory": "1Gi"}, "limits": {"cpu": "2.25", "memory": "1536Mi"}}},
+            {"name": "sidecar", "image": "busybox", "resources": {"requests": {"cpu": "50m", "memory": "32Mi"}}},
+            {"name": "metrics", "image": "registry.local:5000/obs/exporter@sha256:9f86d081884c7d65",
+             "resources": {}},
+        ],
+        "initContainers": None,
+        "tolerations": [{"key": "dedicated", "operator": "Equal", "value": "batch", "effect": "NoSchedule"},
+                        {"operator": "Exists"}],
+    },
+    "status": {
+        "phase": "Pending", "startTime": None,
+        "conditions": [{"type": "PodScheduled", "status": "True"}, {"type": "Initialized", "status": "True"},
+                       {"type": "Ready", "status": "False"}],
+        "containerStatuses": [{"name": "worker", "ready": False, "restartCount": 5},
+                              {"name": "sidecar", "ready": True, "restartCount": 5},
+                              {"name": "metrics", "ready": True, "restartCount": 1}],
+    },
+}
+
+SCALED_DEPLOYMENT = {
+    "apiVersion": "apps/v1", "kind": "Deployment",
+    "metadata": {"name": "ingest", "namespace": "data", "labels": {"app": "ingest", "team": "data-platform"}},
+    "spec": {
+        "replicas": 5,
+        "selector": {"matchLabels": {"app": "ingest", "tier": "batch"},
+                     "matchExpressions": [{"key": "track", "operator": "In", "values": ["stable", "canary"]},
+                                          {"key": "legacy", "operator": "DoesNotExist"}]},
+        "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": "30%"}},
+        "template": {"spec": {
+            "containers": [
+                {"name": "ingest", "image": "ghcr.io/acme/ingest:3.0.0-rc.1",
+                 "resources": {"requests": {"cpu": "750m", "memory": "768Mi"}, "limits": {"cpu": "1.5"}}},
+                {"name": "agent", "image": "datadog/agent:7",
+                 "resources": {"requests": {"cpu": "0.1", "memory": "256Mi"}}},
+            ],
+            "initContainers": [{"name": "migrate", "image": "ghcr.io/acme/ingest:3.0.0-rc.1"}],
+        }},
+    },
+}
+
+CLUSTERIP_SERVICE = {
+    "apiVersion": "v1", "kind": "Service",
+    "metadata": {"name": "redis", "namespace": "cache", "annotations": None},
+    "spec": {"type": "ExternalName", "externalName": "redis.cache.svc.cluster.local",
+             "ports": [{"port": 6379, "targetPort": "redis", "protocol": "TCP"},
+                       {"name": "sentinel", "port": 26379, "protocol": "TCP"},
+                       {"port": 6379, "protocol": "TCP", "name": "dup"}]},
+}
+
 #: (js, value): value is an object above or a scalar input
 CASES: list[tuple[str, Any]] = [
     # Pods: containers, images, resources
@@ -427,6 +488,70 @@ CASES: list[tuple[str, Any]] = [
      "https://login.example.com/auth?client=web&redirect=https%3A%2F%2Fshop.example.com%2Fcart"),
     ("Number.parseInt(value.replace(/^0x/, ''), 16)", "0x1F90"),
     ("value.trim().split(/\\s+/).map(w => w[0].toUpperCase() + w.slice(1).toLowerCase()).join(' ')", "  hello   WORLD "),
+    # a fifth batch: number built-ins over fractional arithmetic and CPU/memory quantities, string
+    # indexing and padding, regular expressions with groups and flags, array searches, nested
+    # destructuring with defaults, optional calls, typeof checks, sorting and deduplicating objects,
+    # inputs with null and absent optional fields
+    ("Math.max(1, Math.round(value.spec.replicas * 0.5))", SCALED_DEPLOYMENT),
+    ("(() => { const mu = value.spec.strategy?.rollingUpdate?.maxUnavailable ?? '25%'; "
+     "return typeof mu === 'number' ? mu : Math.floor(value.spec.replicas * parseFloat(mu) / 100); })()",
+     SCALED_DEPLOYMENT),
+    ("value.spec.template.spec.containers.reduce((sum, c) => { const q = c.resources?.requests?.cpu ?? '0'; "
+     "return sum + (q.endsWith('m') ? parseInt(q, 10) : parseFloat(q) * 1000); }, 0)", SCALED_DEPLOYMENT),
+    ("value.spec.containers.map(c => { const cpu = c.resources?.limits?.cpu; if (cpu === undefined) return null; "
+     "const milli = cpu.endsWith('m') ? parseFloat(cpu) : parseFloat(cpu) * 1000; return Math.floor(milli * 0.8) + 'm'; })",
+     BATCH_POD),
+    ("(Number.parseFloat(value.spec.containers[0].resources.limits.cpu) * 1.25).toFixed(2)", BATCH_POD),
+    ("(parseInt(value.status.capacity.memory, 10) / 1024 / 1024).toFixed(1) + 'Gi'", HOST_NODE),
+    ("(() => { const units = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 }; const m = /^([0-9.]+)([KMG]i)?$/"
+     ".exec(value.spec.resources.requests.storage); return m ? Number(m[1]) * (units[m[2]] ?? 1) : null; })()", PVC),
+    ("`${Math.ceil(parseFloat(value.spec.resources.requests.storage) * 1.1)}Gi`", PVC),
+    ("value.metadata.name[0].toUpperCase() + value.metadata.name.slice(1)", BATCH_POD),
+    ("value.spec.containers.map(c => c.name.charAt(0) + c.name.at(-1))", BATCH_POD),
+    ("value.metadata.name.slice(0, value.metadata.name.lastIndexOf('-'))", BATCH_POD),
+    ("value.spec.externalName.slice(0, value.spec.externalName.indexOf('.'))", CLUSTERIP_SERVICE),
+    ("'*'.repeat(atob(value.data.password).length)", SECRET),
+    ("value.spec.ports.map(p => String(p.port).padStart(5, ' ') + '/' + p.protocol.padEnd(4, '_'))", SERVICE),
+    ("Object.fromEntries(Object.entries(value.metadata.labels).map(([k, v]) => [k, v.toUpperCase()]))", BATCH_POD),
+    ("`${value.metadata.name}${value.spec.type === 'ExternalName' ? '-ext' : ''}.${context.vcluster.namespace}`",
+     CLUSTERIP_SERVICE),
+    ("/^true$/i.test(value.metadata.annotations?.['sidecar.istio.io/inject'] ?? '')", BATCH_POD),
+    ("value.spec.containers.map(c => { const m = c.image.match(/^(?:([^/]+)\\/)?([^:@]+)(?::([^@]+))?(?:@(.+))?$/); "
+     "return m ? { registry: m[1] ?? 'docker.io', repo: m[2], tag: m[3] ?? 'latest' } : null; })", BATCH_POD),
+    ("value.metadata.name.replace(/-(\\w)/g, (_, c) => c.toUpperCase())", BATCH_POD),
+    ("value.spec.rules.map(r => r.host.replace(/^([^.]+)\\.(.*)$/, '$1-' + context.vcluster.name + '.$2'))", INGRESS),
+    ("[].concat(value.metadata.finalizers ?? [], ['vcluster.loft.sh/cleanup'])", BATCH_POD),
+    ("(value.spec.containers ?? []).concat(value.spec.initContainers ?? []).map(c => c.name)", BATCH_POD),
+    ("value.status.conditions.findLast(c => c.status === 'True')?.type ?? 'Unknown'", BATCH_POD),
+    ("value.spec.containers.findIndex(c => c.image.includes('@sha256:'))", BATCH_POD),
+    ("Object.values(value.spec.selector ?? {}).every(v => typeof v === 'string')", SERVICE),
+    ("value.spec.containers.map(({ name, resources: { requests: { cpu = '0', memory = '0' } = {} } = {} }) "
+     "=> `${name}:${cpu}/${memory}`)", BATCH_POD),
+    ("value.spec.externalName?.toLowerCase?.() ?? null", CLUSTERIP_SERVICE),
+    ("value.metadata.annotations?.['vcluster.loft.sh/object-host-name'] ?? "
+     "value.metadata.labels?.['app.kubernetes.io/instance'] ?? value.metadata.labels?.app ?? value.metadata.name",
+     BATCH_POD),
+    ("value.spec.ports.map(p => typeof p.targetPort === 'string' ? p.targetPort : "
+     "typeof p.targetPort === 'number' ? `port-${p.targetPort}` : 'none')", CLUSTERIP_SERVICE),
+    ("Object.entries(value.spec.selector.matchLabels).map(([k, v]) => `${k}=${v}`).concat("
+     "(value.spec.selector.matchExpressions ?? []).map(e => e.values ? `${e.key} ${e.operator.toLowerCase()} "
+     "(${e.values.join(',')})` : e.operator === 'DoesNotExist' ? `!${e.key}` : e.key)).join(',')", SCALED_DEPLOYMENT),
+    ("[...value.spec.ports].sort((a, b) => b.port - a.port).map(p => p.name ?? String(p.port))", CLUSTERIP_SERVICE),
+    ("value.spec.template.spec.containers.slice().sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)"
+     ".map(c => c.name)", DEPLOYMENT),
+    ("value.subsets.flatMap(s => s.addresses).filter((a, i, all) => all.findIndex(b => b.nodeName === a.nodeName) === i)"
+     ".map(a => a.nodeName ?? 'none')", ENDPOINTS),
+    ("(() => { const seen = {}; const out = []; for (const p of value.spec.ports) { const key = p.protocol + '/' + p.port; "
+     "if (!seen[key]) { seen[key] = true; out.push(p); } } return out; })()", CLUSTERIP_SERVICE),
+    ("(() => { let most = 0; let worst = null; for (const s of value.status.containerStatuses ?? []) "
+     "{ if (s.restartCount > most) { most = s.restartCount; worst = s.name; } } return worst; })()", BATCH_POD),
+    ("Math.min(...value.spec.ingress.flatMap(r => r.from ?? []).filter(p => p.ipBlock)"
+     ".map(p => Number(p.ipBlock.cidr.slice(p.ipBlock.cidr.indexOf('/') + 1))))", NETWORK_POLICY),
+    ("Object.keys(value.data).map(k => `${k}: ${atob(value.data[k]).length} bytes`)", SECRET),
+    ("value.trimStart().startsWith('#') ? null : value.trim().toUpperCase().replace(/[^A-Z0-9]+/g, '_')",
+     "  app.kubernetes.io/name "),
+    ("Math.min(Math.max(Math.round(Number.parseFloat(value) * 100), 0), 100) + '%'", "0.125"),
+    ("value.lastIndexOf('.') > 0 ? value.slice(value.lastIndexOf('.') + 1).toLowerCase() : ''", "config.Prod.YAML"),
 ]
 
 _NODE = r"""
