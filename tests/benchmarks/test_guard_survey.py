@@ -44,7 +44,7 @@ def test_outcomes_are_told_apart() -> None:
     assert runner.run(POD, None) == "native"
     assert runner.run({"spec": {"ports": [{"port": 80}, {}]}}, None) == "fallback"  # (absent: undefined)
     assert runner.run({"spec": None}, None) == "error"  # (a TypeError in both tiers)
-    assert not survey.Runner("value + 0.5").native  # (a float literal: general tier only)
+    assert not survey.Runner("new Date(value).getTime()").native  # (a Date: general tier only)
 
 
 def test_no_variant_makes_the_tiers_disagree() -> None:
