@@ -1233,7 +1233,11 @@ def _quantifier(py: str) -> Any:
     return build
 
 
-def _find(index: bool) -> Any:
+def _find(index: bool, last: bool = False) -> Any:
+    """``find`` (``findIndex``) as the first element of a generator that passes the test;
+    with ``last``, ``findLast`` (``findLastIndex``): the same loop over the array from its
+    end, the index counting down (the callback has no effects, so only the order of its
+    answers matters)."""
     def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
         element = gen.element
         source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
@@ -1243,28 +1247,9 @@ def _find(index: bool) -> Any:
             pynames.append(gen.tmp())
         pynames = pynames[:2]
         gens = _generator(source, pynames, gen)
-        gens[0].ifs.append(test)
-        if index:
-            return E("next(G, -1)", G=ast.GeneratorExp(elt=E("I", I=pynames[1]), generators=gens)), "int"
-        return E("next(G, UNDEFINED)", G=ast.GeneratorExp(elt=_element(pynames[0]), generators=gens)), "any"
-    return build
-
-
-def _find_last(index: bool) -> Any:
-    """``findLast`` (``findLastIndex``): ``find``'s loop over the array from its end, the
-    index counting down (the callback has no effects, so only the order of its answers
-    matters)."""
-    def build(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int) -> tuple[ast.expr, str]:
-        element = gen.element
-        source, params, pynames, body = _loop(gen, items, args, start, pairs=True)
-        test, _ = _in_scope(gen, params, pynames, body, element, test=True)
-        pynames = (pynames or [gen.tmp()])[:]
-        if index and len(pynames) == 1:
-            pynames.append(gen.tmp())
-        pynames = pynames[:2]
-        gens = _generator(source, pynames, gen)
-        gens[0].iter = E("zip(range(len(L) - 1, -1, -1), reversed(L))" if len(pynames) == 2 else "reversed(L)",
-                         L=source)
+        if last:
+            gens[0].iter = E("zip(range(len(L) - 1, -1, -1), reversed(L))" if len(pynames) == 2 else "reversed(L)",
+                             L=source)
         gens[0].ifs.append(test)
         if index:
             return E("next(G, -1)", G=ast.GeneratorExp(elt=E("I", I=pynames[1]), generators=gens)), "int"
@@ -1477,8 +1462,8 @@ _ARRAY_METHODS: dict[str, Any] = {
     "reduce": _reduce,
     "find": _find(False),
     "findIndex": _find(True),
-    "findLast": _find_last(False),
-    "findLastIndex": _find_last(True),
+    "findLast": _find(False, last=True),
+    "findLastIndex": _find(True, last=True),
     "flatMap": _flat_map,
     "flat": _flat,
 }
