@@ -104,22 +104,8 @@ def add(a: Any, b: Any) -> Any:
 
         return concat(a, b)
     elif ta is float or type(b) is float:
-        return float_sum(a, b)
+        return add_numbers(a, b)  # (a float met at run time: the double sum)
     return add_text(a, b)
-
-
-def float_sum(a: Any, b: Any) -> int | float:
-    """``a + b`` of two numbers, one a float (8080.0 from a YAML or JSON reader, a quantity's
-    0.5): the double sum, as the caller gets it (integral: an int). Operands and sum stay
-    inside +-2**53, where every integer is a double: the general tier holds an integral float
-    as an int and adds ints exactly, which is then the double sum too; past that range its
-    exact int sum and the rounded double sum part ways (the general tier's answer)."""
-    if (type(a) is int or type(a) is float) and (type(b) is int or type(b) is float) \
-            and -_SAFE <= a <= _SAFE and -_SAFE <= b <= _SAFE:
-        r = a + b
-        if -_SAFE < r < _SAFE:
-            return normalize_number(r)
-    raise Deopt
 
 
 _SAFE = 2**53
@@ -151,7 +137,7 @@ def add_text(a: Any, b: Any) -> Any:
         if -_SAFE <= r <= _SAFE:
             return r
     elif type(a) is float and type(b) is not str or type(b) is float and type(a) is not str:
-        return float_sum(a, b)
+        return add_numbers(a, b)  # (a float met at run time: the double sum)
     elif type(a) is str:
         if type(b) is not str and _plain_text(a):  # (no surrogates: no text form to canonicalise)
             return a + string_of(b)
