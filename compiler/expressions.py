@@ -448,10 +448,13 @@ class ExprGen(GenBase):
         return P.ifexp(test, quotient, P.call(fn, x, y))
 
     def string_equals(self, left: Any, text: str, equal: bool) -> ast.expr:
-        """``x === "lit"`` without a call: a str compared to a str constant."""
+        """``x === "lit"`` without a call: a str compared to a str constant. Another value but
+        undefined takes ``strict_eq`` (a caller's str subclass equals its plain str)."""
         t = self.tmp()
-        check = P.and_(P.type_is(P.walrus(t, self.expr(left)), "str"),
-                       ast.Compare(left=P.name(t), ops=[ast.Eq()], comparators=[P.const(text)]))
+        other = P.and_(ast.Compare(left=P.name(t), ops=[ast.IsNot()], comparators=[P.name("UNDEFINED")]),
+                       P.call("strict_eq", P.name(t), P.const(text)))
+        check = P.ifexp(P.type_is(P.walrus(t, self.expr(left)), "str"),
+                        ast.Compare(left=P.name(t), ops=[ast.Eq()], comparators=[P.const(text)]), other)
         return check if equal else P.not_(check)
 
     def plus(self, node: A.BinaryExpression) -> ast.expr:

@@ -19,6 +19,7 @@ from .stdlib import string_regex
 from .stdlib.collections import JSSet
 from .stdlib.regexp import JSRegExp, regexp_create
 from .strings import _BIG as _BIG_STRING, concat
+from .subclasses import foreign, plain_value
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSSymbol, JSThrow, make_error, type_error
 
 __all__ = [
@@ -98,6 +99,8 @@ def invoke(obj: Any, key: Any, text: str, *args: Any) -> Any:
                 fn = props.get(key)
                 if type(fn) is JSFunction:
                     return fn.call(obj, *args)
+    if foreign(type(obj)):  # caller data of a subclass: ``this`` is its plain value
+        obj = plain_value(obj)
     fn = get_member(obj, key)
     if type(fn) is JSFunction:
         if type(obj) is members.BuiltinProto:
@@ -156,6 +159,8 @@ def invoke_regexp(obj: Any, key: str, text: str, source: str, flags: str, *args:
 
 def invoke_opt(obj: Any, key: Any, text: str, *args: Any) -> Any:
     """``obj.key?.(...args)``: undefined when the method is null/undefined."""
+    if foreign(type(obj)):
+        obj = plain_value(obj)
     fn = get_member(obj, key)
     if fn is None or fn is UNDEFINED:
         return UNDEFINED
@@ -223,9 +228,12 @@ def object_spread(*parts: Any) -> dict[str, Any]:
     for i, part in enumerate(parts):
         if i % 2 == 0:
             out.update(part)
-        elif part is None or part is UNDEFINED:
             continue
-        elif type(part) is dict and not (PATCHED_REALMS[0] and meta_of(part) is not None):
+        if part is None or part is UNDEFINED:
+            continue
+        if foreign(type(part)):  # caller data of a subclass: its plain value
+            part = plain_value(part)
+        if type(part) is dict and not (PATCHED_REALMS[0] and meta_of(part) is not None):
             out.update(part)  # integer-like keys are ordered when read, so order is kept
         elif members._is_object(part) or type(part) is str:
             for k in _spread_keys(part):
@@ -247,6 +255,8 @@ def spread_dict(part: Any) -> dict[Any, Any]:
     (CopyDataProperties, 7.3.25); nothing for null/undefined and other primitives but strings."""
     if part is None or part is UNDEFINED:
         return {}
+    if foreign(type(part)):  # caller data of a subclass: its plain value
+        part = plain_value(part)
     if PATCHED_REALMS[0] and meta_of(part) is not None:
         return {k: get_member(part, k) for k in _spread_keys(part)}
     if type(part) is dict:

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from . import stack
 
+from .subclasses import NOT_FOREIGN, STR as _FOREIGN_STR, foreign, plain_scalar, plain_value
 from .values import (
     UNDEFINED,
     JSErrorObject,
@@ -48,6 +49,7 @@ __all__ = [
     "same_value_zero",
     "is_array_index",
     "ordered_keys",
+    "string_keys",
     "has_index_keys",
     "is_callable",
     "set_to_primitive_hook",
@@ -105,7 +107,12 @@ def to_boolean(v: Any) -> bool:
         return number != 0
     if t is float:
         return not (v == 0.0 or v != v)
-    return not (v is None or v is UNDEFINED)
+    if v is None or v is UNDEFINED:
+        return False
+    if t is dict or t is list:
+        return True
+    kind = foreign(t)  # a str/int/float subclass from the caller: by its plain value
+    return to_boolean(plain_scalar(v, kind)) if kind >= _FOREIGN_STR else True
 
 
 def typeof(v: Any) -> str:
@@ -123,6 +130,8 @@ def typeof(v: Any) -> str:
         return "function"
     if t is JSSymbol:
         return "symbol"
+    if t is not dict and t is not list and foreign(t) >= _FOREIGN_STR:
+        return typeof(plain_scalar(v, foreign(t)))
     return "object"
 
 
@@ -188,6 +197,8 @@ def to_primitive(v: Any, hint: str = "default") -> Any:
     t = type(v)
     if t is str or t is int or t is float or t is bool or v is None or v is UNDEFINED or t is JSSymbol:
         return v
+    if t is not dict and t is not list and foreign(t) != NOT_FOREIGN:
+        return to_primitive(plain_value(v), hint)
     return _to_primitive_hook(v, hint)
 
 
@@ -377,12 +388,25 @@ def strict_equals(a: Any, b: Any) -> bool:
     ta = type(a)
     tb = type(b)
     if ta is str:
-        return tb is str and a == b
-    if ta is int or ta is float:
-        return (tb is int or tb is float) and a == b
-    if ta is bool:
-        return tb is bool and a == b
-    return a is b
+        if tb is str:
+            return a == b
+    elif ta is int or ta is float:
+        if tb is int or tb is float:
+            return a == b
+    elif ta is bool:
+        if tb is bool:
+            return a == b
+    elif a is b:
+        return True
+    return _mixed_strict_equals(a, b, ta, tb)
+
+
+def _mixed_strict_equals(a: Any, b: Any, ta: type, tb: type) -> bool:
+    """``strict_equals`` of values of different Python types: false, unless one is caller
+    data of a str/int/float subclass (compared by its plain value)."""
+    if foreign(ta) or foreign(tb):  # (a container: the one plain copy this evaluation made of it)
+        return strict_equals(plain_value(a), plain_value(b))
+    return False
 
 
 def loose_equals(a: Any, b: Any) -> bool:
@@ -397,6 +421,8 @@ def loose_equals(a: Any, b: Any) -> bool:
     b_nullish = b is None or b is UNDEFINED
     if a_nullish or b_nullish:
         return a_nullish and b_nullish
+    if foreign(ta) or foreign(tb):  # caller data of a subclass: by its plain value
+        return loose_equals(plain_value(a), plain_value(b))
     if a_num and tb is str:
         return a == string_to_number(b)  # type: ignore[no-any-return]
     if ta is str and b_num:
@@ -447,8 +473,11 @@ def is_array_index(key: str) -> bool:
 def has_index_keys(d: dict[str, Any]) -> bool:
     """Might ``d`` hold an integer-like key (one that JS enumerates first)?"""
     for k in d:
-        if type(k) is str and k and "0" <= k[0] <= "9":
-            return True
+        if type(k) is str:
+            if k and "0" <= k[0] <= "9":
+                return True
+        elif type(k) is not JSSymbol and isinstance(k, str):
+            return True  # a caller's str-subclass key: ``ordered_keys`` looks at its plain str
     return False
 
 
@@ -472,14 +501,27 @@ def ordered_keys(d: dict[str, Any]) -> list[str]:
     keys = list(d)
     ints: list[str] = []
     rest: list[str] = []
-    for k in keys:  # is_array_index inlined (a call per key cost more than the test): digits only, no leading 0
+    for k in keys:
+        if type(k) is not str and type(k) is not JSSymbol and isinstance(k, str):
+            k = str.__str__(k)  # a caller's str-subclass key is its plain str  # is_array_index inlined (a call per key cost more than the test): digits only, no leading 0
         if type(k) is str and k.isdigit() and k.isascii() and (k[0] != "0" or k == "0") \
                 and (len(k) < 10 or int(k) < 4294967295):
             ints.append(k)
         else:
             rest.append(k)
     if not ints:
-        return keys
+        return rest
     if len(ints) > 1:
         ints.sort(key=int)
     return ints + rest
+
+
+def string_keys(d: dict[str, Any]) -> list[str]:
+    """The string keys of ``d`` in JS order (``ordered_keys`` without symbols); a caller's
+    str-subclass key comes as its plain str."""
+    keys = ordered_keys(d)
+    out = [k for k in keys if type(k) is str]
+    if len(out) == len(keys):
+        return out
+    return [k if type(k) is str else str.__str__(k) for k in keys
+            if type(k) is str or (type(k) is not JSSymbol and isinstance(k, str))]

@@ -23,7 +23,7 @@ from . import watchdog
 from .bigstack import COUNTED_DEALLOC, needs_big_stack, run_on_big_stack
 from .plan_export import export_result
 from .native import export
-from .convert import has_index_keys, ordered_keys
+from .convert import has_index_keys, string_keys
 from .values import UNDEFINED
 
 __all__ = ["CompiledFunction", "end_evaluation"]
@@ -337,7 +337,7 @@ def _convert_result(result: Any, names: Any) -> Any:
             if t is list or known_plain_keys(result) or plain_keys(result) or not has_index_keys(result):
                 return result  # (keys that are not strings, from a caller's dict, are no index keys)
             # integer-like keys (a ConfigMap's "10"): JS enumerates them first, in numeric order
-            keys = [k for k in ordered_keys(result) if type(k) is str]
+            keys = string_keys(result)
             return result if keys == list(result) else {k: result[k] for k in keys}
     try:
         return export(result, False)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any, Callable, Iterable
 
-from .convert import PLAIN_KEY_LENGTH, PLAIN_KEYS_LIMIT, PLAIN_KEYS_SEEN, has_index_keys, normalize_number, ordered_keys
+from .convert import PLAIN_KEY_LENGTH, PLAIN_KEYS_LIMIT, PLAIN_KEYS_SEEN, has_index_keys, normalize_number, string_keys
 from .strings import from_units
+from .subclasses import LIST, STR, foreign, plain_container, plain_scalar
 from .errors import LimitExceeded
 from .values import UNDEFINED, JSErrorObject, JSObject
 
@@ -45,6 +46,9 @@ def shallow_to_js(v: Any) -> Any:
         return dict(v)
     if t is list:
         return list(v)
+    kind = foreign(t)
+    if kind:  # caller data of a subclass: a copy of its plain value
+        return shallow_to_js(plain_container(v, kind) if kind <= LIST else plain_scalar(v, kind))
     return scalar_to_js(v)
 
 
@@ -74,12 +78,20 @@ def to_js(v: Any, depth: int = 0) -> Any:
         return v
     if t is float:
         return normalize_number(v)
+    kind = foreign(t)
+    if kind:  # caller data of a subclass: a copy of its plain value (read from its storage)
+        return to_js(plain_container(v, kind) if kind <= LIST else plain_scalar(v, kind), depth)
     if isinstance(v, dict):
         return to_js(dict(v), depth)
     return v
 
 
 def _key(k: Any) -> str:
+    kind = foreign(type(k))
+    if kind >= STR:  # a str/int/float subclass key: by its plain value
+        k = plain_scalar(k, kind)
+        if type(k) is str:
+            return k
     if type(k) is bool:
         return "true" if k else "false"
     if type(k) is int or type(k) is float:
@@ -169,6 +181,9 @@ def _special_to_python(v: Any, depth: int) -> Any:
     from .stdlib.registry import BuiltinNamespace
     from . import members
 
+    kind = foreign(type(v))
+    if kind:  # caller data of a subclass (returned or shared into the result): its plain value
+        return to_python(plain_container(v, kind) if kind <= LIST else plain_scalar(v, kind), depth)
     if isinstance(v, list):  # array exotic objects with extra properties (match results)
         return [to_python(x, depth + 1) for x in v]
     if type(v) is JSFunction:
@@ -246,5 +261,4 @@ def _dict_to_python(v: dict[str, Any], depth: int) -> dict[str, Any]:
             if out is not None:
                 out[k] = y
         return v if out is None else out
-    keys = [k for k in ordered_keys(v) if type(k) is str]
-    return {k: to_python(v[k], depth + 1) for k in keys}
+    return {k: to_python(v[k], depth + 1) for k in string_keys(v)}

@@ -32,6 +32,7 @@ from .values import (
     type_error,
 )
 from .stdlib.registry import BuiltinNamespace
+from .subclasses import STR as FOREIGN_STR, foreign, plain_value
 from .properties import (
     BUILTIN_ACCESSOR_KEYS, BUILTIN_ACCESSORS, C, E, W, Accessor, Holes, ensure_meta, flags_of, is_hole, mark_holes,
     meta_of, ordered_own,
@@ -186,6 +187,8 @@ def get_prototype(obj: Any) -> Any:
         raise type_error("Cannot convert undefined or null to object")
     if t is JSIterator:
         return PROTOTYPES["Iterator"]
+    if foreign(t):  # caller data of a subclass: its base type's prototype
+        return get_prototype(plain_value(obj))
     default = OBJECT_PROTOTYPE if getattr(t, "JS_CLASS", None) == "Arguments" else _class_proto(obj)
     return _realm_proto(obj, default) if PATCHED_REALMS[0] else default
 
@@ -498,6 +501,8 @@ def get_member(obj: Any, key: Any) -> Any:
         if key == "__proto__":
             return PROTOTYPES["String"]
         return _from_proto(PROTOTYPES["String"], _norm_key(key), obj)
+    if foreign(t):  # caller data of a dict/list/str/int/float subclass: read as its plain value
+        return get_member(plain_value(obj), key)
     if obj is UNDEFINED or obj is None:
         raise type_error(f"Cannot read properties of {'undefined' if obj is UNDEFINED else 'null'} "
                          f"(reading {describe_key(key)})")
@@ -840,11 +845,16 @@ _DELETED_FN: Any = object()
 
 def _is_object(v: Any) -> bool:
     t = type(v)
-    return not (t is str or t is int or t is float or t is bool or v is None or v is UNDEFINED or t is JSSymbol)
+    if t is dict or t is list:
+        return True
+    return not (t is str or t is int or t is float or t is bool or v is None or v is UNDEFINED or t is JSSymbol
+                or foreign(t) >= FOREIGN_STR)  # (a caller's str/int/float subclass is a primitive)
 
 
 def has_property(obj: Any, key: Any) -> bool:
     """``key in obj`` (13.10.1): TypeError on primitives, V8's message."""
+    if type(obj) is not dict and type(obj) is not list and foreign(type(obj)):
+        obj = plain_value(obj)
     if not _is_object(obj):
         shown = convert.to_string(obj) if type(obj) is not str else obj
         raise type_error(f"Cannot use 'in' operator to search for '{_key_text(key)}' in {shown}")
@@ -907,7 +917,7 @@ def _plain_keys(obj: Any) -> list[str]:
     """The enumerable own string keys stored in the object itself."""
     t = type(obj)
     if t is dict or t is JSObject or t is JSErrorObject:
-        return [k for k in ordered_keys(obj) if type(k) is str]
+        return convert.string_keys(obj)
     if t is list:
         return [str(i) for i in range(len(obj))]
     if t is str:
@@ -918,6 +928,8 @@ def _plain_keys(obj: Any) -> list[str]:
         return [k for k, v in (obj.props or {}).items() if v is not _DELETED_FN] if not obj.builtin else []
     if obj is None or obj is UNDEFINED:
         raise type_error("Cannot convert undefined or null to object")
+    if foreign(t):  # caller data of a subclass: the keys of its plain value
+        return _plain_keys(plain_value(obj))
     keys = getattr(t, "js_own_keys", None)
     return list(keys(obj)) if keys is not None else []
 
@@ -936,6 +948,8 @@ def js_iterate(value: Any) -> Iterator[Any]:
     if t is JSIterator:
         inner: Iterator[Any] = value.it
         return inner
+    if foreign(t):  # caller data of a subclass: its plain value's iterator
+        return js_iterate(plain_value(value))
     it = getattr(t, "js_iterator", None) if _is_object(value) and t is not dict and t is not JSObject else None
     if it is not None:
         return it(value)  # type: ignore[no-any-return]
@@ -1133,6 +1147,8 @@ def builtin_this(obj: Any, fn: JSFunction) -> Any:
 
 def call_method(obj: Any, key: Any, *args: Any) -> Any:
     """``obj[key](...args)`` with ``this`` = obj."""
+    if foreign(type(obj)):
+        obj = plain_value(obj)
     fn = get_member(obj, key)
     if type(fn) is JSFunction:
         if type(obj) is BuiltinProto:

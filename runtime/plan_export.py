@@ -23,10 +23,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .convert import ordered_keys
+from .convert import string_keys
 from .interop import known_plain_keys, plain_keys
 from .properties import meta_of
 from .realm import PATCHED_REALMS
+from .subclasses import foreign, plain_value
 from .values import UNDEFINED, JSErrorObject, JSFunction, JSObject, JSSymbol, JSThrow
 
 __all__ = ["export_result", "go_time_text", "ExportFailure"]
@@ -112,6 +113,8 @@ def _export(value: Any, where: str, stack: list[int], depth: int) -> Any:
         return int(value) if value.is_integer() and abs(value) <= _SAFE and (value or math.copysign(1.0, value) > 0) else value
     if value is UNDEFINED:
         return None
+    if foreign(t):  # caller data of a subclass: exported as its plain value
+        return _export(plain_value(value), where, stack, depth)
     if t is JSFunction:
         raise _fail(f"a function ({value.name or 'anonymous'})", where)
     if t is JSSymbol:
@@ -156,7 +159,7 @@ def _object(value: Any, where: str, stack: list[int], depth: int) -> dict[str, A
     """Own enumerable string keys, in JS order, each read with [[Get]] (getters run)."""
     out: dict[str, Any] = {}
     if (type(value) is dict or type(value) is JSObject) and meta_of(value) is None:
-        pairs: Any = ((k, value[k]) for k in ordered_keys(value) if type(k) is str)
+        pairs: Any = ((k, value[k]) for k in string_keys(value))
     else:
         from .members import get_member, own_keys
 

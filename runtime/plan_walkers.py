@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from .paths import Index, Key, Segment, Wildcard, format_concrete_path
 from .plan_export import export_result
+from .subclasses import DICT, LIST, foreign, plain_container
 
 from .values import UNDEFINED as _UNDEFINED
 
@@ -66,6 +67,17 @@ _INDEX_STEP = tuple(f"{i}." for i in range(1024))
 
 def _index_text(index: int) -> str:
     return _INDEX_TEXT[index] if index < 1024 else str(index)
+
+
+def _plain_node(node: Any, owned: dict[int, Any]) -> Any:
+    """A caller's dict or list subclass met on a patched path: a plain copy read from its
+    storage (owned, so written in place from now on); anything else as it is. The path's
+    containers in the result are then plain, and no override of the input's classes runs."""
+    kind = foreign(type(node))
+    if kind == DICT or kind == LIST:
+        node = plain_container(node, kind)
+        owned[id(node)] = node
+    return node
 
 
 def _writable(node: Any, owned: dict[int, Any]) -> Any:
@@ -123,8 +135,10 @@ def _key_terminal(name: str, bracket: bool) -> Walker:
     on_list = _index_terminal(int(name)) if name.isdigit() and name.isascii() else None
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
-        if not isinstance(node, dict):
-            return on_list(node, prefix, fn, ctx, owned) if on_list is not None else node
+        if type(node) is not dict:
+            node = _plain_node(node, owned)
+            if type(node) is not dict:
+                return on_list(node, prefix, fn, ctx, owned) if on_list is not None else node
         old = node.get(name, _DELETE)
         if old is _DELETE:
             return _create(node, name, prefix[:-1] if cut and prefix else prefix + text, fn, ctx, owned) if bracket else node
@@ -139,8 +153,10 @@ def _key_step(name: str, nxt: Walker) -> Walker:
     on_list = _index_step(int(name), nxt) if name.isdigit() and name.isascii() else None
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
-        if not isinstance(node, dict):
-            return on_list(node, prefix, fn, ctx, owned) if on_list is not None else node
+        if type(node) is not dict:
+            node = _plain_node(node, owned)
+            if type(node) is not dict:
+                return on_list(node, prefix, fn, ctx, owned) if on_list is not None else node
         old = node.get(name)
         if not isinstance(old, (dict, list)):
             return node
@@ -158,7 +174,11 @@ def _index_terminal(index: int) -> Walker:
     text = str(index)
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
-        if not isinstance(node, list) or index >= len(node):
+        if type(node) is not list:
+            node = _plain_node(node, owned)
+            if type(node) is not list:
+                return node
+        if index >= len(node):
             return node
         old = node[index]
         new = _call(fn, old, ctx, prefix + text)
@@ -178,7 +198,11 @@ def _index_step(index: int, nxt: Walker) -> Walker:
     text = f"{index}."
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
-        if not isinstance(node, list) or index >= len(node):
+        if type(node) is not list:
+            node = _plain_node(node, owned)
+            if type(node) is not list:
+                return node
+        if index >= len(node):
             return node
         old = node[index]
         if not isinstance(old, (dict, list)):
@@ -197,7 +221,9 @@ def _wildcard_terminal(paths: bool = True) -> Walker:
     """``…[*]``: every element or map value (``paths`` as in ``_wildcard_key_terminal``)."""
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
-        if isinstance(node, list):
+        if type(node) is not list and type(node) is not dict:
+            node = _plain_node(node, owned)
+        if type(node) is list:
             target = node
             deleted = False
             for index, old in enumerate(node):
@@ -210,7 +236,7 @@ def _wildcard_terminal(paths: bool = True) -> Walker:
             if deleted:
                 target[:] = [item for item in target if item is not _DELETE]
             return target
-        if isinstance(node, dict):
+        if type(node) is dict:
             out = node
             for key, old in list(node.items()):
                 if paths:
@@ -240,9 +266,11 @@ def _wildcard_terminal(paths: bool = True) -> Walker:
 
 def _wildcard_step(nxt: Walker) -> Walker:
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
-        if isinstance(node, list):
+        if type(node) is not list and type(node) is not dict:
+            node = _plain_node(node, owned)
+        if type(node) is list:
             items: Any = enumerate(node)
-        elif isinstance(node, dict):
+        elif type(node) is dict:
             items = list(node.items())
         else:
             return node
@@ -298,6 +326,9 @@ def _wildcard_key_terminal(name: str, bracket: bool, paths: bool = True) -> Walk
     general = _key_terminal(name, bracket)
 
     def walk(node: Any, prefix: str, fn: PatchFunction, ctx: dict[str, Any], owned: dict[int, Any]) -> Any:
+        if type(node) is list:
+            return on_list(node, prefix, fn, ctx, owned)
+        node = _plain_node(node, owned)
         if type(node) is list:
             return on_list(node, prefix, fn, ctx, owned)
         if isinstance(node, list):

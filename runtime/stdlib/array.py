@@ -23,6 +23,7 @@ from .. import stack
 from ..strings import UNCHECKED_CONCAT
 from ..properties import mark_holes, meta_of
 from ..realm import PATCHED_REALMS, current_realm
+from ..subclasses import plain_value
 from ..values import MISSING, UNDEFINED, JSFunction, range_error, type_error
 from .array_generic import (
     MAX_LENGTH,
@@ -146,6 +147,7 @@ def array_from(this: Any, items: Any = UNDEFINED, map_fn: Any = UNDEFINED, this_
     """Array.from (23.1.2.1): iterables first, then array-likes via ``length``."""
     if map_fn is not UNDEFINED:
         require_callable(map_fn)
+    items = plain_value(items)  # (caller data of a subclass: its plain value)
     source = _iterate(items)
     array_like = source is None
     if source is None:

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator, cast
 
 from ..convert import to_boolean, to_integer_or_infinity
 from ..realm import PATCHED_REALMS, current_realm
+from ..subclasses import plain_value
 from ..errors import LimitExceeded
 from ..properties import Holes, ensure_meta
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, range_error, type_error
@@ -177,6 +178,7 @@ def flat_map_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UND
             realm.check_array(len(out) + len(r))
             out.extend(r)  # no holes while unpatched
         elif isinstance(r, list):
+            r = plain_value(r)  # (a caller's list subclass: its plain copy)
             if realm is None:
                 realm = current_realm()
             realm.check_array(len(out) + len(r))
@@ -364,6 +366,7 @@ def _flatten_into(out: list[Any], source: list[Any], depth: float) -> None:
             if v is MISSING:
                 continue
             if d > 0 and isinstance(v, list):
+                v = plain_value(v)  # (a caller's list subclass: its plain copy)
                 if len(stack) >= _MAX_FLAT_DEPTH:
                     raise LimitExceeded("Maximum call stack size exceeded", budget="call_depth")
                 stack.append((arr, i, d))
@@ -397,6 +400,7 @@ def array_flat_map(this: Any, fn: Any = UNDEFINED, this_arg: Any = UNDEFINED, *_
         if k < len(o) and (v := o[k]) is not MISSING:
             r = call(this_arg, v, k, recv)
             if isinstance(r, list):
+                r = plain_value(r)  # (a caller's list subclass: its plain copy)
                 realm.check_array(len(out) + len(r))
                 if type(r) is list and not PATCHED_REALMS[0]:
                     out.extend(r)  # no holes while unpatched

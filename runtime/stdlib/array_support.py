@@ -16,6 +16,7 @@ from ..convert import to_integer_or_infinity, to_length
 from ..describe import describe as describe  # re-exported: the built-ins word errors with it
 from ..properties import meta_of
 from ..realm import current_realm
+from ..subclasses import foreign, plain_value
 from ..strings import has_astral, to_units
 from ..values import (
     MISSING,
@@ -124,7 +125,7 @@ def to_object(o: Any) -> Any:
         from .wrappers import wrap_primitive
 
         return wrap_primitive(o)
-    return o
+    return plain_value(o) if foreign(type(o)) else o  # (caller data of a subclass: its plain value)
 
 
 def relative_index(arg: Any, length: int, default: int = 0) -> int:
@@ -196,6 +197,8 @@ def strict_index(o: list[Any], search: Any, start: int) -> int:
             if o[k] is search:  # True/False are singletons
                 return k
         return -1
+    if foreign(t):  # a caller's str/int/float subclass: its plain value is searched for
+        return strict_index(o, plain_value(search), start)
     for k in range(start, n):
         if o[k] is search:
             return k

@@ -14,6 +14,7 @@ from typing import Any, Iterator, cast
 
 from ..convert import ordered_keys, typeof
 from ..realm import PATCHED_REALMS
+from ..subclasses import foreign, plain_value
 from ..values import MISSING, UNDEFINED, JSFunction, JSIterator, JSSymbol, type_error
 from .array_support import describe, members, require_callable
 from .registry import GLOBALS, method, native
@@ -38,6 +39,8 @@ def map_key(v: Any) -> Any:
         return ("b", v)
     if v is None:
         return _NULL_KEY
+    if foreign(t):  # caller data of a subclass: keyed by its plain value (a container: its one copy)
+        return map_key(plain_value(v))
     return ("o", id(v))  # undefined, symbols and objects: identity
 
 

@@ -21,10 +21,11 @@ import math
 import re
 from typing import Any
 
-from ..convert import normalize_number, ordered_keys, to_integer_or_infinity, to_number, to_string
+from ..convert import normalize_number, ordered_keys, string_keys, to_integer_or_infinity, to_number, to_string
 from ..properties import meta_of
 from ..members import BuiltinProto, call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
+from ..subclasses import foreign, plain_value
 from .. import stack
 from .. import stack as _stack_room  # ``push`` has a local named stack
 from ..strings import from_units, to_units
@@ -125,6 +126,8 @@ class _Stringifier:
                 return str(value) if -_SAFE <= value <= _SAFE else number_to_string(value)
             if self.plain and (t is list or (t is dict and "toJSON" not in value)):
                 return self.plain_data(value, key) if self.fast else self.container(value, key)
+        if foreign(t):  # caller data of a subclass: serialised as its plain value
+            return self.prop(plain_value(value), key, holder)
         if _is_object(value):
             to_json = get_member(value, "toJSON")
             if type(to_json) is JSFunction:
@@ -224,7 +227,9 @@ class _Stringifier:
         else:
             for k in ordered_keys(value):
                 if type(k) is not str:
-                    continue  # symbol-keyed properties are never serialized
+                    if type(k) is JSSymbol or not isinstance(k, str):
+                        continue  # symbol-keyed properties are never serialized
+                    k = str.__str__(k)  # a caller's str-subclass key
                 v = value[k]
                 t = type(v)
                 if t is str:
@@ -248,7 +253,7 @@ class _Stringifier:
         if self.keys is not None:
             keys = self.keys
         elif plain:
-            keys = [k for k in ordered_keys(value) if type(k) is str]
+            keys = string_keys(value)
         else:
             keys = own_keys(value)
         parts = []

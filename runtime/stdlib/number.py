@@ -29,6 +29,7 @@ from ..convert import (
 from ..convert import string_to_number as _core_string_to_number
 from ..convert import to_number as _core_to_number
 from ..members import get_member
+from ..subclasses import plain_value
 from ..values import UNDEFINED, range_error, type_error
 from .registry import GLOBALS, NUMBER_PROTO, method, native
 from .wrappers import NumberObject
@@ -345,23 +346,33 @@ def _is_num(x: Any) -> bool:
     return type(x) is int or type(x) is float
 
 
+def _uncoerced(number: Any) -> Any:
+    """The argument of a ``Number.is*`` test, which coerces nothing: a caller's int/float
+    subclass is its plain number, anything else as it is."""
+    return plain_value(number) if type(number) is not int and type(number) is not float else number
+
+
 def _is_integer(this: Any, number: Any = UNDEFINED, *_: Any) -> bool:
     """Number.isInteger ( number ) (21.1.2.3)."""
+    number = _uncoerced(number)
     return type(number) is int or (type(number) is float and math.isfinite(number) and number.is_integer())
 
 
 def _is_safe_integer(this: Any, number: Any = UNDEFINED, *_: Any) -> bool:
     """Number.isSafeInteger ( number ) (21.1.2.5)."""
+    number = _uncoerced(number)
     return _is_integer(this, number) and abs(number) <= MAX_SAFE_INTEGER
 
 
 def _number_is_finite(this: Any, number: Any = UNDEFINED, *_: Any) -> bool:
     """Number.isFinite ( number ) (21.1.2.2): no coercion."""
+    number = _uncoerced(number)
     return type(number) is int or (type(number) is float and math.isfinite(number))
 
 
 def _number_is_nan(this: Any, number: Any = UNDEFINED, *_: Any) -> bool:
     """Number.isNaN ( number ) (21.1.2.4): no coercion."""
+    number = _uncoerced(number)
     return type(number) is float and number != number
 
 

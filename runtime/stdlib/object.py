@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..convert import ordered_keys, same_value, to_property_key
+from ..convert import same_value, string_keys, to_property_key
 from ..realm import PATCHED_REALMS
 from ..well_known import SYMBOL_ITERATOR
 from ..values import UNDEFINED, JSFunction, JSObject, JSSymbol, type_error
@@ -56,7 +56,7 @@ def _own_values(o: Any, keys: list[str]) -> list[Any]:
 def object_keys(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
     """Object.keys (20.1.2.18)."""
     if type(o) is dict and not PATCHED_REALMS[0]:  # a plain object: only its own keys (no side table)
-        return [k for k in ordered_keys(o) if type(k) is str]
+        return string_keys(o)
     return members().own_keys(to_object(o))  # type: ignore[no-any-return]
 
 
@@ -64,7 +64,7 @@ def object_keys(this: Any, o: Any = UNDEFINED, *_: Any) -> list[str]:
 def object_values(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
     """Object.values (20.1.2.23)."""
     if type(o) is dict and not PATCHED_REALMS[0]:  # a plain object: its own keys, data properties only
-        return [o[k] for k in ordered_keys(o) if type(k) is str]
+        return [o[k] for k in string_keys(o)]
     o = to_object(o)
     return _own_values(o, members().own_keys(o))
 
@@ -73,7 +73,7 @@ def object_values(this: Any, o: Any = UNDEFINED, *_: Any) -> list[Any]:
 def object_entries(this: Any, o: Any = UNDEFINED, *_: Any) -> list[list[Any]]:
     """Object.entries (20.1.2.5)."""
     if type(o) is dict and not PATCHED_REALMS[0]:
-        return [[k, o[k]] for k in ordered_keys(o) if type(k) is str]
+        return [[k, o[k]] for k in string_keys(o)]
     o = to_object(o)
     keys = members().own_keys(o)
     return [[k, v] for k, v in zip(keys, _own_values(o, keys))]

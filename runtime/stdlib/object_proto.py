@@ -13,6 +13,7 @@ from typing import Any
 from ..convert import ordered_keys, to_property_key, to_string
 from ..properties import BUILTIN_ACCESSORS, E, flags_of, meta_of
 from ..realm import current_realm
+from ..subclasses import STR as FOREIGN_STR, foreign, plain_value
 from ..values import MISSING, UNDEFINED, JSErrorObject, JSFunction, JSIterator, JSObject, JSSymbol, type_error
 from .array_support import members
 from .registry import OBJECT_PROTO, BuiltinNamespace, method, native
@@ -33,14 +34,15 @@ __all__ = [
 def is_object(v: Any) -> bool:
     """Type(v) is Object (functions included)."""
     t = type(v)
-    return not (t is str or t is int or t is float or t is bool or t is JSSymbol or v is None or v is UNDEFINED)
+    return not (t is str or t is int or t is float or t is bool or t is JSSymbol or v is None or v is UNDEFINED
+                or (t is not dict and t is not list and foreign(t) >= FOREIGN_STR))  # (a caller's str subclass...)
 
 
 def to_object(v: Any) -> Any:
     """ToObject (7.1.18): primitives stand for their wrappers; null/undefined throw."""
     if v is None or v is UNDEFINED:
         raise type_error("Cannot convert undefined or null to object")
-    return v
+    return plain_value(v)  # (caller data of a subclass: its plain value)
 
 
 def get_own(o: Any, key: Any) -> Any:
