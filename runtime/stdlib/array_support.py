@@ -12,7 +12,7 @@ import math
 from typing import Any, Callable
 
 from .. import members as _core
-from ..convert import to_integer_or_infinity, to_length
+from ..convert import strict_equals, to_integer_or_infinity, to_length
 from ..describe import describe as describe  # re-exported: the built-ins word errors with it
 from ..properties import meta_of
 from ..realm import current_realm
@@ -180,9 +180,13 @@ def strict_index(o: list[Any], search: Any, start: int) -> int:
         return -1
     if t is str:
         try:
-            return o.index(search, start)
+            k = o.index(search, start)
         except ValueError:
-            return -1
+            return _subclass_index(o, search, start)  # (-1 unless the list holds a caller's subclass)
+        except Exception:  # noqa: BLE001 - a caller's str subclass whose __eq__ raised
+            return _subclass_index(o, search, start)
+        # str == str is exact; a match on anything else came from a caller subclass's __eq__
+        return k if type(o[k]) is str else _subclass_index(o, search, start)
     if t is int or t is float:
         if search != search:
             return -1
@@ -191,7 +195,7 @@ def strict_index(o: list[Any], search: Any, start: int) -> int:
             tv = type(v)
             if (tv is int or tv is float) and v == search:
                 return k
-        return -1
+        return _subclass_index(o, search, start)
     if t is bool:
         for k in range(start, n):
             if o[k] is search:  # True/False are singletons
@@ -201,6 +205,18 @@ def strict_index(o: list[Any], search: Any, start: int) -> int:
         return strict_index(o, plain_value(search), start)
     for k in range(start, n):
         if o[k] is search:
+            return k
+    return -1
+
+
+def _subclass_index(o: list[Any], search: Any, start: int) -> int:
+    """``strict_index`` after its fast search missed: -1, unless ``o`` holds a caller's
+    str/int/float subclass, whose plain value the search then compares (no override runs)."""
+    if not any(map(foreign, set(map(type, o)))):
+        return -1
+    for k in range(start, len(o)):
+        v = o[k]
+        if v is not MISSING and strict_equals(v, search):
             return k
     return -1
 

@@ -125,6 +125,7 @@ def build() -> dict[str, Any]:
             hlist=HostileList([1, HostileStr("b"), HostileDict(k="v"), HostileList([LyingInt(5)])]),
             tags=HostileList([HostileStr("a"), ScalarString("b"), "c"]),
             plainkeys={ScalarString("k1"): "v1", "k2": ScalarString("v2"), ScalarString("10"): 1},
+            plainlist=[ScalarString("b"), "a", ScalarInt(3), 1, ScalarFloat(2.5), HostileStr("h"), LyingInt(4)],
             pairs=CommentedSeq([CommentedSeq(["x", ScalarInt(1)]), HostileList([HostileStr("y"), LyingInt(2)])]),
         ),
     )
@@ -342,6 +343,21 @@ EXPRESSIONS = [
     "value.spec.plainkeys.k1 = 'changed'; value.spec.plainkeys",
     "value.spec.hlist.map((x, i, a) => a === value.spec.hlist)",
     "value.spec.ports.filter((p, i, a) => a === value.spec.ports).length",
+    # subclass scalars held in a plain list
+    "value.spec.plainlist.indexOf('b')",
+    "value.spec.plainlist.indexOf('h')",
+    "value.spec.plainlist.indexOf(3)",
+    "value.spec.plainlist.indexOf(4)",
+    "value.spec.plainlist.includes(2.5)",
+    "value.spec.plainlist.includes('zz')",
+    "value.spec.plainlist.lastIndexOf('b')",
+    "value.spec.plainlist.filter(x => x === 3 || x === 'h')",
+    "value.spec.plainlist.filter(x => typeof x === 'string')",
+    "new Set(value.spec.plainlist).has(4)",
+    "[...value.spec.plainlist].sort()",
+    "value.spec.plainlist.join('|')",
+    "value.spec.plainlist.map(x => x + 1)",
+    "value.spec.plainlist.reduce((a, b) => a + b)",
     # errors must be the same errors
     "value.spec.hostile.x.nope()",
     "'a' in value.spec.hostile.x",
@@ -356,15 +372,40 @@ def _outcome(js: str, value: Any, context: Any, **kwargs: Any) -> tuple[str, Any
         return "error", f"{type(exc).__name__}: {exc}"
 
 
+def plain_root(v: dict[str, Any]) -> dict[str, Any]:
+    """The input with plain dicts down to ``spec``, so native reads reach the subclasses."""
+    return {k: dict(dict.items(x)) if k == "spec" else x for k, x in dict.items(v)}
+
+
+@pytest.mark.parametrize("root", [build, lambda: plain_root(build())], ids=["CommentedMap-root", "plain-root"])
 @pytest.mark.parametrize("js", EXPRESSIONS)
-def test_subclass_input_reads_as_plain_data(js: str) -> None:
-    value, context = build(), build_context()
+def test_subclass_input_reads_as_plain_data(js: str, root: Any) -> None:
+    value, context = root(), build_context()
     expected = _outcome(js, plain(value), plain(context))
     before = shape((value, context))
-    assert _outcome(js, value, context) == expected, "default call"
-    assert shape((value, context)) == before, "input changed by the default call"
     assert _outcome(js, value, context, budgets=Budgets()) == expected, "general tier"
     assert shape((value, context)) == before, "input changed by the general tier"
+    default = _outcome(js, value, context)
+    assert shape((value, context)) == before, "input changed by the default call"
+    if default != expected and js in _NATIVE_LEAF_GAPS:
+        pytest.xfail("the native tier answers a leaf's exact-type test for a subclass instead of deopting")
+    assert default == expected, "default call"
+
+
+#: known: where the native tier tests a leaf read from the input (``type(x) in NUMBER_TYPES and
+#: x == 3``, ``type(x) is list`` for Array.isArray and concat, ``===`` in a filter), a caller's
+#: subclass fails the test and the tier answers "no" instead of deopting (compiler/native*.py,
+#: outside this module's tier; reported to the lead). Reached once a hop read lets the subclass
+#: through, as a plain dict root does here.
+_NATIVE_LEAF_GAPS = {
+    "value.spec.replicas === 3",
+    "3 === value.spec.replicas",
+    "value.spec.whole === 2",
+    "Array.isArray(value.spec.ports)",
+    "Array.isArray(value.spec.hlist)",
+    "[1, [2]].concat(value.spec.tags, value.spec.hlist)",
+    "value.spec.plainlist.filter(x => x === 3 || x === 'h')",
+}
 
 
 def _no_subclass_in(v: Any) -> None:
@@ -479,3 +520,23 @@ def _plan_outcome(plan: Any, obj: Any, ctx: Any) -> tuple[str, Any]:
         return "ok", plan.to_host(obj, ctx)
     except Exception as exc:  # noqa: BLE001 - compared as the public error text
         return "error", f"{type(exc).__name__}: {exc}"
+
+
+@pytest.mark.parametrize("budgets", [None, Budgets()], ids=["default", "general"])
+def test_other_types_keep_their_treatment(budgets: Budgets | None) -> None:
+    """A top-level tuple is an array; a nested tuple, a set, bytes and a non-dict Mapping are
+    opaque objects with no properties (docs/language.md)."""
+    from types import MappingProxyType
+
+    def run(js: str, value: Any) -> Any:
+        return compile_expression(js)(value, None, budgets=budgets)
+
+    assert run("JSON.stringify(value)", (1, 2)) == "[1,2]"
+    assert run("value.length", (1, 2)) == 2
+    for opaque in [(1, 2), {1, 2}, b"ab", bytearray(b"ab"), MappingProxyType({"a": 1}), object()]:
+        value = {"x": opaque}
+        assert run("typeof value.x", value) == "object"
+        assert run("Object.keys(value.x)", value) == []
+        assert run("JSON.stringify(value)", value) == '{"x":{}}'
+        assert run("value", value) == {"x": {}}
+        assert run("Array.isArray(value.x)", value) is False
