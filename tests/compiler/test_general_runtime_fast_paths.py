@@ -104,6 +104,11 @@ ROWS: list[tuple[str, list[Any]]] = [
      " Object.values({[Symbol()]: 1, x: 2}), Object.values('ab'), Object.values([7, 8])]", [None]),
     ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.length]))",
      [{"config.json": "{}", "greeting": "hello", "10": "ten", "2": "two", "empty": ""}]),
+    # `in` over an array: its index keys, length, and the names along Array.prototype's chain
+    ("value in ['customer', 'customer-private'] ? value : 'invalid'",
+     [None, UNDEFINED, "customer", "0", "1", "2", "01", "length", "", "x", "map", "at", "toSorted", "constructor",
+      "__proto__", "hasOwnProperty", "valueOf", "toString", "isPrototypeOf", "toLocaleString", 0, 1, 2, True]),
+    ("[value in [], value in [[]], value in ['a', 'b', 'c']]", ["0", "2", "length", "push", "nope", 0, 1.0, -0.0]),
 ]
 
 
