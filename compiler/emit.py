@@ -391,8 +391,9 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
             if (_entry_type := TYPE(_entry_result)) is INT:
                 if not -1073741823 <= _entry_result <= 1073741823:
                     _entry_result = _entry_convert(_entry_result, _entry_names)
-            elif _entry_type not in _entry_as_is and (_entry_type is not FLOAT or _entry_result.is_integer()):
-                _entry_result = _entry_convert(_entry_result, _entry_names)  # (a fraction, NaN or infinity stays a float)
+            elif _entry_type not in _entry_as_is and (_entry_type is not FLOAT or _entry_result.is_integer()) and \
+                    (_entry_type is not LIST or _entry_result):  # (a fraction, NaN or infinity stays a float; [] stays [])
+                _entry_result = _entry_convert(_entry_result, _entry_names)
             _realm.busy = False
             if _realm.fired:
                 _entry_disarm(_realm)
