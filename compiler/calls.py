@@ -11,6 +11,7 @@ import ast
 from typing import Any
 
 from syncpatch.grammar import ast as A
+from syncpatch.runtime import abi as _abi
 from syncpatch.runtime.stdlib.array_iter import PLAIN_CALLBACK_METHODS
 
 from . import pyast as P
@@ -111,7 +112,36 @@ class CallGen(GenBase):
                 and (temps := self.with_temps(cur.name)):
             callee, this = self.with_callee(cur, temps)  # a call through a `with` object's name
             return self.links(callee, this, links, 0)
+        if isinstance(cur, A.Identifier) and (called := self.builtin_call(cur, links)) is not None:
+            return self.links(called, None, links, 2 if isinstance(links[0], A.MemberExpression) else 1)
         return self.links(self.expr(cur), None, links, 0)
+
+    def builtin_call(self, base: A.Identifier, links: list[Any]) -> ast.expr | None:
+        """``Name(...)`` or ``Name.key(...)`` of a built-in global no declaration shadows
+        (``String(v)``, ``Number.isInteger(v)``, ``JSON.stringify(v)``, ``Object.keys(v)``):
+        while no realm patches built-ins, the function from ``BUILTIN_CALLS`` with its ``this``
+        bound, read without ``invoke``'s or the global read's calls; else ``bound_callee``,
+        which reads it as ``invoke`` would. Either is chosen before the arguments run, where
+        JS reads the callee. None when the chain is no such call."""
+        first = links[0]
+        if isinstance(first, A.CallExpression):
+            key, call = base.name, first
+        elif (isinstance(first, A.MemberExpression) and not first.computed and not first.optional
+              and isinstance(first.property, A.PropertyName) and len(links) > 1
+              and isinstance(links[1], A.CallExpression) and links[1].callee is first):
+            key, call = f"{base.name}.{first.property.name}", links[1]
+        else:
+            return None
+        if not self.fast_paths or call.optional or key not in _abi.BUILTIN_CALLS or self.with_temps(base.name) \
+                or self.scope.lookup(base.name) is not None:
+            return None
+        self.free_globals.setdefault(base.name, base.span)
+        member = P.const(None) if call is first else P.const(key.partition(".")[2])
+        generic = P.call("bound_callee", P.call("global_get", P.const(base.name)), member,
+                         P.const(callee_text(call.callee)))
+        callee = P.ifexp(P.not_(P.subscript(P.name("PATCHED"), P.const(0))),
+                         P.subscript(P.name("BUILTIN_CALLS"), P.const(key)), generic)
+        return ast.Call(func=callee, args=self.args(call.arguments), keywords=[])
 
     def get_expr(self, obj: ast.expr, link: A.MemberExpression) -> ast.expr:
         key = self.member_key(link)

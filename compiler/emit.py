@@ -391,8 +391,9 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
             if (_entry_type := TYPE(_entry_result)) is INT:
                 if not -1073741823 <= _entry_result <= 1073741823:
                     _entry_result = _entry_convert(_entry_result, _entry_names)
-            elif _entry_type not in _entry_as_is and (_entry_type is not FLOAT or _entry_result.is_integer()):
-                _entry_result = _entry_convert(_entry_result, _entry_names)  # (a fraction, NaN or infinity stays a float)
+            elif _entry_type not in _entry_as_is and (_entry_type is not FLOAT or _entry_result.is_integer()) and \
+                    (_entry_type is not LIST or _entry_result):  # (a fraction, NaN or infinity stays a float; [] stays [])
+                _entry_result = _entry_convert(_entry_result, _entry_names)
             _realm.busy = False
             if _realm.fired:
                 _entry_disarm(_realm)
@@ -416,8 +417,10 @@ def _fusable(statements: list[ast.stmt], mask: int, source: str) -> Fusable | No
     ends in its only ``return`` (returns of the functions it defines aside), is small and
     copies no input: what ``_FUSED`` can take; else None."""
     main = next((s for s in statements if isinstance(s, ast.FunctionDef) and s.name == "_main"), None)
-    if mask or main is None or not main.body or may_nest_too_deeply(source):
+    if mask or main is None or not main.body:
         return None
+    if may_nest_too_deeply(source) and _block_depth(main) > _FUSE_BLOCK_DEPTH:
+        return None  # (its brackets print as in _main, measured already; its blocks indent three levels deeper)
     signature = main.args
     if len(signature.args) != 4 or signature.posonlyargs or signature.vararg or signature.kwonlyargs or signature.kwarg \
             or signature.defaults or main.decorator_list:
@@ -428,6 +431,27 @@ def _fusable(statements: list[ast.stmt], mask: int, source: str) -> Fusable | No
     if sum(1 for _ in ast.walk(main)) > _FUSE_LIMIT:
         return None
     return leading, last.value, [a.arg for a in main.args.args]
+
+
+#: the deepest block nesting of a ``_main`` fused when its source is long: the fused copy
+#: indents three levels deeper, and CPython's tokenizer refuses text indented 100 levels
+_FUSE_BLOCK_DEPTH = 60
+
+
+def _block_depth(node: ast.AST) -> int:
+    """How many statement blocks (function bodies, ifs, loops, trys) nest in ``node`` at most
+    (an iterative walk, so a deep tree cannot exhaust the stack)."""
+    deepest = 0
+    pending: list[tuple[ast.AST, int]] = [(node, 0)]
+    while pending:
+        current, depth = pending.pop()
+        if isinstance(current, ast.stmt) and any(isinstance(getattr(current, f, None), list) and
+                                                 any(isinstance(x, ast.stmt) for x in getattr(current, f))
+                                                 for f in ("body", "orelse", "finalbody")):
+            depth += 1
+            deepest = max(deepest, depth)
+        pending.extend((child, depth) for child in ast.iter_child_nodes(current))
+    return deepest
 
 
 def _leaves_main(node: ast.AST) -> bool:

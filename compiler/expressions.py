@@ -131,12 +131,27 @@ class ExprGen(GenBase):
         if isinstance(node, A.LogicalExpression) and node.operator in ("&&", "||"):
             op = ast.And() if node.operator == "&&" else ast.Or()
             return ast.BoolOp(op=op, values=[self.test(node.left), self.test(node.right)])
-        if isinstance(node, A.CallExpression) and self.fast_paths:  # a method's result (includes, startsWith, some) is
-            t = self.tmp()  # often a bool, its own truth: no call then
-            return P.or_(P.is_(P.walrus(t, self.expr(node)), P.const(True)),
-                         P.and_(ast.Compare(left=P.name(t), ops=[ast.IsNot()], comparators=[P.const(False)]),
-                                P.call("truthy", P.name(t))))
+        if self.fast_paths:
+            t = self.tmp()
+            return self.truth(P.walrus(t, self.expr(node)), t)
         return P.call("truthy", self.expr(node))
+
+    def truth(self, value: ast.expr, t: str) -> ast.expr:
+        """ToBoolean of ``value`` (which binds ``t``) with the usual answers inline: a bool is
+        its own truth (a method's result: includes, startsWith, some), null and undefined
+        (a missing key, an optional chain cut short) are false, a string is its length; any
+        other value takes ``truthy``."""
+        if not self.fast_paths:
+            return P.call("truthy", value)
+        name = P.name(t)
+
+        def is_not(other: ast.expr) -> ast.expr:
+            return ast.Compare(left=P.name(t), ops=[ast.IsNot()], comparators=[other])
+
+        text = P.ifexp(P.type_is(name, "str"), ast.Compare(left=P.name(t), ops=[ast.NotEq()], comparators=[P.const("")]),
+                       P.call("truthy", P.name(t)))
+        return P.or_(P.is_(value, P.const(True)),
+                     P.and_(is_not(P.const(False)), is_not(P.const(None)), is_not(P.name("UNDEFINED")), text))
 
     # -- identifiers ---------------------------------------------------------------------------
     def load_ident(self, node: A.Identifier) -> ast.expr:
@@ -512,7 +527,7 @@ class ExprGen(GenBase):
         if node.operator == "??":
             nullish = P.or_(P.is_(left, P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
             return P.ifexp(nullish, right, P.name(t))
-        cond = left if static_type(node.left) == "bool" else P.call("truthy", left)
+        cond = left if static_type(node.left) == "bool" else self.truth(left, t)
         if node.operator == "&&":
             return P.ifexp(cond, right, P.name(t))
         return P.ifexp(cond, P.name(t), right)

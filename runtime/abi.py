@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from . import callops, classes, convert, globals as _globals, members, ops
 from .functions import arguments_object as arguments_object  # re-exported: generated code calls it
@@ -17,17 +18,19 @@ from .dynamic_code import direct_eval as direct_eval, register_script_env as reg
 from .dynamic_code import eval_var_declare as eval_var_declare, eval_var_scope as eval_var_scope  # eval's vars
 from .realm import PATCHED_REALMS
 from .stdlib.registry import GLOBALS as GLOBALS  # re-exported for artifacts
+from .stdlib.registry import BuiltinNamespace
 from .values import JSFunction as JSFunction  # re-exported: generated code builds functions
 from .with_scope import with_base as with_base, with_delete as with_delete, with_get as with_get  # `with` bodies
 from .with_scope import with_eval as with_eval, with_object as with_object, with_set as with_set, with_this as with_this
 from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
-ABI_VERSION = 7  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error; 6: native SORT_COLLATED, MATCH_GROUP, URI_ENCODE, URI_DECODE, PARSE_INT_RADIX, REGEX_SPLIT, MATCH_ARRAY, SORTED_KEYS, KNOWN_ASCII_KEYS, FLAT_ONE, NUMBER_TYPES and sorted
+ABI_VERSION = 8  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error; 6: native SORT_COLLATED, MATCH_GROUP, URI_ENCODE, URI_DECODE, PARSE_INT_RADIX, REGEX_SPLIT, MATCH_ARRAY, SORTED_KEYS, KNOWN_ASCII_KEYS, FLAT_ONE, NUMBER_TYPES and sorted
 # 7: native JS_ITEMS (Object.entries unpacked, in JS order, picked at C speed)
 #    native STR_KEYS (Object.keys(d).length without ordering the keys)
 #    the general tier fused into its public call (CompiledFunction.fused and its factory's parameters)
 #    native NUMBER_VALUE, ADD_NUMBERS, SUBTRACT_NUMBERS, MULTIPLY_NUMBERS, DIVIDE_NUMBERS, SORT_ORDERED,
 #    REGEX_SUB_EXPANDED and the builtins zip, reversed
+# 8: BUILTIN_CALLS and bound_callee (the general tier's calls of built-in globals and their functions)
 
 NAN = math.nan
 TYPE = type
@@ -53,6 +56,7 @@ invoke_regexp = callops.invoke_regexp
 invoke_opt = callops.invoke_opt
 call = callops.call
 call_this = callops.call_this
+bound_callee = callops.bound_callee
 callee_error = callops.callee_error
 construct = callops.construct
 new_target = callops.new_target
@@ -130,6 +134,33 @@ global_typeof = _globals.global_typeof
 global_delete = _globals.global_delete
 
 
+def _builtin_calls() -> dict[str, Callable[..., Any]]:
+    """``BUILTIN_CALLS``: each built-in global function (``"String"``) and each built-in
+    function property of a global (``"Number.isInteger"``, ``"JSON.stringify"``) as its call with
+    ``this`` bound (undefined for a bare call, the global for a method). While no realm patches
+    built-ins, ``Name(...)`` and ``Name.key(...)`` of a global no declaration shadows call these
+    (``compiler/calls.py``): the same function ``global_get`` and ``get`` would find, without
+    reading it. ``eval`` and ``Function`` stay out (code from strings keeps its own paths)."""
+    table: dict[str, Callable[..., Any]] = {}
+    for name, obj in GLOBALS.items():
+        if name in ("eval", "Function"):
+            continue
+        if type(obj) is JSFunction:
+            table[name] = partial(obj.call, UNDEFINED)
+            members_ = obj.props or {}
+        elif type(obj) is BuiltinNamespace:
+            members_ = obj
+        else:
+            continue
+        for key, fn in members_.items():
+            if type(key) is str and type(fn) is JSFunction and fn.builtin:
+                table[f"{name}.{key}"] = partial(fn.call, obj)
+    return table
+
+
+BUILTIN_CALLS = _builtin_calls()
+
+
 def const_assign(name: str) -> Any:
     """Assignment to a ``const`` binding (9.1.1.1.5 SetMutableBinding): TypeError."""
     raise type_error("Assignment to constant variable.")
@@ -172,7 +203,8 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 
 NAMES: tuple[str, ...] = (
     "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
-    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "call", "call_this", "callee_error", "construct", "new_target", "spread",
+    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "call", "call_this", "callee_error",
+    "BUILTIN_CALLS", "bound_callee", "construct", "new_target", "spread",
     "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",
     "update_member", "compound_member", "reference_key", "new_regexp", "property_key", "rest_object", "rest_array",
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",

@@ -7,7 +7,8 @@ common fast paths around them and calls these for the rest.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from functools import partial
+from typing import Any, Callable, Iterator
 
 from . import convert, members
 from .convert import to_property_key, to_string
@@ -55,6 +56,22 @@ def callee_error(fn: Any, text: str) -> Any:
         raise not_callable(text)
 
     return fail
+
+
+def bound_callee(obj: Any, key: Any, text: str) -> Callable[..., Any]:
+    """The callee of ``obj.key(...)`` (of ``obj(...)`` when ``key`` is None) with its ``this``
+    bound, read before the arguments run (13.3.6.1): the generic side of ``BUILTIN_CALLS``
+    (``abi.py``), taken once a realm patches built-ins. No function: a callable that throws
+    the TypeError once the arguments have run, as ``callee_error``."""
+    if key is None:
+        fn, this = obj, UNDEFINED
+    else:
+        fn, this = get_member(obj, key), obj
+    if type(fn) is JSFunction:
+        if type(this) is members.BuiltinProto:
+            this = members.builtin_this(this, fn)
+        return partial(fn.call, this)
+    return partial(callee_error(fn, text), this)
 
 
 def call_this(fn: Any, this: Any, text: str, *args: Any) -> Any:

@@ -329,6 +329,8 @@ def _convert_result(result: Any, names: Any) -> Any:
     list or small object of plain leaves here, any plain tree in ``export`` (the native
     tier's one-pass look)."""
     t = type(result)
+    if t is list and _AS_IS.issuperset(map(type, result)):
+        return result  # (strings, bools, null, undefined: one look at C speed)
     if t is list or (t is dict and len(result) <= 8):
         for x in result if t is list else result.values():
             if type(x) not in _AS_IS and (type(x) is not int or not -1073741823 <= x <= 1073741823):

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from . import convert, members
 from .convert import normalize_number, to_int32, to_number, to_numeric, to_primitive, to_string, to_uint32
-from .properties import meta_of
+from .properties import BUILTIN_ACCESSORS, meta_of
 from .strings import concat, has_astral, to_units
 from .values import MISSING, UNDEFINED, JSFunction, JSObject, JSErrorObject, JSSymbol, type_error
 from .realm import PATCHED_REALMS
@@ -384,11 +384,17 @@ def in_op(key: Any, obj: Any) -> bool:
         if key is None or key is UNDEFINED:
             key = "null" if key is None else "undefined"
         if type(key) is str and key and not "0" <= key[0] <= "9" and key != "length":
-            return members._builtin_chain_has(_ARRAY_PROTOTYPE, key)
+            # BuiltinProto.lookup on Array.prototype, then Object.prototype, without its calls:
+            # with no realm patched there is no overlay, so only the tables, ``constructor``
+            # (both constructors are globals) and the built-in accessors (__proto__) answer
+            return key in _ARRAY_METHODS or key in _OBJECT_METHODS or key == "constructor" or \
+                ("Array", key) in BUILTIN_ACCESSORS or ("Object", key) in BUILTIN_ACCESSORS
     return members.has_property(obj, key)
 
 
 _ARRAY_PROTOTYPE = members.PROTOTYPES["Array"]
+_ARRAY_METHODS = _ARRAY_PROTOTYPE.table  # (the live tables: a method the stdlib adds later is seen)
+_OBJECT_METHODS = members.PROTOTYPES["Object"].table
 _PATCHED = PATCHED_REALMS
 
 

@@ -104,7 +104,47 @@ ROWS: list[tuple[str, list[Any]]] = [
      " Object.values({[Symbol()]: 1, x: 2}), Object.values('ab'), Object.values([7, 8])]", [None]),
     ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.length]))",
      [{"config.json": "{}", "greeting": "hello", "10": "ten", "2": "two", "empty": ""}]),
+    # `in` over an array: its index keys, length, and the names along Array.prototype's chain
+    ("value in ['customer', 'customer-private'] ? value : 'invalid'",
+     [None, UNDEFINED, "customer", "0", "1", "2", "01", "length", "", "x", "map", "at", "toSorted", "constructor",
+      "__proto__", "hasOwnProperty", "valueOf", "toString", "isPrototypeOf", "toLocaleString", 0, 1, 2, True]),
+    ("[value in [], value in [[]], value in ['a', 'b', 'c']]", ["0", "2", "length", "push", "nope", 0, 1.0, -0.0]),
+    # truthiness inline (bools, null, undefined, strings) and by truthy (everything else)
+    ("[value || 'd', value && 'y', value ? 1 : 2, !value, value?.x || value, value.length && value]",
+     [UNDEFINED, None, "", "a", 0, -0.0, math.nan, 1, 2.5, [], {}, True, False, "\ud800", {"x": ""}, {"x": 0}]),
+    # built-in globals and their functions called by name (BUILTIN_CALLS)
+    ("[Number.isInteger(value), Number.isSafeInteger(value), Number.isFinite(value), Number.isNaN(value)]",
+     [8080, 2**53, 1.5, -0.0, math.nan, math.inf, "5", None, UNDEFINED, True, [1]]),
+    ("[String(value), Number(value), Boolean(value), JSON.stringify(value), typeof JSON.stringify(value)]",
+     [UNDEFINED, None, 0, -0.0, 1.5, "x", "", True, [1, "a", None, UNDEFINED], {"a": {"b": [1, None]}}]),
+    ("JSON.parse(value).kind + Object.keys(JSON.parse(value)).length", ['{"kind": "Pod", "a": 1}', '[1, 2]', '"s"']),
+    ("Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v).length]))",
+     [{"b": "xy", "10": 12, "a": None, "2": [1, 2]}]),
+    ("[Math.max(...value), Math.min(...value), Math.floor(Math.abs(value[0] / 3)), Array.isArray(value)]",
+     [[1, -7, 3], [2.5], []]),
+    ("[parseInt(value), parseFloat(value), isNaN(value), encodeURIComponent(value), Object.values(Object(value))]",
+     ["42px", "3.5e1", "a b&c", ""]),
+    ("Array.from(value, x => x * 2).concat(Array.of(1, 2), String.fromCharCode(65 + value.length))", [[1, 2], []]),
+    ("Symbol.for ? [Object.getOwnPropertyNames(value).length, Object.assign({}, value, {z: 1}).z] : 0", [{"a": 1}, [1]]),
 ]
+
+
+@pytest.mark.parametrize(("source", "want"), [
+    # the callee is read before the arguments run (13.3.6.1): a patch made by an argument
+    # is seen by the next call only
+    ("[Number.isInteger((Number.isInteger = () => 'p', value)), Number.isInteger(value)]", [True, "p"]),
+    ("[String((String = () => 'p', value)), String(value)]", ["5", "p"]),
+    ("[JSON.stringify((delete JSON.stringify, value))].concat(typeof JSON.stringify)", ["5", "undefined"]),
+    ("Object.keys = () => ['k']; Object.keys(value)", ["k"]),
+    ("let s = 0; { const String = x => 'own'; s = String(value); } [s, String(value)]", ["own", "5"]),
+    ("function f(Number) { return Number.isInteger(value); } f({isInteger: () => 'arg'})", "arg"),
+    ("try { Number.nope(value) } catch (e) { e.message }", "Number.nope is not a function"),
+    ("Number.isInteger = 7; try { Number.isInteger(value) } catch (e) { e.message }", "Number.isInteger is not a function"),
+    ("String = 7; try { String(value) } catch (e) { e.message }", "String is not a function"),
+])
+def test_built_in_calls_by_name_see_patches_and_shadowing(source: str, want: Any) -> None:
+    assert compile_expression(source, budgets=GENERAL)(5) == want
+    assert compile_expression(source)(5) == want  # (the native tier, or the general tier behind it)
 
 
 def _outcome(source: str, value: Any) -> tuple[Any, ...]:

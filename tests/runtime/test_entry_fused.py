@@ -42,6 +42,16 @@ def test_a_script_of_statements_and_callbacks_is_fused_too() -> None:
     assert fused("(function f(n) { return n ? n + f(n - 1) : 0; })(value)")(10) == 55
 
 
+def test_a_long_script_is_fused_unless_its_blocks_nest_deeply() -> None:
+    long = "value.metadata.name.length > 20 ? value.metadata.name.slice(0, 20).replace(/-+$/, '') : value.metadata.name"
+    assert len(long) > 90  # (past the length at which the emitter measures how deep a module nests)
+    assert fused(long)({"metadata": {"name": "a" * 19 + "--b"}}) == "a" * 19
+    deep = "let n = 0; " + "if (value) { " * 70 + "n++; " + "} " * 70 + "n"
+    expression = syncpatch.compile_expression(deep, budgets=syncpatch.Budgets())
+    assert expression.__code__.co_name != "_fast"  # (seventy blocks: three more levels would near CPython's 100)
+    assert expression(True) == 1
+
+
 def test_a_main_with_keyword_parameters_keeps_the_plain_wrapper() -> None:
     expression = syncpatch.compile_expression("try { null.x } catch (e) { e.message }", budgets=syncpatch.Budgets())
     assert expression.__code__.co_name != "_fast"  # (``catch`` names its variables through ``_main``'s ``_names``)
