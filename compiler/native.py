@@ -264,6 +264,8 @@ class NativeGen:
         #: literal-index reads (by JS node id) whose result a string method reads (``s[0]
         #: .toUpperCase()``): the value read may be a string (see ``string_index``)
         self.string_indexes: set[int] = set()
+        #: how many static member reads each name is the object of (see ``read_once``)
+        self.member_objects: dict[str, int] = {}
 
     def tmp(self) -> str:
         self.counter += 1
@@ -301,6 +303,7 @@ class NativeGen:
         completion: tuple[ast.expr, str] = (E("UNDEFINED"), "undef")
         self.maybe_absent = _maybe_absent(program)
         self.string_indexes = _string_indexes(program)
+        self.member_objects = _member_objects(program)
         if not self.copy_mask:
             self.shared_paths = _shared_paths(program, self)
         for statement in program.body:
@@ -1052,6 +1055,13 @@ class NativeGen:
         if node.optional:
             t = self.tmp()
             key = self.static_key(node)
+            if ty == "any" and key is not None and key != "length" and key not in _SPECIAL_KEYS \
+                    and key not in _PROTO_NAMES:
+                # two identity tests, then the object's own storage (see dict_get): anything
+                # else than null, undefined or an object takes the general tier
+                self.consumed(obj)
+                return E("UNDEFINED if (T := X) is None or T is UNDEFINED else G", T=t, X=obj,
+                         G=self.dict_get(E("T", T=t), key)), "any"
             if ty == "any" and key is not None and key != "length" and key not in _SPECIAL_KEYS:
                 # the usual case first: an object holds the member (one type test)
                 return E("L if type(T := X) is dict else UNDEFINED if T is None or T is UNDEFINED else DEOPT()",
@@ -1123,7 +1133,33 @@ class NativeGen:
             assert isinstance(out, ast.IfExp)
             self.ready(out.orelse)  # (an int, as the first branch: no result check in a result)
             return out, "int"
+        if ty == "any" and key not in _PROTO_NAMES and self.read_once(node.object):
+            self.consumed(obj)
+            return self.dict_get(self.past_end_refused(obj), key), "any"
         return self.load(self.as_dict(obj, ty), key, id(node) in self.maybe_absent), "any"
+
+    def read_once(self, node: Any) -> bool:
+        """Is ``node`` (the object of a member read) read as an object here alone: a value
+        the script does not name (``value.a`` in ``value.a.b``, a call's result), or a name
+        that is the object of no other member read? Its type test would then serve this read
+        only, which ``dict_get`` makes for less; a name read more often keeps the test, whose
+        fact lets each later read be a plain subscript."""
+        while isinstance(node, A.ChainExpression):
+            node = node.expression
+        if isinstance(node, A.Identifier):
+            return self.member_objects.get(node.name, 0) <= 1
+        return True
+
+    def dict_get(self, d: ast.expr, key: str) -> ast.expr:
+        """``d[key]`` of a value not yet tested: ``dict.get`` unbound (DICT_GET) reads a dict,
+        or a dict subclass's own storage without calling any method it overrides (neither
+        ``__getitem__`` nor ``__missing__``), an absent key as undefined; on any other type
+        (a list, a string, a number, null, undefined, a tuple, a Mapping) it raises
+        TypeError, which takes the general tier. One call costs less than the type test and
+        subscript it replaces. (Not for a key Object.prototype has: its absence is not
+        undefined.)"""
+        assert key not in _PROTO_NAMES
+        return E("DICT_GET(D, K, UNDEFINED)", D=d, K=ast.Constant(key))
 
     def string_index(self, obj: ast.expr, ty: str, k: ast.Constant) -> tuple[ast.expr, str]:
         """``s[0]`` of a string, or of a value that may be a string or an array (an index read
@@ -1390,6 +1426,14 @@ class NativeGen:
                 and isinstance(left, A.MemberExpression) and left.optional and self.static_key(left) not in (
                     None, "length", *_SPECIAL_KEYS):
             obj, ty = self.expr(left.object, raw=True)
+            key = self.static_key(left) or ""
+            if ty == "any" and key not in _PROTO_NAMES:  # o?.k || "default" (see dict_get)
+                o = self.tmp()
+                self.consumed(obj)
+                b, tb = self.literal(node.right)
+                inner, ti = self.logical_of(node.operator, self.dict_get(E("O", O=o), key), "any", b, tb)
+                return E("Y if (O := X) is None or O is UNDEFINED else I",
+                         I=inner, O=o, X=obj, Y=ast.Constant(node.right.value)), ti
             if ty == "any":  # o?.k || "default": a missing object short-cuts to the default
                 o = self.tmp()
                 b, tb = self.literal(node.right)
@@ -1587,6 +1631,20 @@ def _maybe_absent(program: A.Program) -> set[int]:
             if isinstance(node, A.MemberExpression) and id(node) not in marked and _member_path(node) in paths:
                 marked.add(id(node))
     return marked
+
+
+def _member_objects(program: A.Program) -> dict[str, int]:
+    """How many static member reads (``x.k``, ``x["k"]``, ``x?.k``) each name is the object
+    of, by name (names bound twice are counted together: that only keeps a type test)."""
+    counts: dict[str, int] = {}
+    for node in walk(program):
+        if isinstance(node, A.MemberExpression):
+            obj = node.object
+            while isinstance(obj, A.ChainExpression):
+                obj = obj.expression
+            if isinstance(obj, A.Identifier):
+                counts[obj.name] = counts.get(obj.name, 0) + 1
+    return counts
 
 
 def _member_path(node: Any) -> tuple[str, ...] | None:

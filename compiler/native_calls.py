@@ -19,7 +19,7 @@ from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 from syncpatch.runtime.stdlib.regexp_syntax import group_parens
 
-from .native import Unsupported, _plain_text, _safe_int, is_function_call
+from .native import _PROTO_NAMES, Unsupported, _plain_text, _safe_int, is_function_call
 from .native_regex import literal_regex, translate_regex
 from .native_statements import bounded as _bounded
 from .native_statements import MATCH_GROUPS, is_statement_body, reduce_in_place, writes_accumulator
@@ -1075,6 +1075,12 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
                     scope[name] = (gen.tmp(), "any")
                     loads.append(E("((F := X[I] if len(X) > I else UNDEFINED), True)[1]", F=scope[name][0], X=py,
                                    I=ast.Constant(i)))
+        elif isinstance(p, _Fields) and p.names and p.rest is None and not _PROTO_NAMES.intersection(p.names):
+            # ({a, b}) => ...: the element's members, read before the body, each by DICT_GET
+            # (which refuses what is no object, as the type test would: gen.dict_get)
+            for name in p.names:
+                scope[name] = (gen.tmp(), "any")
+                loads.append(E("((F := V), True)[1]", F=scope[name][0], V=gen.dict_get(E("X", X=py), name)))
         elif isinstance(p, _Fields):  # ({a, b}) => ...: the element's members, read before the body
             loads.append(E("type(X) is dict or DEOPT()", X=py))
             for name in p.names:

@@ -28,7 +28,7 @@ import attrs
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
-from .native import _INPUTS, Unsupported, _join
+from .native import _INPUTS, _PROTO_NAMES, Unsupported, _join
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
@@ -467,13 +467,21 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
     node, ty = gen.expr(d.init)
     holder = gen.tmp()
     is_object = isinstance(pattern, A.ObjectPattern)
+    # an object not yet tested whose members are read by DICT_GET, each of which refuses what
+    # is no object as the type test would (gen.dict_get); a key Object.prototype has keeps it
+    by_get = is_object and ty == "any" and bool(fields) and not _PROTO_NAMES.intersection(f[1] for f in fields)
+    if by_get:
+        gen.consumed(node)
     out: list[tuple[str | None, str, ast.expr, str]] = [
-        (None, holder, gen.as_dict(node, ty) if is_object else gen.as_list(node, ty), "dict" if is_object else "list")]
+        (None, holder, node if by_get else gen.as_dict(node, ty) if is_object else gen.as_list(node, ty),
+         "any" if by_get else "dict" if is_object else "list")]
     later = {f[0] for f in fields}
     for name, key, default in fields:
         later.discard(name)
         py = gen.tmp()
-        if isinstance(key, str):
+        if isinstance(key, str) and by_get:
+            read, rty = gen.dict_get(E("H", H=holder), key), "any"
+        elif isinstance(key, str):
             read, rty = gen.load(E("H", H=holder), key), "any"
         else:  # (a plain array: iteration is by index)
             read, rty = E("H[I] if len(H) > I else UNDEFINED", H=holder, I=ast.Constant(key)), "any"

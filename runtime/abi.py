@@ -31,6 +31,7 @@ ABI_VERSION = 8  # 2: the native tier's helpers (runtime/native.py); 3: the with
 #    native NUMBER_VALUE, ADD_NUMBERS, SUBTRACT_NUMBERS, MULTIPLY_NUMBERS, DIVIDE_NUMBERS, SORT_ORDERED,
 #    REGEX_SUB_EXPANDED and the builtins zip, reversed
 # 8: BUILTIN_CALLS and bound_callee (the general tier's calls of built-in globals and their functions)
+#    native DICT_GET (dict.get unbound: member reads of untested objects, dict subclasses by their own storage)
 
 NAN = math.nan
 TYPE = type

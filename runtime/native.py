@@ -1238,6 +1238,9 @@ def _helpers() -> dict[str, Any]:
         "NUMBER_VALUE": number_value, "ADD_NUMBERS": add_numbers, "SUBTRACT_NUMBERS": subtract_numbers,
         "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers, "SORT_ORDERED": sort_ordered,
         "REGEX_SUB_EXPANDED": regex_sub_expanded,
+        # a member of a dict or of a dict subclass's own storage (no override is called),
+        # anything else refused with TypeError (compiler/native.py dict_get)
+        "DICT_GET": dict.get,
     }
 
 
