@@ -405,9 +405,16 @@ def strict_equals(a: Any, b: Any) -> bool:
     return _mixed_strict_equals(a, b, ta, tb)
 
 
+#: exact types of JS values (none a caller's subclass): a mismatch of two is simply false
+_JS_TYPES = frozenset([str, int, float, bool, type(None), type(UNDEFINED), dict, list, JSFunction, JSSymbol,
+                       JSErrorObject])
+
+
 def _mixed_strict_equals(a: Any, b: Any, ta: type, tb: type) -> bool:
     """``strict_equals`` of values of different Python types: false, unless one is caller
     data of a str/int/float subclass (compared by its plain value)."""
+    if ta in _JS_TYPES and tb in _JS_TYPES:  # (the usual mismatch: undefined against a string)
+        return False
     if foreign(ta) or foreign(tb):  # (a container: the one plain copy this evaluation made of it)
         return strict_equals(plain_value(a), plain_value(b))
     return False
