@@ -50,6 +50,7 @@ __all__ = [
     "is_array_index",
     "ordered_keys",
     "string_keys",
+    "subclass_key",
     "has_index_keys",
     "is_callable",
     "set_to_primitive_hook",
@@ -389,21 +390,31 @@ def strict_equals(a: Any, b: Any) -> bool:
     tb = type(b)
     if ta is str:
         if tb is str:
-            return a == b
+            same: bool = a == b
+            return same
     elif ta is int or ta is float:
         if tb is int or tb is float:
-            return a == b
+            same = a == b
+            return same
     elif ta is bool:
         if tb is bool:
-            return a == b
+            same = a == b
+            return same
     elif a is b:
         return True
     return _mixed_strict_equals(a, b, ta, tb)
 
 
+#: exact types of JS values (none a caller's subclass): a mismatch of two is simply false
+_JS_TYPES = frozenset([str, int, float, bool, type(None), type(UNDEFINED), dict, list, JSFunction, JSSymbol,
+                       JSErrorObject])
+
+
 def _mixed_strict_equals(a: Any, b: Any, ta: type, tb: type) -> bool:
     """``strict_equals`` of values of different Python types: false, unless one is caller
     data of a str/int/float subclass (compared by its plain value)."""
+    if ta in _JS_TYPES and tb in _JS_TYPES:  # (the usual mismatch: undefined against a string)
+        return False
     if foreign(ta) or foreign(tb):  # (a container: the one plain copy this evaluation made of it)
         return strict_equals(plain_value(a), plain_value(b))
     return False
@@ -476,7 +487,7 @@ def has_index_keys(d: dict[str, Any]) -> bool:
         if type(k) is str:
             if k and "0" <= k[0] <= "9":
                 return True
-        elif type(k) is not JSSymbol and isinstance(k, str):
+        elif subclass_key(k):
             return True  # a caller's str-subclass key: ``ordered_keys`` looks at its plain str
     return False
 
@@ -501,9 +512,9 @@ def ordered_keys(d: dict[str, Any]) -> list[str]:
     keys = list(d)
     ints: list[str] = []
     rest: list[str] = []
-    for k in keys:
-        if type(k) is not str and type(k) is not JSSymbol and isinstance(k, str):
-            k = str.__str__(k)  # a caller's str-subclass key is its plain str  # is_array_index inlined (a call per key cost more than the test): digits only, no leading 0
+    for k in keys:  # is_array_index inlined (a call per key cost more than the test): digits only, no leading 0
+        if type(k) is not str and subclass_key(k):
+            k = str.__str__(k)  # a caller's str-subclass key is its plain str
         if type(k) is str and k.isdigit() and k.isascii() and (k[0] != "0" or k == "0") \
                 and (len(k) < 10 or int(k) < 4294967295):
             ints.append(k)
@@ -523,5 +534,9 @@ def string_keys(d: dict[str, Any]) -> list[str]:
     out = [k for k in keys if type(k) is str]
     if len(out) == len(keys):
         return out
-    return [k if type(k) is str else str.__str__(k) for k in keys
-            if type(k) is str or (type(k) is not JSSymbol and isinstance(k, str))]
+    return [k if type(k) is str else str.__str__(k) for k in keys if type(k) is str or subclass_key(k)]
+
+
+def subclass_key(k: Any) -> bool:
+    """Is ``k`` a key of a caller's dict that is a str subclass (read as its plain str)?"""
+    return type(k) is not str and type(k) is not JSSymbol and isinstance(k, str)

@@ -48,8 +48,6 @@ def _judge(t: type) -> int:
         return LIST
     if issubclass(t, str):
         return STR
-    if issubclass(t, bool):  # (bool cannot be subclassed; kept for clarity)
-        return NOT_FOREIGN
     if issubclass(t, int):
         return INT
     if issubclass(t, float):
@@ -104,8 +102,3 @@ def plain_value(v: Any) -> Any:
     if entry is None or entry[0] is not v:
         entry = copies[id(v)] = (v, plain_container(v, kind))  # (the original kept: its id stays its own)
     return entry[1]
-
-
-def is_foreign(v: Any) -> bool:
-    """Is ``v`` caller data of a dict/list/str/int/float subclass?"""
-    return foreign(type(v)) != NOT_FOREIGN

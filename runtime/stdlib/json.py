@@ -21,7 +21,7 @@ import math
 import re
 from typing import Any
 
-from ..convert import normalize_number, ordered_keys, string_keys, to_integer_or_infinity, to_number, to_string
+from ..convert import normalize_number, ordered_keys, string_keys, subclass_key, to_integer_or_infinity, to_number, to_string
 from ..properties import meta_of
 from ..members import BuiltinProto, call_function, delete_member, get_member, own_keys, set_member
 from ..realm import current_realm
@@ -227,7 +227,7 @@ class _Stringifier:
         else:
             for k in ordered_keys(value):
                 if type(k) is not str:
-                    if type(k) is JSSymbol or not isinstance(k, str):
+                    if not subclass_key(k):
                         continue  # symbol-keyed properties are never serialized
                     k = str.__str__(k)  # a caller's str-subclass key
                 v = value[k]
