@@ -63,6 +63,7 @@ def bound_callee(obj: Any, key: Any, text: str) -> Callable[..., Any]:
     bound, read before the arguments run (13.3.6.1): the generic side of ``BUILTIN_CALLS``
     (``abi.py``), taken once a realm patches built-ins. No function: a callable that throws
     the TypeError once the arguments have run, as ``callee_error``."""
+    this: Any
     if key is None:
         fn, this = obj, UNDEFINED
     else:
