@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dis
 import sys
 from typing import Any
 
@@ -167,3 +168,14 @@ def test_js_positions_are_stamped_on_generated_code() -> None:
     tree = generate_module("1;\n\n value.x").module
     lines = {getattr(n, "lineno", None) for n in ast.walk(tree)}
     assert 3 in lines
+
+
+@pytest.mark.parametrize("source", ["value + 1", "value / 2", "String(value)", "JSON.stringify(value)",
+                                    '"tenant-" + value', "value ?? context.vcluster.name"])
+def test_native_entry_runs_no_nop_for_its_try(source: str) -> None:
+    """CPython marks a ``try`` on a line of its own with a NOP that runs on every call; the
+    native entry's ``try`` takes its body's first line, so the public call runs none."""
+    entry = compile_expression(source)
+    assert entry.native
+    assert "NOP" not in [i.opname for i in dis.get_instructions(entry)]
+    assert entry(8080 if "/" in source or "+ 1" in source else "x", {"vcluster": {"name": "v"}}) is not None
