@@ -1398,8 +1398,8 @@ class NativeGen:
                 return E("X is Y", X=a, Y=b)
             raise Unsupported
         # An operand of unknown type is type-tested before ``==`` reaches it: a caller's str
-        # or int subclass (or any object) would run its own ``__eq__`` here, where the general
-        # tier sees an object that equals nothing but itself
+        # or int subclass would run its own ``__eq__`` here, where the general tier reads its
+        # plain value; so an operand that fails the exact test and is such a subclass goes there
         if tb in _STR:
             if ta in _STR:
                 return E("X == Y", X=a, Y=b)
@@ -1408,14 +1408,14 @@ class NativeGen:
             if not isinstance(b, ast.Constant):
                 return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
             t = self.tmp()
-            return E("type(T := X) is str and T == Y", T=t, X=a, Y=b)
+            return E("T == Y if type(T := X) is str else UNEQUAL_TEXT(T)", T=t, X=a, Y=b)
         if tb == "int":
             if ta == "int":
                 return E("X == Y", X=a, Y=b)
             if not isinstance(b, ast.Constant):
                 return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
             t = self.tmp()
-            return E("type(T := X) in NUMBER_TYPES and T == Y", T=t, X=a, Y=b)
+            return E("T == Y if type(T := X) in NUMBER_TYPES else UNEQUAL_NUMBER(T)", T=t, X=a, Y=b)
         if ta == "any" and tb == "any":  # (a.name === b.name, k === context.x)
             return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
         raise Unsupported

@@ -134,7 +134,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         return _map(gen, E("[UNDEFINED] * N if type(N := X) is int and 0 <= N <= MAX_ITEMS else DEOPT()",
                            N=gen.tmp(), X=n), (args[1],), start)
     if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
-        return E("type(X) is list", X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
+        return E("type(T := X) is list or NOT_ARRAY(T)", T=gen.tmp(), X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
     if method in ("pop", "shift") and not args and _made_here(gen, receiver):
         # the array was made by this very expression and is dropped after: no one sees the removal
         obj, ty = gen.expr(receiver, raw=True)

@@ -32,6 +32,7 @@ ABI_VERSION = 8  # 2: the native tier's helpers (runtime/native.py); 3: the with
 #    REGEX_SUB_EXPANDED and the builtins zip, reversed
 # 8: BUILTIN_CALLS and bound_callee (the general tier's calls of built-in globals and their functions)
 #    native DICT_GET (dict.get unbound: member reads of untested objects, dict subclasses by their own storage)
+#    native UNEQUAL_TEXT, UNEQUAL_NUMBER, NOT_ARRAY (a caller's subclass fails an exact test: the general tier answers)
 
 NAN = math.nan
 TYPE = type

@@ -353,8 +353,10 @@ def concat_arrays(items: list[Any], *parts: Any) -> list[Any]:
         t = type(p)
         if t is list:
             out.extend(p)
-        elif t is tuple or t is dict:
-            raise Deopt  # (a caller's tuple is an array; an object may say it spreads)
+        elif t not in _SCALARS:
+            # a caller's tuple is an array, an object may say it spreads, and a caller's
+            # subclass is read as its plain value: the general tier knows each
+            raise Deopt
         else:
             out.append(p)
     return out
@@ -709,6 +711,30 @@ def strict_equals(a: Any, b: Any) -> bool:
 
 
 _NUMBERS = frozenset([int, float])
+
+
+def unequal_text(v: Any) -> bool:
+    """The false side of ``v === 'text'`` for a ``v`` that is no exact str: a caller's str
+    subclass is text to the general tier (read as its plain value), so it is sent there."""
+    if isinstance(v, str):
+        raise Deopt
+    return False
+
+
+def unequal_number(v: Any) -> bool:
+    """The false side of ``v === 3`` for a ``v`` that is no exact int or float: a caller's
+    int or float subclass is a number to the general tier, so it is sent there."""
+    if isinstance(v, (int, float)) and type(v) is not bool:
+        raise Deopt
+    return False
+
+
+def not_array(v: Any) -> bool:
+    """The false side of ``Array.isArray(v)`` for a ``v`` that is no exact list: a caller's
+    list subclass is an array to the general tier, so it is sent there."""
+    if isinstance(v, list):
+        raise Deopt
+    return False
 _SCALARS = frozenset([str, int, float, bool, type(None), type(UNDEFINED)])
 
 
@@ -1234,6 +1260,7 @@ def _helpers() -> dict[str, Any]:
         "URI_DECODE": uri_decode_component, "PARSE_INT_RADIX": parse_int_radix, "REGEX_SPLIT": regex_split,
         "MATCH_ARRAY": match_array,
         "SORTED_KEYS": sorted_keys, "KNOWN_ASCII_KEYS": known_ascii_keys, "NUMBER_TYPES": _NUMBERS,
+        "UNEQUAL_TEXT": unequal_text, "UNEQUAL_NUMBER": unequal_number, "NOT_ARRAY": not_array,
         "STR_KEYS": str_keys,
         "NUMBER_VALUE": number_value, "ADD_NUMBERS": add_numbers, "SUBTRACT_NUMBERS": subtract_numbers,
         "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers, "SORT_ORDERED": sort_ordered,
