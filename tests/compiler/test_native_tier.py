@@ -2243,3 +2243,76 @@ def _json_only(v: Any) -> bool:
     if type(v) is dict:
         return all(type(k) is str and _json_only(x) for k, x in v.items())
     return False
+
+
+
+# -- results that share input objects (issue #21: plain_tree, SPREAD_OUT, COPIED_OUT, export) --
+
+#: scripts whose results hold input objects unconverted: a returned input object, a spread's
+#: members, the untouched subtrees of a mutate-and-return script, entries' values
+SHARED_RESULT_SOURCES = [
+    "value",
+    "value.metadata",
+    "[value.metadata, value.spec]",
+    "({...value.metadata, patched: 'x'})",
+    "({...value.spec, containers: 1})",
+    "value.spec.items.map(s => ({...s, name: 'n'}))",
+    "value.spec.items.map(s => ({...s, tag: s.name}))",
+    "(value => { value.metadata ??= {}; value.metadata.annotations ??= {}; "
+    "value.metadata.annotations['patched-by'] = 'vcluster'; return value; })(value)",
+    "Object.fromEntries(Object.entries(value.metadata).map(([k, v]) => [k, v]))",
+]
+
+
+def _deep(n: int, leaf: Any) -> Any:
+    for i in range(n):
+        leaf = {"d": leaf} if i % 2 else [leaf]
+    return leaf
+
+
+def _shared_value(member: Any) -> dict[str, Any]:
+    """A Pod-like input with ``member`` placed in each part a shared result can hold."""
+    return {"metadata": {"name": "web", "x": member, "labels": {"app": "web"}},
+            "spec": {"items": [{"name": "a", "v": member, "deep": [{"m": member}]}, {"name": "b"}],
+                     "other": [member, {"k": member}]},
+            "status": {"m": member}}
+
+
+#: members the general tier's copy changes (integral floats, -0, ints past 2**53, integer-like
+#: keys, surrogates) or keeps (non-ASCII text, empty containers, deep trees, nested lists)
+SHARED_MEMBERS: dict[str, Any] = {
+    "float-1.0": 1.0, "float-1.5": 1.5, "float-neg0": -0.0, "int-2**53": 2**53, "int-2**53+1": 2**53 + 1,
+    "int-neg-2**53-1": -(2**53) - 1, "index-keys": {"10": "ten", "a": 1, "2": "two"}, "index-key-0": {"b": 1, "0": 2},
+    "leading-zero-key": {"01": 1, "b": 2}, "text-e-acute": "é", "text-emoji": "😀", "text-lone-surrogate": "a\ud800b",
+    "key-lone-surrogate": {"\udc00": 1}, "key-e-acute": {"é": "x"}, "empty-dict": {}, "empty-list": [],
+    "lists-of-dicts": [[{"a": [{"b": 1}, {"c": [1, 2]}]}], [{"10": 1}]], "deep-20": _deep(20, "leaf"),
+    "deep-float": _deep(30, 2.0), "undefined": UNDEFINED, "null": None, "bools": [True, False, 0, 1],
+    "tuple": ("a", 1),
+}
+
+
+@pytest.mark.parametrize("member_id", sorted(SHARED_MEMBERS))
+@pytest.mark.parametrize("source", SHARED_RESULT_SOURCES)
+def test_shared_input_results_agree(source: str, member_id: str) -> None:
+    """A native result that holds input objects is what the general tier's copy gives, on
+    every kind of member its checks treat apart, and the input is left as it was."""
+    value = _shared_value(SHARED_MEMBERS[member_id])
+    given = copy.deepcopy(value)
+    f = compiled(source)
+    assert outcome(f, given, None) == outcome(f.general, copy.deepcopy(value), None)
+    assert canon(given) == canon(value), f"{source!r} changed its input"
+    assert outcome(f, given, None) == outcome(f, copy.deepcopy(value), None)  # (memos warmed: same answer)
+
+
+@pytest.mark.parametrize("source", SHARED_RESULT_SOURCES)
+def test_shared_plain_input_results_stay_native(source: str) -> None:
+    """On plain data (strings, safe integers, plain keys) such results need no fallback."""
+    f = syncpatch.compile_expression(source)
+    calls: list[int] = []
+    general = f.__globals__["_general"]
+    f.__globals__["_general"] = lambda *a, **k: (calls.append(1), general(*a, **k))[1]
+    try:
+        f(_shared_value({"k": [1, "two", None, True, {"n": 2**53}]}), None)
+    finally:
+        f.__globals__["_general"] = general
+    assert not calls, f"{source!r} fell back to the general tier"
