@@ -266,6 +266,7 @@ class NativeGen:
         self.string_indexes: set[int] = set()
         #: how many static member reads each name is the object of (see ``read_once``)
         self.member_objects: dict[str, int] = {}
+        self.other_uses: dict[str, int] = {}  # the other places each name is written
 
     def tmp(self) -> str:
         self.counter += 1
@@ -304,6 +305,7 @@ class NativeGen:
         self.maybe_absent = _maybe_absent(program)
         self.string_indexes = _string_indexes(program)
         self.member_objects = _member_objects(program)
+        self.other_uses = _other_uses(program)
         if not self.copy_mask:
             self.shared_paths = _shared_paths(program, self)
         for statement in program.body:
@@ -1147,7 +1149,10 @@ class NativeGen:
         while isinstance(node, A.ChainExpression):
             node = node.expression
         if isinstance(node, A.Identifier):
-            return self.member_objects.get(node.name, 0) <= 1
+            # (and named nowhere else but where it is bound: an object the script also
+            # returns or shares must be an exact dict, which its type test ensures)
+            bound = 0 if node.name in ("value", "context") else 1
+            return self.member_objects.get(node.name, 0) <= 1 and self.other_uses.get(node.name, 0) <= bound
         return True
 
     def dict_get(self, d: ast.expr, key: str) -> ast.expr:
@@ -1644,6 +1649,22 @@ def _member_objects(program: A.Program) -> dict[str, int]:
                 obj = obj.expression
             if isinstance(obj, A.Identifier):
                 counts[obj.name] = counts.get(obj.name, 0) + 1
+    return counts
+
+
+def _other_uses(program: A.Program) -> dict[str, int]:
+    """How often each name is written other than as a member read's object."""
+    counts: dict[str, int] = {}
+    objects = set()
+    for node in walk(program):
+        if isinstance(node, A.MemberExpression):
+            obj = node.object
+            while isinstance(obj, A.ChainExpression):
+                obj = obj.expression
+            objects.add(id(obj))
+    for node in walk(program):
+        if isinstance(node, A.Identifier) and id(node) not in objects:
+            counts[node.name] = counts.get(node.name, 0) + 1
     return counts
 
 
