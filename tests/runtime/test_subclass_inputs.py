@@ -1,5 +1,5 @@
 """Caller data built from subclasses of dict, list, str, int and float reads as the plain data
-of the base type, in every tier (the lead's policy: docs/engine.md, "Input values").
+of the base type, in every tier (docs/language.md, the paragraph on subclasses after "Inputs must be JSON-like").
 
 Each expression runs on an input built with subclasses (YAML loaders' kinds: ruamel.yaml's
 CommentedMap/CommentedSeq/ScalarString/ScalarInt/ScalarFloat stand-ins, OrderedDict,
