@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from . import stack
 
+from .numbers_canonical import normalize_number
 from .subclasses import NOT_FOREIGN, STR as _FOREIGN_STR, foreign, plain_scalar, plain_value
 from .values import (
     UNDEFINED,
@@ -75,21 +76,6 @@ _RADIX_LITERAL = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)\Z")
 def js_trim(s: str) -> str:
     """String.prototype.trim with JS's whitespace set."""
     return s.strip(JS_WHITESPACE)
-
-
-def normalize_number(x: float | int) -> int | float:
-    """Canonical number: an integral float within +-2**53 (and not -0) becomes an int;
-    an int outside +-2**53 becomes the nearest double, as JS would hold it."""
-    if type(x) is int:
-        if -_TWO_53 <= x <= _TWO_53:
-            return x
-        try:
-            return float(x)
-        except OverflowError:
-            return math.inf if x > 0 else -math.inf
-    if float.is_integer(x) and -_TWO_53 <= x <= _TWO_53 and (x != 0 or math.copysign(1.0, x) > 0):
-        return int(x)
-    return x
 
 
 # --- ToBoolean / typeof ---------------------------------------------------------------------

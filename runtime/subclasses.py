@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .numbers_canonical import normalize_number
 from .realm import current_realm
 from .strings import from_units
 
@@ -63,8 +64,6 @@ def plain_scalar(v: Any, kind: int) -> Any:
         return text if text.isascii() else from_units(text)
     if kind == INT:
         return int.__int__(v)
-    from .convert import normalize_number
-
     return normalize_number(float.__float__(v))
 
 

@@ -42,7 +42,8 @@ def test_each_kind_makes_its_variant(kind: str, want: Any) -> None:
 def test_outcomes_are_told_apart() -> None:
     runner = survey.Runner("value.spec.ports.map(p => p.port)")
     assert runner.run(POD, None) == "native"
-    assert runner.run({"spec": {"ports": [{"port": 80}, {}]}}, None) == "fallback"  # (absent: undefined)
+    assert runner.run({"spec": {"ports": [{"port": 80}, {}]}}, None) == "native"  # (absent: undefined, read natively)
+    assert runner.run({"spec": {"ports": [{"port": 80}, "x"]}}, None) == "fallback"  # (a string's .port: the general tier's)
     assert runner.run({"spec": None}, None) == "error"  # (a TypeError in both tiers)
     assert not survey.Runner("new Date(value).getTime()").native  # (a Date: general tier only)
 
