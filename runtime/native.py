@@ -711,6 +711,7 @@ def strict_equals(a: Any, b: Any) -> bool:
 
 
 _NUMBERS = frozenset([int, float])
+_SCALARS = frozenset([str, int, float, bool, type(None), type(UNDEFINED)])
 
 
 def unequal_text(v: Any) -> bool:
@@ -735,7 +736,6 @@ def not_array(v: Any) -> bool:
     if isinstance(v, list):
         raise Deopt
     return False
-_SCALARS = frozenset([str, int, float, bool, type(None), type(UNDEFINED)])
 
 
 def join(sep: str, items: list[Any]) -> str:
