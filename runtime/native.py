@@ -949,15 +949,76 @@ def regex_sub_expanded(rx: LazyRegex, limit: int, template: Any, s: Any, count: 
         raise Deopt
     compiled = rx.compiled or rx.get()
     if "$" not in template:
+        if count == 1:  # (one replacement, the usual rewrite: no call per match at all)
+            m = compiled.search(s)
+            return s if m is None else s[:m.start()] + template + s[m.end():]
         return compiled.sub(lambda _: template, s, count)  # (no backslash escapes: the text as it is)
     if compiled.groupindex:
         raise Deopt
+    key = (template, compiled.groups)
+    layout = _LAYOUTS.get(key, _LAYOUTS)
+    if layout is _LAYOUTS:
+        layout = replacement_layout(template, compiled.groups)
+        if len(_LAYOUTS) < _LAYOUTS_LIMIT and len(template) <= _LAYOUT_LENGTH:
+            _LAYOUTS[key] = layout
+    if layout is not None:
+        if count == 1:
+            m = compiled.search(s)
+            return s if m is None else s[:m.start()] + layout.format(m.group(), *m.groups("")) + s[m.end():]
+        return compiled.sub(lambda m: layout.format(m.group(), *m.groups("")), s, count)  # type: ignore[union-attr]
 
     def substitute(m: re.Match[str]) -> str:
         captures = [UNDEFINED if g is None else g for g in m.groups()]
         return get_substitution(m.group(), s, m.start(), captures, UNDEFINED, template)
 
     return compiled.sub(substitute, s, count)
+
+
+#: JS replacement templates met before (with the pattern's group count) -> their
+#: ``replacement_layout``, or None; bounded, as every memo here
+_LAYOUTS: dict[tuple[str, int], str | None] = {}
+_LAYOUTS_LIMIT = 1024
+_LAYOUT_LENGTH = 256  # (longer templates are laid out again on each call: the memo stays small)
+
+
+def replacement_layout(template: str, groups: int) -> str | None:
+    """A JS replacement template (GetSubstitution, with V8's ``$nn`` rules: two digits when
+    that names a capture, else one digit, else the text as it is) as a ``str.format``
+    layout over the match (``{0}``) and its captures (``{1}``...), each capture that did
+    not take part given as empty text, as JS gives it: one C-level expansion a match.
+    None for ``$``` and ``$'`` (the text around the match)."""
+    out: list[str] = []
+    i, n = 0, len(template)
+    while i < n:
+        c = template[i]
+        if c != "$" or i + 1 >= n:
+            out.append(c + c if c == "{" or c == "}" else c)
+            i += 1
+            continue
+        following = template[i + 1]
+        if following == "$":
+            out.append("$")
+            i += 2
+        elif following == "&":
+            out.append("{0}")
+            i += 2
+        elif following == "`" or following == "'":
+            return None
+        elif "0" <= following <= "9":
+            two = template[i + 1:i + 3]
+            if len(two) == 2 and "0" <= two[1] <= "9" and 1 <= int(two) <= groups:
+                out.append("{%d}" % int(two))
+                i += 3
+            elif 1 <= int(following) <= groups:
+                out.append("{%s}" % following)
+                i += 2
+            else:
+                out.append("$")
+                i += 1
+        else:
+            out.append("$")
+            i += 1
+    return "".join(out)
 
 
 def regex_split(rx: LazyRegex, limit: int, s: str) -> list[str]:

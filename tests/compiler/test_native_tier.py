@@ -1947,6 +1947,11 @@ NATCOVER3_SHAPE_ROWS = [
     "value.replace(/-/, \"$'|$`\")", "value.name.replace(/^(.)(.*)$/, '$2' + value.name)",
     "value.replaceAll(/e/g, '$&$&')",
     "value.name?.replace(/(\\d+)/g, (value.sep ?? '#') + '$1')",
+    # templates laid out for str.format (braces are text there too), two-digit and absent captures
+    "value.replace(/(\\w+)-(\\w+)/, '{$2}-{{$1}}}{0}')", "value.replace(/(\\w)-/g, '}$1{')",
+    "value.replace(/(a)?(y)/, '[$1|$2|$0|$01|$02|$00|$3|$<x>|\\\\|$&$]')",
+    "value.replace(/(a)(a)?(y)?/g, '$12$21$03$3x')",
+    "value.name?.replace(/(\\d+)/, (value.sep ?? '#') + '{$1}')",
     # exec held in a const and read at group indexes (as match is); captures in optional groups
     # nested object patterns with defaults, in callback parameters and declarations
     "value.map(({ name, r: { req: { cpu = '0', mem = '0' } = {} } = {} }) => `${name}:${cpu}/${mem}`)",
@@ -1969,6 +1974,7 @@ NATCOVER3_SHAPE_VALUES: list[Any] = [
     [{"a": {"b": 1}}, {"a": {}}], [{"a": None}], [{"name": "a", "r": {"req": "x"}}, {"r": {"req": UNDEFINED}}],
     {"metadata": {"name": "n", "labels": {"app": "web"}}}, {"metadata": {"name": "n"}}, {"metadata": {"labels": None}},
     "ab-cd.e-f", "x.y", "abc-ABC-b9-", "svc", "db.svc", "a.b.SVC", ".svc", "1.5Gi", "20Gi", "512", "3Ki", "ay", "axay", "aay", "Q-1", {"name": "web-01.a", "sep": "$1"}, {"name": "a1b22"}, {"name": "é1"},
+    {"name": "a1b22", "sep": "{0}"}, {"name": "x5y", "sep": "{1}}$&$$"}, {"name": "x5", "sep": "\\1$`"},
     ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
     [{"name": "b", "port": 2}, {"name": "a", "port": 2}, {"name": "c", "port": 1.5}, {"name": "a", "port": 0}],
     [{"name": "b"}, {"port": 1}], [{"name": "B"}, {"name": "a"}, {"name": "é"}], ["\ud83d\ude00", "\uffff"],
