@@ -27,7 +27,7 @@ from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_
 from .stdlib.collation import collation_key
 from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
-from .stdlib.uri import decode_uri_component, encode_uri_component
+from .stdlib.uri import decode_uri_component
 from .values import UNDEFINED
 
 __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
@@ -1264,11 +1264,23 @@ def match_array(rx: LazyRegex, limit: int, s: Any) -> list[Any] | None:
 
 
 def uri_encode_component(s: Any) -> str:
-    """``encodeURIComponent`` of a string, by the standard library's routine (a lone surrogate
-    is its URIError, which the general tier then reports)."""
+    """``encodeURIComponent`` of a string: its UTF-8 bytes, each outside the unreserved set
+    as ``%XX``, by one C-level ``translate`` of the bytes read as Latin-1 (what the general
+    tier's unit loop gives; text that UTF-8 cannot hold, a surrogate, is the general tier's:
+    a lone one is its URIError, a pair written as two halves its one character)."""
     if type(s) is not str or len(s) > MAX_TEXT:
         raise Deopt
-    return encode_uri_component(None, s)
+    if s.isascii():
+        return s.translate(_URI_COMPONENT_ESCAPES)
+    try:
+        return s.encode("utf-8").decode("latin-1").translate(_URI_COMPONENT_ESCAPES)
+    except UnicodeEncodeError:
+        raise Deopt from None
+
+
+#: byte (as a Latin-1 character) -> its escape, for every byte ``encodeURIComponent`` escapes
+_URI_COMPONENT_ESCAPES = {b: f"%{b:02X}" for b in range(256)
+                          if not (chr(b).isascii() and (chr(b).isalnum() or chr(b) in "-_.!~*'()"))}
 
 
 def uri_decode_component(s: Any) -> str:
