@@ -28,6 +28,7 @@ from .stdlib.collation import collation_key
 from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
 from .stdlib.uri import decode_uri_component
+from .names import virtual_to_host_dns as translate_dns
 from .values import UNDEFINED
 
 __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
@@ -918,18 +919,29 @@ def virtual_to_host_dns(name: Any, context: Any) -> str:
     """``virtualToHostDNS(name)`` with the call's context, as the general tier computes it;
     anything it would reject (a non-string, a missing vcluster name, a malformed name) is
     left to the general tier and its error."""
-    from .names import virtual_to_host_dns as translate
-
     vcluster = context.get("vcluster") if type(context) is dict else None
     if type(name) is not str or type(vcluster) is not dict:
         raise Deopt
     vcluster_name, namespace = vcluster.get("name"), vcluster.get("namespace")
     if type(vcluster_name) is not str or type(namespace) is not str:
         raise Deopt
+    key = (name, vcluster_name, namespace)
+    known = _HOST_DNS.get(key)
+    if known is not None:
+        return known
     try:
-        return translate(name, vcluster_name=vcluster_name, vcluster_namespace=namespace)
+        translated = translate_dns(name, vcluster_name=vcluster_name, vcluster_namespace=namespace)
     except ValueError:
         raise Deopt from None
+    if len(_HOST_DNS) < _HOST_DNS_LIMIT and len(name) + len(vcluster_name) + len(namespace) <= 512:
+        _HOST_DNS[key] = translated
+    return translated
+
+
+#: (name, vcluster name, vcluster namespace) -> host DNS name, for names met before (a
+#: sha256 and a few splits each time otherwise); bounded, short names only
+_HOST_DNS: dict[tuple[str, str, str], str] = {}
+_HOST_DNS_LIMIT = 4096
 
 
 def regex_sub(rx: LazyRegex, limit: int, repl: str, s: str, count: int) -> str:
