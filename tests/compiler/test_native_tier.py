@@ -1954,6 +1954,8 @@ NATCOVER3_SHAPE_ROWS = [
     "value.name?.replace(/(\\d+)/, (value.sep ?? '#') + '{$1}')",
     # encodeURIComponent by a byte table (astral text, halves of a pair, a lone half)
     "encodeURIComponent(value)", "encodeURIComponent(value.name ?? value.sep ?? '')",
+    # decodeURIComponent by strict UTF-8 (overlong, encoded surrogate, past U+10FFFF, cut, malformed)
+    "decodeURIComponent(value)", "decodeURIComponent(value.name ?? '%41')",
     # exec held in a const and read at group indexes (as match is); captures in optional groups
     # nested object patterns with defaults, in callback parameters and declarations
     "value.map(({ name, r: { req: { cpu = '0', mem = '0' } = {} } = {} }) => `${name}:${cpu}/${mem}`)",
@@ -1978,6 +1980,7 @@ NATCOVER3_SHAPE_VALUES: list[Any] = [
     "ab-cd.e-f", "x.y", "abc-ABC-b9-", "svc", "db.svc", "a.b.SVC", ".svc", "1.5Gi", "20Gi", "512", "3Ki", "ay", "axay", "aay", "Q-1", {"name": "web-01.a", "sep": "$1"}, {"name": "a1b22"}, {"name": "é1"},
     {"name": "a1b22", "sep": "{0}"}, {"name": "x5y", "sep": "{1}}$&$$"}, {"name": "x5", "sep": "\\1$`"},
     "a\ud800b", "\udc00", "~!*()'-_. /?#[]@$&+,;=%", "\u0080\u07ff\u0800\uffff\U0001f600", {"sep": "é 😀"},
+    "%C3%A9%20%F0%9F%98%80", "%e2%82%ac%25%41", "%C0%80", "%ED%A0%80", "%F4%90%80%80", "%E2%82", "%zz", "%", "a%2", {"name": "%7E%"},
     ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
     [{"name": "b", "port": 2}, {"name": "a", "port": 2}, {"name": "c", "port": 1.5}, {"name": "a", "port": 0}],
     [{"name": "b"}, {"port": 1}], [{"name": "B"}, {"name": "a"}, {"name": "é"}], ["\ud83d\ude00", "\uffff"],
