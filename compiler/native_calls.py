@@ -882,7 +882,7 @@ def _regex(gen: "NativeGen", node: A.RegExpLiteral, *, allow_global: bool) -> tu
     flags = set(node.flags)
     if not flags <= ({"g", "i"} if allow_global else {"i"}):
         raise Unsupported
-    translated = translate_regex(node.pattern)
+    translated = translate_regex(node.pattern, "i" in flags)
     if translated is None:
         raise Unsupported
     pattern, limit = translated

@@ -23,10 +23,12 @@ _CLASSES = frozenset("dwsDWS")
 _LIMITS = {0: 1 << 20, 1: 3000, 2: 200}
 
 
-def translate_regex(pattern: str) -> tuple[str, int] | None:
-    """(Python pattern, longest input it may run on), or None when not in the subset."""
+def translate_regex(pattern: str, ignore_case: bool = True) -> tuple[str, int] | None:
+    """(Python pattern, longest input it may run on), or None when not in the subset.
+    ``ignore_case``: the ``i`` flag (character sets are then compared as it reads them)."""
     out: list[str] = []
-    unbounded = 0
+    unbounded = 0  # (optional groups holding a quantifier; unbounded quantifiers are counted from ``atoms``)
+    atoms: list[tuple[str, str]] = []  # (kind, text): what ``_nesting`` reads
     depth_quantified: list[bool] = [False]  # per open group: does it contain a quantifier?
     i, n = 0, len(pattern)
     last_atom_group = False
@@ -36,6 +38,7 @@ def translate_regex(pattern: str) -> tuple[str, int] | None:
         last_atom_group = False
         if c in _LITERAL:
             out.append(c)
+            atoms.append(("char", c))
         elif c == "\\":
             if i + 1 >= n:
                 return None
@@ -46,18 +49,23 @@ def translate_regex(pattern: str) -> tuple[str, int] | None:
                 out.append("\\" + e)
             else:
                 return None
+            atoms.append(("char", out[-1]))
             i += 1
         elif c == ".":
             out.append("[^\\n\\r]")
+            atoms.append(("char", out[-1]))
         elif c == "^":
             out.append("^")
+            atoms.append(("start", "^"))
         elif c == "$":
             out.append("\\Z")
+            atoms.append(("end", "$"))
         elif c == "[":
             end = _class_end(pattern, i)
             if end is None:
                 return None
             out.append(pattern[i:end + 1])
+            atoms.append(("char", out[-1]))
             i = end
         elif c == "(":
             if pattern.startswith("(?:", i):
@@ -68,21 +76,25 @@ def translate_regex(pattern: str) -> tuple[str, int] | None:
             else:
                 out.append("(")
             depth_quantified.append(False)
+            atoms.append(("open", "("))
         elif c == ")":
             if len(depth_quantified) == 1:
                 return None
             inner = depth_quantified.pop()
             depth_quantified[-1] = depth_quantified[-1] or inner
             out.append(")")
+            atoms.append(("close", ")"))
             last_atom_group = inner
         elif c == "|":
             out.append("|")
+            atoms.append(("alt", "|"))
             depth_quantified[-1] = True  # (a|aa)+ backtracks exponentially too
         elif c == "?" and last and out[-1] == ")":
             # an optional group holding a quantifier (``(?:(\w+)\.)?``): it runs at most once,
             # so nothing nests; its two ways (in or skipped) count as one more quantifier
             unbounded += 1
             out.append("?")
+            atoms.append(("quantifier", "?"))
             if i + 1 < n and pattern[i + 1] == "?":
                 out.append("?")
                 i += 1
@@ -96,14 +108,12 @@ def translate_regex(pattern: str) -> tuple[str, int] | None:
                 parts = body.split(",")
                 if end < 0 or len(parts) > 2 or not parts[0].isdigit() or (len(parts) == 2 and parts[1] and not parts[1].isdigit()):
                     return None
-                if len(parts) == 2 and not parts[1]:
-                    unbounded += 1
                 out.append(pattern[i:end + 1])
+                atoms.append(("quantifier", out[-1]))
                 i = end
             else:
-                if c in "*+":
-                    unbounded += 1
                 out.append(c)
+                atoms.append(("quantifier", c))
             if i + 1 < n and pattern[i + 1] == "?":
                 out.append("?")
                 i += 1
@@ -111,6 +121,7 @@ def translate_regex(pattern: str) -> tuple[str, int] | None:
         else:
             return None
         i += 1
+    unbounded += _nesting(atoms, ignore_case)
     if len(depth_quantified) != 1 or unbounded > 2:
         return None
     translated = "".join(out)
@@ -119,6 +130,78 @@ def translate_regex(pattern: str) -> tuple[str, int] | None:
     except re.error:
         return None
     return translated, _LIMITS[unbounded]
+
+
+def _nesting(atoms: list[tuple[str, str]], ignore_case: bool) -> int:
+    """How many unbounded quantifiers count toward the ``n ** (q + 1)`` bound. A quantified
+    character that must be followed by a character it cannot match (``\\d+\\.``), by the end
+    (``\\w+$``) or by nothing at all has one length that lets the rest go on, so it adds its
+    run to the work instead of multiplying it: all such quantifiers count as one together.
+    Any other (``a+a``, before a group, an alternative or an optional character) counts
+    alone."""
+    tangled = apart = 0
+    for k, (kind, text) in enumerate(atoms):
+        if kind != "quantifier" or not _unbounded(text):
+            continue
+        if atoms[k - 1][0] == "char" and _followed_apart(atoms, k, ignore_case):
+            apart = 1
+        else:
+            tangled += 1
+    return tangled + apart
+
+
+def _unbounded(quantifier: str) -> bool:
+    return quantifier[0] in "*+" or quantifier.rstrip("?").endswith(",}")
+
+
+def _followed_apart(atoms: list[tuple[str, str]], k: int, ignore_case: bool) -> bool:
+    """Is the character quantified at ``atoms[k]`` followed (past the brackets of groups
+    entered once) by a character of a disjoint set that must match once at least, by the
+    end anchor, or by nothing?"""
+    j = k + 1
+    while j < len(atoms) and atoms[j][0] in ("close", "open"):
+        if atoms[j][0] == "close" and _quantified(atoms, j):
+            return False  # (a repeated group: the run may meet itself)
+        if atoms[j][0] == "open" and not _plain_group(atoms, j):
+            return False
+        j += 1
+    if j == len(atoms):
+        return True
+    kind, text = atoms[j]
+    if kind == "end":
+        return True
+    if kind != "char":
+        return False
+    if _quantified(atoms, j) and (atoms[j + 1][1][0] in "*?" or atoms[j + 1][1].startswith(("{0}", "{0,"))):
+        return False  # (it may match nothing: what follows it would meet the run)
+    return not _ascii_set(atoms[k - 1][1], ignore_case) & _ascii_set(text, ignore_case)
+
+
+def _quantified(atoms: list[tuple[str, str]], j: int) -> bool:
+    return j + 1 < len(atoms) and atoms[j + 1][0] == "quantifier"
+
+
+def _plain_group(atoms: list[tuple[str, str]], j: int) -> bool:
+    """Is the group opened at ``atoms[j]`` entered once, along one way (no alternatives of
+    its own, no quantifier after it)?"""
+    depth = 0
+    for m in range(j, len(atoms)):
+        kind = atoms[m][0]
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth == 0:
+                return not _quantified(atoms, m)
+        elif kind == "alt" and depth == 1:
+            return False
+    return False
+
+
+def _ascii_set(atom: str, ignore_case: bool) -> frozenset[str]:
+    """The ASCII characters one translated character atom matches."""
+    compiled = re.compile(atom, re.ASCII | re.IGNORECASE if ignore_case else re.ASCII)
+    return frozenset(c for c in map(chr, range(128)) if compiled.fullmatch(c))
 
 
 def _class_end(pattern: str, start: int) -> int | None:

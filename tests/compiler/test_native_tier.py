@@ -1055,13 +1055,28 @@ def test_translate_regex_accepts(pattern: str) -> None:
 def test_translate_regex_details() -> None:
     assert translate_regex("-suffix$") == ("-suffix\\Z", 1 << 20)  # Python's $ matches before a final \n
     assert translate_regex(".")[0] == "[^\\n\\r]"  # type: ignore[index]
-    assert translate_regex("a+b+")[1] < translate_regex("a+")[1] < translate_regex("ab")[1]  # type: ignore[index]
+    assert translate_regex("a+a+")[1] < translate_regex("a+")[1] < translate_regex("ab")[1]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("pattern", "ignore_case", "limit"), [
+    # a run that must end where a character it cannot match begins (or at the end) has one
+    # length that lets the rest go on: such runs add up, they do not multiply
+    ("^v?\\d+\\.\\d+\\.\\d+$", False, 3000), ("^(\\d+)\\.(\\d+)\\.(\\d+)\\.(\\d+)$", False, 3000),
+    ("^([a-z0-9-]+)\\.([a-z0-9-]+)\\.svc$", True, 3000), ("a+b+c+", False, 3000), ("\\w+-\\w+-\\w+", False, 3000),
+    ("[a-z]+[A-Z]+", False, 3000), ("[a-z]+[A-Z]+", True, 200),  # (one set under i)
+    # runs that may meet: each counts
+    ("a+a+", False, 200), ("a+(b)?a+", False, 200), ("a+(b)+", False, 200), ("x+y*z+", False, 200),
+    ("\\d+(?:\\.|x)\\d+", False, 200), ("^(?:(\\w+)\\.)?svc$", False, 200),
+])
+def test_translate_regex_counts_runs_that_can_meet(pattern: str, ignore_case: bool, limit: int) -> None:
+    translated = translate_regex(pattern, ignore_case)
+    assert translated is not None and translated[1] == limit
 
 
 @pytest.mark.parametrize("pattern", [
     "(a)\\1", "(?=a)", "(?!a)", "(?<=a)b", "(a+)+", "(a|aa)+", "(?:a*)*", "(?<n>a)", "[[a]]", "[]", "[^]",
     "\\u0041", "\\x41", "\\b", "\\B", "\\0", "a{,3}", "a{1,2,3}", "*a", "(a", "a)", "]", "}", "a{2", "\\",
-    "a+b+c+",
+    "a+a+a+", "\\d+\\d+\\d+", "[a-z]+[a-c]+[b-d]+",
 ])
 def test_translate_regex_rejects(pattern: str) -> None:
     assert translate_regex(pattern) is None
@@ -1954,6 +1969,10 @@ NATCOVER3_SHAPE_ROWS = [
     "value.name?.replace(/(\\d+)/, (value.sep ?? '#') + '{$1}')",
     # encodeURIComponent by a byte table (astral text, halves of a pair, a lone half)
     "encodeURIComponent(value)", "encodeURIComponent(value.name ?? value.sep ?? '')",
+    # regexes whose runs cannot meet (versions, addresses, service names) and ones that can
+    "/^v?\\d+\\.\\d+\\.\\d+$/.test(value)", "(() => { const m = value.match(/^(\\d+)\\.(\\d+)\\.(\\d+)\\.(\\d+)$/); return m ? m[1] + '/' + m[4] : null; })()",
+    "value.replace(/^([a-z0-9-]+)\\.([a-z0-9-]+)\\.svc$/i, '$2/$1')", "/^\\w+-\\w+-\\w+$/.test(value)",
+    "value.replace(/(\\d+)(\\d)/g, '$2$1')",
     # decodeURIComponent by strict UTF-8 (overlong, encoded surrogate, past U+10FFFF, cut, malformed)
     "decodeURIComponent(value)", "decodeURIComponent(value.name ?? '%41')",
     # exec held in a const and read at group indexes (as match is); captures in optional groups
@@ -1981,6 +2000,8 @@ NATCOVER3_SHAPE_VALUES: list[Any] = [
     {"name": "a1b22", "sep": "{0}"}, {"name": "x5y", "sep": "{1}}$&$$"}, {"name": "x5", "sep": "\\1$`"},
     "a\ud800b", "\udc00", "~!*()'-_. /?#[]@$&+,;=%", "\u0080\u07ff\u0800\uffff\U0001f600", {"sep": "é 😀"},
     "%C3%A9%20%F0%9F%98%80", "%e2%82%ac%25%41", "%C0%80", "%ED%A0%80", "%F4%90%80%80", "%E2%82", "%zz", "%", "a%2", {"name": "%7E%"},
+    "v1.2.3", "1.22.333", "v1.2", "10.244.1.17", "10.244.1.17.", "web.default.svc", "WEB.Default.SVC", "a-b-c",
+    "1" * 2990 + "x", "1." * 1400 + "1", "a-" * 1400 + "a",
     ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
     [{"name": "b", "port": 2}, {"name": "a", "port": 2}, {"name": "c", "port": 1.5}, {"name": "a", "port": 0}],
     [{"name": "b"}, {"port": 1}], [{"name": "B"}, {"name": "a"}, {"name": "é"}], ["\ud83d\ude00", "\uffff"],
