@@ -968,16 +968,18 @@ def regex_sub_expanded(rx: LazyRegex, limit: int, template: Any, s: Any, count: 
     if compiled.groupindex:
         raise Deopt
     key = (template, compiled.groups)
-    layout = _LAYOUTS.get(key, _LAYOUTS)
-    if layout is _LAYOUTS:
+    try:
+        layout = _LAYOUTS[key]
+    except KeyError:  # (met for the first time)
         layout = replacement_layout(template, compiled.groups)
         if len(_LAYOUTS) < _LAYOUTS_LIMIT and len(template) <= _LAYOUT_LENGTH:
             _LAYOUTS[key] = layout
     if layout is not None:
+        expand = layout.format
         if count == 1:
             m = compiled.search(s)
-            return s if m is None else s[:m.start()] + layout.format(m.group(), *m.groups("")) + s[m.end():]
-        return compiled.sub(lambda m: layout.format(m.group(), *m.groups("")), s, count)  # type: ignore[union-attr]
+            return s if m is None else s[:m.start()] + expand(m.group(), *m.groups("")) + s[m.end():]
+        return compiled.sub(lambda m: expand(m.group(), *m.groups("")), s, count)
 
     def substitute(m: re.Match[str]) -> str:
         captures = [UNDEFINED if g is None else g for g in m.groups()]
