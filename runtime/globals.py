@@ -22,7 +22,8 @@ __all__ = ["global_get", "global_set", "global_typeof", "global_exists", "global
 
 def _virtual_to_host_dns(this: Any, dns_name: Any = UNDEFINED, *_: Any) -> Any:
     """virtualToHostDNS(name): the host FQDN of a tenant Service, from the call's context."""
-    from .names import virtual_to_host_dns
+    from .names import virtual_to_host_dns  # (only where names.py ships; it remembers names met before)
+
     context = current_realm().context
     vcluster = context.get("vcluster") if type(context) is dict else None
     if type(vcluster) is not dict:

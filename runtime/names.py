@@ -121,6 +121,26 @@ def virtual_to_host_dns(dns_name: str, *, vcluster_name: str, vcluster_namespace
     """
     if not isinstance(dns_name, str):
         raise ValueError(f"virtualToHostDNS expects a string of the form {_DNS_FORM}")
+    plain = type(dns_name) is str and type(vcluster_name) is str and type(vcluster_namespace) is str
+    key = (dns_name, vcluster_name, vcluster_namespace)
+    if plain:  # (no subclass's own hashing or equality runs)
+        known = _HOST_DNS.get(key)
+        if known is not None:
+            return known
+    translated = _translate_dns(dns_name, vcluster_name, vcluster_namespace)
+    if plain and len(_HOST_DNS) < _HOST_DNS_LIMIT and len(dns_name) + len(vcluster_name) + len(vcluster_namespace) <= 512:
+        _HOST_DNS[key] = translated
+    return translated
+
+
+#: (name, vCluster name, vCluster namespace) -> host FQDN, for names met before (a sha256
+#: and some splitting each time otherwise: syncers translate the same few names over and
+#: over); bounded, short names only
+_HOST_DNS: dict[tuple[str, str, str], str] = {}
+_HOST_DNS_LIMIT = 4096
+
+
+def _translate_dns(dns_name: str, vcluster_name: str, vcluster_namespace: str) -> str:
     text, trailing = (dns_name[:-1], ".") if dns_name.endswith(".") else (dns_name, "")
     labels = text.split(".")
     if len(labels) < 3 or labels[2] != "svc" or any(not label for label in labels):

@@ -28,7 +28,6 @@ from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_
 from .stdlib.collation import collation_key
 from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
-from .names import virtual_to_host_dns as translate_dns
 from .values import UNDEFINED
 
 __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
@@ -925,23 +924,23 @@ def virtual_to_host_dns(name: Any, context: Any) -> str:
     vcluster_name, namespace = vcluster.get("name"), vcluster.get("namespace")
     if type(vcluster_name) is not str or type(namespace) is not str:
         raise Deopt
-    key = (name, vcluster_name, namespace)
-    known = _HOST_DNS.get(key)
-    if known is not None:
-        return known
     try:
-        translated = translate_dns(name, vcluster_name=vcluster_name, vcluster_namespace=namespace)
+        return (_DNS or _dns_translation())(name, vcluster_name=vcluster_name, vcluster_namespace=namespace)
     except ValueError:
         raise Deopt from None
-    if len(_HOST_DNS) < _HOST_DNS_LIMIT and len(name) + len(vcluster_name) + len(namespace) <= 512:
-        _HOST_DNS[key] = translated
-    return translated
 
 
-#: (name, vcluster name, vcluster namespace) -> host DNS name, for names met before (a
-#: sha256 and a few splits each time otherwise); bounded, short names only
-_HOST_DNS: dict[tuple[str, str, str], str] = {}
-_HOST_DNS_LIMIT = 4096
+#: ``names.virtual_to_host_dns`` once a script first needs it (an ``import`` in the function
+#: costs more than the remembered translation it returns; names.py may not ship at all)
+_DNS: Any = None
+
+
+def _dns_translation() -> Any:
+    global _DNS
+    from .names import virtual_to_host_dns
+
+    _DNS = virtual_to_host_dns
+    return _DNS
 
 
 def regex_sub(rx: LazyRegex, limit: int, repl: str, s: str, count: int) -> str:
