@@ -21,7 +21,7 @@ import re
 from json.encoder import encode_basestring
 from operator import itemgetter
 from urllib.parse import unquote_to_bytes
-from typing import Any
+from typing import Any, Callable
 
 from .interop import _dict_to_python, known_plain_keys, plain_keys, to_python
 from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
@@ -932,10 +932,10 @@ def virtual_to_host_dns(name: Any, context: Any) -> str:
 
 #: ``names.virtual_to_host_dns`` once a script first needs it (an ``import`` in the function
 #: costs more than the remembered translation it returns; names.py may not ship at all)
-_DNS: Any = None
+_DNS: Callable[..., str] | None = None
 
 
-def _dns_translation() -> Any:
+def _dns_translation() -> Callable[..., str]:
     global _DNS
     from .names import virtual_to_host_dns
 
