@@ -768,13 +768,15 @@ def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any,
                       all_matches: bool) -> tuple[ast.expr, str]:
     """``replace(text or /literal/, computed)``: the replacement is computed after the receiver,
     as JS does, and must be ASCII text without ``$`` (no patterns to expand, nothing to join
-    at the seams); else the general tier. (A function is no expression of the subset.)"""
+    at the seams); else the general tier. A function replaces the matches of a regex only
+    (``_regex_replace_call``)."""
     pattern = args[0]
     if isinstance(pattern, A.RegExpLiteral):
         if all_matches and "g" not in pattern.flags:
             raise Unsupported
         literal = literal_regex(pattern.pattern) if pattern.flags in ("", "g") else None
-        if literal is None or literal == ("$", "") or not literal[0] + literal[1]:
+        if literal is None or literal == ("$", "") or not literal[0] + literal[1] or \
+                isinstance(args[1], (A.ArrowFunctionExpression, A.FunctionExpression)):
             return _regex_replace_expanded(gen, obj, ty, args, all_matches)
         anchor, text = literal
         every = "g" in pattern.flags and not anchor
@@ -801,9 +803,10 @@ def _regex_replace_expanded(gen: "NativeGen", obj: ast.expr, ty: str, args: tupl
     empty matches as JS does)."""
     pattern = args[0]
     assert isinstance(pattern, A.RegExpLiteral)
-    if all_matches and "g" not in pattern.flags or isinstance(args[1], (A.ArrowFunctionExpression,
-                                                                        A.FunctionExpression)):
+    if all_matches and "g" not in pattern.flags:
         raise Unsupported  # (replaceAll with a non-global regex throws)
+    if isinstance(args[1], (A.ArrowFunctionExpression, A.FunctionExpression)):
+        return _regex_replace_call(gen, obj, ty, pattern, args[1])
     rx, limit = _regex(gen, pattern, allow_global=True)
     count = 0 if "g" in pattern.flags else 1
     if count == 0 and _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
@@ -814,6 +817,33 @@ def _regex_replace_expanded(gen: "NativeGen", obj: ast.expr, ty: str, args: tupl
     return E("REGEX_SUB_EXPANDED(R, N, Y, X, C)" if isinstance(replacement, ast.Constant) else
              "REGEX_SUB_EXPANDED(R, N, ((T := X), Y)[1], T, C)", R=rx, N=ast.Constant(limit), X=receiver, T=t,
              Y=replacement, C=ast.Constant(count)), "ascii"
+
+
+def _regex_replace_call(gen: "NativeGen", obj: ast.expr, ty: str, pattern: A.RegExpLiteral,
+                        replacer: Any) -> tuple[ast.expr, str]:
+    """``replace(/re/, (match, p1, ..., offset, string) => text)``: the matches listed first
+    (REGEX_MATCHES: ``[match, captures..., offset, string]`` each, a capture that took no part
+    undefined; ASCII text), the callback run over them in order as a map's callback runs over
+    its elements, and the ToString of each answer put in its match's place (REGEX_STITCH).
+    A pattern that may match empty text with g is the general tier's, as for templates."""
+    rx, limit = _regex(gen, pattern, allow_global=True)
+    count = 0 if "g" in pattern.flags else 1
+    translated = gen.consts[rx.id][0]  # type: ignore[attr-defined]
+    if count == 0 and _nullable(translated):
+        raise Unsupported
+    import re
+
+    params, body = _callback(replacer, re.compile(translated, re.ASCII).groups + 3)
+    if not all(isinstance(p, str) for p in params):
+        raise Unsupported  # (patterns in the parameters: the general tier)
+    receiver = gen.as_text(obj, ty)
+    text, matches, element = gen.tmp(), gen.tmp(), gen.tmp()
+    found = E("REGEX_MATCHES(R, N, T, C)", R=rx, N=ast.Constant(limit), T=text, C=ast.Constant(count))
+    spread: list[Any] = [_Fields(tuple(params), tuple(params))]  # (the parameters read one match's list)
+    answer, answer_ty = _in_scope(gen, spread, [element], body, "list")
+    piece, _ = gen.to_text(answer, answer_ty)
+    pieces = ast.ListComp(elt=piece, generators=_generator(matches, [element], gen))
+    return E("REGEX_STITCH((T := X), (M := F), P)", T=text, X=receiver, M=matches, F=found, P=pieces), "str"
 
 
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:

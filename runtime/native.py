@@ -1034,6 +1034,36 @@ def replacement_layout(template: str, groups: int) -> str | None:
     return "".join(out)
 
 
+def regex_matches(rx: LazyRegex, limit: int, s: Any, count: int) -> list[list[Any]]:
+    """The matches a ``replace`` callback is called with (the first, or all with ``count``
+    0): ``[match, captures..., offset, s]`` each, a capture that took no part undefined; on
+    ASCII text no longer than ``limit`` (offsets in code points are then JS's units)."""
+    if type(s) is not str or len(s) > limit or not s.isascii():
+        raise Deopt
+    compiled = rx.compiled or rx.get()
+    found = [compiled.search(s)] if count == 1 else compiled.finditer(s)
+    return [[m.group(), *[UNDEFINED if g is None else g for g in m.groups()], m.start(), s]
+            for m in found if m is not None]
+
+
+def regex_stitch(s: str, matches: list[list[Any]], pieces: list[str]) -> str:
+    """``s`` with each match (``regex_matches``) replaced by its piece, in order. Text with a
+    surrogate (a piece's, which the general tier would join with a neighbouring piece's) is
+    left to the general tier."""
+    out: list[str] = []
+    last = 0
+    for match, piece in zip(matches, pieces):
+        start = match[-2]
+        out.append(s[last:start])
+        out.append(piece)
+        last = start + len(match[0])
+    out.append(s[last:])
+    joined = "".join(out)
+    if not joined.isascii() and _SURROGATE.search(joined):
+        raise Deopt
+    return joined
+
+
 def regex_split(rx: LazyRegex, limit: int, s: str) -> list[str]:
     """``split`` by a translated regex that matches no empty text and captures nothing, on
     ASCII text no longer than ``limit``."""
@@ -1362,7 +1392,7 @@ def _helpers() -> dict[str, Any]:
         "STR_KEYS": str_keys,
         "NUMBER_VALUE": number_value, "ADD_NUMBERS": add_numbers, "SUBTRACT_NUMBERS": subtract_numbers,
         "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers, "SORT_ORDERED": sort_ordered,
-        "REGEX_SUB_EXPANDED": regex_sub_expanded,
+        "REGEX_SUB_EXPANDED": regex_sub_expanded, "REGEX_MATCHES": regex_matches, "REGEX_STITCH": regex_stitch,
         # a member of a dict or of a dict subclass's own storage (no override is called),
         # anything else refused with TypeError (compiler/native.py dict_get)
         "DICT_GET": dict.get,

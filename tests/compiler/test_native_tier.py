@@ -1973,6 +1973,13 @@ NATCOVER3_SHAPE_ROWS = [
     "/^v?\\d+\\.\\d+\\.\\d+$/.test(value)", "(() => { const m = value.match(/^(\\d+)\\.(\\d+)\\.(\\d+)\\.(\\d+)$/); return m ? m[1] + '/' + m[4] : null; })()",
     "value.replace(/^([a-z0-9-]+)\\.([a-z0-9-]+)\\.svc$/i, '$2/$1')", "/^\\w+-\\w+-\\w+$/.test(value)",
     "value.replace(/(\\d+)(\\d)/g, '$2$1')",
+    # replace with a callback: match, captures (absent ones undefined), offset, the text; answers by ToString
+    "value.replace(/-(\\w)/g, (_, c) => c.toUpperCase())", "value.replace(/[A-Z]/g, m => '-' + m.toLowerCase())",
+    "value.replace(/(a)?(y)/, (m, a, y, at, all) => `${a}|${y}|${at}|${all.length}`)",
+    "value.replace(/\\d+/g, (m, at) => m * 2 + at)", "value.replace(/x/g, () => null)",
+    "value.replace(/(\\w)(\\w)/g, (m, a, b) => b + a)", "value.replaceAll(/-/g, m => m + m)",
+    "value.name?.replace(/\\d/, d => value.sep ?? d) ?? 'none'", "value.replace(/e/g, function (m) { return m.toUpperCase(); })",
+    "value.replace(/./g, c => c === 'a' ? '\\u00e9' : c === 'b' ? '😀' : c)",
     # decodeURIComponent by strict UTF-8 (overlong, encoded surrogate, past U+10FFFF, cut, malformed)
     "decodeURIComponent(value)", "decodeURIComponent(value.name ?? '%41')",
     # exec held in a const and read at group indexes (as match is); captures in optional groups
