@@ -1590,8 +1590,9 @@ _LOGICAL_ASSIGNMENTS = ("??=", "||=", "&&=")
 def _maybe_absent(program: A.Program) -> set[int]:
     """The member reads whose absence the script allows for, by id: the object of ``?.`` and
     an optional member itself, the operands of ``??``, ``||``, ``&&``, ``!``, ``typeof``
-    and of equality, a conditional's or an ``if``'s test, a switch's discriminant, a spread. Absent keys are common there
-    (``value.x?.y ?? d``, ``c.name === "app"``, ``{...labels}``)."""
+    and of equality, a conditional's or an ``if``'s test, a switch's discriminant, a spread,
+    the value of an object literal's member. Absent keys are common there (``value.x?.y ?? d``,
+    ``c.name === "app"``, ``{...labels}``, ``({ name: p.name })``)."""
     marked: set[int] = set()
     compared: list[A.MemberExpression] = []  # (marked as compared to a value: see below)
 
@@ -1621,6 +1622,10 @@ def _maybe_absent(program: A.Program) -> set[int]:
             mark(node.discriminant, True)
         elif isinstance(node, A.SpreadElement):
             mark(node.argument)
+        elif isinstance(node, A.ObjectExpression):
+            for prop in node.properties:  # ({ name: p.name, port: p.port }): optional fields copied
+                if isinstance(prop, A.Property):
+                    mark(prop.value)
         elif isinstance(node, A.CallExpression) and _tests_elements(node):
             callback = node.arguments[0]
             assert isinstance(callback, A.ArrowFunctionExpression)

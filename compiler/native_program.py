@@ -16,6 +16,7 @@ from .native import NativeGen, Unsupported
 from .native_calls import _is_new_set, _unique, call, indexed_match
 from .native_functions import inline_call
 from .native_statements import block_value
+from .native_templates import expr as E
 
 __all__ = ["NativeProgram", "native_program"]
 
@@ -41,6 +42,10 @@ class NativeTranslator(NativeGen):
             group = indexed_match(self, node)  # (s.match(/re/)?.[1]: see there)
             if group is not None:
                 return group
+        if isinstance(node, A.MemberExpression) and not node.optional and self.static_key(node) == "size" \
+                and isinstance(node.object, A.NewExpression) and _is_new_set(self, node.object):
+            # new Set(xs).size: how many distinct elements (those [...new Set(xs)] lists)
+            return E("len(X)", X=_unique(self, node.object)[0]), "int"
         return super().expr(node, raw)
 
 

@@ -1980,6 +1980,10 @@ NATCOVER3_SHAPE_ROWS = [
     "value.replace(/(\\w)(\\w)/g, (m, a, b) => b + a)", "value.replaceAll(/-/g, m => m + m)",
     "value.name?.replace(/\\d/, d => value.sep ?? d) ?? 'none'", "value.replace(/e/g, function (m) { return m.toUpperCase(); })",
     "value.replace(/./g, c => c === 'a' ? '\\u00e9' : c === 'b' ? '😀' : c)",
+    # a set's size (SameValueZero: NaN once, -0 and 0 alike, "1" apart from 1)
+    "new Set(value).size", "new Set(value.map(p => p.port)).size", "new Set(value.items ?? []).size",
+    # members copied into an object literal may be absent (undefined, not the general tier)
+    "value.map(p => ({ name: p.name, port: p.port }))", "({ a: value.a, b: value.b, n: value.name })",
     # decodeURIComponent by strict UTF-8 (overlong, encoded surrogate, past U+10FFFF, cut, malformed)
     "decodeURIComponent(value)", "decodeURIComponent(value.name ?? '%41')",
     # exec held in a const and read at group indexes (as match is); captures in optional groups
@@ -2356,3 +2360,19 @@ def test_shared_plain_input_results_stay_native(source: str) -> None:
     finally:
         f.__globals__["_general"] = general
     assert not calls, f"{source!r} fell back to the general tier"
+
+
+@pytest.mark.parametrize(("source", "value", "expected"), [
+    # an optional field copied into an object literal reads undefined natively (a missing
+    # Service port name is ordinary data, not a reason to take the general tier)
+    ("value.map(p => ({ name: p.name, port: p.port }))", [{"name": "http", "port": 80}, {"port": 53}],
+     [{"name": "http", "port": 80}, {"name": UNDEFINED, "port": 53}]),
+    ("new Set(value.map(c => c.split(':')[0])).size", ["nginx:1", "nginx:2", "envoy:1"], 2),
+    ("value.replace(/-(\\w)/g, (_, c) => c.toUpperCase())", "web-front-end", "webFrontEnd"),
+    ("/^v?\\d+\\.\\d+\\.\\d+$/.test(value)", "v1.27.3", True),
+    ("encodeURIComponent(value)", "a b/é", "a%20b%2F%C3%A9"),
+])
+def test_ordinary_inputs_stay_native(source: str, value: Any, expected: Any) -> None:
+    f = syncpatch.compile_expression(source)
+    assert f.native and f(value) == expected
+    assert not f.general.loaded, "the general tier was needed"
