@@ -1591,8 +1591,9 @@ def _maybe_absent(program: A.Program) -> set[int]:
     """The member reads whose absence the script allows for, by id: the object of ``?.`` and
     an optional member itself, the operands of ``??``, ``||``, ``&&``, ``!``, ``typeof``
     and of equality, a conditional's or an ``if``'s test, a switch's discriminant, a spread,
-    the value of an object literal's member. Absent keys are common there (``value.x?.y ?? d``,
-    ``c.name === "app"``, ``{...labels}``, ``({ name: p.name })``)."""
+    the value of an object literal's member or an array literal's element. Absent keys are
+    common there (``value.x?.y ?? d``, ``c.name === "app"``, ``{...labels}``,
+    ``({ name: p.name })``, ``[e.name, e.value]``)."""
     marked: set[int] = set()
     compared: list[A.MemberExpression] = []  # (marked as compared to a value: see below)
 
@@ -1626,6 +1627,9 @@ def _maybe_absent(program: A.Program) -> set[int]:
             for prop in node.properties:  # ({ name: p.name, port: p.port }): optional fields copied
                 if isinstance(prop, A.Property):
                     mark(prop.value)
+        elif isinstance(node, A.ArrayExpression):
+            for element in node.elements:  # ([e.name, e.value]: an env var's value may be absent)
+                mark(element)
         elif isinstance(node, A.CallExpression) and _tests_elements(node):
             callback = node.arguments[0]
             assert isinstance(callback, A.ArrowFunctionExpression)

@@ -1984,6 +1984,7 @@ NATCOVER3_SHAPE_ROWS = [
     "new Set(value).size", "new Set(value.map(p => p.port)).size", "new Set(value.items ?? []).size",
     # members copied into an object literal may be absent (undefined, not the general tier)
     "value.map(p => ({ name: p.name, port: p.port }))", "({ a: value.a, b: value.b, n: value.name })",
+    "value.map(p => [p.name, p.port])", "Object.fromEntries(value.map(e => [e.name, e.port]))", "[value.a, value.name]",
     # decodeURIComponent by strict UTF-8 (overlong, encoded surrogate, past U+10FFFF, cut, malformed)
     "decodeURIComponent(value)", "decodeURIComponent(value.name ?? '%41')",
     # exec held in a const and read at group indexes (as match is); captures in optional groups
@@ -2368,6 +2369,8 @@ def test_shared_plain_input_results_stay_native(source: str) -> None:
     ("value.map(p => ({ name: p.name, port: p.port }))", [{"name": "http", "port": 80}, {"port": 53}],
      [{"name": "http", "port": 80}, {"name": UNDEFINED, "port": 53}]),
     ("new Set(value.map(c => c.split(':')[0])).size", ["nginx:1", "nginx:2", "envoy:1"], 2),
+    ("Object.fromEntries(value.map(e => [e.name, e.value]))", [{"name": "A", "value": "1"}, {"name": "B"}],
+     {"A": "1", "B": UNDEFINED}),
     ("value.replace(/-(\\w)/g, (_, c) => c.toUpperCase())", "web-front-end", "webFrontEnd"),
     ("/^v?\\d+\\.\\d+\\.\\d+$/.test(value)", "v1.27.3", True),
     ("encodeURIComponent(value)", "a b/é", "a%20b%2F%C3%A9"),
