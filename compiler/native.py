@@ -1222,6 +1222,16 @@ class NativeGen:
             # (a float too, 8080.0 or 0.5: Python compares an int and a float exactly, as JS
             # compares two doubles when the int is safe; NaN compares false in both)
             number = "T if type(T := X) is int or type(T) in NUMBER_TYPES else DEOPT()"
+            text = "T if type(T := X) is str else DEOPT()"
+            if ta in ("any", *_STR) and isinstance(b, ast.Constant) and type(b.value) is str and b.value.isascii():
+                # against ASCII text, any string compares alike by code points and by UTF-16
+                # units (the first difference is an ASCII character against one, or against a
+                # non-ASCII character, which is greater either way, or an end)
+                self.consumed(a)
+                return E(f"X {op} Y", X=a if ta in _STR else self.guard(text, a), Y=b), "bool"
+            if tb in ("any", *_STR) and isinstance(a, ast.Constant) and type(a.value) is str and a.value.isascii():
+                self.consumed(b)
+                return E(f"X {op} Y", X=a, Y=b if tb in _STR else self.guard(text, b)), "bool"
             if ta == "any" and isinstance(b, ast.Constant) and type(b.value) is int and abs(b.value) < _SAFE:
                 self.consumed(a)
                 return E(f"X {op} Y", X=self.guard(number, a), Y=b), "bool"

@@ -1980,6 +1980,9 @@ NATCOVER3_SHAPE_ROWS = [
     "value.replace(/(\\w)(\\w)/g, (m, a, b) => b + a)", "value.replaceAll(/-/g, m => m + m)",
     "value.name?.replace(/\\d/, d => value.sep ?? d) ?? 'none'", "value.replace(/e/g, function (m) { return m.toUpperCase(); })",
     "value.replace(/./g, c => c === 'a' ? '\\u00e9' : c === 'b' ? '😀' : c)",
+    # comparisons with ASCII text (code points and UTF-16 units agree there), split('') of ASCII text
+    "value < 'm'", "'2026-01-01' <= value", "value.name > 'a' ? 1 : 0", "value.split('')",
+    "(value.name ?? '').split('').reverse().join('')", "value.toUpperCase() <= 'WEB'",
     # a set's size (SameValueZero: NaN once, -0 and 0 alike, "1" apart from 1)
     "new Set(value).size", "new Set(value.map(p => p.port)).size", "new Set(value.items ?? []).size",
     # members copied into an object literal may be absent (undefined, not the general tier)
@@ -2012,6 +2015,7 @@ NATCOVER3_SHAPE_VALUES: list[Any] = [
     {"name": "a1b22", "sep": "{0}"}, {"name": "x5y", "sep": "{1}}$&$$"}, {"name": "x5", "sep": "\\1$`"},
     "a\ud800b", "\udc00", "~!*()'-_. /?#[]@$&+,;=%", "\u0080\u07ff\u0800\uffff\U0001f600", {"sep": "é 😀"},
     "%C3%A9%20%F0%9F%98%80", "%e2%82%ac%25%41", "%C0%80", "%ED%A0%80", "%F4%90%80%80", "%E2%82", "%zz", "%", "a%2", {"name": "%7E%"},
+    "2026-11-20T09:14:07Z", "2025-12-31", "m", "é", "\U0001f600", "\ud83d\ude00", "\ue000", "10", 10,
     "v1.2.3", "1.22.333", "v1.2", "10.244.1.17", "10.244.1.17.", "web.default.svc", "WEB.Default.SVC", "a-b-c",
     "1" * 2990 + "x", "1." * 1400 + "1", "a-" * 1400 + "a",
     ["b", "a", "B", "a", "é", "10", "9"], [3, 1.5, -0.0, 0, 2, 1.5], [3, "2", 1], [1, float("nan"), 0],
