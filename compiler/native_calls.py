@@ -473,35 +473,70 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
         return E("SORT_STRINGS(L)" if ty == "strs" else "SORT_DEFAULT(L)", L=items), out_ty
     if len(args) != 1:
         raise Unsupported
-    params, body = _callback(args[0], 2)
+    params, body, bound = _comparator(args[0])
     if len(params) == 2 and _collates(body):
         assert isinstance(body, A.CallExpression) and isinstance(body.callee, A.MemberExpression)
-        left, right = _sort_operand(body.callee.object), _sort_operand(body.arguments[0])
+        left, right = _sort_operand(body.callee.object, bound), _sort_operand(body.arguments[0], bound)
         if left is None or right is None or left[1] != right[1] or {left[0], right[0]} != set(params):
             raise Unsupported
         return E("SORT_COLLATED(L, K, D)", L=items, K=ast.Constant(left[1]),
                  D=ast.Constant(left[0] == params[1])), out_ty
-    ordered = _ordering_comparator(body, params)
+    ordered = _ordering_comparator(body, params, bound)
     if ordered is not None:
         return E("SORT_ORDERED(L, K, D)", L=items, K=ast.Constant(ordered[0]), D=ast.Constant(ordered[1])), out_ty
     if len(params) != 2 or not isinstance(body, A.BinaryExpression) or body.operator != "-":
         raise Unsupported
-    left, right = _sort_operand(body.left), _sort_operand(body.right)
+    left, right = _sort_operand(body.left, bound), _sort_operand(body.right, bound)
     if left is None or right is None or left[1] != right[1] or {left[0], right[0]} != set(params):
         raise Unsupported
     key = ast.Constant(left[1])
     return E("SORT_NUMBERS(L, K, D)", L=items, K=key, D=ast.Constant(left[0] == params[1])), out_ty
 
 
-def _ordering_comparator(body: Any, params: list[Any]) -> tuple[str | None, bool] | None:
+#: what a comparator's operand reads of an element: nothing (the element), a member, an index
+SortKey = str | int | None
+
+
+def _comparator(node: Any) -> tuple[list[Any], Any, dict[str, tuple[str, int]]]:
+    """A comparator's two parameters and body, as ``_callback`` gives them; parameters that
+    are array patterns (``([a], [b]) => a.localeCompare(b)`` over entries) are given names of
+    their own, and each name a pattern binds maps to (that name, its index)."""
+    if not isinstance(node, A.ArrowFunctionExpression) or not any(isinstance(p, A.ArrayPattern) for p in node.params):
+        plain, body = _callback(node, 2)
+        return plain, body, {}
+    if len(node.params) != 2 or isinstance(node.body, A.BlockStatement):
+        raise Unsupported
+    params: list[Any] = []
+    bound: dict[str, tuple[str, int]] = {}
+    names: list[str] = []
+    for i, p in enumerate(node.params):
+        if isinstance(p, A.Identifier):
+            params.append(p.name)
+            names.append(p.name)
+        elif isinstance(p, A.ArrayPattern) and 1 <= len(p.elements) <= 2 and \
+                all(e is None or isinstance(e, A.Identifier) for e in p.elements):
+            params.append(f"#{i}")  # (no JS name can clash with it)
+            for index, e in enumerate(p.elements):
+                if isinstance(e, A.Identifier):
+                    bound[e.name] = (params[-1], index)
+                    names.append(e.name)
+        else:
+            raise Unsupported
+    if len(names) != len(set(names)) or _SCRIPT_NAMES.intersection(names):
+        raise Unsupported  # (a name bound twice, or one that would hide a script input)
+    return params, node.body, bound
+
+
+def _ordering_comparator(body: Any, params: list[Any],
+                         bound: dict[str, tuple[str, int]] | None = None) -> tuple[SortKey, bool] | None:
     """``a.k < b.k ? -1 : a.k > b.k ? 1 : 0`` and its mirrors (``>`` first, ``b`` first, a
     descending order, bare ``a`` and ``b``): the key and whether the order descends; None for
     any other body (one that is not a consistent three-way comparison among them)."""
     if len(params) != 2 or not all(isinstance(p, str) for p in params) \
             or not isinstance(body, A.ConditionalExpression) or not isinstance(body.alternate, A.ConditionalExpression):
         return None
-    first = _ordering_branch(body.test, body.consequent, params)
-    second = _ordering_branch(body.alternate.test, body.alternate.consequent, params)
+    first = _ordering_branch(body.test, body.consequent, params, bound)
+    second = _ordering_branch(body.alternate.test, body.alternate.consequent, params, bound)
     zero = body.alternate.alternate
     if first is None or second is None or not (isinstance(zero, A.Literal) and type(zero.value) is int
                                                and zero.value == 0):
@@ -512,12 +547,13 @@ def _ordering_comparator(body: Any, params: list[Any]) -> tuple[str | None, bool
     return key, (op == "<") == (sign > 0)
 
 
-def _ordering_branch(test: Any, result: Any, params: list[Any]) -> tuple[str | None, str, int] | None:
+def _ordering_branch(test: Any, result: Any, params: list[Any],
+                     bound: dict[str, tuple[str, int]] | None = None) -> tuple[SortKey, str, int] | None:
     """``a.k < b.k ? -1`` -> ("k", "<", -1), the comparison put as ``a`` against ``b``."""
     sign = _unit_literal(result)
     if sign is None or not isinstance(test, A.BinaryExpression) or test.operator not in ("<", ">"):
         return None
-    left, right = _sort_operand(test.left), _sort_operand(test.right)
+    left, right = _sort_operand(test.left, bound), _sort_operand(test.right, bound)
     if left is None or right is None or left[1] != right[1] or {left[0], right[0]} != set(params):
         return None
     op = test.operator
@@ -543,13 +579,21 @@ def _collates(body: Any) -> bool:
             and body.callee.property.name == "localeCompare")
 
 
-def _sort_operand(node: Any) -> tuple[str, str | None] | None:
-    """``a`` -> ("a", None); ``a.k`` -> ("a", "k")."""
+def _sort_operand(node: Any, bound: dict[str, tuple[str, int]] | None = None) -> tuple[str, SortKey] | None:
+    """``a`` -> ("a", None); ``a.k`` -> ("a", "k"); ``a[0]`` -> ("a", 0); a name an array
+    pattern binds (``([k], [l]) => ...``) -> its parameter and index."""
+    if isinstance(node, A.Identifier) and bound and node.name in bound:
+        return bound[node.name]
     if isinstance(node, A.Identifier):
         return node.name, None
+    if (isinstance(node, A.MemberExpression) and not node.optional and node.computed
+            and isinstance(node.object, A.Identifier) and not (bound and node.object.name in bound)
+            and isinstance(node.property, A.Literal) and type(node.property.value) is int
+            and 0 <= node.property.value <= 1):
+        return node.object.name, node.property.value
     if (isinstance(node, A.MemberExpression) and not node.optional and not node.computed
-            and isinstance(node.object, A.Identifier) and isinstance(node.property, A.PropertyName)
-            and node.property.name not in _PROTO_KEYS):
+            and isinstance(node.object, A.Identifier) and not (bound and node.object.name in bound)
+            and isinstance(node.property, A.PropertyName) and node.property.name not in _PROTO_KEYS):
         return node.object.name, node.property.name
     return None
 

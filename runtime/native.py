@@ -427,13 +427,21 @@ def sorted_keys(d: Any) -> list[str]:
     return sort_strings(keys)
 
 
-def sort_numbers(items: list[Any], key: str | None, descending: bool) -> list[Any]:
-    """``sort((a, b) => a - b)`` (``b - a``, ``a.k - b.k``) on safe integers: the difference
-    is exact, so its sign is the order; both sorts are stable."""
+def _sort_keys(items: list[Any], key: str | int | None) -> list[Any]:
+    """What a comparator compares of each element: the element, a member of an object, or an
+    element of an array (an entry's key or value); anything else (an absent member, another
+    type: JS's conversions decide) deoptimises."""
     if key is None:
-        values = items
-    else:
-        values = [x[key] if type(x) is dict and key in x else deopt() for x in items]
+        return items
+    if type(key) is int:
+        return [x[key] if type(x) is list and len(x) > key else deopt() for x in items]
+    return [x[key] if type(x) is dict and key in x else deopt() for x in items]
+
+
+def sort_numbers(items: list[Any], key: str | int | None, descending: bool) -> list[Any]:
+    """``sort((a, b) => a - b)`` (``b - a``, ``a.k - b.k``, ``a[1] - b[1]``) on safe integers:
+    the difference is exact, so its sign is the order; both sorts are stable."""
+    values = _sort_keys(items, key)
     for x in values:
         if type(x) is not int or not -_SAFE <= x <= _SAFE:
             raise Deopt
@@ -443,17 +451,14 @@ def sort_numbers(items: list[Any], key: str | None, descending: bool) -> list[An
     return [items[i] for i in order]
 
 
-def sort_ordered(items: list[Any], key: str | None, descending: bool) -> list[Any]:
+def sort_ordered(items: list[Any], key: str | int | None, descending: bool) -> list[Any]:
     """``sort((a, b) => a.k < b.k ? -1 : a.k > b.k ? 1 : 0)`` and its mirrors: a consistent
     comparator by JS's ``<``, which orders ASCII strings as Python does and numbers (safe ints,
     floats other than NaN) by value. Other keys (absent ones, text beyond ASCII, mixed kinds,
     whose order JS's conversions decide) deoptimise; both sorts are stable."""
     if len(items) > MAX_ITEMS:
         raise Deopt
-    if key is None:
-        values = items
-    else:
-        values = [x[key] if type(x) is dict and key in x else deopt() for x in items]
+    values = _sort_keys(items, key)
     if all(type(x) is str and x.isascii() for x in values):
         pass
     elif not all(type(x) is int and -_SAFE <= x <= _SAFE or type(x) is float and x == x for x in values):
@@ -1264,12 +1269,12 @@ def _visits_within(v: list[Any] | dict[str, Any], limit: int) -> bool:
 
 
 # -- natcover2: collated sorts, regex match groups, URI components, parseInt of a radix --------
-def sort_collated(items: list[Any], key: str | None, descending: bool) -> list[Any]:
+def sort_collated(items: list[Any], key: str | int | None, descending: bool) -> list[Any]:
     """``sort((a, b) => a.localeCompare(b))`` (``b.localeCompare(a)``, ``a.k.localeCompare(b.k)``)
     of strings without surrogates (which the general tier would join into pairs): by the root
     collation key its localeCompare compares; equal keys keep their order (both sorts are stable,
     and ``reverse`` keeps the order of equals too)."""
-    values = items if key is None else [x[key] if type(x) is dict and key in x else deopt() for x in items]
+    values = _sort_keys(items, key)
     for x in values:
         if type(x) is not str or not x.isascii() and _SURROGATE.search(x):
             raise Deopt

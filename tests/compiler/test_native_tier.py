@@ -1983,6 +1983,11 @@ NATCOVER3_SHAPE_ROWS = [
     # comparisons with ASCII text (code points and UTF-16 units agree there), split('') of ASCII text
     "value < 'm'", "'2026-01-01' <= value", "value.name > 'a' ? 1 : 0", "value.split('')",
     "(value.name ?? '').split('').reverse().join('')", "value.toUpperCase() <= 'WEB'",
+    # entries sorted by their key or value, named by array patterns or indexes
+    "Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))",
+    "Object.entries(value).sort((x, y) => y[0].localeCompare(x[0]))", "Object.entries(value).sort(([, a], [, b]) => a - b)",
+    "Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([k]) => k)",
+    "Object.entries(value).sort(([a, x], [b, y]) => y - x)", "value.slice().sort((a, b) => a[1] - b[1])",
     # a set's size (SameValueZero: NaN once, -0 and 0 alike, "1" apart from 1)
     "new Set(value).size", "new Set(value.map(p => p.port)).size", "new Set(value.items ?? []).size",
     # members copied into an object literal may be absent (undefined, not the general tier)
@@ -2015,6 +2020,8 @@ NATCOVER3_SHAPE_VALUES: list[Any] = [
     {"name": "a1b22", "sep": "{0}"}, {"name": "x5y", "sep": "{1}}$&$$"}, {"name": "x5", "sep": "\\1$`"},
     "a\ud800b", "\udc00", "~!*()'-_. /?#[]@$&+,;=%", "\u0080\u07ff\u0800\uffff\U0001f600", {"sep": "é 😀"},
     "%C3%A9%20%F0%9F%98%80", "%e2%82%ac%25%41", "%C0%80", "%ED%A0%80", "%F4%90%80%80", "%E2%82", "%zz", "%", "a%2", {"name": "%7E%"},
+    {"b": 2, "a": 1, "10": 3, "2": 0, "é": 5}, {"x": "b", "y": "a", "z": "B"}, {"k": 1, "j": "1"}, {"n": None, "m": 2},
+    [["a", 3], ["b", 1], ["c", 2]], [["a", 1], ["b"]], [[1, 2.5], [2, -1]],
     "2026-11-20T09:14:07Z", "2025-12-31", "m", "é", "\U0001f600", "\ud83d\ude00", "\ue000", "10", 10,
     "v1.2.3", "1.22.333", "v1.2", "10.244.1.17", "10.244.1.17.", "web.default.svc", "WEB.Default.SVC", "a-b-c",
     "1" * 2990 + "x", "1." * 1400 + "1", "a-" * 1400 + "a",
