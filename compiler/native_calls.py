@@ -902,8 +902,9 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
             raise Unsupported
         return E("REGEX_SPLIT(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.as_text(obj, ty)), "strs"
     sep = _text_literal(args[0])
-    if not sep:  # split("") splits UTF-16 units: ASCII text's are its characters
-        return E("list(X)", X=gen.as_ascii(obj, ty)), "strs"
+    if not sep:  # split("") splits UTF-16 units: ASCII text's are its characters (an array
+        # longer than the default array budget is the general tier's, with its RangeError)
+        return E("list(T) if len(T := X) <= 1000000 else DEOPT()", T=gen.tmp(), X=gen.as_ascii(obj, ty)), "strs"
     return E("X.split(S)", X=gen.as_text(obj, ty), S=ast.Constant(sep)), "strs"
 
 

@@ -1042,13 +1042,20 @@ def replacement_layout(template: str, groups: int) -> str | None:
 def regex_matches(rx: LazyRegex, limit: int, s: Any, count: int) -> list[list[Any]]:
     """The matches a ``replace`` callback is called with (the first, or all with ``count``
     0): ``[match, captures..., offset, s]`` each, a capture that took no part undefined; on
-    ASCII text no longer than ``limit`` (offsets in code points are then JS's units)."""
+    ASCII text no longer than ``limit`` (offsets in code points are then JS's units), at most
+    ``MAX_ITEMS`` of them."""
     if type(s) is not str or len(s) > limit or not s.isascii():
         raise Deopt
     compiled = rx.compiled or rx.get()
-    found = [compiled.search(s)] if count == 1 else compiled.finditer(s)
-    return [[m.group(), *[UNDEFINED if g is None else g for g in m.groups()], m.start(), s]
-            for m in found if m is not None]
+    if count == 1:
+        m = compiled.search(s)
+        return [] if m is None else [[m.group(), *[UNDEFINED if g is None else g for g in m.groups()], m.start(), s]]
+    found: list[list[Any]] = []
+    for m in compiled.finditer(s):
+        if len(found) == MAX_ITEMS:
+            raise Deopt  # (a callback per match, as a loop's per element: past the bound, the step budget's)
+        found.append([m.group(), *[UNDEFINED if g is None else g for g in m.groups()], m.start(), s])
+    return found
 
 
 def regex_stitch(s: str, matches: list[list[Any]], pieces: list[str]) -> str:

@@ -2374,6 +2374,14 @@ def test_shared_plain_input_results_stay_native(source: str) -> None:
     assert not calls, f"{source!r} fell back to the general tier"
 
 
+def test_replace_callbacks_are_bounded_like_loops() -> None:
+    # a callback per match, as a map's per element: past MAX_ITEMS matches the general tier
+    # (and its step budget) runs it, with the same answer
+    f = syncpatch.compile_expression("value.replace(/a/g, m => m.toUpperCase())")
+    assert f("a" * 1000) == "A" * 1000 and not f.general.loaded
+    assert f("a" * 1001) == "A" * 1001 and f.general.loaded
+
+
 @pytest.mark.parametrize(("source", "value", "expected"), [
     # an optional field copied into an object literal reads undefined natively (a missing
     # Service port name is ordinary data, not a reason to take the general tier)
