@@ -1409,13 +1409,17 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
         raise Unsupported  # (the first element kept would start it)
     if keep is None and len(args) == 2 and writes_accumulator(args[0], args[1]):
         return reduce_in_place(gen, items, args[0], args[1], start)
-    params, body = _callback(args[0], 2)
-    if len(params) != 2:
+    params, body = _reduce_callback(gen, args[0])
+    unpacked = isinstance(params[1], tuple)  # ((acc, [k, v]) => ...: an entry's key and value)
+    if unpacked and keep is not None:
         raise Unsupported
     test_params, test_body = _callback(keep, 1) if keep is not None else ([], None)
     element = gen.element
     source = _bounded(gen, items, start)
     acc, item = gen.tmp(), gen.tmp()
+    parts = (gen.tmp(), gen.tmp()) if unpacked else None
+    own: dict[str, tuple[str, str]] = {params[1]: (item, element)} if parts is None else {
+        name: (py, ty) for name, py, ty in zip(params[1], parts, ("str", "any")) if name is not None}
     steps: ast.expr = E("L", L=source)
     if len(args) == 2:
         init, init_ty = gen.expr(args[1])
@@ -1442,7 +1446,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
             # a count or a sum from an integer: when the step gives a safe integer whenever the
             # accumulator is one, it is one on every step (no guard on it, no result walk)
             pending, counter = len(gen.pending), gen.counter
-            gen.scopes.append({params[0]: (acc, "int"), params[1]: (item, element)})
+            gen.scopes.append({params[0]: (acc, "int"), **own})
             try:
                 e, ty = gen.expr(body)
             finally:
@@ -1452,7 +1456,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
             else:
                 gen.pre, gen.counter = [], counter
                 del gen.pending[pending:]
-        gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
+        gen.scopes.append({params[0]: (acc, "any"), **own})
         try:
             loop_body = typed or _accumulate_in_place(gen, body, params[0], acc,
                                                      len(args) == 2 and isinstance(args[1], A.ObjectExpression))
@@ -1470,9 +1474,32 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
         gen.conditional -= 1
         gen.in_loop -= 1
         gen.pre = saved_pre
-    gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=steps, body=loop_body,
-                           orelse=[]))
+    target: ast.expr = ast.Name(id=item, ctx=ast.Store()) if parts is None else \
+        ast.Tuple(elts=[ast.Name(id=py, ctx=ast.Store()) for py in parts], ctx=ast.Store())
+    gen.pre.append(ast.For(target=target, iter=steps, body=loop_body, orelse=[]))
     return E("X", X=acc), result_ty
+
+
+def _reduce_callback(gen: "NativeGen", node: Any) -> tuple[list[Any], Any]:
+    """``reduce``'s callback ``(acc, x) => ...``; over ``Object.entries``, its element may be
+    the pattern ``[k, v]`` (``[k]``, ``[, v]``): then a (k, v) tuple of names (None for a hole)."""
+    if isinstance(node, A.ArrowFunctionExpression) and len(node.params) == 2 and gen.element == "entry" \
+            and isinstance(node.params[0], A.Identifier) and isinstance(node.params[1], A.ArrayPattern):
+        pattern = node.params[1]
+        if not 1 <= len(pattern.elements) <= 2 or not all(e is None or isinstance(e, A.Identifier)
+                                                          for e in pattern.elements):
+            raise Unsupported
+        names = [e.name if isinstance(e, A.Identifier) else None for e in pattern.elements]
+        pair = (names[0], names[1] if len(names) == 2 else None)
+        bound = [n for n in (node.params[0].name, *pair) if n is not None]
+        if len(set(bound)) != len(bound) or _SCRIPT_NAMES.intersection(bound):
+            raise Unsupported
+        body = _callback(attrs.evolve(node, params=(node.params[0],)), 1)[1]  # (a block body's value, as usual)
+        return [node.params[0].name, pair], body
+    params, body = _callback(node, 2)
+    if len(params) != 2:
+        raise Unsupported
+    return params, body
 
 
 def _accumulate_in_place(gen: "NativeGen", body: Any, acc_name: str, acc: str, fresh: bool) -> list[ast.stmt] | None:

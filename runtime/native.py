@@ -433,6 +433,9 @@ def _sort_keys(items: list[Any], key: str | int | None) -> list[Any]:
     type: JS's conversions decide) deoptimises."""
     if key is None:
         return items
+    if key == "length":  # (a.length - b.length: strings by their UTF-16 length, arrays by theirs)
+        return [len(x) if type(x) is str and x.isascii() or type(x) is list else
+                x[key] if type(x) is dict and key in x else deopt() for x in items]
     if type(key) is int:
         return [x[key] if type(x) is list and len(x) > key else deopt() for x in items]
     return [x[key] if type(x) is dict and key in x else deopt() for x in items]

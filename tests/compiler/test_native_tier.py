@@ -1988,6 +1988,11 @@ NATCOVER3_SHAPE_ROWS = [
     "Object.entries(value).sort((x, y) => y[0].localeCompare(x[0]))", "Object.entries(value).sort(([, a], [, b]) => a - b)",
     "Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([k]) => k)",
     "Object.entries(value).sort(([a, x], [b, y]) => y - x)", "value.slice().sort((a, b) => a[1] - b[1])",
+    # reduce over entries with the entry as a pattern; sorts by length
+    "Object.entries(value).reduce((s, [k, v]) => s + k.length + String(v).length, 0)",
+    "Object.entries(value).reduce((acc, [k, v]) => { return acc + k + '=' + v + ';'; }, '')",
+    "Object.entries(value).reduce((n, [, v]) => n + (v ? 1 : 0), 0)", "Object.entries(value).reduce((a, [k]) => a + k)",
+    "value.slice().sort((a, b) => a.length - b.length)", "[...value].sort((a, b) => b.length - a.length)",
     # a set's size (SameValueZero: NaN once, -0 and 0 alike, "1" apart from 1)
     "new Set(value).size", "new Set(value.map(p => p.port)).size", "new Set(value.items ?? []).size",
     # members copied into an object literal may be absent (undefined, not the general tier)
@@ -2021,7 +2026,8 @@ NATCOVER3_SHAPE_VALUES: list[Any] = [
     "a\ud800b", "\udc00", "~!*()'-_. /?#[]@$&+,;=%", "\u0080\u07ff\u0800\uffff\U0001f600", {"sep": "é 😀"},
     "%C3%A9%20%F0%9F%98%80", "%e2%82%ac%25%41", "%C0%80", "%ED%A0%80", "%F4%90%80%80", "%E2%82", "%zz", "%", "a%2", {"name": "%7E%"},
     {"b": 2, "a": 1, "10": 3, "2": 0, "é": 5}, {"x": "b", "y": "a", "z": "B"}, {"k": 1, "j": "1"}, {"n": None, "m": 2},
-    [["a", 3], ["b", 1], ["c", 2]], [["a", 1], ["b"]], [[1, 2.5], [2, -1]],
+    [["a", 3], ["b", 1], ["c", 2]], [["a", 1], ["b"]], [[1, 2.5], [2, -1]], ["ccc", "a", "bb", "é", "😀"],
+    [{"length": 2}, {"length": 1}], [[1, 2], [3]], ["b", "a", {"length": 0}],
     "2026-11-20T09:14:07Z", "2025-12-31", "m", "é", "\U0001f600", "\ud83d\ude00", "\ue000", "10", 10,
     "v1.2.3", "1.22.333", "v1.2", "10.244.1.17", "10.244.1.17.", "web.default.svc", "WEB.Default.SVC", "a-b-c",
     "1" * 2990 + "x", "1." * 1400 + "1", "a-" * 1400 + "a",
