@@ -229,6 +229,9 @@ class NativeGen:
         #: for them, and ``own``: locals holding an object or array the script made (writable)
         self.reassigned: set[str] = set()
         self.own: set[str] = set()
+        #: the script deletes a member somewhere (of an object it made): a loop over an
+        #: object's keys, values or entries takes a copy, not a view a deletion would change
+        self.deletes = False
         #: translated without the input copy the general tier makes (native_program): a
         #: result must be what the copy would give (COPIED_OUT)
         self.copies_skipped = False
@@ -306,6 +309,7 @@ class NativeGen:
         self.string_indexes = _string_indexes(program)
         self.member_objects = _member_objects(program)
         self.other_uses = _other_uses(program)
+        self.deletes = any(isinstance(n, A.UnaryExpression) and n.operator == "delete" for n in walk(program))
         if not self.copy_mask:
             self.shared_paths = _shared_paths(program, self)
         for statement in program.body:

@@ -48,9 +48,9 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("B2A(T.encode(), newline=False).decode() if len(T := X) <= MAX_TEXT else DEOPT()",
                      T=gen.tmp(), X=gen.as_text(*gen.expr(args[0], raw=True), screen=False)), "ascii"
         if gen.is_global(callee, "atob") and len(args) == 1:
-            # strict base64 decodes alike in both engines; anything else (whitespace, no padding,
-            # text that is not ASCII) makes a2b raise
-            return E("A2B(T, strict_mode=True).decode('utf-8', 'replace') if len(T := X) <= MAX_TEXT else DEOPT()",
+            # canonical base64, padded or not, decodes alike in both engines; anything else
+            # (whitespace, stray padding, text that is not ASCII) makes the helper raise
+            return E("ATOB(T) if len(T := X) <= MAX_TEXT else DEOPT()",
                      T=gen.tmp(), X=gen.as_text(*gen.expr(args[0], raw=True), screen=False)), "str"
         if gen.is_global(callee, "virtualToHostDNS") and len(args) == 1:
             return E("VDNS(X, context)", X=gen.expr(args[0])[0]), "str"
@@ -133,6 +133,21 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         gen.element = "any"
         return _map(gen, E("[UNDEFINED] * N if type(N := X) is int and 0 <= N <= MAX_ITEMS else DEOPT()",
                            N=gen.tmp(), X=n), (args[1],), start)
+    if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \
+            and not isinstance(args[0], (A.ObjectExpression, A.SpreadElement)):
+        # Array.from(xs) of an array: a shallow copy (other iterables: the general tier)
+        obj, ty = gen.expr(args[0], raw=True)
+        return _array_slice(gen, gen.as_list(obj, ty), ty, ())
+    if gen.is_global(receiver, "Array") and method == "from" and len(args) == 2 \
+            and not isinstance(args[0], A.ObjectExpression) and isinstance(args[1], A.ArrowFunctionExpression) \
+            and len(args[1].params) <= 2:
+        # Array.from(xs, (x, i) => ...) of an array: its map (iterating an array visits its
+        # elements in order); the callback is given no third argument. Other iterables (a
+        # string's code points, a Set) and array-likes take the general tier
+        start = len(gen.pending)
+        obj, ty = gen.expr(args[0], raw=True)
+        gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
+        return _map(gen, gen.as_list(obj, ty), (args[1],), start)
     if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
         return E("type(T := X) is list or NOT_ARRAY(T)", T=gen.tmp(), X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
     if method in ("pop", "shift") and not args and _made_here(gen, receiver):
@@ -260,7 +275,7 @@ _READY_TYPES = frozenset(["ascii", "str", "bool", "int", "null", "undef", "strs"
 
 
 #: Math functions on numbers: by their helper (one argument) or as min/max of safe integers
-_MATH = {"floor": "FLOOR", "ceil": "CEIL", "round": "ROUND", "abs": "ABS", "max": "max", "min": "min"}
+_MATH = {"floor": "FLOOR", "ceil": "CEIL", "round": "ROUND", "trunc": "TRUNC", "abs": "ABS", "max": "max", "min": "min"}
 
 
 def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -281,8 +296,17 @@ def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.exp
 
 def _spread_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
     """``Math.max(...xs)`` (``Math.min``) of safe integers: an empty array (-Infinity),
-    another element type (NaN, strings read as numbers) or a long one takes the general tier."""
+    another element type (NaN, strings read as numbers) or a long one takes the general tier;
+    ``Object.assign({}, ...xs)`` of objects (see ``ASSIGN_ALL``)."""
     callee, args = node.callee, node.arguments
+    if isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Object") \
+            and gen.static_key(callee) == "assign" and len(args) >= 2 and isinstance(args[0], A.ObjectExpression) \
+            and isinstance(args[-1], A.SpreadElement) and not any(isinstance(a, A.SpreadElement) for a in args[:-1]):
+        # Object.assign({...}, a, ...xs): the written sources first, then each of xs in turn
+        made, _ = _object_call(gen, "assign", args[:-1])
+        spread = args[-1]
+        assert isinstance(spread, A.SpreadElement)
+        return E("ASSIGN_ALL(D, L)", D=made, L=gen.expr(spread.argument, raw=True)[0]), "dict"
     if not (isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Math")
             and gen.static_key(callee) in ("max", "min") and len(args) == 1 and isinstance(args[0], A.SpreadElement)):
         raise Unsupported
@@ -690,7 +714,12 @@ def _case(py: str) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if args:
             raise Unsupported
-        return E(f"X.{py}()", X=gen.as_ascii(obj, ty)), "ascii"
+        if ty == "ascii":
+            return E(f"X.{py}()", X=obj), "ascii"
+        # other text by the general tier's own mapping (Python's lower and upper agree on
+        # ASCII only: node's Unicode data is newer)
+        return E(f"T.{py}() if (T := X).isascii() else {py.upper()}_TEXT(T)", T=gen.tmp(),
+                 X=gen.as_text(obj, ty)), "str"
     return build
 
 

@@ -50,11 +50,14 @@ def is_statement_body(node: Any) -> bool:
 
 def needs_statements(e: Any, declared: set[str]) -> bool:
     """An expression statement only ``function_body`` translates: a local assigned again, a
-    write into a container a local (of the names ``declared`` before it) holds, ``push``,
-    ``forEach``."""
+    write into a container a local (of the names ``declared`` before it) holds, or a delete
+    from one, ``push``, ``forEach``."""
     if isinstance(e, A.AssignmentExpression):
         return isinstance(e.left, A.Identifier) or isinstance(e.left, A.MemberExpression) \
             and isinstance(e.left.object, A.Identifier) and e.left.object.name in declared
+    if isinstance(e, A.UnaryExpression) and e.operator == "delete":
+        return isinstance(e.argument, A.MemberExpression) and isinstance(e.argument.object, A.Identifier) \
+            and e.argument.object.name in declared
     if isinstance(e, A.UpdateExpression):
         return True
     return isinstance(e, A.CallExpression) and isinstance(e.callee, A.MemberExpression) \
@@ -581,6 +584,9 @@ def _expression_statement(gen: "NativeGen", body: _Body, e: Any) -> list[ast.stm
     if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.MemberExpression) \
             and not e.left.optional and _local(gen, e.left.object, gen.own) is not None:
         return _own_write(gen, e.left, e.right)
+    if isinstance(e, A.UnaryExpression) and e.operator == "delete" and isinstance(e.argument, A.MemberExpression) \
+            and not e.argument.optional and _local(gen, e.argument.object, gen.own) is not None:
+        return _own_delete(gen, e.argument)
     if isinstance(e, A.CallExpression) and not e.optional and isinstance(e.callee, A.MemberExpression) \
             and not e.callee.optional and not e.callee.computed and isinstance(e.callee.property, A.PropertyName):
         method = e.callee.property.name
@@ -613,6 +619,25 @@ def _reassign(gen: "NativeGen", target: A.Identifier, operator: str, right: Any)
 def _own_write(gen: "NativeGen", target: A.MemberExpression, right: Any) -> list[ast.stmt]:
     """``out[k] = v`` / ``out.k = v`` into an object this function made (a string key; the
     ``__proto__`` key would set the prototype in JS). Into an array: the general tier."""
+    d, k = _own_key(gen, target)
+    node, ty = gen.expr(right)
+    v, kn = gen.tmp(), gen.tmp()
+    # (the key is computed before the value, as in JS)
+    bound = gen.bounded(node, v, ty) if _computes(right) else []
+    return [*_flush(gen), _assign(kn, k), _assign(v, node), *S("D[K] = V", D=d, K=kn, V=v), *bound]
+
+
+def _own_delete(gen: "NativeGen", target: A.MemberExpression) -> list[ast.stmt]:
+    """``delete out.k`` / ``delete out[k]`` (a statement: its true is unused) on an object
+    this function made: its own member goes, if it has one (a key added again goes last,
+    as in JS). On an array or an input: the general tier."""
+    d, k = _own_key(gen, target)
+    return [*_flush(gen), *S("D.pop(K, None)", D=d, K=k)]
+
+
+def _own_key(gen: "NativeGen", target: A.MemberExpression) -> tuple[str, ast.expr]:
+    """The Python name of the own object ``target`` reads a member of, and its key (ASCII
+    text that is not ``__proto__``, tested when it runs if it is computed)."""
     d = _local(gen, target.object, gen.own)
     assert d is not None
     found = gen.lookup(target.object.name) if isinstance(target.object, A.Identifier) else None
@@ -631,11 +656,7 @@ def _own_write(gen: "NativeGen", target: A.MemberExpression, right: Any) -> list
         test = "(K := X) != '__proto__'" if kty == "ascii" else \
             "type(K := X) is str and K.isascii() and K != '__proto__'"
         k = E(f"K if {test} else DEOPT()", K=gen.tmp(), X=kx)
-    node, ty = gen.expr(right)
-    v, kn = gen.tmp(), gen.tmp()
-    # (the key is computed before the value, as in JS)
-    bound = gen.bounded(node, v, ty) if _computes(right) else []
-    return [*_flush(gen), _assign(kn, k), _assign(v, node), *S("D[K] = V", D=d, K=kn, V=v), *bound]
+    return d, k
 
 
 def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
@@ -842,10 +863,11 @@ def bounded(gen: "NativeGen", items: ast.expr, start: int, unpacked: bool = Fals
     """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``. The hoisted
     statement runs before all code still to be translated: its guards' facts hold there.
     The local is only iterated and measured, so ``Object.keys(d)`` and ``Object.values(d)``
-    hand over ``d`` and ``d.values()`` themselves, not copies (no native code writes to ``d``);
+    hand over ``d`` and ``d.values()`` themselves, not copies (a loop that adds a key raises);
     so does ``Object.entries(d)`` when each entry is ``unpacked`` into ``[k, v]`` names (no
-    entry is seen as an array)."""
-    if (isinstance(items, ast.IfExp) and isinstance(items.body, ast.Call) and isinstance(items.body.func, ast.Name)
+    entry is seen as an array). Not in a script that deletes members: its loop may change the
+    object it goes over."""
+    if not gen.deletes and (isinstance(items, ast.IfExp) and isinstance(items.body, ast.Call) and isinstance(items.body.func, ast.Name)
             and items.body.func.id == "list" and len(items.body.args) == 1):
         view = _entries_view(items.body.args[0])
         if view is None:

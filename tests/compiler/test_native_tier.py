@@ -1467,6 +1467,18 @@ STAYS_NATIVE = [
     ("parseInt(value.cpu)", {"cpu": "2"}),
     ("value.spec.ports.map(({ nodePort, ...rest }) => rest)",
      {"spec": {"ports": [{"name": "http", "port": 80, "nodePort": 31080, "protocol": "TCP"}, {"port": 443}]}}),
+    # (natcover6) a JWT's unpadded payload, text that is not ASCII, nulls among Object.assign's
+    # sources, integer-like keys beside a delete
+    ("Math.trunc(value * 1.5)", 5),
+    ("JSON.parse(atob(value.split('.')[1])).sub", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.sig"),
+    ("Array.from(value, (x, i) => x + i)", ["a", "b"]),
+    ("(() => { const o = { ...value }; for (const k of Object.keys(o)) { if (k.startsWith('x')) delete o[k]; } "
+     "return o; })()", {"xa": "1", "b": "2", "10": "ten"}),
+    ("Object.assign({}, ...value.map(x => ({ [x.name]: x.port })))",
+     [{"name": "http", "port": 80}, {"name": "https", "port": 443}]),
+    ("Object.assign({}, ...value)", [{"a": "1"}, None, {"b": "2", "10": "x"}]),
+    ("value.toUpperCase()", "Zürich edge"),
+    ("value.toLowerCase().length", "ÉCOLE 🚀"),
 ]
 
 
@@ -2316,3 +2328,99 @@ def test_shared_plain_input_results_stay_native(source: str) -> None:
     finally:
         f.__globals__["_general"] = general
     assert not calls, f"{source!r} fell back to the general tier"
+
+
+# -- natcover6: the constructs of the corpus's sixth batch ---------------------------------------
+# Math.trunc; atob of base64 without its padding (a JWT's segments); Array.from of an array,
+# with or without a map function; delete on an object the script made; Object.assign of a
+# spread; toUpperCase and toLowerCase of text that is not ASCII. Each row is native, agrees
+# with the general tier on every value of its group, and (where node's atob does not differ:
+# it reads bytes as Latin-1, vCluster's as UTF-8) node agrees.
+
+
+class _StrSub(str):
+    def upper(self) -> str:  # (never called: the tiers read the plain text)
+        return "lie"
+
+
+class _ListSub(list):  # type: ignore[type-arg]
+    def __iter__(self) -> Any:
+        return iter(["lie"])
+
+
+NATCOVER6_GROUPS: list[tuple[list[str], list[Any]]] = [
+    (["Math.trunc(value)", "Math.trunc(value * 1.5)", "Math.trunc(parseFloat(value) * 1000) + 'm'",
+      "Math.trunc(value.n ?? 0)", "Math.trunc(-value)"],
+     NATCOVER3_VALUES + [-0.5, 0.5, -1.5, 2**53 - 0.5, -(2**53), 1e16, "-0.4", "1.75"]),
+    (["atob(value)", "atob(value).length", "atob(value).split('.').length",
+      "JSON.parse(atob(value.split('.')[1] ?? '')).sub ?? null", "btoa(atob(value))"],
+     ["aGk", "aGk=", "aGk==", "YQ", "YQ=", "YQ==", "Y", "YR", "YWJ", "YWJj", "", "a b", "aGk\n", "YQ==YQ", "YQ=Y",
+      "w6k", "/w", "-_", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.sig", "eyJzdWIiOiJzaG9wIn0", "x.eyJzdWIiOjV9",
+      "é", _StrSub("aGk"), 5, None, UNDEFINED, ["aGk"]]),
+    (["Array.from(value, x => typeof x)", "Array.from(value, (x, i) => i)", "Array.from(value)",
+      "Array.from(value.items ?? [], s => s + '!')", "Array.from(value, x => x?.name ?? null)",
+      "Array.from(value).concat(['z'])", "Array.from(value, x => x * 2).join(',')"],
+     [[], ["a", "b"], [1, 2.5, -0.0], [None, {"name": "n"}, UNDEFINED], ("t", "u"), "abc", "a😀", {"length": 2},
+      {"items": ["x", "é"]}, {"items": None}, {"items": "xy"}, None, 5, _ListSub([1, 2]), [2**53 + 1]]),
+    (["(() => { const o = { ...value }; delete o.name; return o; })()",
+      "(() => { const o = { ...value }; delete o['10']; delete o.missing; return Object.keys(o); })()",
+      "(() => { const o = { ...value }; for (const k of Object.keys(o)) { if (k.startsWith('a')) delete o[k]; } "
+      "return o; })()",
+      "(() => { const o = { ...value }; const n = o.name; delete o.name; o.name = n; return Object.keys(o); })()",
+      "(() => { const o = { ...value }; for (const k of Object.keys(o)) { delete o[k]; o[k + '_'] = 1; } "
+      "return o; })()",
+      "(() => { const o = { ...value }; for (const [k, v] of Object.entries(o)) { if (v === null) delete o[k]; } "
+      "return o; })()",
+      "(() => { const o = {}; o.a = 1; delete o.a; return [o.a, Object.keys(o).length]; })()",
+      "(() => { const o = { ...value }; delete o[value.key]; return o; })()",
+      "(() => { const spec = { ...value }; delete spec.externalIPs; spec.type = 'ClusterIP'; return spec; })()"],
+     [{}, {"name": "web", "a": 1, "b": None}, {"10": "ten", "2": "two", "name": "n", "ab": "x"},
+      {"key": "name", "name": "x"}, {"key": 10, "10": "x", "name": "y"}, {"key": "__proto__", "name": "p"},
+      {"key": "é", "é": 1}, {"externalIPs": None, "type": "NodePort", "ports": [1]}, {"a": {"b": [1.0]}, "aa": -0.0},
+      collections.OrderedDict([("name", "od"), ("a", 1)]), collections.defaultdict(list, {"name": "dd"}),
+      {"name": "\ud83d\ude00", "a": "x"}, None, "ab", [1, 2], 5]),
+    (["Object.assign({}, ...value)", "Object.assign({ a: 0 }, ...value)", "Object.keys(Object.assign({}, ...value))",
+      "Object.assign({}, ...value.map(x => ({ [x.name]: x.port })))",
+      "Object.assign({ z: 1 }, { y: 2 }, ...value.filter(x => x !== null))"],
+     [[], [{"a": 1}, {"b": 2, "a": 3}], [{"10": "ten"}, {"2": "two", "b": 1}], [None, {"a": 1}, UNDEFINED],
+      [{"name": "web", "port": 80}, {"name": "db", "port": 5432}], [{"name": "__proto__", "port": 1}],
+      [{"__proto__": {"x": 1}}], ["ab"], [5], [True], [[1, 2]], [{"a": -0.0, "b": 2**53 + 1}],
+      [collections.OrderedDict(a=1)], "ab", {"a": 1}, None, 5, [{"name": "é", "port": "😀"}]]),
+    (["value.toUpperCase()", "value.toLowerCase()", "value.name.toUpperCase()", "value.toUpperCase().length",
+      "value.toLowerCase() === 'straße'", "value.split(' ').map(w => w.toLowerCase())",
+      "`${value.toUpperCase()}-x`", "value.toLowerCase().replace(/[^a-z0-9]+/g, '-')"],
+     ["Zürich 🚀 edge", "STRASSE", "straße", "ΣΑΣ ΟΔΟΣ", "İstanbul", "ǅ", "ﬁ", "\u0149", "a\ud83d\ude00b", "\ud83d",
+      "\U00010400\U00010428", "\ua7cb\u0264", "web", "", _StrSub("web"), _StrSub("é"), {"name": "Zoë"},
+      {"name": "\ud83d"}, {"name": None}, None, 5, ["é"]]),
+]
+
+
+@pytest.mark.parametrize("group", range(len(NATCOVER6_GROUPS)))
+def test_natcover6_rows_agree_with_general(group: int) -> None:
+    rows, values = NATCOVER6_GROUPS[group]
+    for source in rows:
+        assert compiled(source).native, source
+        for value in values:
+            _check_pair(source, value, CONTEXT)
+
+
+def _node_safe(v: Any) -> bool:
+    """Input node can be given as it is: plain data (no subclass, tuple or surrogate)."""
+    if type(v) is str:
+        return not any("\ud800" <= c <= "\udfff" for c in v)
+    if type(v) is list:
+        return all(_node_safe(x) for x in v)
+    if type(v) is dict:
+        return all(_node_safe(k) and _node_safe(x) for k, x in v.items())
+    return v is None or v is UNDEFINED or type(v) in (int, float, bool)
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_natcover6_rows_match_node() -> None:
+    mismatches = []
+    for rows, values in NATCOVER6_GROUPS:
+        plain = [v for v in values if _node_safe(v) and v is not UNDEFINED]
+        if any("atob" in r for r in rows):  # (node's atob: bytes as Latin-1; ASCII text reads alike)
+            plain = [v for v in plain if v not in ("w6k", "/w", None)]  # (atob(null) decodes "null")
+        mismatches += _natcover3_node_mismatches(rows, plain)
+    assert not mismatches, "\n".join(map(repr, mismatches[:20]))
