@@ -1056,12 +1056,15 @@ def test_translate_regex_details() -> None:
     assert translate_regex("-suffix$") == ("-suffix\\Z", 1 << 20)  # Python's $ matches before a final \n
     assert translate_regex(".")[0] == "[^\\n\\r]"  # type: ignore[index]
     assert translate_regex("a+b+")[1] < translate_regex("a+")[1] < translate_regex("ab")[1]  # type: ignore[index]
+    # (three or four unbounded quantifiers: shorter input still, its work below about 10**7 steps)
+    assert translate_regex("a+b+c+d+")[1] < translate_regex("a+b+c+")[1] < translate_regex("a+b+")[1]  # type: ignore[index]
+    assert translate_regex("a+b+c+")[1] ** 4 <= 10**7 and translate_regex("a+b+c+d+")[1] ** 5 <= 10**7  # type: ignore[index]
 
 
 @pytest.mark.parametrize("pattern", [
     "(a)\\1", "(?=a)", "(?!a)", "(?<=a)b", "(a+)+", "(a|aa)+", "(?:a*)*", "(?<n>a)", "[[a]]", "[]", "[^]",
     "\\u0041", "\\x41", "\\b", "\\B", "\\0", "a{,3}", "a{1,2,3}", "*a", "(a", "a)", "]", "}", "a{2", "\\",
-    "a+b+c+",
+    "a+b+c+d+e+",
 ])
 def test_translate_regex_rejects(pattern: str) -> None:
     assert translate_regex(pattern) is None
@@ -2386,6 +2389,11 @@ NATCOVER6_GROUPS: list[tuple[list[str], list[Any]]] = [
       [{"name": "web", "port": 80}, {"name": "db", "port": 5432}], [{"name": "__proto__", "port": 1}],
       [{"__proto__": {"x": 1}}], ["ab"], [5], [True], [[1, 2]], [{"a": -0.0, "b": 2**53 + 1}],
       [collections.OrderedDict(a=1)], "ab", {"a": 1}, None, 5, [{"name": "é", "port": "😀"}]]),
+    (["/^v?\\d+\\.\\d+\\.\\d+$/.test(value)", "value.replace(/(\\d+)\\.(\\d+)\\.(\\d+)/, '$3.$2.$1')",
+      "value.match(/^(\\w+)-(\\w+)-(\\w+)$/)?.[2] ?? null", "value.split(':').map(t => /^v?\\d+\\.\\d+\\.\\d+$/.test(t))",
+      "value.match(/^(\\d+)\\.(\\d+)\\.(\\d+)-(\\w+)$/)?.[4] ?? 'release'"],
+     ["v1.27.3", "1.2.3", "1.2.3-rc1", "v1.2", "a-b-c", "web-7d9f8c6b4-x2kq9", "nginx:1.27.0", "1.2.3\n", "١.٢.٣",
+      "1." * 30 + "1", "9" * 60, "a-" * 20 + "b", "é-b-c", "", _StrSub("1.2.3"), None, 5, ["1.2.3"]]),
     (["value.toUpperCase()", "value.toLowerCase()", "value.name.toUpperCase()", "value.toUpperCase().length",
       "value.toLowerCase() === 'straße'", "value.split(' ').map(w => w.toLowerCase())",
       "`${value.toUpperCase()}-x`", "value.toLowerCase().replace(/[^a-z0-9]+/g, '-')"],
