@@ -17,6 +17,7 @@ import attrs
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
+from syncpatch.runtime.convert import JS_WHITESPACE
 from syncpatch.runtime.stdlib.regexp_syntax import group_parens
 
 from .native import _PROTO_NAMES, Unsupported, _plain_text, _safe_int, is_function_call
@@ -295,8 +296,9 @@ def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.exp
 
 
 def _spread_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
-    """``Math.max(...xs)`` (``Math.min``) of safe integers: an empty array (-Infinity),
-    another element type (NaN, strings read as numbers) or a long one takes the general tier;
+    """``Math.max(...xs)`` (``Math.min``, with other arguments too) of safe integers: no
+    number at all (-Infinity), another element type (NaN, strings read as numbers) or a long
+    array takes the general tier;
     ``Object.assign({}, ...xs)`` of objects (see ``ASSIGN_ALL``)."""
     callee, args = node.callee, node.arguments
     if isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Object") \
@@ -308,9 +310,13 @@ def _spread_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, st
         assert isinstance(spread, A.SpreadElement)
         return E("ASSIGN_ALL(D, L)", D=made, L=gen.expr(spread.argument, raw=True)[0]), "dict"
     if not (isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Math")
-            and gen.static_key(callee) in ("max", "min") and len(args) == 1 and isinstance(args[0], A.SpreadElement)):
+            and gen.static_key(callee) in ("max", "min")):
         raise Unsupported
-    items = gen.as_list(*gen.expr(args[0].argument, raw=True))
+    # (Math.max(0, ...xs): the plain arguments and the spread elements in one list, in order)
+    parts: list[ast.expr] = [ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load())
+                             if isinstance(a, A.SpreadElement) else gen.as_int(*gen.expr(a)) for a in args]
+    items = parts[0].value if len(parts) == 1 and isinstance(parts[0], ast.Starred) else \
+        ast.List(elts=parts, ctx=ast.Load())
     t, x = gen.tmp(), gen.tmp()
     return E(f"{gen.static_key(callee)}(T) if 0 < len(T := L) <= MAX_ITEMS and "
              "all(type(X) is int and -S <= X <= S for X in T) else DEOPT()", T=t, X=x, L=items,
@@ -609,18 +615,36 @@ def _int_literal(gen: "NativeGen", node: Any) -> int:
     raise Unsupported
 
 
+def _needle(gen: "NativeGen", node: Any) -> ast.expr:
+    """The text ``startsWith``, ``endsWith`` or ``includes`` looks for: a literal (see
+    ``_text_literal``), or text computed when it runs (``name.startsWith(context.vcluster.name)``)
+    that is ASCII: it matches alike by code points and by UTF-16 units in any receiver, since
+    it can match no part of a surrogate pair. Other needles (numbers, which JS converts,
+    regexes, which throw, other text) take the general tier."""
+    try:
+        return ast.Constant(_text_literal(node))
+    except Unsupported:
+        pass
+    e, ty = gen.expr(node, raw=True)
+    if ty == "ascii":
+        return e
+    gen.consumed(e)
+    return E("N if type(N := X) is str and N.isascii() else DEOPT()", N=gen.tmp(), X=e)
+
+
 def _prefix_test(py: str) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if len(args) != 1:
             raise Unsupported
-        return E(f"X.{py}(L)", X=gen.as_text(obj, ty), L=ast.Constant(_text_literal(args[0]))), "bool"
+        return E(f"X.{py}(L)", X=gen.as_text(obj, ty), L=_needle(gen, args[0])), "bool"
     return build
 
 
 def _includes_text(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if len(args) != 1:
         raise Unsupported
-    return E("L in X", X=gen.as_text(obj, ty), L=ast.Constant(_text_literal(args[0]))), "bool"
+    text = gen.as_text(obj, ty)
+    return E("L in X", X=text, L=_needle(gen, args[0])), "bool"
 
 
 def _index_of(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -726,8 +750,13 @@ def _case(py: str) -> Any:
 def _trim(py: str) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if args:
-            raise Unsupported  # JS and Python whitespace agree on ASCII only
-        return E(f"X.{py}(W)", X=gen.as_ascii(obj, ty), W=ast.Constant(_JS_SPACE)), "ascii"
+            raise Unsupported
+        if ty == "ascii":
+            return E(f"X.{py}(W)", X=obj, W=ast.Constant(_JS_SPACE)), "ascii"
+        # other text by JS's whitespace set, when it holds no surrogate (the result is text
+        # as the caller gets it: a pair held as two code points would reach it unjoined)
+        return E(f"T.{py}(A) if (T := X).isascii() else WHOLE_TEXT(T).{py}(W)", T=gen.tmp(), X=gen.as_text(obj, ty),
+                 A=ast.Constant(_JS_SPACE), W=ast.Constant(JS_WHITESPACE)), "str"
     return build
 
 
@@ -1515,12 +1544,13 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     if method == "assign" and args and isinstance(args[0], A.ObjectExpression):
         # onto a fresh literal: the sources' own keys in order, as spreads copy them
         # (a "__proto__" key would set the prototype there, not copy: the general tier)
-        # (keys that are not strings: the general tier converts or drops them; integer-like keys,
+        # (null and undefined sources copy nothing, as in JS; keys that are not strings: the
+        # general tier converts or drops them; integer-like keys,
         # a ConfigMap's "10", are copied as a spread copies them, and the result's check puts
         # them in JS's order, as it does for a spread's)
         parts = [gen.object(args[0])[0], *(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D) or JS_KEYS(D)) "
                                              "and '__proto__' not in D else DEOPT()", D=gen.tmp(),
-                                             X=gen.as_dict(*gen.expr(a, raw=True))) for a in args[1:])]
+                                             X=gen.as_spread(*gen.expr(a, raw=True))) for a in args[1:])]
         return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
     if method not in ("keys", "values", "entries") or len(args) != 1:
         raise Unsupported

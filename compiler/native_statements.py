@@ -425,9 +425,24 @@ def _declaration(gen: "NativeGen", body: _Body, s: A.VariableDeclaration, before
             if name is not None and name in body.assigned:
                 gen.reassigned.add(py)
                 gen.scopes[-1][name] = (py, "any")
-            elif isinstance(d.init, (A.ObjectExpression, A.ArrayExpression)) and isinstance(d.id, A.Identifier):
+            elif _makes_container(d.init) and isinstance(d.id, A.Identifier):
                 gen.own.add(py)  # a container this function made: writes into it are its own
     return out
+
+
+def _makes_container(node: Any) -> bool:
+    """A literal, or ``Object.assign({...}, ...)`` / ``Object.fromEntries(...)``: an object
+    made right there, which no one else holds (by spelling: the translation of the call
+    itself checks that ``Object`` is the global)."""
+    if isinstance(node, (A.ObjectExpression, A.ArrayExpression)):
+        return True
+    if not (isinstance(node, A.CallExpression) and not node.optional and isinstance(node.callee, A.MemberExpression)
+            and not node.callee.computed and not node.callee.optional and isinstance(node.callee.object, A.Identifier)
+            and node.callee.object.name == "Object" and isinstance(node.callee.property, A.PropertyName)):
+        return False
+    method = node.callee.property.name
+    return method == "fromEntries" or method == "assign" and bool(node.arguments) \
+        and isinstance(node.arguments[0], A.ObjectExpression)
 
 
 def _computes(node: Any) -> bool:

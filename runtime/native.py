@@ -1078,6 +1078,14 @@ def plain_tree(v: Any, text: bool = False) -> bool:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def whole_text(s: str) -> str:
+    """``s`` when it holds no surrogate (text read as it is: a pair held as two code points
+    is one character to the general tier, which gives it joined); else the general tier."""
+    if _SURROGATE.search(s):
+        raise Deopt
+    return s
+
+
 def upper_text(s: str) -> str:
     """``toUpperCase`` of text that is not ASCII, by the general tier's own mapping (V8's); text
     with surrogates (a pair held as two code points is one character in JS) or a long text
@@ -1308,7 +1316,7 @@ def _helpers() -> dict[str, Any]:
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten, "FLAT_ONE": flat_one,
         "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
         "UNIQUE": unique, "JS_KEYS": js_keys, "ASSIGN_ALL": assign_all,
-        "UPPER_TEXT": upper_text, "LOWER_TEXT": lower_text, "JS_ITEMS": js_items, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
+        "UPPER_TEXT": upper_text, "LOWER_TEXT": lower_text, "WHOLE_TEXT": whole_text, "JS_ITEMS": js_items, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
         "CEIL": ceil, "ROUND": round_half_up, "TRUNC": truncate, "ABS": absolute, "DICT_OUT_KEYS": dict_out, "COPIED_OUT": copied_out,
         "SPREAD_OUT": spread_out, "KEYS_OUT": keys_out,
