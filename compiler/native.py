@@ -1600,7 +1600,9 @@ class NativeGen:
             if isinstance(p, A.SpreadElement):
                 e, ty = self.expr(p.argument, raw=True)
                 keys.append(None)
-                values.append(self.as_spread(e, ty))
+                # a member read may be an absent optional field ({...labels}); a name (a callback's
+                # element, {...p, k: x}) is an object, whose fact spares its later reads a test
+                values.append(self.as_dict(e, ty) if isinstance(p.argument, A.Identifier) else self.as_spread(e, ty))
                 continue
             if p.method:
                 raise Unsupported

@@ -51,7 +51,8 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         if gen.is_global(callee, "atob") and len(args) == 1:
             # canonical base64, padded or not, decodes alike in both engines; anything else
             # (whitespace, stray padding, text that is not ASCII) makes the helper raise
-            return E("ATOB(T) if len(T := X) <= MAX_TEXT else DEOPT()",
+            return E("A2B(T, strict_mode=True).decode('utf-8', 'replace') if not len(T := X) & 3 "
+                     "and len(T) <= MAX_TEXT else ATOB(T)",
                      T=gen.tmp(), X=gen.as_text(*gen.expr(args[0], raw=True), screen=False)), "str"
         if gen.is_global(callee, "virtualToHostDNS") and len(args) == 1:
             return E("VDNS(X, context)", X=gen.expr(args[0])[0]), "str"
@@ -826,13 +827,14 @@ def _replace_computed(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any,
                       all_matches: bool) -> tuple[ast.expr, str]:
     """``replace(text or /literal/, computed)``: the replacement is computed after the receiver,
     as JS does, and must be ASCII text without ``$`` (no patterns to expand, nothing to join
-    at the seams); else the general tier. (A function is no expression of the subset.)"""
+    at the seams); else the general tier. (A callback: see ``_regex_replace_callback``.)"""
     pattern = args[0]
     if isinstance(pattern, A.RegExpLiteral):
         if all_matches and "g" not in pattern.flags:
             raise Unsupported
         literal = literal_regex(pattern.pattern) if pattern.flags in ("", "g") else None
-        if literal is None or literal == ("$", "") or not literal[0] + literal[1]:
+        if literal is None or literal == ("$", "") or not literal[0] + literal[1] \
+                or isinstance(args[1], A.ArrowFunctionExpression):
             return _regex_replace_expanded(gen, obj, ty, args, all_matches)
         anchor, text = literal
         every = "g" in pattern.flags and not anchor
@@ -859,9 +861,12 @@ def _regex_replace_expanded(gen: "NativeGen", obj: ast.expr, ty: str, args: tupl
     empty matches as JS does)."""
     pattern = args[0]
     assert isinstance(pattern, A.RegExpLiteral)
-    if all_matches and "g" not in pattern.flags or isinstance(args[1], (A.ArrowFunctionExpression,
-                                                                        A.FunctionExpression)):
+    if all_matches and "g" not in pattern.flags:
         raise Unsupported  # (replaceAll with a non-global regex throws)
+    if isinstance(args[1], A.ArrowFunctionExpression):
+        return _regex_replace_callback(gen, obj, ty, pattern, args[1])
+    if isinstance(args[1], A.FunctionExpression):
+        raise Unsupported
     rx, limit = _regex(gen, pattern, allow_global=True)
     count = 0 if "g" in pattern.flags else 1
     if count == 0 and _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
@@ -872,6 +877,40 @@ def _regex_replace_expanded(gen: "NativeGen", obj: ast.expr, ty: str, args: tupl
     return E("REGEX_SUB_EXPANDED(R, N, Y, X, C)" if isinstance(replacement, ast.Constant) else
              "REGEX_SUB_EXPANDED(R, N, ((T := X), Y)[1], T, C)", R=rx, N=ast.Constant(limit), X=receiver, T=t,
              Y=replacement, C=ast.Constant(count)), "ascii"
+
+
+def _regex_replace_callback(gen: "NativeGen", obj: ast.expr, ty: str, pattern: A.RegExpLiteral,
+                            fn: A.ArrowFunctionExpression) -> tuple[ast.expr, str]:
+    """``replace(/re/g, (m, p1) => ...)``: the matches first (REGEX_MATCHES, ASCII text), the
+    callback mapped over them as a map's over arrays of its arguments (``([m, p1]) => ...``,
+    its answer as text, as JS converts it), then the text joined around them (REGEX_JOIN).
+    Native callbacks have no effects, so calling them after all matches are found is as good
+    as JS's order. An expression body and plain parameter names only."""
+    rx, limit = _regex(gen, pattern, allow_global=True)
+    count = 0 if "g" in pattern.flags else 1
+    compiled = gen.consts[rx.id][0]  # type: ignore[attr-defined]
+    if count == 0 and _nullable(compiled) or isinstance(fn.body, A.BlockStatement) \
+            or not all(isinstance(p, A.Identifier) for p in fn.params) or len(fn.params) > group_count(compiled) + 3:
+        raise Unsupported
+    text = gen.as_text(obj, ty)
+    t = gen.tmp()
+    start = len(gen.pending)
+    as_text = A.CallExpression(callee=A.Identifier(name="String", span=fn.span), arguments=(fn.body,), optional=False,
+                               span=fn.span)
+    mapped = attrs.evolve(fn, params=(A.ArrayPattern(elements=fn.params, span=fn.span),) if fn.params else (),
+                          body=as_text, expression=True)
+    gen.element = "any"
+    made, _ = _map(gen, E("REGEX_MATCHES(R, N, (T := X), C)", R=rx, N=ast.Constant(limit), T=t, X=text,
+                          C=ast.Constant(count)), (mapped,), start)
+    if not (isinstance(made, ast.ListComp) and len(made.generators) == 1 and isinstance(made.generators[0].iter, ast.Name)):
+        raise Unsupported
+    return E("REGEX_JOIN(T, M, P)", T=t, M=made.generators[0].iter, P=made), "str"
+
+
+def group_count(pattern: str) -> int:
+    """The capturing groups of a translated pattern (Python's count: the same groups)."""
+    import re
+    return re.compile(pattern, re.ASCII).groups
 
 
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:

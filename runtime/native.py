@@ -855,7 +855,10 @@ _JSON_DECODER = json.JSONDecoder(parse_constant=_json_constant, parse_int=_json_
 def base64_text(s: str) -> str:
     """``atob`` of canonical base64 whose padding may be left off (as a JWT's segments are:
     forgiving-base64 decodes them alike); whitespace, stray ``=`` or other characters make
-    ``a2b_base64`` raise and the general tier decides. The bytes are read as UTF-8."""
+    ``a2b_base64`` raise and the general tier decides. The bytes are read as UTF-8. (Native
+    code decodes text whose length is a multiple of four inline and calls this for the rest.)"""
+    if len(s) > MAX_TEXT:
+        raise Deopt
     n = len(s) & 3
     if n > 1 and "=" not in s:
         s += "==" if n == 2 else "="
@@ -997,6 +1000,37 @@ def regex_sub_expanded(rx: LazyRegex, limit: int, template: Any, s: Any, count: 
         return get_substitution(m.group(), s, m.start(), captures, UNDEFINED, template)
 
     return compiled.sub(substitute, s, count)
+
+
+def regex_matches(rx: LazyRegex, limit: int, s: Any, count: int) -> list[list[Any]]:
+    """The matches ``replace(/re/, fn)`` calls ``fn`` on (all with ``g``: ``count`` 0; else the
+    first), each as its arguments: ``[match, p1, ..., pn, offset, string]``, an unmatched group
+    undefined (ASCII text: offsets in code points are offsets in UTF-16 units)."""
+    if type(s) is not str or len(s) > limit or not s.isascii():
+        raise Deopt
+    compiled = rx.compiled or rx.get()
+    if compiled.groupindex:
+        raise Deopt  # (named groups: fn would get a groups object too)
+    found = compiled.finditer(s) if count == 0 else [m for m in (compiled.search(s),) if m is not None]
+    return [[m.group(), *[UNDEFINED if g is None else g for g in m.groups()], m.start(), s] for m in found]
+
+
+def regex_join(s: str, matches: list[list[Any]], parts: list[str]) -> str:
+    """``s`` with each match of ``regex_matches`` replaced by its part (the callback's answer
+    as text); text with a surrogate takes the general tier (a part read from the input may hold
+    a pair as two code points, which the general tier gives joined)."""
+    out = []
+    at = 0
+    for m, part in zip(matches, parts):
+        start = m[-2]
+        out.append(s[at:start])
+        out.append(part)
+        at = start + len(m[0])
+    out.append(s[at:])
+    text = "".join(out)
+    if not text.isascii() and _SURROGATE.search(text):
+        raise Deopt
+    return text
 
 
 def regex_split(rx: LazyRegex, limit: int, s: str) -> list[str]:
@@ -1328,7 +1362,7 @@ def _helpers() -> dict[str, Any]:
         "STR_KEYS": str_keys,
         "NUMBER_VALUE": number_value, "ADD_NUMBERS": add_numbers, "SUBTRACT_NUMBERS": subtract_numbers,
         "MULTIPLY_NUMBERS": multiply_numbers, "DIVIDE_NUMBERS": divide_numbers, "SORT_ORDERED": sort_ordered,
-        "REGEX_SUB_EXPANDED": regex_sub_expanded,
+        "REGEX_SUB_EXPANDED": regex_sub_expanded, "REGEX_MATCHES": regex_matches, "REGEX_JOIN": regex_join,
         # a member of a dict or of a dict subclass's own storage (no override is called),
         # anything else refused with TypeError (compiler/native.py dict_get)
         "DICT_GET": dict.get,

@@ -2429,6 +2429,16 @@ NATCOVER6_GROUPS: list[tuple[list[str], list[Any]]] = [
       {"metadata": {"annotations": {}, "labels": {"b": 1.0, "app": -0.0}}}, {"metadata": {}}, {},
       {"items": [{"n": 3}, {"n": 1.0}, {"n": -2}]}, {"items": []}, {"items": [{"n": "5"}]}, {"items": [{}]},
       {"items": [{"n": 2**53 + 1}]}, {"metadata": {"labels": collections.OrderedDict(app="od")}}, None, "x", [1]]),
+    # replace with a callback: called per match with the match, the groups (undefined when
+    # unmatched), the offset and the text; its answer converted to text
+    (["value.replace(/-(\\w)/g, (_, c) => c.toUpperCase())", "value.replace(/(\\d+)/g, m => String(Number(m) * 2))",
+      "value.replace(/\\d+/, m => m.length)", "value.replace(/(a)|(b)/g, (m, a, b) => a === undefined ? '[' + b + ']' : a + a)",
+      "value.replace(/x/g, (m, off, s) => off + ':' + s.length)", "value.replaceAll(/-/g, () => '_')",
+      "value.replace(/o/g, () => context.vcluster.name)", "value.name.replace(/(\\w+)/g, w => value.sep)",
+      "value.replace(/(z)?o/g, (m, z) => z ?? 'none')", "value.split(',').map(s => s.replace(/^./, c => c.toUpperCase()))"],
+     ["web-front-end", "a1b22c333", "", "xox", "ab", "a,b,,c", "zoo", "é-x", "a-" * 600, _StrSub("a-b"),
+      {"name": "a-b", "sep": "\ud83d\ude00"}, {"name": "a-b", "sep": 7}, {"name": "a-b", "sep": None},
+      {"name": "a-b", "sep": {"x": 1}}, {"name": "a-b", "sep": "é"}, None, 5]),
     # startsWith, endsWith and includes of text computed when they run (ASCII)
     (["value.name.startsWith(context.vcluster.name)", "value.name.endsWith('-' + value.sep)",
       "value.name.includes(value.sep)", "value.items.includes(value.sep)",
