@@ -465,7 +465,8 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
     """One declarator's bindings in the order they are made: (JS name, or None for the value
     a pattern reads from; Python name; value; type). Each name enters the scope as it is made
     (a default may read an earlier name: ``[a, b = a]``). Patterns: ``{a, k: b, c = d}`` of
-    an object, ``[a, , b = d]`` of an array (no nesting, no rest)."""
+    an object, ``{a, ...rest}`` (a rest name last), ``[a, , b = d]`` of an array (no
+    nesting, no array rest)."""
     if d.init is None:
         raise Unsupported
     pattern = d.id
@@ -477,17 +478,27 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
         return [(pattern.name, py, node, ty)]
     if _nested(pattern):
         return _nested_declarator(gen, d, before)
+    rest = None
+    if isinstance(pattern, A.ObjectPattern) and pattern.properties and isinstance(pattern.properties[-1], A.RestElement):
+        last = pattern.properties[-1]  # ({status, ...rest} = value: the other members)
+        if not isinstance(last.argument, A.Identifier):
+            raise Unsupported
+        rest = last.argument.name
+        pattern = attrs.evolve(pattern, properties=pattern.properties[:-1])
     fields = _pattern_fields(pattern)
     for name, _key, _default in fields:
         _check_name(gen, name, d.init, before)
-    if len({f[0] for f in fields}) != len(fields):
+    if rest is not None:
+        _check_name(gen, rest, d.init, before)
+    if len({f[0] for f in fields} | ({rest} if rest else set())) != len(fields) + (rest is not None):
         raise Unsupported
     node, ty = gen.expr(d.init)
     holder = gen.tmp()
     is_object = isinstance(pattern, A.ObjectPattern)
     # an object not yet tested whose members are read by DICT_GET, each of which refuses what
     # is no object as the type test would (gen.dict_get); a key Object.prototype has keeps it
-    by_get = is_object and ty == "any" and bool(fields) and not _PROTO_NAMES.intersection(f[1] for f in fields)
+    by_get = is_object and ty == "any" and bool(fields) and rest is None \
+        and not _PROTO_NAMES.intersection(f[1] for f in fields)
     if by_get:
         gen.consumed(node)
     out: list[tuple[str | None, str, ast.expr, str]] = [
@@ -515,6 +526,16 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
             rty = "any"
         gen.scopes[-1][name] = (py, rty)
         out.append((name, py, read, rty))
+    if rest is not None:
+        # the other members in JS's order (insertion order, integer-like keys put first where
+        # the result is checked), ASCII keys only (a surrogate pair held as two code points
+        # would be one key in JS); anything else the general tier copies
+        py = gen.tmp()
+        keys = ast.Tuple(elts=[ast.Constant(str(f[1])) for f in fields], ctx=ast.Load())
+        read = E("{K: V for K, V in H.items() if K not in N} if (PLAIN_KEYS(H) or JS_KEYS(H)) "
+                 "and ''.join(H).isascii() else DEOPT()", K=gen.tmp(), V=gen.tmp(), H=holder, N=keys)
+        gen.scopes[-1][rest] = (py, "dict")
+        out.append((rest, py, read, "dict"))
     return out
 
 

@@ -2439,6 +2439,17 @@ NATCOVER6_GROUPS: list[tuple[list[str], list[Any]]] = [
      ["web-front-end", "a1b22c333", "", "xox", "ab", "a,b,,c", "zoo", "é-x", "a-" * 600, _StrSub("a-b"),
       {"name": "a-b", "sep": "\ud83d\ude00"}, {"name": "a-b", "sep": 7}, {"name": "a-b", "sep": None},
       {"name": "a-b", "sep": {"x": 1}}, {"name": "a-b", "sep": "é"}, None, 5]),
+    # an object rest in a declaration: the other members, in JS's order
+    (["(() => { const { status, ...rest } = value; return rest; })()",
+      "(() => { const { metadata: { managedFields, ...meta }, ...rest } = value; return { ...rest, metadata: meta }; })()",
+      "(() => { const { a, b = 2, ...r } = value; return [a, b, Object.keys(r)]; })()",
+      "(() => { const { ...all } = value; return all; })()", "(() => { const { toString, ...r } = value; return r; })()",
+      "value.items.map(x => { const { name, ...other } = x; return `${name}:${Object.keys(other).length}`; })"],
+     [{"status": {"phase": "Running"}, "spec": {"a": 1}, "kind": "Pod"}, {"kind": "Pod"}, {},
+      {"10": "ten", "status": 1, "2": "two", "b": None}, {"metadata": {"name": "n", "managedFields": [1], "x": 1.0}},
+      {"metadata": None}, {"a": 1, "é": 2}, {"__proto__": {"x": 1}, "a": 3}, {"\ud83d\ude00": 1},
+      {"items": [{"name": "a", "x": 1}, {"name": "b"}, {}]}, {"items": [None]}, {"a": -0.0, "c": 2**53 + 1},
+      collections.OrderedDict(status=1, a=2), None, "ab", [1, 2], 5]),
     # startsWith, endsWith and includes of text computed when they run (ASCII)
     (["value.name.startsWith(context.vcluster.name)", "value.name.endsWith('-' + value.sep)",
       "value.name.includes(value.sep)", "value.items.includes(value.sep)",
