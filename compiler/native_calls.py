@@ -1431,13 +1431,27 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
         raise Unsupported  # (the first element kept would start it)
     if keep is None and len(args) == 2 and writes_accumulator(args[0], args[1]):
         return reduce_in_place(gen, items, args[0], args[1], start)
-    params, body = _callback(args[0], 2)
-    if len(params) != 2:
+    fn = args[0]
+    entry: list[str | None] | None = None
+    if gen.element == "entry" and keep is None and len(args) == 2 and isinstance(fn, A.ArrowFunctionExpression) \
+            and len(fn.params) == 2 and isinstance(fn.params[1], A.ArrayPattern) \
+            and 1 <= len(fn.params[1].elements) <= 2 \
+            and all(e is None or isinstance(e, A.Identifier) for e in fn.params[1].elements):
+        # (acc, [k, v]) => ... over Object.entries: each entry unpacked into its key and value
+        entry = [e.name if isinstance(e, A.Identifier) else None for e in fn.params[1].elements]
+        fn = attrs.evolve(fn, params=(fn.params[0], A.Identifier(name="#entry", span=fn.params[1].span)))
+    params, body = _callback(fn, 2)
+    if len(params) != 2 or entry is not None and (params[0] in entry or len(set(entry)) != len(entry)):
         raise Unsupported
     test_params, test_body = _callback(keep, 1) if keep is not None else ([], None)
     element = gen.element
-    source = _bounded(gen, items, start)
+    source = _bounded(gen, items, start, entry is not None)
     acc, item = gen.tmp(), gen.tmp()
+    names = [gen.tmp(), gen.tmp()]
+    unpacked = {n: (py, ty) for n, py, ty in zip(entry or [], names, ("str", "any")) if n is not None}
+
+    def element_scope() -> dict[str, tuple[str, str]]:
+        return unpacked if entry is not None else {params[1]: (item, element)}
     steps: ast.expr = E("L", L=source)
     if len(args) == 2:
         init, init_ty = gen.expr(args[1])
@@ -1464,7 +1478,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
             # a count or a sum from an integer: when the step gives a safe integer whenever the
             # accumulator is one, it is one on every step (no guard on it, no result walk)
             pending, counter = len(gen.pending), gen.counter
-            gen.scopes.append({params[0]: (acc, "int"), params[1]: (item, element)})
+            gen.scopes.append({params[0]: (acc, "int"), **element_scope()})
             try:
                 e, ty = gen.expr(body)
             finally:
@@ -1474,7 +1488,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
             else:
                 gen.pre, gen.counter = [], counter
                 del gen.pending[pending:]
-        gen.scopes.append({params[0]: (acc, "any"), params[1]: (item, element)})
+        gen.scopes.append({params[0]: (acc, "any"), **element_scope()})
         try:
             loop_body = typed or _accumulate_in_place(gen, body, params[0], acc,
                                                      len(args) == 2 and isinstance(args[1], A.ObjectExpression))
@@ -1492,8 +1506,9 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
         gen.conditional -= 1
         gen.in_loop -= 1
         gen.pre = saved_pre
-    gen.pre.append(ast.For(target=ast.Name(id=item, ctx=ast.Store()), iter=steps, body=loop_body,
-                           orelse=[]))
+    target: ast.expr = ast.Name(id=item, ctx=ast.Store()) if entry is None else \
+        ast.Tuple(elts=[ast.Name(id=py, ctx=ast.Store()) for py in names], ctx=ast.Store())
+    gen.pre.append(ast.For(target=target, iter=steps, body=loop_body, orelse=[]))
     return E("X", X=acc), result_ty
 
 

@@ -2450,6 +2450,14 @@ NATCOVER6_GROUPS: list[tuple[list[str], list[Any]]] = [
       {"metadata": None}, {"a": 1, "é": 2}, {"__proto__": {"x": 1}, "a": 3}, {"\ud83d\ude00": 1},
       {"items": [{"name": "a", "x": 1}, {"name": "b"}, {}]}, {"items": [None]}, {"a": -0.0, "c": 2**53 + 1},
       collections.OrderedDict(status=1, a=2), None, "ab", [1, 2], 5]),
+    # reduce over Object.entries with the entry unpacked in the callback's parameters
+    (["Object.entries(value).reduce((acc, [k, v]) => k.startsWith('x') ? acc : { ...acc, [k]: v }, {})",
+      "Object.entries(value ?? {}).reduce((n, [, v]) => n + (typeof v === 'string' ? v.length : 0), 0)",
+      "Object.entries(value).reduce((s, [k]) => s + k, '')",
+      "Object.entries(value).reduce((acc, [k, v]) => acc.concat([k + '=' + v]), [])"],
+     [{}, {"a": "1", "xb": "2", "c": None}, {"10": "ten", "2": "two", "x": "y"}, {"é": "ü", "a": "😀"},
+      {"__proto__": "p", "b": 1.5}, {"a": -0.0, "b": 2**53 + 1}, {"\ud83d\ude00": "x"},
+      collections.OrderedDict(a="1"), None, "ab", ["a", "b"], 5]),
     # startsWith, endsWith and includes of text computed when they run (ASCII)
     (["value.name.startsWith(context.vcluster.name)", "value.name.endsWith('-' + value.sep)",
       "value.name.includes(value.sep)", "value.items.includes(value.sep)",
