@@ -229,6 +229,9 @@ class NativeGen:
         #: for them, and ``own``: locals holding an object or array the script made (writable)
         self.reassigned: set[str] = set()
         self.own: set[str] = set()
+        #: the script deletes a member somewhere (of an object it made): a loop over an
+        #: object's keys, values or entries takes a copy, not a view a deletion would change
+        self.deletes = False
         #: translated without the input copy the general tier makes (native_program): a
         #: result must be what the copy would give (COPIED_OUT)
         self.copies_skipped = False
@@ -306,6 +309,7 @@ class NativeGen:
         self.string_indexes = _string_indexes(program)
         self.member_objects = _member_objects(program)
         self.other_uses = _other_uses(program)
+        self.deletes = any(isinstance(n, A.UnaryExpression) and n.operator == "delete" for n in walk(program))
         if not self.copy_mask:
             self.shared_paths = _shared_paths(program, self)
         for statement in program.body:
@@ -615,6 +619,23 @@ class NativeGen:
         self.pre.extend(self.bounded(node, name, ty))
         return E("X", X=name), ty
 
+    def delete(self, target: Any) -> tuple[ast.expr, str]:
+        """``delete value.k`` (``delete value.a.b[k]``, a static key) on the script's own copy
+        of ``value``, as ``assignment`` writes it: the member goes, if there is one (true)."""
+        if not isinstance(target, A.MemberExpression) or target.optional:
+            raise Unsupported
+        key = self.static_key(target)
+        if key is None or key in _SPECIAL_KEYS or not self.copy_mask:
+            raise Unsupported
+        if self.is_input(target.object, "value"):
+            target_dict = self.as_dict(E("_val"), self.facts.get("_val", "any"))
+        elif self.copy_mask & 1 and not self.copy_mask & 4 and self.under_value(target.object):
+            target_dict = self.as_dict(*self.expr(target.object))  # (see assignment: a copy)
+        else:
+            raise Unsupported
+        self.pre.extend(S("V.pop(K, None)", V=target_dict, K=ast.Constant(key)))
+        return ast.Constant(True), "bool"
+
     def bounded(self, node: ast.expr, name: str, ty: str) -> list[ast.stmt]:
         """A written member can be doubled next (see ``program``): bound it by the default
         budgets, past which the general tier decides."""
@@ -740,9 +761,8 @@ class NativeGen:
                     # the test's guards ran before either branch (no branch hoists code above it)
                     self.facts = {**outer, **dict(self.pending[start:])}
                 try:
-                    with self.branch():
-                        a, ta = self.expr(node.consequent)
-                        b, tb = self.expr(node.alternate)
+                    a, ta = self.in_branch(node.consequent)
+                    b, tb = self.in_branch(node.alternate)
                 finally:
                     self.facts = outer
                 return E("A if C else B", A=a, B=b, C=test), _join(ta, tb)
@@ -976,6 +996,19 @@ class NativeGen:
         e = self.past_end_refused(e)
         self.note_fact(e, "dict")
         return self.guard("T if type(T := X) is dict else DEOPT()", e)
+
+    def as_spread(self, e: ast.expr, ty: str) -> ast.expr:
+        """The object whose members a spread ``{...x}`` (or a source of ``Object.assign``)
+        copies: ``x`` itself, or none for null and undefined (an absent optional field, such
+        as a Pod's labels: JS copies nothing). No fact: later reads of ``x`` test it again."""
+        self.consumed(e)
+        if ty == "dict":
+            return e
+        if ty in ("null", "undef"):
+            return ast.Dict(keys=[], values=[])
+        if ty != "any":
+            raise Unsupported
+        return self.guard("T if type(T := X) is dict else {} if T is None or T is UNDEFINED else DEOPT()", e)
 
     def as_list(self, e: ast.expr, ty: str) -> ast.expr:
         self.consumed(e)
@@ -1461,9 +1494,30 @@ class NativeGen:
             return self.logical_of(node.operator, *self.sibling_reads(left, node.right))
         else:
             a, ta = self.expr(left)
-        with self.branch():
-            b, tb = self.expr(node.right)
+        b, tb = self.in_branch(node.right)
         return self.logical_of(node.operator, a, ta, b, tb)
+
+    def in_branch(self, node: Any) -> tuple[ast.expr, str]:
+        """``node`` translated as code that may not run (a branch of ``?:``, the right side of
+        ``&&``, ``||``, ``??``). The statements its translation hoists (a loop's receiver and
+        its bound) run inside the branch when they can be written as expressions, so a branch
+        the test guards (``labels ? Object.keys(labels) : []``) never reads what the test
+        found absent; other statements (a loop) stay hoisted above the whole expression."""
+        with self.branch():
+            if self.in_comprehension or self.in_loop:
+                return self.expr(node)
+            outer, self.pre = self.pre, []
+            try:
+                e, ty = self.expr(node)
+                inner = self.pre
+            finally:
+                self.pre = outer
+        steps = [_as_step(s) for s in inner]
+        if not inner or any(x is None for x in steps):
+            outer.extend(inner)
+            return e, ty
+        run = ast.Tuple(elts=[*steps, e], ctx=ast.Load())  # type: ignore[list-item]
+        return ast.Subscript(value=run, slice=ast.Constant(-1), ctx=ast.Load()), ty
 
     def member_chain(self, node: Any) -> tuple[str, ...] | None:
         """``p.backend.service`` as ``("p", "backend", "service")``: a name and plain member
@@ -1536,6 +1590,8 @@ class NativeGen:
             return E("TYPEOF(X)", X=self.expr(node.argument, raw=True)[0]), "ascii"
         if node.operator == "!":
             return E("not X", X=self.truthy(*self.expr(node.argument))), "bool"
+        if node.operator == "delete":
+            return self.delete(node.argument)
         if node.operator == "-" and isinstance(node.argument, A.Literal) and type(node.argument.value) is int \
                 and 0 < node.argument.value <= _SAFE:
             return ast.Constant(-node.argument.value), "int"
@@ -1554,7 +1610,9 @@ class NativeGen:
             if isinstance(p, A.SpreadElement):
                 e, ty = self.expr(p.argument, raw=True)
                 keys.append(None)
-                values.append(self.as_dict(e, ty))
+                # a member read may be an absent optional field ({...labels}); a name (a callback's
+                # element, {...p, k: x}) is an object, whose fact spares its later reads a test
+                values.append(self.as_dict(e, ty) if isinstance(p.argument, A.Identifier) else self.as_spread(e, ty))
                 continue
             if p.method:
                 raise Unsupported
@@ -1600,10 +1658,10 @@ _LOGICAL_ASSIGNMENTS = ("??=", "||=", "&&=")
 def _maybe_absent(program: A.Program) -> set[int]:
     """The member reads whose absence the script allows for, by id: the object of ``?.`` and
     an optional member itself, the operands of ``??``, ``||``, ``&&``, ``!``, ``typeof``
-    and of equality, a conditional's or an ``if``'s test, a switch's discriminant, a spread,
-    the value of an object literal's member or an array literal's element. Absent keys are
-    common there (``value.x?.y ?? d``, ``c.name === "app"``, ``{...labels}``,
-    ``({ name: p.name })``, ``[e.name, e.value]``)."""
+    and of equality, a conditional's or an ``if``'s test, a switch's discriminant, a spread, a
+    source of ``Object.assign``, the value of an object literal's member or an array literal's
+    element. Absent keys are common there (``value.x?.y ?? d``, ``c.name === "app"``,
+    ``{...labels}``, ``({ name: p.name })``, ``[e.name, e.value]``)."""
     marked: set[int] = set()
     compared: list[A.MemberExpression] = []  # (marked as compared to a value: see below)
 
@@ -1640,6 +1698,9 @@ def _maybe_absent(program: A.Program) -> set[int]:
         elif isinstance(node, A.ArrayExpression):
             for element in node.elements:  # ([e.name, e.value]: an env var's value may be absent)
                 mark(element)
+        elif isinstance(node, A.CallExpression) and _is_assign_call(node):
+            for source in node.arguments[1:]:
+                mark(source)  # (Object.assign({}, value.metadata.labels): a source copied like a spread)
         elif isinstance(node, A.CallExpression) and _tests_elements(node):
             callback = node.arguments[0]
             assert isinstance(callback, A.ArrowFunctionExpression)
@@ -1655,6 +1716,26 @@ def _maybe_absent(program: A.Program) -> set[int]:
             if isinstance(node, A.MemberExpression) and id(node) not in marked and _member_path(node) in paths:
                 marked.add(id(node))
     return marked
+
+
+def _as_step(s: ast.stmt) -> ast.expr | None:
+    """A hoisted statement as an expression: ``N = X`` as ``(N := X)``, ``if C: DEOPT()`` as
+    ``DEOPT() if C else None``; None for any other statement."""
+    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+        return ast.NamedExpr(target=ast.Name(id=s.targets[0].id, ctx=ast.Store()), value=s.value)
+    if isinstance(s, ast.If) and not s.orelse and len(s.body) == 1 and isinstance(s.body[0], ast.Expr) \
+            and isinstance(s.body[0].value, ast.Call) and isinstance(s.body[0].value.func, ast.Name) \
+            and s.body[0].value.func.id == "DEOPT":
+        return E("DEOPT() if C else None", C=s.test)
+    return None
+
+
+def _is_assign_call(node: A.CallExpression) -> bool:
+    """``Object.assign(...)`` (by its spelling: the translation checks that ``Object`` is the global)."""
+    callee = node.callee
+    return isinstance(callee, A.MemberExpression) and not callee.computed and isinstance(callee.object, A.Identifier) \
+        and callee.object.name == "Object" and isinstance(callee.property, A.PropertyName) \
+        and callee.property.name == "assign"
 
 
 def _member_objects(program: A.Program) -> dict[str, int]:

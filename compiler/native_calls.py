@@ -17,6 +17,7 @@ import attrs
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
+from syncpatch.runtime.convert import JS_WHITESPACE
 from syncpatch.runtime.stdlib.regexp_syntax import group_parens
 
 from .native import _PROTO_NAMES, Unsupported, _plain_text, _safe_int, is_function_call
@@ -48,9 +49,10 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("B2A(T.encode(), newline=False).decode() if len(T := X) <= MAX_TEXT else DEOPT()",
                      T=gen.tmp(), X=gen.as_text(*gen.expr(args[0], raw=True), screen=False)), "ascii"
         if gen.is_global(callee, "atob") and len(args) == 1:
-            # strict base64 decodes alike in both engines; anything else (whitespace, no padding,
-            # text that is not ASCII) makes a2b raise
-            return E("A2B(T, strict_mode=True).decode('utf-8', 'replace') if len(T := X) <= MAX_TEXT else DEOPT()",
+            # canonical base64, padded or not, decodes alike in both engines; anything else
+            # (whitespace, stray padding, text that is not ASCII) makes the helper raise
+            return E("A2B(T, strict_mode=True).decode('utf-8', 'replace') if not len(T := X) & 3 "
+                     "and len(T) <= MAX_TEXT else ATOB(T)",
                      T=gen.tmp(), X=gen.as_text(*gen.expr(args[0], raw=True), screen=False)), "str"
         if gen.is_global(callee, "virtualToHostDNS") and len(args) == 1:
             return E("VDNS(X, context)", X=gen.expr(args[0])[0]), "str"
@@ -133,6 +135,21 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         gen.element = "any"
         return _map(gen, E("[UNDEFINED] * N if type(N := X) is int and 0 <= N <= MAX_ITEMS else DEOPT()",
                            N=gen.tmp(), X=n), (args[1],), start)
+    if gen.is_global(receiver, "Array") and method == "from" and len(args) == 1 \
+            and not isinstance(args[0], (A.ObjectExpression, A.SpreadElement)):
+        # Array.from(xs) of an array: a shallow copy (other iterables: the general tier)
+        obj, ty = gen.expr(args[0], raw=True)
+        return _array_slice(gen, gen.as_list(obj, ty), ty, ())
+    if gen.is_global(receiver, "Array") and method == "from" and len(args) == 2 \
+            and not isinstance(args[0], A.ObjectExpression) and isinstance(args[1], A.ArrowFunctionExpression) \
+            and len(args[1].params) <= 2:
+        # Array.from(xs, (x, i) => ...) of an array: its map (iterating an array visits its
+        # elements in order); the callback is given no third argument. Other iterables (a
+        # string's code points, a Set) and array-likes take the general tier
+        start = len(gen.pending)
+        obj, ty = gen.expr(args[0], raw=True)
+        gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
+        return _map(gen, gen.as_list(obj, ty), (args[1],), start)
     if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
         return E("type(T := X) is list or NOT_ARRAY(T)", T=gen.tmp(), X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
     if method in ("pop", "shift") and not args and _made_here(gen, receiver):
@@ -260,7 +277,7 @@ _READY_TYPES = frozenset(["ascii", "str", "bool", "int", "null", "undef", "strs"
 
 
 #: Math functions on numbers: by their helper (one argument) or as min/max of safe integers
-_MATH = {"floor": "FLOOR", "ceil": "CEIL", "round": "ROUND", "abs": "ABS", "max": "max", "min": "min"}
+_MATH = {"floor": "FLOOR", "ceil": "CEIL", "round": "ROUND", "trunc": "TRUNC", "abs": "ABS", "max": "max", "min": "min"}
 
 
 def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -280,13 +297,27 @@ def _math(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.exp
 
 
 def _spread_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
-    """``Math.max(...xs)`` (``Math.min``) of safe integers: an empty array (-Infinity),
-    another element type (NaN, strings read as numbers) or a long one takes the general tier."""
+    """``Math.max(...xs)`` (``Math.min``, with other arguments too) of safe integers: no
+    number at all (-Infinity), another element type (NaN, strings read as numbers) or a long
+    array takes the general tier;
+    ``Object.assign({}, ...xs)`` of objects (see ``ASSIGN_ALL``)."""
     callee, args = node.callee, node.arguments
+    if isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Object") \
+            and gen.static_key(callee) == "assign" and len(args) >= 2 and isinstance(args[0], A.ObjectExpression) \
+            and isinstance(args[-1], A.SpreadElement) and not any(isinstance(a, A.SpreadElement) for a in args[:-1]):
+        # Object.assign({...}, a, ...xs): the written sources first, then each of xs in turn
+        made, _ = _object_call(gen, "assign", args[:-1])
+        spread = args[-1]
+        assert isinstance(spread, A.SpreadElement)
+        return E("ASSIGN_ALL(D, L)", D=made, L=gen.expr(spread.argument, raw=True)[0]), "dict"
     if not (isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Math")
-            and gen.static_key(callee) in ("max", "min") and len(args) == 1 and isinstance(args[0], A.SpreadElement)):
+            and gen.static_key(callee) in ("max", "min")):
         raise Unsupported
-    items = gen.as_list(*gen.expr(args[0].argument, raw=True))
+    # (Math.max(0, ...xs): the plain arguments and the spread elements in one list, in order)
+    parts: list[ast.expr] = [ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load())
+                             if isinstance(a, A.SpreadElement) else gen.as_int(*gen.expr(a)) for a in args]
+    items = parts[0].value if len(parts) == 1 and isinstance(parts[0], ast.Starred) else \
+        ast.List(elts=parts, ctx=ast.Load())
     t, x = gen.tmp(), gen.tmp()
     return E(f"{gen.static_key(callee)}(T) if 0 < len(T := L) <= MAX_ITEMS and "
              "all(type(X) is int and -S <= X <= S for X in T) else DEOPT()", T=t, X=x, L=items,
@@ -629,18 +660,36 @@ def _int_literal(gen: "NativeGen", node: Any) -> int:
     raise Unsupported
 
 
+def _needle(gen: "NativeGen", node: Any) -> ast.expr:
+    """The text ``startsWith``, ``endsWith`` or ``includes`` looks for: a literal (see
+    ``_text_literal``), or text computed when it runs (``name.startsWith(context.vcluster.name)``)
+    that is ASCII: it matches alike by code points and by UTF-16 units in any receiver, since
+    it can match no part of a surrogate pair. Other needles (numbers, which JS converts,
+    regexes, which throw, other text) take the general tier."""
+    try:
+        return ast.Constant(_text_literal(node))
+    except Unsupported:
+        pass
+    e, ty = gen.expr(node, raw=True)
+    if ty == "ascii":
+        return e
+    gen.consumed(e)
+    return E("N if type(N := X) is str and N.isascii() else DEOPT()", N=gen.tmp(), X=e)
+
+
 def _prefix_test(py: str) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if len(args) != 1:
             raise Unsupported
-        return E(f"X.{py}(L)", X=gen.as_text(obj, ty), L=ast.Constant(_text_literal(args[0]))), "bool"
+        return E(f"X.{py}(L)", X=gen.as_text(obj, ty), L=_needle(gen, args[0])), "bool"
     return build
 
 
 def _includes_text(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if len(args) != 1:
         raise Unsupported
-    return E("L in X", X=gen.as_text(obj, ty), L=ast.Constant(_text_literal(args[0]))), "bool"
+    text = gen.as_text(obj, ty)
+    return E("L in X", X=text, L=_needle(gen, args[0])), "bool"
 
 
 def _index_of(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -734,15 +783,25 @@ def _case(py: str) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if args:
             raise Unsupported
-        return E(f"X.{py}()", X=gen.as_ascii(obj, ty)), "ascii"
+        if ty == "ascii":
+            return E(f"X.{py}()", X=obj), "ascii"
+        # other text by the general tier's own mapping (Python's lower and upper agree on
+        # ASCII only: node's Unicode data is newer)
+        return E(f"T.{py}() if (T := X).isascii() else {py.upper()}_TEXT(T)", T=gen.tmp(),
+                 X=gen.as_text(obj, ty)), "str"
     return build
 
 
 def _trim(py: str) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if args:
-            raise Unsupported  # JS and Python whitespace agree on ASCII only
-        return E(f"X.{py}(W)", X=gen.as_ascii(obj, ty), W=ast.Constant(_JS_SPACE)), "ascii"
+            raise Unsupported
+        if ty == "ascii":
+            return E(f"X.{py}(W)", X=obj, W=ast.Constant(_JS_SPACE)), "ascii"
+        # other text by JS's whitespace set, when it holds no surrogate (the result is text
+        # as the caller gets it: a pair held as two code points would reach it unjoined)
+        return E(f"T.{py}(A) if (T := X).isascii() else WHOLE_TEXT(T).{py}(W)", T=gen.tmp(), X=gen.as_text(obj, ty),
+                 A=ast.Constant(_JS_SPACE), W=ast.Constant(JS_WHITESPACE)), "str"
     return build
 
 
@@ -1415,7 +1474,7 @@ def _reduce(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start: int
         raise Unsupported
     test_params, test_body = _callback(keep, 1) if keep is not None else ([], None)
     element = gen.element
-    source = _bounded(gen, items, start)
+    source = _bounded(gen, items, start, unpacked)
     acc, item = gen.tmp(), gen.tmp()
     parts = (gen.tmp(), gen.tmp()) if unpacked else None
     own: dict[str, tuple[str, str]] = {params[1]: (item, element)} if parts is None else {
@@ -1588,12 +1647,13 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
     if method == "assign" and args and isinstance(args[0], A.ObjectExpression):
         # onto a fresh literal: the sources' own keys in order, as spreads copy them
         # (a "__proto__" key would set the prototype there, not copy: the general tier)
-        # (keys that are not strings: the general tier converts or drops them; integer-like keys,
+        # (null and undefined sources copy nothing, as in JS; keys that are not strings: the
+        # general tier converts or drops them; integer-like keys,
         # a ConfigMap's "10", are copied as a spread copies them, and the result's check puts
         # them in JS's order, as it does for a spread's)
         parts = [gen.object(args[0])[0], *(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D) or JS_KEYS(D)) "
                                              "and '__proto__' not in D else DEOPT()", D=gen.tmp(),
-                                             X=gen.as_dict(*gen.expr(a, raw=True))) for a in args[1:])]
+                                             X=gen.as_spread(*gen.expr(a, raw=True))) for a in args[1:])]
         return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
     if method not in ("keys", "values", "entries") or len(args) != 1:
         raise Unsupported

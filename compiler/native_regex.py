@@ -20,7 +20,10 @@ __all__ = ["literal_regex", "translate_regex"]
 _LITERAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_/:@,;=!~%&'\"<>#`")
 _ESCAPABLE = frozenset(".-/\\^$*+?()[]{}|")
 _CLASSES = frozenset("dwsDWS")
-_LIMITS = {0: 1 << 20, 1: 3000, 2: 200}
+#: by the number of unbounded quantifiers that count (``_nesting``): (longest input) **
+#: (quantifiers + 1) stays below about 10**7 (``\w+\.\w+\.\w+\w``, three runs that can meet
+#: the last, on up to 50 characters; a version's ``^v?\d+\.\d+\.\d+$`` counts one)
+_LIMITS = {0: 1 << 20, 1: 3000, 2: 200, 3: 50, 4: 25}
 
 
 def translate_regex(pattern: str, ignore_case: bool = True) -> tuple[str, int] | None:
@@ -122,7 +125,7 @@ def translate_regex(pattern: str, ignore_case: bool = True) -> tuple[str, int] |
             return None
         i += 1
     unbounded += _nesting(atoms, ignore_case)
-    if len(depth_quantified) != 1 or unbounded > 2:
+    if len(depth_quantified) != 1 or unbounded not in _LIMITS:
         return None
     translated = "".join(out)
     try:  # Annex B classes such as [\d-z] read differently in Python, which refuses them

@@ -50,11 +50,14 @@ def is_statement_body(node: Any) -> bool:
 
 def needs_statements(e: Any, declared: set[str]) -> bool:
     """An expression statement only ``function_body`` translates: a local assigned again, a
-    write into a container a local (of the names ``declared`` before it) holds, ``push``,
-    ``forEach``."""
+    write into a container a local (of the names ``declared`` before it) holds, or a delete
+    from one, ``push``, ``forEach``."""
     if isinstance(e, A.AssignmentExpression):
         return isinstance(e.left, A.Identifier) or isinstance(e.left, A.MemberExpression) \
             and isinstance(e.left.object, A.Identifier) and e.left.object.name in declared
+    if isinstance(e, A.UnaryExpression) and e.operator == "delete":
+        return isinstance(e.argument, A.MemberExpression) and isinstance(e.argument.object, A.Identifier) \
+            and e.argument.object.name in declared
     if isinstance(e, A.UpdateExpression):
         return True
     return isinstance(e, A.CallExpression) and isinstance(e.callee, A.MemberExpression) \
@@ -422,9 +425,24 @@ def _declaration(gen: "NativeGen", body: _Body, s: A.VariableDeclaration, before
             if name is not None and name in body.assigned:
                 gen.reassigned.add(py)
                 gen.scopes[-1][name] = (py, "any")
-            elif isinstance(d.init, (A.ObjectExpression, A.ArrayExpression)) and isinstance(d.id, A.Identifier):
+            elif _makes_container(d.init) and isinstance(d.id, A.Identifier):
                 gen.own.add(py)  # a container this function made: writes into it are its own
     return out
+
+
+def _makes_container(node: Any) -> bool:
+    """A literal, or ``Object.assign({...}, ...)`` / ``Object.fromEntries(...)``: an object
+    made right there, which no one else holds (by spelling: the translation of the call
+    itself checks that ``Object`` is the global)."""
+    if isinstance(node, (A.ObjectExpression, A.ArrayExpression)):
+        return True
+    if not (isinstance(node, A.CallExpression) and not node.optional and isinstance(node.callee, A.MemberExpression)
+            and not node.callee.computed and not node.callee.optional and isinstance(node.callee.object, A.Identifier)
+            and node.callee.object.name == "Object" and isinstance(node.callee.property, A.PropertyName)):
+        return False
+    method = node.callee.property.name
+    return method == "fromEntries" or method == "assign" and bool(node.arguments) \
+        and isinstance(node.arguments[0], A.ObjectExpression)
 
 
 def _computes(node: Any) -> bool:
@@ -447,7 +465,8 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
     """One declarator's bindings in the order they are made: (JS name, or None for the value
     a pattern reads from; Python name; value; type). Each name enters the scope as it is made
     (a default may read an earlier name: ``[a, b = a]``). Patterns: ``{a, k: b, c = d}`` of
-    an object, ``[a, , b = d]`` of an array (no nesting, no rest)."""
+    an object, ``{a, ...rest}`` (a rest name last), ``[a, , b = d]`` of an array (no
+    nesting, no array rest)."""
     if d.init is None:
         raise Unsupported
     pattern = d.id
@@ -459,17 +478,27 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
         return [(pattern.name, py, node, ty)]
     if _nested(pattern):
         return _nested_declarator(gen, d, before)
+    rest = None
+    if isinstance(pattern, A.ObjectPattern) and pattern.properties and isinstance(pattern.properties[-1], A.RestElement):
+        last = pattern.properties[-1]  # ({status, ...rest} = value: the other members)
+        if not isinstance(last.argument, A.Identifier):
+            raise Unsupported
+        rest = last.argument.name
+        pattern = attrs.evolve(pattern, properties=pattern.properties[:-1])
     fields = _pattern_fields(pattern)
     for name, _key, _default in fields:
         _check_name(gen, name, d.init, before)
-    if len({f[0] for f in fields}) != len(fields):
+    if rest is not None:
+        _check_name(gen, rest, d.init, before)
+    if len({f[0] for f in fields} | ({rest} if rest else set())) != len(fields) + (rest is not None):
         raise Unsupported
     node, ty = gen.expr(d.init)
     holder = gen.tmp()
     is_object = isinstance(pattern, A.ObjectPattern)
     # an object not yet tested whose members are read by DICT_GET, each of which refuses what
     # is no object as the type test would (gen.dict_get); a key Object.prototype has keeps it
-    by_get = is_object and ty == "any" and bool(fields) and not _PROTO_NAMES.intersection(f[1] for f in fields)
+    by_get = is_object and ty == "any" and bool(fields) and rest is None \
+        and not _PROTO_NAMES.intersection(f[1] for f in fields)
     if by_get:
         gen.consumed(node)
     out: list[tuple[str | None, str, ast.expr, str]] = [
@@ -497,6 +526,16 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
             rty = "any"
         gen.scopes[-1][name] = (py, rty)
         out.append((name, py, read, rty))
+    if rest is not None:
+        # the other members in JS's order (insertion order, integer-like keys put first where
+        # the result is checked), ASCII keys only (a surrogate pair held as two code points
+        # would be one key in JS); anything else the general tier copies
+        py = gen.tmp()
+        keys = ast.Tuple(elts=[ast.Constant(str(f[1])) for f in fields], ctx=ast.Load())
+        read = E("{K: V for K, V in H.items() if K not in N} if (PLAIN_KEYS(H) or JS_KEYS(H)) "
+                 "and ''.join(H).isascii() else DEOPT()", K=gen.tmp(), V=gen.tmp(), H=holder, N=keys)
+        gen.scopes[-1][rest] = (py, "dict")
+        out.append((rest, py, read, "dict"))
     return out
 
 
@@ -581,6 +620,9 @@ def _expression_statement(gen: "NativeGen", body: _Body, e: Any) -> list[ast.stm
     if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.MemberExpression) \
             and not e.left.optional and _local(gen, e.left.object, gen.own) is not None:
         return _own_write(gen, e.left, e.right)
+    if isinstance(e, A.UnaryExpression) and e.operator == "delete" and isinstance(e.argument, A.MemberExpression) \
+            and not e.argument.optional and _local(gen, e.argument.object, gen.own) is not None:
+        return _own_delete(gen, e.argument)
     if isinstance(e, A.CallExpression) and not e.optional and isinstance(e.callee, A.MemberExpression) \
             and not e.callee.optional and not e.callee.computed and isinstance(e.callee.property, A.PropertyName):
         method = e.callee.property.name
@@ -613,6 +655,25 @@ def _reassign(gen: "NativeGen", target: A.Identifier, operator: str, right: Any)
 def _own_write(gen: "NativeGen", target: A.MemberExpression, right: Any) -> list[ast.stmt]:
     """``out[k] = v`` / ``out.k = v`` into an object this function made (a string key; the
     ``__proto__`` key would set the prototype in JS). Into an array: the general tier."""
+    d, k = _own_key(gen, target)
+    node, ty = gen.expr(right)
+    v, kn = gen.tmp(), gen.tmp()
+    # (the key is computed before the value, as in JS)
+    bound = gen.bounded(node, v, ty) if _computes(right) else []
+    return [*_flush(gen), _assign(kn, k), _assign(v, node), *S("D[K] = V", D=d, K=kn, V=v), *bound]
+
+
+def _own_delete(gen: "NativeGen", target: A.MemberExpression) -> list[ast.stmt]:
+    """``delete out.k`` / ``delete out[k]`` (a statement: its true is unused) on an object
+    this function made: its own member goes, if it has one (a key added again goes last,
+    as in JS). On an array or an input: the general tier."""
+    d, k = _own_key(gen, target)
+    return [*_flush(gen), *S("D.pop(K, None)", D=d, K=k)]
+
+
+def _own_key(gen: "NativeGen", target: A.MemberExpression) -> tuple[str, ast.expr]:
+    """The Python name of the own object ``target`` reads a member of, and its key (ASCII
+    text that is not ``__proto__``, tested when it runs if it is computed)."""
     d = _local(gen, target.object, gen.own)
     assert d is not None
     found = gen.lookup(target.object.name) if isinstance(target.object, A.Identifier) else None
@@ -631,11 +692,7 @@ def _own_write(gen: "NativeGen", target: A.MemberExpression, right: Any) -> list
         test = "(K := X) != '__proto__'" if kty == "ascii" else \
             "type(K := X) is str and K.isascii() and K != '__proto__'"
         k = E(f"K if {test} else DEOPT()", K=gen.tmp(), X=kx)
-    node, ty = gen.expr(right)
-    v, kn = gen.tmp(), gen.tmp()
-    # (the key is computed before the value, as in JS)
-    bound = gen.bounded(node, v, ty) if _computes(right) else []
-    return [*_flush(gen), _assign(kn, k), _assign(v, node), *S("D[K] = V", D=d, K=kn, V=v), *bound]
+    return d, k
 
 
 def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
@@ -842,10 +899,11 @@ def bounded(gen: "NativeGen", items: ast.expr, start: int, unpacked: bool = Fals
     """Hoist the receiver into a local and refuse arrays past ``MAX_ITEMS``. The hoisted
     statement runs before all code still to be translated: its guards' facts hold there.
     The local is only iterated and measured, so ``Object.keys(d)`` and ``Object.values(d)``
-    hand over ``d`` and ``d.values()`` themselves, not copies (no native code writes to ``d``);
+    hand over ``d`` and ``d.values()`` themselves, not copies (a loop that adds a key raises);
     so does ``Object.entries(d)`` when each entry is ``unpacked`` into ``[k, v]`` names (no
-    entry is seen as an array)."""
-    if (isinstance(items, ast.IfExp) and isinstance(items.body, ast.Call) and isinstance(items.body.func, ast.Name)
+    entry is seen as an array). Not in a script that deletes members: its loop may change the
+    object it goes over."""
+    if not gen.deletes and (isinstance(items, ast.IfExp) and isinstance(items.body, ast.Call) and isinstance(items.body.func, ast.Name)
             and items.body.func.id == "list" and len(items.body.args) == 1):
         view = _entries_view(items.body.args[0])
         if view is None:

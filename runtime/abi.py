@@ -33,7 +33,9 @@ ABI_VERSION = 9  # 2: the native tier's helpers (runtime/native.py); 3: the with
 # 8: BUILTIN_CALLS and bound_callee (the general tier's calls of built-in globals and their functions)
 #    native DICT_GET (dict.get unbound: member reads of untested objects, dict subclasses by their own storage)
 #    native UNEQUAL_TEXT, UNEQUAL_NUMBER, NOT_ARRAY (a caller's subclass fails an exact test: the general tier answers)
-# 9: native REGEX_MATCHES and REGEX_STITCH (replace with a callback)
+# 9: native TRUNC (Math.trunc), ATOB (base64 with or without its padding), ASSIGN_ALL (Object.assign of a spread),
+#    UPPER_TEXT and LOWER_TEXT (case mapping of text that is not ASCII), WHOLE_TEXT (text without surrogates),
+#    REGEX_MATCHES and REGEX_STITCH (replace with a callback)
 
 NAN = math.nan
 TYPE = type

@@ -26,6 +26,7 @@ from typing import Any, Callable
 from .interop import _dict_to_python, known_plain_keys, plain_keys, to_python
 from .convert import JS_WHITESPACE, is_array_index, normalize_number, number_to_string, string_to_number
 from .stdlib.collation import collation_key
+from .stdlib.string_case import js_lower, js_upper
 from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
 from .values import UNDEFINED
@@ -550,6 +551,23 @@ def js_items(d: dict[Any, Any]) -> Any:
     return d.items() if pick is None else pick(list(d.items()))
 
 
+def assign_all(target: dict[str, Any], sources: Any) -> dict[str, Any]:
+    """``Object.assign(target, ...sources)`` onto an object the script just made: each source
+    an object with string keys other than ``__proto__`` (which would set the prototype, not be
+    copied), or null or undefined (skipped, as JS skips them); anything else, or more than
+    ``MAX_ITEMS`` sources, takes the general tier. Integer-like keys are put in JS's order
+    where the result is checked, as for a spread."""
+    if type(sources) is not list or len(sources) > MAX_ITEMS:
+        raise Deopt
+    for d in sources:
+        if d is None or d is UNDEFINED:
+            continue
+        if type(d) is not dict or not (known_plain_keys(d) or plain_keys(d) or js_keys(d)) or "__proto__" in d:
+            raise Deopt
+        target.update(d)
+    return target
+
+
 def str_keys(d: dict[Any, Any]) -> bool:
     """Whether every key of ``d`` is a ``str`` (``STR_KEYS``): then ``Object.keys(d)`` has one
     key per entry, whatever its order (a key of another type could meet its string form)."""
@@ -806,6 +824,17 @@ def round_half_up(v: Any) -> int:
     return r
 
 
+def truncate(v: Any) -> int:
+    """``Math.trunc``: toward zero (-0 from a negative fraction: the general tier)."""
+    n = _integral(v)
+    if n is not None:
+        return n  # type: ignore[no-any-return]
+    r: int = math.trunc(v)
+    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
+        raise Deopt
+    return r
+
+
 def absolute(v: Any) -> int:
     if type(v) is int and -_SAFE <= v <= _SAFE:
         return abs(v)
@@ -829,6 +858,19 @@ def _json_float(text: str) -> int | float:
 
 #: one decoder for every call, with JSON.parse's number hooks (it keeps no state between calls)
 _JSON_DECODER = json.JSONDecoder(parse_constant=_json_constant, parse_int=_json_int, parse_float=_json_float)
+
+
+def base64_text(s: str) -> str:
+    """``atob`` of canonical base64 whose padding may be left off (as a JWT's segments are:
+    forgiving-base64 decodes them alike); whitespace, stray ``=`` or other characters make
+    ``a2b_base64`` raise and the general tier decides. The bytes are read as UTF-8. (Native
+    code decodes text whose length is a multiple of four inline and calls this for the rest.)"""
+    if len(s) > MAX_TEXT:
+        raise Deopt
+    n = len(s) & 3
+    if n > 1 and "=" not in s:
+        s += "==" if n == 2 else "="
+    return binascii.a2b_base64(s, strict_mode=True).decode("utf-8", "replace")
 
 
 def json_parse(text: Any) -> Any:
@@ -1158,6 +1200,30 @@ def plain_tree(v: Any, text: bool = False) -> bool:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def whole_text(s: str) -> str:
+    """``s`` when it holds no surrogate (text read as it is: a pair held as two code points
+    is one character to the general tier, which gives it joined); else the general tier."""
+    if _SURROGATE.search(s):
+        raise Deopt
+    return s
+
+
+def upper_text(s: str) -> str:
+    """``toUpperCase`` of text that is not ASCII, by the general tier's own mapping (V8's); text
+    with surrogates (a pair held as two code points is one character in JS) or a long text
+    takes the general tier."""
+    if len(s) > MAX_TEXT or _SURROGATE.search(s):
+        raise Deopt
+    return js_upper(s)
+
+
+def lower_text(s: str) -> str:
+    """``toLowerCase`` of text that is not ASCII (see ``upper_text``)."""
+    if len(s) > MAX_TEXT or _SURROGATE.search(s):
+        raise Deopt
+    return js_lower(s)
+
+
 def copied_out(v: Any) -> Any:
     """A result that may hold parts of the caller's input the script did not copy (see
     ``compiler/native.py``, ``prologue``): returned as it is when converting those parts
@@ -1386,7 +1452,7 @@ def _helpers() -> dict[str, Any]:
     return {
         "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH, "PLAIN_LEAVES": _PLAIN_LEAVES,
         "JS_TRUTHY": to_boolean, "MAX_ITEMS": MAX_ITEMS, "MAX_TEXT": MAX_TEXT, "B2A": binascii.b2a_base64,
-        "A2B": binascii.a2b_base64,
+        "A2B": binascii.a2b_base64, "ATOB": base64_text,
         "JSON_STRING": json_string, "JSON_SCALAR": json_scalar, "VDNS": virtual_to_host_dns, "REGEX_SUB": regex_sub, "REGEX_TEST": regex_test,
         "TO_PYTHON": export, "DICT_OUT": _dict_to_python, "SMALL_PLAIN": _small_plain, "CONCAT": concat, "KNOWN_KEYS": known_plain_keys,
         "PLAIN_KEYS": plain_keys, "SHALLOW": shallow_to_js,
@@ -1395,9 +1461,10 @@ def _helpers() -> dict[str, Any]:
         "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten, "FLAT_ONE": flat_one,
         "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
-        "UNIQUE": unique, "JS_KEYS": js_keys, "JS_ITEMS": js_items, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
+        "UNIQUE": unique, "JS_KEYS": js_keys, "ASSIGN_ALL": assign_all,
+        "UPPER_TEXT": upper_text, "LOWER_TEXT": lower_text, "WHOLE_TEXT": whole_text, "JS_ITEMS": js_items, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
-        "CEIL": ceil, "ROUND": round_half_up, "ABS": absolute, "DICT_OUT_KEYS": dict_out, "COPIED_OUT": copied_out,
+        "CEIL": ceil, "ROUND": round_half_up, "TRUNC": truncate, "ABS": absolute, "DICT_OUT_KEYS": dict_out, "COPIED_OUT": copied_out,
         "SPREAD_OUT": spread_out, "KEYS_OUT": keys_out,
         "SORT_COLLATED": sort_collated, "MATCH_GROUP": match_group, "URI_ENCODE": uri_encode_component,
         "URI_DECODE": uri_decode_component, "PARSE_INT_RADIX": parse_int_radix, "REGEX_SPLIT": regex_split,

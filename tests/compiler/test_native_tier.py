@@ -1001,6 +1001,10 @@ CONTEXT_EXPRESSIONS = [e for e in EXPRESSIONS if "context" in e] + [
     "context.path === 9007199254740992",
     "context.path + 1",
     'context.path.split(".").pop()',
+    # (natcover6) text computed when it runs as the needle, and case mapping of any text
+    "value.startsWith(context.vcluster.name) ? value.slice(context.vcluster.name.length) : value",
+    "context.vcluster.name.endsWith(value)", "value.includes(context.vcluster.namespace)",
+    "context.vcluster.name.toLowerCase().trim()",
 ]
 CONTEXT_VALUE_IDS = ("str-web", "str-dns", "str-empty", "dict-rich", "none", "int-0")
 
@@ -1071,12 +1075,15 @@ def test_translate_regex_details() -> None:
 def test_translate_regex_counts_runs_that_can_meet(pattern: str, ignore_case: bool, limit: int) -> None:
     translated = translate_regex(pattern, ignore_case)
     assert translated is not None and translated[1] == limit
+    # (three or four runs that can meet: shorter input still, its work below about 10**7 steps)
+    assert translate_regex("a+a+a+a+")[1] < translate_regex("a+a+a+")[1] < translate_regex("a+a+")[1]  # type: ignore[index]
+    assert translate_regex("a+a+a+")[1] ** 4 <= 10**7 and translate_regex("a+a+a+a+")[1] ** 5 <= 10**7  # type: ignore[index]
 
 
 @pytest.mark.parametrize("pattern", [
     "(a)\\1", "(?=a)", "(?!a)", "(?<=a)b", "(a+)+", "(a|aa)+", "(?:a*)*", "(?<n>a)", "[[a]]", "[]", "[^]",
     "\\u0041", "\\x41", "\\b", "\\B", "\\0", "a{,3}", "a{1,2,3}", "*a", "(a", "a)", "]", "}", "a{2", "\\",
-    "a+a+a+", "\\d+\\d+\\d+", "[a-z]+[a-c]+[b-d]+",
+    "a+a+a+a+a+", "\\d+\\d+\\d+\\d+\\d+", "[a-z]+[a-c]+[b-d]+[a-z]+[a-z]+",
 ])
 def test_translate_regex_rejects(pattern: str) -> None:
     assert translate_regex(pattern) is None
@@ -1482,6 +1489,24 @@ STAYS_NATIVE = [
     ("parseInt(value.cpu)", {"cpu": "2"}),
     ("value.spec.ports.map(({ nodePort, ...rest }) => rest)",
      {"spec": {"ports": [{"name": "http", "port": 80, "nodePort": 31080, "protocol": "TCP"}, {"port": 443}]}}),
+    # (natcover6) a JWT's unpadded payload, text that is not ASCII, nulls among Object.assign's
+    # sources, integer-like keys beside a delete
+    ("Math.trunc(value * 1.5)", 5),
+    ("JSON.parse(atob(value.split('.')[1])).sub", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.sig"),
+    ("Array.from(value, (x, i) => x + i)", ["a", "b"]),
+    ("(() => { const o = { ...value }; for (const k of Object.keys(o)) { if (k.startsWith('x')) delete o[k]; } "
+     "return o; })()", {"xa": "1", "b": "2", "10": "ten"}),
+    ("Object.assign({}, ...value.map(x => ({ [x.name]: x.port })))",
+     [{"name": "http", "port": 80}, {"name": "https", "port": 443}]),
+    ("Object.assign({}, ...value)", [{"a": "1"}, None, {"b": "2", "10": "x"}]),
+    ("value.toUpperCase()", "Zürich edge"),
+    ("value.toLowerCase().length", "ÉCOLE 🚀"),
+    ("Object.assign({}, value.metadata.labels, { n: value.metadata.name })", {"metadata": {"name": "web"}}),
+    ("delete value.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']; value",
+     {"metadata": {"name": "web", "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}", "a": "1"}}}),
+    ("({ ...value.metadata.annotations, 'x/y': '1' })", {"metadata": {"annotations": None}}),
+    ("value.metadata.labels ? Object.keys(value.metadata.labels).length : 0", {"metadata": {}}),
+    ("Object.fromEntries(Object.entries(value.data).map(([k, v]) => [k, v.trim()]))", {"data": {"a": " café ", "10": "x"}}),
 ]
 
 
@@ -2404,3 +2429,193 @@ def test_ordinary_inputs_stay_native(source: str, value: Any, expected: Any) -> 
     f = syncpatch.compile_expression(source)
     assert f.native and f(value) == expected
     assert not f.general.loaded, "the general tier was needed"
+# -- natcover6: the constructs of the corpus's sixth batch ---------------------------------------
+# Math.trunc; atob of base64 without its padding (a JWT's segments); Array.from of an array,
+# with or without a map function; delete on an object the script made; Object.assign of a
+# spread; toUpperCase and toLowerCase of text that is not ASCII. Each row is native, agrees
+# with the general tier on every value of its group, and (where node's atob does not differ:
+# it reads bytes as Latin-1, vCluster's as UTF-8) node agrees.
+
+
+class _StrSub(str):
+    def upper(self) -> str:  # (never called: the tiers read the plain text)
+        return "lie"
+
+
+class _OrderedSub(collections.OrderedDict):  # type: ignore[type-arg]
+    def keys(self) -> Any:  # (never called: the tiers read the plain members)
+        return iter(["lie"])
+
+
+class _FloatSub(float):
+    def is_integer(self) -> bool:  # (never called: the tiers read the plain number)
+        return False
+
+
+class _ListSub(list):  # type: ignore[type-arg]
+    def __iter__(self) -> Any:
+        return iter(["lie"])
+
+
+NATCOVER6_GROUPS: list[tuple[list[str], list[Any]]] = [
+    (["Math.trunc(value)", "Math.trunc(value * 1.5)", "Math.trunc(parseFloat(value) * 1000) + 'm'",
+      "Math.trunc(value.n ?? 0)", "Math.trunc(-value)"],
+     NATCOVER3_VALUES + [-0.5, 0.5, -1.5, 2**53 - 0.5, -(2**53), 1e16, "-0.4", "1.75"]),
+    (["atob(value)", "atob(value).length", "atob(value).split('.').length",
+      "JSON.parse(atob(value.split('.')[1] ?? '')).sub ?? null", "btoa(atob(value))"],
+     ["aGk", "aGk=", "aGk==", "YQ", "YQ=", "YQ==", "Y", "YR", "YWJ", "YWJj", "", "a b", "aGk\n", "YQ==YQ", "YQ=Y",
+      "w6k", "/w", "-_", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJzaG9wIn0.sig", "eyJzdWIiOiJzaG9wIn0", "x.eyJzdWIiOjV9",
+      "é", _StrSub("aGk"), 5, None, UNDEFINED, ["aGk"]]),
+    (["Array.from(value, x => typeof x)", "Array.from(value, (x, i) => i)", "Array.from(value)",
+      "Array.from(value.items ?? [], s => s + '!')", "Array.from(value, x => x?.name ?? null)",
+      "Array.from(value).concat(['z'])", "Array.from(value, x => x * 2).join(',')"],
+     [[], ["a", "b"], [1, 2.5, -0.0], [None, {"name": "n"}, UNDEFINED], ("t", "u"), "abc", "a😀", {"length": 2},
+      {"items": ["x", "é"]}, {"items": None}, {"items": "xy"}, None, 5, _ListSub([1, 2]), [2**53 + 1]]),
+    (["(() => { const o = { ...value }; delete o.name; return o; })()",
+      "(() => { const o = { ...value }; delete o['10']; delete o.missing; return Object.keys(o); })()",
+      "(() => { const o = { ...value }; for (const k of Object.keys(o)) { if (k.startsWith('a')) delete o[k]; } "
+      "return o; })()",
+      "(() => { const o = { ...value }; const n = o.name; delete o.name; o.name = n; return Object.keys(o); })()",
+      "(() => { const o = { ...value }; for (const k of Object.keys(o)) { delete o[k]; o[k + '_'] = 1; } "
+      "return o; })()",
+      "(() => { const o = { ...value }; for (const [k, v] of Object.entries(o)) { if (v === null) delete o[k]; } "
+      "return o; })()",
+      "(() => { const o = {}; o.a = 1; delete o.a; return [o.a, Object.keys(o).length]; })()",
+      "(() => { const o = { ...value }; delete o[value.key]; return o; })()",
+      "(() => { const spec = { ...value }; delete spec.externalIPs; spec.type = 'ClusterIP'; return spec; })()"],
+     [{}, {"name": "web", "a": 1, "b": None}, {"10": "ten", "2": "two", "name": "n", "ab": "x"},
+      {"key": "name", "name": "x"}, {"key": 10, "10": "x", "name": "y"}, {"key": "__proto__", "name": "p"},
+      {"key": "é", "é": 1}, {"externalIPs": None, "type": "NodePort", "ports": [1]}, {"a": {"b": [1.0]}, "aa": -0.0},
+      collections.OrderedDict([("name", "od"), ("a", 1)]), collections.defaultdict(list, {"name": "dd"}),
+      {"name": "\ud83d\ude00", "a": "x"}, None, "ab", [1, 2], 5]),
+    (["Object.assign({}, ...value)", "Object.assign({ a: 0 }, ...value)", "Object.keys(Object.assign({}, ...value))",
+      "Object.assign({}, ...value.map(x => ({ [x.name]: x.port })))",
+      "Object.assign({ z: 1 }, { y: 2 }, ...value.filter(x => x !== null))"],
+     [[], [{"a": 1}, {"b": 2, "a": 3}], [{"10": "ten"}, {"2": "two", "b": 1}], [None, {"a": 1}, UNDEFINED],
+      [{"name": "web", "port": 80}, {"name": "db", "port": 5432}], [{"name": "__proto__", "port": 1}],
+      [{"__proto__": {"x": 1}}], ["ab"], [5], [True], [[1, 2]], [{"a": -0.0, "b": 2**53 + 1}],
+      [collections.OrderedDict(a=1)], "ab", {"a": 1}, None, 5, [{"name": "é", "port": "😀"}]]),
+    (["/^v?\\d+\\.\\d+\\.\\d+$/.test(value)", "value.replace(/(\\d+)\\.(\\d+)\\.(\\d+)/, '$3.$2.$1')",
+      "value.match(/^(\\w+)-(\\w+)-(\\w+)$/)?.[2] ?? null", "value.split(':').map(t => /^v?\\d+\\.\\d+\\.\\d+$/.test(t))",
+      "value.match(/^(\\d+)\\.(\\d+)\\.(\\d+)-(\\w+)$/)?.[4] ?? 'release'"],
+     ["v1.27.3", "1.2.3", "1.2.3-rc1", "v1.2", "a-b-c", "web-7d9f8c6b4-x2kq9", "nginx:1.27.0", "1.2.3\n", "١.٢.٣",
+      "1." * 30 + "1", "9" * 60, "a-" * 20 + "b", "é-b-c", "", _StrSub("1.2.3"), None, 5, ["1.2.3"]]),
+    # delete on the script's own copy of value (the caller's object keeps its members) and on
+    # objects Object.assign or Object.fromEntries made; Math.max/min of arguments and spreads
+    (["delete value.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']; value",
+      "(() => { delete value.status; return value; })()", "delete value.status; delete value.missing; Object.keys(value)",
+      "(() => { delete value.metadata.labels.app; value.metadata.labels.app = 'x'; return value.metadata; })()",
+      "(() => { const l = Object.assign({}, value.metadata.labels); delete l['10']; return l; })()",
+      "(() => { const l = Object.fromEntries(Object.entries(value.metadata.labels ?? {})); delete l.app; "
+      "return Object.keys(l); })()",
+      "Math.max(0, ...(value.items ?? []).map(i => i.n))", "Math.min(...(value.items ?? []).map(i => i.n), 100)"],
+     [{"metadata": {"annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}", "a": "1"},
+                    "labels": {"app": "web", "10": "ten", "2": "two"}}, "status": {"phase": "Running"}},
+      {"metadata": {"annotations": None, "labels": None}}, {"metadata": {"labels": {"app": "é"}}, "status": None},
+      {"metadata": {"annotations": {}, "labels": {"b": 1.0, "app": -0.0}}}, {"metadata": {}}, {},
+      {"items": [{"n": 3}, {"n": 1.0}, {"n": -2}]}, {"items": []}, {"items": [{"n": "5"}]}, {"items": [{}]},
+      {"items": [{"n": 2**53 + 1}]}, {"metadata": {"labels": collections.OrderedDict(app="od")}}, None, "x", [1]]),
+    # replace with a callback: called per match with the match, the groups (undefined when
+    # unmatched), the offset and the text; its answer converted to text
+    (["value.replace(/-(\\w)/g, (_, c) => c.toUpperCase())", "value.replace(/(\\d+)/g, m => String(Number(m) * 2))",
+      "value.replace(/\\d+/, m => m.length)", "value.replace(/(a)|(b)/g, (m, a, b) => a === undefined ? '[' + b + ']' : a + a)",
+      "value.replace(/x/g, (m, off, s) => off + ':' + s.length)", "value.replaceAll(/-/g, () => '_')",
+      "value.replace(/o/g, () => context.vcluster.name)", "value.name.replace(/(\\w+)/g, w => value.sep)",
+      "value.replace(/(z)?o/g, (m, z) => z ?? 'none')", "value.split(',').map(s => s.replace(/^./, c => c.toUpperCase()))"],
+     ["web-front-end", "a1b22c333", "", "xox", "ab", "a,b,,c", "zoo", "é-x", "a-" * 600, _StrSub("a-b"),
+      {"name": "a-b", "sep": "\ud83d\ude00"}, {"name": "a-b", "sep": 7}, {"name": "a-b", "sep": None},
+      {"name": "a-b", "sep": {"x": 1}}, {"name": "a-b", "sep": "é"}, None, 5]),
+    # an object rest in a declaration: the other members, in JS's order
+    (["(() => { const { status, ...rest } = value; return rest; })()",
+      "(() => { const { metadata: { managedFields, ...meta }, ...rest } = value; return { ...rest, metadata: meta }; })()",
+      "(() => { const { a, b = 2, ...r } = value; return [a, b, Object.keys(r)]; })()",
+      "(() => { const { ...all } = value; return all; })()", "(() => { const { toString, ...r } = value; return r; })()",
+      "value.items.map(x => { const { name, ...other } = x; return `${name}:${Object.keys(other).length}`; })"],
+     [{"status": {"phase": "Running"}, "spec": {"a": 1}, "kind": "Pod"}, {"kind": "Pod"}, {},
+      {"10": "ten", "status": 1, "2": "two", "b": None}, {"metadata": {"name": "n", "managedFields": [1], "x": 1.0}},
+      {"metadata": None}, {"a": 1, "é": 2}, {"__proto__": {"x": 1}, "a": 3}, {"\ud83d\ude00": 1},
+      {"items": [{"name": "a", "x": 1}, {"name": "b"}, {}]}, {"items": [None]}, {"a": -0.0, "c": 2**53 + 1},
+      collections.OrderedDict(status=1, a=2), None, "ab", [1, 2], 5]),
+    # reduce over Object.entries with the entry unpacked in the callback's parameters
+    (["Object.entries(value).reduce((acc, [k, v]) => k.startsWith('x') ? acc : { ...acc, [k]: v }, {})",
+      "Object.entries(value ?? {}).reduce((n, [, v]) => n + (typeof v === 'string' ? v.length : 0), 0)",
+      "Object.entries(value).reduce((s, [k]) => s + k, '')",
+      "Object.entries(value).reduce((acc, [k, v]) => acc.concat([k + '=' + v]), [])"],
+     [{}, {"a": "1", "xb": "2", "c": None}, {"10": "ten", "2": "two", "x": "y"}, {"é": "ü", "a": "😀"},
+      {"__proto__": "p", "b": 1.5}, {"a": -0.0, "b": 2**53 + 1}, {"\ud83d\ude00": "x"},
+      collections.OrderedDict(a="1"), None, "ab", ["a", "b"], 5]),
+    # startsWith, endsWith and includes of text computed when they run (ASCII)
+    (["value.name.startsWith(context.vcluster.name)", "value.name.endsWith('-' + value.sep)",
+      "value.name.includes(value.sep)", "value.items.includes(value.sep)",
+      "value.name.startsWith(context.vcluster.name) ? value.name.slice(context.vcluster.name.length + 1) : value.name",
+      "value.items.filter(x => x.includes(value.sep))", "context.vcluster.name.includes(value)"],
+     [{"name": "my-vc-web", "sep": "web", "items": ["web", "db-web"]}, {"name": "web", "sep": ""},
+      {"name": "😀-é", "sep": "é", "items": ["é"]}, {"name": "\ud83d\ude00-x", "sep": "\ud83d", "items": ["\ud83d"]},
+      {"name": "a\ud83d\ude00", "sep": "\ude00"}, {"name": "10", "sep": 1, "items": [1, "1"]},
+      {"name": "undefined-x", "items": ["undefined"]}, {"name": "x", "sep": None}, {"name": "a/b", "sep": ["/"]},
+      {"name": "my-vc", "sep": _StrSub("vc"), "items": []}, {"name": 5, "sep": "5"}, "vc", "é", 5, None]),
+    # absent optional fields: a spread or Object.assign source that is null or undefined copies
+    # nothing; a loop in a branch its test guards reads its receiver only when the branch runs
+    (["({ ...value.labels, app: 'x' })", "({ ...value.labels, ...value.extra })", "({ ...value.labels })",
+      "Object.assign({}, value.labels, { n: value.name })", "Object.assign({}, value.labels ?? {}, value.extra)",
+      "value.labels ? Object.keys(value.labels).length : 0",
+      "value.labels ? Object.fromEntries(Object.entries(value.labels).filter(([k, v]) => v !== '')) : {}",
+      "value.items && value.items.map(x => x + '!')", "value.items ? value.items.filter(Boolean).join(',') : 'none'",
+      "value.name ?? value.items.map(x => x).length", "value.labels ? value.labels.app : Object.keys(value.extra)"],
+     [{}, {"labels": None, "name": "n"}, {"labels": {"app": "web", "10": "ten", "": "e"}, "name": "n"},
+      {"labels": {"__proto__": "p"}}, {"labels": "ab"}, {"labels": 5}, {"labels": [1, 2]}, {"labels": {"a": "é"}},
+      {"extra": {"b": 2}}, {"extra": None, "labels": {"x": "1"}}, {"labels": {}, "extra": {"2": 2, "a": -0.0}},
+      {"items": None}, {"items": ["a", "", "b"]}, {"items": "ab"}, {"items": []}, {"name": "x", "items": None},
+      {"labels": _OrderedSub(app="od")}, {"labels": UNDEFINED}, None, "x", []]),
+    # an integral double (a reader's 8080.0) where a safe integer is wanted (the general tier
+    # reads it as that int; the native tier leaves it to the general tier)
+    (["Math.max(value.n, 2)", "Math.min(value.n ?? 1, 2)", "'abcdef'.slice(value.n)", "['a', 'b', 'c'].at(value.n)",
+      "(value.items ?? []).slice(0, value.n)", "Math.ceil(value.n / 2)", "value.n > 2 ? 'big' : 'small'"],
+     [{"n": 1.0}, {"n": 3.0}, {"n": -0.0}, {"n": 0.0}, {"n": -2.0}, {"n": 1.5}, {"n": 2.0**53}, {"n": 2.0**60},
+      {"n": float("nan")}, {"n": float("inf")}, {"n": 3}, {"n": "2"}, {"n": True}, {"n": None}, {},
+      {"n": 2.0, "items": ["x", "y", "z"]}, {"n": _FloatSub(2.0)}, {"n": 2**53 + 1}]),
+    (["value.trim()", "value.trimStart()", "value.trimEnd()", "value.trim().length", "value.name.trim()",
+      "value.split(',').map(s => s.trim())", "value.trim() === 'café'", "value?.trim?.()", "value.name?.trimEnd()"],
+     [" café ", "\u00a0Zürich\u3000", "\ufeffx\u2028", "\x1cx\x1f", " \ud83d\ude00 ", "\ud83d ", " a , é ,b",
+      "\u180ex\u180e", "\u200bx", "plain", "", _StrSub(" é "), {"name": " é\t"}, {"name": " \ud83d\ude00 "}, {"name": None}, None, 5]),
+    (["value.toUpperCase()", "value.toLowerCase()", "value.name.toUpperCase()", "value.toUpperCase().length",
+      "value.toLowerCase() === 'straße'", "value.split(' ').map(w => w.toLowerCase())",
+      "`${value.toUpperCase()}-x`", "value.toLowerCase().replace(/[^a-z0-9]+/g, '-')"],
+     ["Zürich 🚀 edge", "STRASSE", "straße", "ΣΑΣ ΟΔΟΣ", "İstanbul", "ǅ", "ﬁ", "\u0149", "a\ud83d\ude00b", "\ud83d",
+      "\U00010400\U00010428", "\ua7cb\u0264", "web", "", _StrSub("web"), _StrSub("é"), {"name": "Zoë"},
+      {"name": "\ud83d"}, {"name": None}, None, 5, ["é"]]),
+]
+
+
+@pytest.mark.parametrize("group", range(len(NATCOVER6_GROUPS)))
+def test_natcover6_rows_agree_with_general(group: int) -> None:
+    rows, values = NATCOVER6_GROUPS[group]
+    for source in rows:
+        assert compiled(source).native, source
+        for value in values:
+            _check_pair(source, value, CONTEXT)
+
+
+def _node_safe(v: Any) -> bool:
+    """Input node can be given as it is: plain data (no subclass, tuple, surrogate or number
+    past 2**53)."""
+    if type(v) is str:
+        return not any("\ud800" <= c <= "\udfff" for c in v)
+    if type(v) is list:
+        return all(_node_safe(x) for x in v)
+    if type(v) is dict:
+        return all(_node_safe(k) and _node_safe(x) for k, x in v.items())
+    if type(v) in (int, float):
+        return not abs(v) > 2**53  # (node's JSON writes larger numbers by their shortest double text)
+    return v is None or v is UNDEFINED or type(v) is bool
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_natcover6_rows_match_node() -> None:
+    mismatches = []
+    for rows, values in NATCOVER6_GROUPS:
+        plain = [v for v in values if _node_safe(v) and v is not UNDEFINED]
+        if any("atob" in r for r in rows):  # (node's atob: bytes as Latin-1; ASCII text reads alike)
+            plain = [v for v in plain if v not in ("w6k", "/w", None)]  # (atob(null) decodes "null")
+        mismatches += _natcover3_node_mismatches(rows, plain)
+    assert not mismatches, "\n".join(map(repr, mismatches[:20]))

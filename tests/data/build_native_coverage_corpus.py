@@ -247,6 +247,82 @@ CLUSTERIP_SERVICE = {
                        {"port": 6379, "protocol": "TCP", "name": "dup"}]},
 }
 
+HTTP_ROUTE = {
+    "apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute",
+    "metadata": {"name": "store", "namespace": "shop", "labels": {"app": "store", "gateway": "public"}},
+    "spec": {
+        "parentRefs": [{"name": "public-gw", "namespace": "infra", "sectionName": "https"}, {"name": "internal-gw"}],
+        "hostnames": ["store.example.com", "Store.Example.COM", "*.store.example.com"],
+        "rules": [
+            {"matches": [{"path": {"type": "PathPrefix", "value": "/api"}, "headers": [{"name": "x-canary", "value": "true"}]}],
+             "backendRefs": [{"name": "store-v1", "port": 8080, "weight": 90}, {"name": "store-v2", "port": 8080, "weight": 10}]},
+            {"matches": [{"path": {"type": "Exact", "value": "/healthz"}}],
+             "backendRefs": [{"name": "health", "namespace": "ops", "port": "8081"}]},
+            {"backendRefs": [{"name": "store-v1", "port": 8080}],
+             "filters": [{"type": "RequestHeaderModifier",
+                          "requestHeaderModifier": {"add": [{"name": "x-tenant", "value": "shop"}]}}]},
+        ],
+    },
+}
+
+SHARD_CONFIGMAP = {
+    "apiVersion": "v1", "kind": "ConfigMap",
+    "metadata": {"name": "shards", "namespace": "db", "labels": {"shard-count": "12"}},
+    "data": {"10": "db-10.internal:5432", "2": "db-2.internal:5432", "primary": "db-0.internal:6432",
+             "1": "db-1.internal:5432", "weight": "0.75", "max_conn": "200", "enabled": "false", "timeout": " 30s "},
+}
+
+EDGE_SERVICE = {
+    "apiVersion": "v1", "kind": "Service",
+    "metadata": {"name": "gateway", "namespace": "edge",
+                 "labels": {"app": "gateway", "vcluster.loft.sh/managed-by": "my-vcluster"},
+                 "annotations": {"service.beta.kubernetes.io/aws-load-balancer-type": "nlb",
+                                 "service.beta.kubernetes.io/aws-load-balancer-internal": "true",
+                                 "external-dns.alpha.kubernetes.io/hostname": "gw.example.com, gw2.example.com,",
+                                 "description": "Zürich edge 🚀 gateway"}},
+    "spec": {"type": "NodePort", "sessionAffinity": "ClientIP", "externalIPs": None,
+             "ports": [{"name": "http", "port": 80, "targetPort": "8080", "nodePort": 30080, "protocol": "TCP"},
+                       {"name": "grpc", "port": 9090, "targetPort": 9090, "appProtocol": "grpc"},
+                       {"name": "admin", "port": 9901, "targetPort": "admin", "nodePort": None}]},
+}
+
+SCHEDULED_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {"name": "etl-runner-5b7c9", "namespace": "jobs",
+                 "labels": {"app": "etl", "pod-template-hash": "5b7c9", "version": "2"},
+                 "finalizers": ["batch.kubernetes.io/job-tracking"]},
+    "spec": {
+        "imagePullSecrets": [{"name": "regcred"}, None, {"name": "mirror-cred"}],
+        "containers": [
+            {"name": "runner", "image": "ghcr.io/acme/etl:4.1",
+             "args": ["--port=8080", "--verbose", "run", "--max-conns=200"],
+             "env": [{"name": "REPLICAS", "value": "3"}, {"name": "HTTP_PROXY", "value": ""},
+                     {"name": "POD_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.podIP"}}},
+                     {"name": "RATIO", "value": "0.25"}],
+             "resources": {"requests": {"cpu": "500m", "memory": "2G", "ephemeral-storage": "1Gi"},
+                           "limits": {"cpu": "1.75", "memory": "3Gi"}}},
+            {"name": "uploader", "image": "amazon/aws-cli", "env": None, "resources": {"requests": {"cpu": "0.2"}}},
+        ],
+        "tolerations": [
+            {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+            {"key": "dedicated", "operator": "Equal", "value": "etl", "effect": "NoSchedule"},
+        ],
+        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["eu-west-1a", "eu-west-1c"]},
+                                  {"key": "spot", "operator": "DoesNotExist"}]}]}}},
+    },
+    "status": {"phase": "Running", "containerStatuses": [{"name": "runner", "ready": True, "restartCount": 0}, None,
+                                                         {"name": "uploader", "ready": False, "restartCount": 3}]},
+}
+
+STRING_SECRET = {
+    "apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+    "metadata": {"name": "app-creds", "namespace": "shop"},
+    "data": {"token": "ZXlKaGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUp6YUc5d0luMC5zaWc=", "ca.crt": ""},
+    "stringData": {"config.yaml": "url: https://api.example.com\n", "user": "shop-bot"},
+}
+
 #: (js, value): value is an object above or a scalar input
 CASES: list[tuple[str, Any]] = [
     # Pods: containers, images, resources
@@ -552,6 +628,76 @@ CASES: list[tuple[str, Any]] = [
      "  app.kubernetes.io/name "),
     ("Math.min(Math.max(Math.round(Number.parseFloat(value) * 100), 0), 100) + '%'", "0.125"),
     ("value.lastIndexOf('.') > 0 ? value.slice(value.lastIndexOf('.') + 1).toLowerCase() : ''", "config.Prod.YAML"),
+    # a sixth batch: HTTPRoutes, ConfigMaps with integer-like keys, Services whose targetPort is a
+    # number, a numeric string or a name, Secrets' stringData, env and args lookups, tolerations and
+    # affinity, arrays with null members, `in`, delete, Object.assign of a spread, Array.from,
+    # replaceAll, non-ASCII and astral text, reverse patches of host objects
+    ("value.spec.hostnames.map(h => h.toLowerCase()).filter((h, i, all) => all.indexOf(h) === i)"
+     ".map(h => h.replaceAll('.', '-') + '.' + context.vcluster.namespace + '.svc')", HTTP_ROUTE),
+    ("value.spec.rules.flatMap(r => r.backendRefs ?? []).reduce((acc, b) => { acc[b.name] = (acc[b.name] ?? 0) "
+     "+ (b.weight ?? 1); return acc; }, {})", HTTP_ROUTE),
+    ("value.spec.rules.map(r => r.matches?.[0]?.path?.value ?? '/')", HTTP_ROUTE),
+    ("value.spec.parentRefs.map(p => ({ ...p, name: `${p.name}-x-${p.namespace ?? value.metadata.namespace}-x-"
+     "${context.vcluster.name}`, namespace: context.vcluster.namespace }))", HTTP_ROUTE),
+    ("value.spec.rules.flatMap(r => r.backendRefs).map(b => typeof b.port === 'string' ? Number(b.port) : b.port)",
+     HTTP_ROUTE),
+    ("value.spec.rules.some(r => (r.filters ?? []).some(f => f.type === 'RequestHeaderModifier'))", HTTP_ROUTE),
+    ("value.spec.rules.flatMap(r => r.backendRefs ?? []).map(b => virtualToHostDNS("
+     "`${b.name}.${b.namespace ?? value.metadata.namespace}.svc.cluster.local`))", HTTP_ROUTE),
+    ("Array.from(value.spec.hostnames, h => h.split('.').length)", HTTP_ROUTE),
+    ("value.spec.ports.map(p => ({ name: p.name, port: p.port, targetPort: /^\\d+$/.test(String(p.targetPort)) "
+     "? parseInt(p.targetPort, 10) : p.targetPort }))", EDGE_SERVICE),
+    ("value.spec.ports.filter(p => 'nodePort' in p && p.nodePort !== null).map(p => p.nodePort)", EDGE_SERVICE),
+    ("(() => { const spec = { ...value.spec }; delete spec.externalIPs; delete spec.sessionAffinity; "
+     "spec.type = 'ClusterIP'; return spec; })()", EDGE_SERVICE),
+    ("Object.keys(value.metadata.annotations).filter(k => k.includes('aws-load-balancer')).map(k => k.split('/').pop())",
+     EDGE_SERVICE),
+    ("value.metadata.annotations['external-dns.alpha.kubernetes.io/hostname'].split(',').map(h => h.trim())"
+     ".filter(h => h.endsWith('.example.com'))", EDGE_SERVICE),
+    ("value.spec.ports.map(p => `${p.name}:${p.port}->${p.targetPort ?? p.port}`).join(' ')", EDGE_SERVICE),
+    ("value.spec.externalIPs?.length ?? 0", EDGE_SERVICE),
+    ("value.spec.ports.indexOf(value.spec.ports.find(p => p.appProtocol === 'grpc'))", EDGE_SERVICE),
+    ("value.metadata.annotations.description.length + ':' + value.metadata.annotations.description.toUpperCase()",
+     EDGE_SERVICE),
+    ("Object.keys(value.data)", SHARD_CONFIGMAP),
+    ("Object.entries(value.data).filter(([k]) => /^\\d+$/.test(k)).map(([k, v]) => v.split(':')[0])", SHARD_CONFIGMAP),
+    ("Number(value.data.max_conn) * 2 + parseFloat(value.data.weight)", SHARD_CONFIGMAP),
+    ("'2' in value.data && !('3' in value.data) && value.data.enabled !== 'true'", SHARD_CONFIGMAP),
+    ("value.data[String(Math.max(...Object.keys(value.data).filter(k => !Number.isNaN(Number(k))).map(Number)))]",
+     SHARD_CONFIGMAP),
+    ("(() => { const t = value.data.timeout.trim(); const n = parseInt(t, 10); "
+     "return t.endsWith('ms') ? n : t.endsWith('s') ? n * 1000 : n; })()", SHARD_CONFIGMAP),
+    ("Object.values(value.data).map(v => v.split(':')[1]).filter(p => p !== undefined).map(Number)", SHARD_CONFIGMAP),
+    ("Object.assign({}, value.data, Object.fromEntries(Object.entries(value.stringData ?? {}).map(([k, v]) => "
+     "[k, btoa(v)])))", STRING_SECRET),
+    ("atob(value.data.token).split('.').length === 3 ? JSON.parse(atob(atob(value.data.token).split('.')[1])).sub : null",
+     STRING_SECRET),
+    ("Object.keys({ ...value.data, ...value.stringData }).every(k => /^[-._a-zA-Z0-9]+$/.test(k))", STRING_SECRET),
+    ("Object.fromEntries(value.spec.containers[0].env.filter(e => e.value !== undefined).map(e => [e.name, e.value]))",
+     SCHEDULED_POD),
+    ("parseInt(value.spec.containers[0].env.find(e => e.name === 'REPLICAS')?.value ?? '1', 10) * "
+     "parseFloat(value.spec.containers[0].env.find(e => e.name === 'RATIO')?.value ?? '1')", SCHEDULED_POD),
+    ("value.spec.containers.map(c => (c.env ?? []).length)", SCHEDULED_POD),
+    ("value.spec.tolerations.filter(t => t.key?.startsWith('node.kubernetes.io/'))"
+     ".map(t => `${t.key.slice(t.key.indexOf('/') + 1)}:${t.tolerationSeconds ?? 'forever'}`)", SCHEDULED_POD),
+    ("value.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms"
+     "?.flatMap(t => t.matchExpressions.filter(e => e.operator === 'In').flatMap(e => e.values)) ?? []", SCHEDULED_POD),
+    ("value.spec.imagePullSecrets.filter(s => s !== null).map(s => s.name + '-x-' + context.vcluster.name)",
+     SCHEDULED_POD),
+    ("(() => { const opts = {}; for (const a of value.spec.containers[0].args) { if (!a.startsWith('--')) continue; "
+     "const [k, v = 'true'] = a.slice(2).split('='); opts[k] = v; } return opts; })()", SCHEDULED_POD),
+    ("(() => { const m = value.spec.containers[0].resources.requests.memory; const n = parseFloat(m); "
+     "if (m.endsWith('Gi')) return n * 2 ** 30; if (m.endsWith('G')) return n * 1e9; return n; })()", SCHEDULED_POD),
+    ("value.spec.containers.map(c => Math.trunc(parseFloat(c.resources?.limits?.cpu ?? c.resources.requests.cpu) "
+     "* 1000) + 'm')", SCHEDULED_POD),
+    ("(() => { let ready = 0; for (const s of value.status.containerStatuses ?? []) { if (s?.ready) ready++; } "
+     "return `${ready}/${value.status.containerStatuses.length}`; })()", SCHEDULED_POD),
+    ("Object.assign({}, ...Object.entries(value.metadata.labels).filter(([k]) => k !== 'pod-template-hash')"
+     ".map(([k, v]) => ({ [k]: v })))", SCHEDULED_POD),
+    ("[...(value.metadata.finalizers ?? []), ...(value.metadata.deletionTimestamp ? [] : ['vcluster.loft.sh/sync'])]",
+     SCHEDULED_POD),
+    ("(() => { const labels = { ...value.metadata.labels }; for (const k of Object.keys(labels)) "
+     "{ if (k.startsWith('vcluster.loft.sh/')) delete labels[k]; } return labels; })()", HOST_SERVICE),
 ]
 
 _NODE = r"""
