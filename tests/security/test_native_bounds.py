@@ -34,10 +34,20 @@ def test_doubling_bindings_meet_the_budget(source, value):
     "value.map(x => x.map(y => y.map(z => z)))",
     'value.replace(/(a+)+$/, "")',  # nested quantifier: exponential backtracking
     'value.replace(/(a|aa)+$/, "")',
-    'value.replace(/a*a*a*$/, "")',  # three unbounded quantifiers
+    'value.replace(/a*a*a*a*a*$/, "")',  # five unbounded quantifiers that can meet
 ])
 def test_unbounded_work_stays_on_the_general_tier(source):
     assert not syncpatch.compile_expression(source).native
+
+
+def test_quantifiers_that_can_meet_bound_the_input_length():
+    """Three runs that can meet (``a*a*a*$``) stay native on input short enough that their
+    backtracking stays below about 10**7 steps (50 characters); longer input, with the
+    backtracking a failed match makes, takes the general tier, whose engine has a timeout."""
+    f = syncpatch.compile_expression('value.replace(/a*a*a*$/, "")')
+    assert f.native
+    assert f("b" + "a" * 48) == "b" and not f.general.loaded
+    assert f("a" * 60 + "b") == "a" * 60 + "b" and f.general.loaded
 
 
 def test_a_loop_in_a_loop_is_bounded_at_both_levels():
