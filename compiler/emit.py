@@ -375,7 +375,8 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
         _realm = _entry_thread.realm
         if budgets is not None or _realm.busy or not _realm.is_spare or _realm.extra or \
                 value_exists is not True and value_exists is not False or \
-                TYPE(value) in _entry_inexact and (TYPE(value) is not STR or not value.isascii()):
+                (_entry_type := TYPE(value)) is not DICT and \
+                (not value.isascii() if _entry_type is STR else _entry_type is not INT and _entry_type in _entry_inexact):
             return _entry_slow(value, context, value_exists, budgets)
         _realm.budgets = _entry_budgets
         _realm.steps_left = _entry_steps
@@ -389,7 +390,9 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
             _entry_result = EXPR
             if _realm.dead:
                 _realm.alive()
-            if (_entry_type := TYPE(_entry_result)) is INT:
+            if (_entry_type := TYPE(_entry_result)) is STR:
+                pass
+            elif _entry_type is INT:
                 if not -1073741823 <= _entry_result <= 1073741823:
                     _entry_result = _entry_convert(_entry_result, _entry_names)
             elif _entry_type not in _entry_as_is and (_entry_type is not FLOAT or _entry_result.is_integer()) and \

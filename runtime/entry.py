@@ -177,7 +177,7 @@ class CompiledFunction:
                 return slow(value, context, value_exists, budgets)
             if mask:
                 value, context = _copy_inputs(mask, value, context, this._names)
-            elif type(value) in _NOT_CANONICAL and (type(value) is not str or not value.isascii()):
+            elif (t := type(value)) is not dict and (not value.isascii() if t is str else t is not int and t in _NOT_CANONICAL):
                 value = scalar_to_js(value)
             if value_exists is not True and value_exists is not False:
                 value_exists = bool(value_exists)
@@ -192,8 +192,8 @@ class CompiledFunction:
                 result = main(realm, value, context, value_exists)
                 if realm.dead:  # a budget ran out and something swallowed the error (an exception: truthy)
                     realm.alive()
-                if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823) and \
-                        (type(result) is not float or result.is_integer()):  # (a fraction, NaN or infinity stays a float)
+                if (t := type(result)) is not str and (t is not int or not -1073741823 <= result <= 1073741823) and \
+                        t not in _AS_IS and (t is not float or result.is_integer()):  # (a fraction, NaN or infinity stays a float)
                     # converted while the watchdog still watches: a result the script shared
                     # into itself (s = [s, s] in a loop) expands exponentially on the way out
                     result = _convert_result(result, this._names)
