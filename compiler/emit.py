@@ -367,17 +367,20 @@ _GENERAL_ONLY = ast.parse("_entry = _general.entry()\n_invoke = _general.invoke"
 #: runtime's parts of the per-call wrapper (``entry.py``) and returns ``_fast``, or the plain
 #: wrapper where that is needed (CPython 3.13's small stacks). Its checks, realm writes and
 #: exits are the wrapper's fast path, line by line; everything else takes ``_entry_slow``, the
-#: wrapper itself (call-time budgets, a nested call, a non-canonical input).
+#: wrapper itself (call-time budgets, a nested call, a non-canonical input). The parts only
+#: rare paths use are held in one tuple (``_entry_rare``): every closure cell of ``_fast`` is
+#: copied into and cleared from its frame on each call.
 _FUSED = """
 def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_depth_check, _entry_watched, _entry_inexact,
            _entry_as_is, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end):
+    _entry_rare = (_entry_slow, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end, _entry_inexact)
     def _fast(value=UNDEFINED, context=None, value_exists=True, budgets=None):
         _realm = _entry_thread.realm
         if budgets is not None or _realm.busy or not _realm.is_spare or _realm.extra or \
                 value_exists is not True and value_exists is not False or \
                 (_entry_type := TYPE(value)) is not DICT and \
-                (not value.isascii() if _entry_type is STR else _entry_type is not INT and _entry_type in _entry_inexact):
-            return _entry_slow(value, context, value_exists, budgets)
+                (not value.isascii() if _entry_type is STR else _entry_type is not INT and _entry_type in _entry_rare[7]):
+            return _entry_rare[0](value, context, value_exists, budgets)
         _realm.budgets = _entry_budgets
         _realm.steps_left = _entry_steps
         _realm.depth_check = _entry_depth_check
@@ -394,17 +397,17 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
                 pass
             elif _entry_type is INT:
                 if not -1073741823 <= _entry_result <= 1073741823:
-                    _entry_result = _entry_convert(_entry_result, _entry_names)
+                    _entry_result = _entry_rare[1](_entry_result, _entry_rare[2])
             elif _entry_type not in _entry_as_is and (_entry_type is not FLOAT or _entry_result.is_integer()) and \
                     (_entry_type is not LIST or _entry_result):  # (a fraction, NaN or infinity stays a float; [] stays [])
-                _entry_result = _entry_convert(_entry_result, _entry_names)
+                _entry_result = _entry_rare[1](_entry_result, _entry_rare[2])
             _realm.busy = False
             if _realm.fired:
-                _entry_disarm(_realm)
-        except _entry_any_error as _entry_exc:  # (BaseException: generated code has no builtins)
-            raise _entry_failed(_realm, _entry_exc, _entry_names) from None
+                _entry_rare[5](_realm)
+        except _entry_rare[3] as _entry_exc:  # (BaseException: generated code has no builtins)
+            raise _entry_rare[4](_realm, _entry_exc, _entry_rare[2]) from None
         if _realm.extra:
-            _entry_end(_realm)
+            _entry_rare[6](_realm)
         return _entry_result
     return _fast
 _entry = _general.fused(_fused)
@@ -479,8 +482,8 @@ def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str
     copied = [copy_tree(stmt) for stmt in leading]
     body = stmts(_FUSED, EXPR=copy_tree(expression))  # type: ignore[arg-type]
     factory = body[0]
-    assert isinstance(factory, ast.FunctionDef) and isinstance(factory.body[0], ast.FunctionDef)
-    fast = factory.body[0]
+    assert isinstance(factory, ast.FunctionDef) and isinstance(factory.body[1], ast.FunctionDef)
+    fast = factory.body[1]
     guarded = fast.body[-3]
     assert isinstance(guarded, ast.Try)
     placeholder = guarded.body[0]
