@@ -372,10 +372,15 @@ _GENERAL_ONLY = ast.parse("_entry = _general.entry()\n_invoke = _general.invoke"
 #: copied into and cleared from its frame on each call.
 _FUSED = """
 def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_depth_check, _entry_watched, _entry_inexact,
-           _entry_as_is, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end):
-    _entry_rare = (_entry_slow, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end, _entry_inexact)
+           _entry_as_is, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end,
+           _entry_unset):
+    _entry_rare = (_entry_slow, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end,
+                   _entry_inexact, _entry_unset)
     def _fast(value=UNDEFINED, context=None, value_exists=True, budgets=None):
-        _realm = _entry_thread.realm
+        try:
+            _realm = _entry_thread.realm
+        except _entry_rare[8]:  # (AttributeError: this thread's first evaluation, which makes its state)
+            return _entry_rare[0](value, context, value_exists, budgets)
         if budgets is not None or _realm.busy or not _realm.is_spare or _realm.extra or \
                 value_exists is not True and value_exists is not False or \
                 (_entry_type := TYPE(value)) is not DICT and \

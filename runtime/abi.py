@@ -24,7 +24,7 @@ from .with_scope import with_base as with_base, with_delete as with_delete, with
 from .with_scope import with_eval as with_eval, with_object as with_object, with_set as with_set, with_this as with_this
 from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
-ABI_VERSION = 8  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error; 6: native SORT_COLLATED, MATCH_GROUP, URI_ENCODE, URI_DECODE, PARSE_INT_RADIX, REGEX_SPLIT, MATCH_ARRAY, SORTED_KEYS, KNOWN_ASCII_KEYS, FLAT_ONE, NUMBER_TYPES and sorted
+ABI_VERSION = 9  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error; 6: native SORT_COLLATED, MATCH_GROUP, URI_ENCODE, URI_DECODE, PARSE_INT_RADIX, REGEX_SPLIT, MATCH_ARRAY, SORTED_KEYS, KNOWN_ASCII_KEYS, FLAT_ONE, NUMBER_TYPES and sorted
 # 7: native JS_ITEMS (Object.entries unpacked, in JS order, picked at C speed)
 #    native STR_KEYS (Object.keys(d).length without ordering the keys)
 #    the general tier fused into its public call (CompiledFunction.fused and its factory's parameters)
@@ -33,6 +33,8 @@ ABI_VERSION = 8  # 2: the native tier's helpers (runtime/native.py); 3: the with
 # 8: BUILTIN_CALLS and bound_callee (the general tier's calls of built-in globals and their functions)
 #    native DICT_GET (dict.get unbound: member reads of untested objects, dict subclasses by their own storage)
 #    native UNEQUAL_TEXT, UNEQUAL_NUMBER, NOT_ARRAY (a caller's subclass fails an exact test: the general tier answers)
+# 9: the fused general entry's factory takes AttributeError last (``_entry_unset``): the thread-local state it
+#    reads is a plain ``_thread._local``, unset in a thread until that thread's first evaluation
 
 NAN = math.nan
 TYPE = type

@@ -227,6 +227,29 @@ def test_each_thread_runs_fused_calls_on_its_own_spare() -> None:
     assert len({id(s) for s in spares}) == 4 and local_state().spare not in spares
 
 
+def test_a_thread_s_first_evaluation_makes_its_state_whichever_call_comes_first() -> None:
+    # (the thread-local state is a plain ``_thread._local``: unset in a thread until its first use)
+    add, repeat = fused("value + 1"), fused("'ab'.repeat(value)")
+    doors = {
+        "fused": lambda: add(1) == 2,
+        "wrapper": lambda: add.general(1) == 2,
+        "call-time budgets": lambda: add(1, budgets=syncpatch.Budgets()) == 2,
+        "a built-in reading the realm": lambda: repeat(2) == "abab",
+        "a failing call": lambda: pytest.raises(syncpatch.EvaluationError, fused("null.x"), None) is not None,
+    }
+    main = local_state().spare
+    results: dict[str, bool] = {}
+
+    def first(name: str) -> None:
+        results[name] = doors[name]() and clean_spare() and local_state().spare is not main and doors[name]()
+
+    for name in doors:
+        thread = threading.Thread(target=first, args=(name,))
+        thread.start()
+        thread.join()
+    assert results == {name: True for name in doors}
+
+
 def test_each_call_reads_its_own_context() -> None:
     expression = fused("context.vcluster.namespace")
     assert expression(None, {"vcluster": {"namespace": "ns"}}) == "ns"
