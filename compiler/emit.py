@@ -302,7 +302,8 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
     for name, pattern, ignore_case in regexes:
         body.append(P.assign(name, P.call("compile_regex", P.const(pattern), P.const(ignore_case))))
     entry = _entry(translated.body if translated is not None else None,
-                   _fusable(general.statements, mask, source) if fuse and general is not None and translated is None else None)
+                   _fusable(general.statements, mask, source) if fuse and general is not None and translated is None else None,
+                   _plain_result(program))
     body.extend(entry)
     P.locate(ast.Module(body=entry, type_ignores=[]))  # (positions, which unparse needs)
     try:
@@ -476,9 +477,40 @@ def _leaves_main(node: ast.AST) -> bool:
     return any(_leaves_main(child) for child in ast.iter_child_nodes(node))
 
 
-def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str]) -> list[ast.stmt]:
+#: JS operators whose result is always a boolean
+_BOOLEAN_OPERATORS = frozenset(["===", "!==", "==", "!=", "<", ">", "<=", ">="])
+
+
+def _plain_result(program: A.Program) -> bool:
+    """Whether the script is one expression whose value is always a string or a boolean
+    (a template, a comparison, ``!``, ``typeof``, a string literal joined by ``+``, a choice
+    between such): a result the fused entry returns without looking at it."""
+    if len(program.body) != 1 or not isinstance(program.body[0], A.ExpressionStatement):
+        return False
+    pending: list[Any] = [program.body[0].expression]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, A.ConditionalExpression):
+            pending += [node.consequent, node.alternate]
+        elif not (isinstance(node, A.TemplateLiteral) or _a_string(node)
+                  or isinstance(node, A.Literal) and type(node.value) is bool
+                  or isinstance(node, A.UnaryExpression) and node.operator in ("!", "typeof")
+                  or isinstance(node, A.BinaryExpression) and (
+                      node.operator in _BOOLEAN_OPERATORS
+                      or node.operator == "+" and (_a_string(node.left) or _a_string(node.right)))):
+            return False
+    return True
+
+
+def _a_string(node: Any) -> bool:
+    """A string literal or a template (``+`` with one is a concatenation, whatever the other)."""
+    return isinstance(node, A.TemplateLiteral) or isinstance(node, A.Literal) and type(node.value) is str
+
+
+def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str], plain_result: bool) -> list[ast.stmt]:
     """``_FUSED`` with the body of ``_main``; its parameters (but ``_realm``, named alike)
-    are bound from the public call's arguments where the body reads them."""
+    are bound from the public call's arguments where the body reads them. A ``plain_result``
+    (``_plain_result``) skips the result's check and conversion."""
     used = {n.id for node in (*leading, expression) for n in ast.walk(node) if isinstance(n, ast.Name)}
     realm, *inputs = params
     assert realm == "_realm" and len(inputs) == 3, "generated mains take (_realm, value, context, value_exists)"
@@ -493,6 +525,10 @@ def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str
     assert isinstance(guarded, ast.Try)
     placeholder = guarded.body[0]
     assert isinstance(placeholder, ast.Expr) and isinstance(placeholder.value, ast.Name)
+    checked = guarded.body[3]
+    assert isinstance(checked, ast.If) and isinstance(checked.test, ast.Compare), "the result's check"
+    if plain_result:
+        del guarded.body[3]
     guarded.body[0:1] = [*binds, *copied]  # type: ignore[list-item]
     screen = fast.body[1]  # (an input the script never reads needs no canonical form)
     assert isinstance(screen, ast.If) and isinstance(screen.test, ast.BoolOp) and len(screen.test.values) == 6
@@ -501,7 +537,7 @@ def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str
     return body
 
 
-def _entry(native: list[ast.stmt] | None, fusable: Fusable | None = None) -> list[ast.stmt]:
+def _entry(native: list[ast.stmt] | None, fusable: Fusable | None = None, plain_result: bool = False) -> list[ast.stmt]:
     """``_entry``, the public call: the native statements first when the script has them,
     the general tier (``_general``) on any exception or without them (written into ``_entry``
     when it is small and ends in its only return: ``_FUSED``). Plans call ``_invoke``:
@@ -509,7 +545,7 @@ def _entry(native: list[ast.stmt] | None, fusable: Fusable | None = None) -> lis
     plan runs isolated, as any nested call does), else the general tier's in-plan entry.
     The shell is parsed once and copied (the artifact writer renames names in place)."""
     if native is None and fusable is not None:
-        return _fused_entry(*fusable)
+        return _fused_entry(*fusable, plain_result)
     if native is None:  # the general tier's own public function (``CompiledFunction.entry``)
         shell: list[ast.stmt] = []
         for node in _GENERAL_ONLY:
