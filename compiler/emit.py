@@ -368,24 +368,24 @@ _GENERAL_ONLY = ast.parse("_entry = _general.entry()\n_invoke = _general.invoke"
 #: runtime's parts of the per-call wrapper (``entry.py``) and returns ``_fast``, or the plain
 #: wrapper where that is needed (CPython 3.13's small stacks). Its checks, realm writes and
 #: exits are the wrapper's fast path, line by line; everything else takes ``_entry_slow``, the
-#: wrapper itself (call-time budgets, a nested call, a non-canonical input). The parts only
-#: rare paths use are held in one tuple (``_entry_rare``): every closure cell of ``_fast`` is
-#: copied into and cleared from its frame on each call.
+#: wrapper itself (call-time budgets, a nested call, a non-canonical input, a thread's first
+#: evaluation). The parts only rare paths use are held in one tuple (``_entry_rare``): every
+#: closure cell of ``_fast`` is copied into and cleared from its frame on each call.
 _FUSED = """
 def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_depth_check, _entry_watched, _entry_inexact,
            _entry_as_is, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end,
            _entry_unset):
     _entry_rare = (_entry_slow, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end,
-                   _entry_inexact, _entry_unset)
+                   _entry_unset)  # (_entry_inexact goes unread: the screen names its types, float, tuple and str)
     def _fast(value=UNDEFINED, context=None, value_exists=True, budgets=None):
         try:
             _realm = _entry_thread.realm
-        except _entry_rare[8]:  # (AttributeError: this thread's first evaluation, which makes its state)
+        except _entry_rare[7]:  # (AttributeError: this thread's first evaluation, which makes its state)
             return _entry_rare[0](value, context, value_exists, budgets)
         if budgets is not None or _realm.busy or not _realm.is_spare or _realm.extra or \
                 value_exists is not True and value_exists is not False or \
                 (_entry_type := TYPE(value)) is not DICT and \
-                (not value.isascii() if _entry_type is STR else _entry_type is not INT and _entry_type in _entry_rare[7]):
+                (not value.isascii() if _entry_type is STR else _entry_type is FLOAT or _entry_type is TUPLE):
             return _entry_rare[0](value, context, value_exists, budgets)
         _realm.budgets = _entry_budgets
         _realm.steps_left = _entry_steps

@@ -35,6 +35,7 @@ ABI_VERSION = 9  # 2: the native tier's helpers (runtime/native.py); 3: the with
 #    native UNEQUAL_TEXT, UNEQUAL_NUMBER, NOT_ARRAY (a caller's subclass fails an exact test: the general tier answers)
 # 9: the fused general entry's factory takes AttributeError last (``_entry_unset``): the thread-local state it
 #    reads is a plain ``_thread._local``, unset in a thread until that thread's first evaluation
+#    TUPLE (the fused entry's input screen: a caller's tuple is an array, copied as a list)
 
 NAN = math.nan
 TYPE = type
@@ -43,6 +44,7 @@ INT = int
 FLOAT = float
 DICT = dict
 LIST = list
+TUPLE = tuple
 LEN = len
 NEXT = next
 NAME_ERROR = NameError
@@ -206,7 +208,7 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 
 
 NAMES: tuple[str, ...] = (
-    "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
+    "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "TUPLE", "LEN", "NEXT", "NAME_ERROR", "caught_value",
     "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "call", "call_this", "callee_error",
     "BUILTIN_CALLS", "bound_callee", "construct", "new_target", "spread",
     "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",

@@ -32,7 +32,8 @@ __all__ = ["CompiledFunction", "end_evaluation"]
 #: the rest of the safe range, +-2**53, takes ``to_python``, which keeps them as well; ints
 #: beyond come back as the double JS holds)
 _AS_IS = frozenset([str, bool, type(None), type(UNDEFINED)])
-#: scalar input types that may need ``scalar_to_js`` (a str only when it is not ASCII)
+#: scalar input types that may need ``scalar_to_js`` (a str only when it is not ASCII; the
+#: input screens of ``_closure`` and the fused entry name them one by one)
 _NOT_CANONICAL = frozenset([float, tuple, str])
 
 
@@ -181,7 +182,7 @@ class CompiledFunction:
                 return slow(value, context, value_exists, budgets)
             if mask:
                 value, context = _copy_inputs(mask, value, context, this._names)
-            elif (t := type(value)) is not dict and (not value.isascii() if t is str else t is not int and t in _NOT_CANONICAL):
+            elif (t := type(value)) is not dict and (not value.isascii() if t is str else t is float or t is tuple):
                 value = scalar_to_js(value)
             if value_exists is not True and value_exists is not False:
                 value_exists = bool(value_exists)
