@@ -331,7 +331,7 @@ def acquire(budgets: Budgets) -> Realm:
     The thread's spare realm is reset and reused when it is not in use, so the per-call cost
     is a few attribute writes rather than an allocation.
     """
-    realm = local_state().spare
+    realm: Realm = local_state().spare
     if realm.busy:
         realm = Realm(budgets)
     else:
@@ -343,11 +343,9 @@ def acquire(budgets: Budgets) -> Realm:
 def local_state() -> Any:
     """This thread's state: ``.realm`` (current; the spare between evaluations) and ``.spare`` (reusable),
     made on the thread's first use."""
-    try:
-        _local.spare
-    except AttributeError:
-        return _new_thread_state()
-    return _local
+    if hasattr(_local, "spare"):
+        return _local
+    return _new_thread_state()
 
 
 def current_realm() -> Realm:
