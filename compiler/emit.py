@@ -384,7 +384,7 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
             return _entry_rare[0](value, context, value_exists, budgets)
         if budgets is not None or _realm.busy or not _realm.is_spare or _realm.extra or \
                 value_exists is not True and value_exists is not False or \
-                (_entry_type := TYPE(value)) is not DICT and \
+                (_entry_type := TYPE(value)) is not DICT and _entry_type is not INT and \
                 (not value.isascii() if _entry_type is STR else _entry_type is FLOAT or _entry_type is TUPLE):
             return _entry_rare[0](value, context, value_exists, budgets)
         _realm.budgets = _entry_budgets

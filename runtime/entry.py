@@ -182,7 +182,7 @@ class CompiledFunction:
                 return slow(value, context, value_exists, budgets)
             if mask:
                 value, context = _copy_inputs(mask, value, context, this._names)
-            elif (t := type(value)) is not dict and (not value.isascii() if t is str else t is float or t is tuple):
+            elif (t := type(value)) is not dict and t is not int and (not value.isascii() if t is str else t is float or t is tuple):
                 value = scalar_to_js(value)
             if value_exists is not True and value_exists is not False:
                 value_exists = bool(value_exists)
