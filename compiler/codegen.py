@@ -239,7 +239,6 @@ class Codegen(ClassGen, StmtGen, FuncGen, CallGen, ExprGen, WithGen):
         prologue = [
             P.assign("_enter", P.attr(P.name("_realm"), "enter")),
             P.assign("_leave", P.attr(P.name("_realm"), "leave")),
-            P.assign("_charge", P.attr(P.name("_realm"), "charge")),
         ]
         used = {n.id for n in ast.walk(ast.Module(body=body, type_ignores=[])) if isinstance(n, ast.Name)}
         prologue = [s for s in prologue if s.targets[0].id in used]  # type: ignore[attr-defined]

@@ -302,7 +302,8 @@ def _emit(program: A.Program, source: str, origin: str, reads: frozenset[str], m
     for name, pattern, ignore_case in regexes:
         body.append(P.assign(name, P.call("compile_regex", P.const(pattern), P.const(ignore_case))))
     entry = _entry(translated.body if translated is not None else None,
-                   _fusable(general.statements, mask, source) if fuse and general is not None and translated is None else None)
+                   _fusable(general.statements, mask, source) if fuse and general is not None and translated is None else None,
+                   _plain_result(program))
     body.extend(entry)
     P.locate(ast.Module(body=entry, type_ignores=[]))  # (positions, which unparse needs)
     try:
@@ -367,16 +368,25 @@ _GENERAL_ONLY = ast.parse("_entry = _general.entry()\n_invoke = _general.invoke"
 #: runtime's parts of the per-call wrapper (``entry.py``) and returns ``_fast``, or the plain
 #: wrapper where that is needed (CPython 3.13's small stacks). Its checks, realm writes and
 #: exits are the wrapper's fast path, line by line; everything else takes ``_entry_slow``, the
-#: wrapper itself (call-time budgets, a nested call, a non-canonical input).
+#: wrapper itself (call-time budgets, a nested call, a non-canonical input, a thread's first
+#: evaluation). The parts only rare paths use are held in one tuple (``_entry_rare``): every
+#: closure cell of ``_fast`` is copied into and cleared from its frame on each call.
 _FUSED = """
 def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_depth_check, _entry_watched, _entry_inexact,
-           _entry_as_is, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end):
+           _entry_as_is, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end,
+           _entry_unset):
+    _entry_rare = (_entry_slow, _entry_convert, _entry_names, _entry_any_error, _entry_failed, _entry_disarm, _entry_end,
+                   _entry_unset)  # (_entry_inexact goes unread: the screen names its types, float, tuple and str)
     def _fast(value=UNDEFINED, context=None, value_exists=True, budgets=None):
-        _realm = _entry_thread.realm
+        try:
+            _realm = _entry_thread.realm
+        except _entry_rare[7]:  # (AttributeError: this thread's first evaluation, which makes its state)
+            return _entry_rare[0](value, context, value_exists, budgets)
         if budgets is not None or _realm.busy or not _realm.is_spare or _realm.extra or \
                 value_exists is not True and value_exists is not False or \
-                TYPE(value) in _entry_inexact and (TYPE(value) is not STR or not value.isascii()):
-            return _entry_slow(value, context, value_exists, budgets)
+                (_entry_type := TYPE(value)) is not DICT and _entry_type is not INT and \
+                (not value.isascii() if _entry_type is STR else _entry_type is FLOAT or _entry_type is TUPLE):
+            return _entry_rare[0](value, context, value_exists, budgets)
         _realm.budgets = _entry_budgets
         _realm.steps_left = _entry_steps
         _realm.depth_check = _entry_depth_check
@@ -389,19 +399,21 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
             _entry_result = EXPR
             if _realm.dead:
                 _realm.alive()
-            if (_entry_type := TYPE(_entry_result)) is INT:
+            if (_entry_type := TYPE(_entry_result)) is STR:
+                pass
+            elif _entry_type is INT:
                 if not -1073741823 <= _entry_result <= 1073741823:
-                    _entry_result = _entry_convert(_entry_result, _entry_names)
+                    _entry_result = _entry_rare[1](_entry_result, _entry_rare[2])
             elif _entry_type not in _entry_as_is and (_entry_type is not FLOAT or _entry_result.is_integer()) and \
                     (_entry_type is not LIST or _entry_result):  # (a fraction, NaN or infinity stays a float; [] stays [])
-                _entry_result = _entry_convert(_entry_result, _entry_names)
+                _entry_result = _entry_rare[1](_entry_result, _entry_rare[2])
             _realm.busy = False
             if _realm.fired:
-                _entry_disarm(_realm)
-        except _entry_any_error as _entry_exc:  # (BaseException: generated code has no builtins)
-            raise _entry_failed(_realm, _entry_exc, _entry_names) from None
+                _entry_rare[5](_realm)
+        except _entry_rare[3] as _entry_exc:  # (BaseException: generated code has no builtins)
+            raise _entry_rare[4](_realm, _entry_exc, _entry_rare[2]) from None
         if _realm.extra:
-            _entry_end(_realm)
+            _entry_rare[6](_realm)
         return _entry_result
     return _fast
 _entry = _general.fused(_fused)
@@ -465,9 +477,40 @@ def _leaves_main(node: ast.AST) -> bool:
     return any(_leaves_main(child) for child in ast.iter_child_nodes(node))
 
 
-def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str]) -> list[ast.stmt]:
+#: JS operators whose result is always a boolean
+_BOOLEAN_OPERATORS = frozenset(["===", "!==", "==", "!=", "<", ">", "<=", ">="])
+
+
+def _plain_result(program: A.Program) -> bool:
+    """Whether the script is one expression whose value is always a string or a boolean
+    (a template, a comparison, ``!``, ``typeof``, a string literal joined by ``+``, a choice
+    between such): a result the fused entry returns without looking at it."""
+    if len(program.body) != 1 or not isinstance(program.body[0], A.ExpressionStatement):
+        return False
+    pending: list[Any] = [program.body[0].expression]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, A.ConditionalExpression):
+            pending += [node.consequent, node.alternate]
+        elif not (isinstance(node, A.TemplateLiteral) or _a_string(node)
+                  or isinstance(node, A.Literal) and type(node.value) is bool
+                  or isinstance(node, A.UnaryExpression) and node.operator in ("!", "typeof")
+                  or isinstance(node, A.BinaryExpression) and (
+                      node.operator in _BOOLEAN_OPERATORS
+                      or node.operator == "+" and (_a_string(node.left) or _a_string(node.right)))):
+            return False
+    return True
+
+
+def _a_string(node: Any) -> bool:
+    """A string literal or a template (``+`` with one is a concatenation, whatever the other)."""
+    return isinstance(node, A.TemplateLiteral) or isinstance(node, A.Literal) and type(node.value) is str
+
+
+def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str], plain_result: bool) -> list[ast.stmt]:
     """``_FUSED`` with the body of ``_main``; its parameters (but ``_realm``, named alike)
-    are bound from the public call's arguments where the body reads them."""
+    are bound from the public call's arguments where the body reads them. A ``plain_result``
+    (``_plain_result``) skips the result's check and conversion."""
     used = {n.id for node in (*leading, expression) for n in ast.walk(node) if isinstance(n, ast.Name)}
     realm, *inputs = params
     assert realm == "_realm" and len(inputs) == 3, "generated mains take (_realm, value, context, value_exists)"
@@ -476,12 +519,16 @@ def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str
     copied = [copy_tree(stmt) for stmt in leading]
     body = stmts(_FUSED, EXPR=copy_tree(expression))  # type: ignore[arg-type]
     factory = body[0]
-    assert isinstance(factory, ast.FunctionDef) and isinstance(factory.body[0], ast.FunctionDef)
-    fast = factory.body[0]
+    assert isinstance(factory, ast.FunctionDef) and isinstance(factory.body[1], ast.FunctionDef)
+    fast = factory.body[1]
     guarded = fast.body[-3]
     assert isinstance(guarded, ast.Try)
     placeholder = guarded.body[0]
     assert isinstance(placeholder, ast.Expr) and isinstance(placeholder.value, ast.Name)
+    checked = guarded.body[3]
+    assert isinstance(checked, ast.If) and isinstance(checked.test, ast.Compare), "the result's check"
+    if plain_result:
+        del guarded.body[3]
     guarded.body[0:1] = [*binds, *copied]  # type: ignore[list-item]
     screen = fast.body[1]  # (an input the script never reads needs no canonical form)
     assert isinstance(screen, ast.If) and isinstance(screen.test, ast.BoolOp) and len(screen.test.values) == 6
@@ -490,7 +537,7 @@ def _fused_entry(leading: list[ast.stmt], expression: ast.expr, params: list[str
     return body
 
 
-def _entry(native: list[ast.stmt] | None, fusable: Fusable | None = None) -> list[ast.stmt]:
+def _entry(native: list[ast.stmt] | None, fusable: Fusable | None = None, plain_result: bool = False) -> list[ast.stmt]:
     """``_entry``, the public call: the native statements first when the script has them,
     the general tier (``_general``) on any exception or without them (written into ``_entry``
     when it is small and ends in its only return: ``_FUSED``). Plans call ``_invoke``:
@@ -498,7 +545,7 @@ def _entry(native: list[ast.stmt] | None, fusable: Fusable | None = None) -> lis
     plan runs isolated, as any nested call does), else the general tier's in-plan entry.
     The shell is parsed once and copied (the artifact writer renames names in place)."""
     if native is None and fusable is not None:
-        return _fused_entry(*fusable)
+        return _fused_entry(*fusable, plain_result)
     if native is None:  # the general tier's own public function (``CompiledFunction.entry``)
         shell: list[ast.stmt] = []
         for node in _GENERAL_ONLY:

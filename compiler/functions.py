@@ -62,6 +62,10 @@ def has_direct_eval(node: Any) -> bool:
                for n in walk((node.params, node.body), prune=A.FUNCTIONS))
 
 
+#: ``this`` and the most arguments a built-in callback method passes (``reduce``'s four)
+_PASSED_BY_CALLBACKS = 5
+
+
 class FuncGen(GenBase):
     """Mixin: function values, hoisted declarations and destructuring."""
 
@@ -241,6 +245,12 @@ class FuncGen(GenBase):
                 prologue.extend(self.bind_pattern(target, P.name(py), "param"))
             self._initialised(p)
         if vararg is None:
+            # unread slots up to ``this`` and four arguments: the callback methods pass (value,
+            # index, array) or (accumulator, value, index, array), which then fill named
+            # parameters instead of making a tuple for ``*rest`` on every call
+            while len(posargs) < _PASSED_BY_CALLBACKS:
+                posargs.append(ast.arg(arg=self.fresh("_x")))
+                defaults.append(P.name("UNDEFINED"))
             vararg = ast.arg(arg=self.fresh("_x"))
         args = ast.arguments(posonlyargs=[], args=posargs, vararg=vararg, kwonlyargs=[], kw_defaults=[],
                              kwarg=None, defaults=defaults)

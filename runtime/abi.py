@@ -36,6 +36,9 @@ ABI_VERSION = 9  # 2: the native tier's helpers (runtime/native.py); 3: the with
 # 9: native TRUNC (Math.trunc), ATOB (base64 with or without its padding), ASSIGN_ALL (Object.assign of a spread),
 #    UPPER_TEXT and LOWER_TEXT (case mapping of text that is not ASCII), WHOLE_TEXT (text without surrogates),
 #    REGEX_MATCHES and REGEX_STITCH (replace with a callback)
+#    the fused general entry's factory takes AttributeError last (``_entry_unset``): the thread-local state it
+#    reads is a plain ``_thread._local``, unset in a thread until that thread's first evaluation
+#    TUPLE (the fused entry's input screen: a caller's tuple is an array, copied as a list)
 
 NAN = math.nan
 TYPE = type
@@ -44,6 +47,7 @@ INT = int
 FLOAT = float
 DICT = dict
 LIST = list
+TUPLE: type[tuple[Any, ...]] = tuple
 LEN = len
 NEXT = next
 NAME_ERROR = NameError
@@ -207,7 +211,7 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 
 
 NAMES: tuple[str, ...] = (
-    "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "LEN", "NEXT", "NAME_ERROR", "caught_value",
+    "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "TUPLE", "LEN", "NEXT", "NAME_ERROR", "caught_value",
     "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "call", "call_this", "callee_error",
     "BUILTIN_CALLS", "bound_callee", "construct", "new_target", "spread",
     "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",

@@ -336,6 +336,8 @@ def literal_spread(obj: dict[str, Any], source: Any) -> None:
 def template(*parts: Any) -> str:
     """A template literal (13.2.8.6): strings and ToString of each substitution, joined in
     one step when the result is ASCII (no surrogate halves to join at the seams)."""
+    if len(parts) == 1:  # `${x}`: ToString of x, nothing to join
+        return to_string(parts[0])
     texts = []
     for p in parts:
         if type(p) is not str:

@@ -18,7 +18,7 @@ from .translate import translate_exception
 from .interop import known_plain_keys, plain_keys, scalar_to_js, shallow_to_js, to_js, to_python
 from .realm import DEFAULT_BUDGETS, FIRST_STACK_CHECK, Budgets, Realm
 from .realm import ON_NEW_REALM, WATCHED
-from .realm import _local as _LOCAL
+from .realm import _local as _LOCAL, local_state
 from . import watchdog
 from .bigstack import COUNTED_DEALLOC, needs_big_stack, run_on_big_stack
 from .plan_export import export_result
@@ -32,12 +32,14 @@ __all__ = ["CompiledFunction", "end_evaluation"]
 #: the rest of the safe range, +-2**53, takes ``to_python``, which keeps them as well; ints
 #: beyond come back as the double JS holds)
 _AS_IS = frozenset([str, bool, type(None), type(UNDEFINED)])
-#: scalar input types that may need ``scalar_to_js`` (a str only when it is not ASCII)
+#: scalar input types that may need ``scalar_to_js`` (a str only when it is not ASCII; the
+#: input screens of ``_closure`` and the fused entry name them one by one)
 _NOT_CANONICAL = frozenset([float, tuple, str])
 
 
 ON_NEW_REALM.append(watchdog.watch)
-watchdog.watch(_LOCAL.spare)  # the importing thread's spare exists already
+if "spare" in _LOCAL.__dict__:  # the importing thread's spare exists already (later ones: ON_NEW_REALM)
+    watchdog.watch(_LOCAL.spare)
 
 
 def end_evaluation(realm: Realm) -> None:
@@ -151,7 +153,7 @@ class CompiledFunction:
         own = self.budgets
         fast = factory(plain, _LOCAL, own, own.steps, min(own.call_depth, FIRST_STACK_CHECK), WATCHED, _NOT_CANONICAL,
                        _AS_IS, _convert_result, self._names, BaseException, _fused_failure, watchdog.disarm,
-                       end_evaluation)
+                       end_evaluation, AttributeError)
         self._call = fast
         return fast
 
@@ -172,12 +174,15 @@ class CompiledFunction:
 
         def expression(value: Any = UNDEFINED, context: Any = None, value_exists: Any = True,
                        budgets: Budgets | None = None) -> Any:
-            realm = local.realm  # (never None: a thread's state starts with its spare current)
+            try:
+                realm = local.realm  # (never None: a thread's state starts with its spare current)
+            except AttributeError:  # the thread's first evaluation: ``_slow_call`` makes its state
+                return slow(value, context, value_exists, budgets)
             if budgets is not None or realm.busy or not realm.is_spare or realm.extra:
                 return slow(value, context, value_exists, budgets)
             if mask:
                 value, context = _copy_inputs(mask, value, context, this._names)
-            elif type(value) in _NOT_CANONICAL and (type(value) is not str or not value.isascii()):
+            elif (t := type(value)) is not dict and t is not int and (not value.isascii() if t is str else t is float or t is tuple):
                 value = scalar_to_js(value)
             if value_exists is not True and value_exists is not False:
                 value_exists = bool(value_exists)
@@ -192,8 +197,8 @@ class CompiledFunction:
                 result = main(realm, value, context, value_exists)
                 if realm.dead:  # a budget ran out and something swallowed the error (an exception: truthy)
                     realm.alive()
-                if type(result) not in _AS_IS and (type(result) is not int or not -1073741823 <= result <= 1073741823) and \
-                        (type(result) is not float or result.is_integer()):  # (a fraction, NaN or infinity stays a float)
+                if (t := type(result)) is not str and (t is not int or not -1073741823 <= result <= 1073741823) and \
+                        t not in _AS_IS and (t is not float or result.is_integer()):  # (a fraction, NaN or infinity stays a float)
                     # converted while the watchdog still watches: a result the script shared
                     # into itself (s = [s, s] in a loop) expands exponentially on the way out
                     result = _convert_result(result, this._names)
@@ -225,7 +230,7 @@ class CompiledFunction:
         call left patched is cleaned first) it is the fast path with the call's budgets (its
         closure kept for the next call with the same ``Budgets``); nested in another
         evaluation, or with no spare current, it runs in a realm of its own."""
-        realm = _LOCAL.realm
+        realm = local_state().realm
         if realm is not None and realm.is_spare and not realm.busy:
             if realm.extra:
                 end_evaluation(realm)  # a direct runtime call between evaluations patched the spare
@@ -247,7 +252,7 @@ class CompiledFunction:
             value, context = _copy_inputs(mask, value, context, self._names)
         elif type(value) in _NOT_CANONICAL and (type(value) is not str or not value.isascii()):
             value = scalar_to_js(value)
-        realm = _LOCAL.realm
+        realm = _LOCAL.realm  # (set: the caller made it current)
         assert realm is not None, "invoke runs inside an evaluation, with a current realm"
         realm.budgets = self.budgets
         realm.steps_left = self._steps
@@ -288,7 +293,7 @@ class CompiledFunction:
         whose ``value`` is a ``plan_export.ExportFailure``."""
         if COUNTED_DEALLOC and needs_big_stack():  # CPython 3.13+ on a small thread stack
             return run_on_big_stack(lambda: self.exported(value, context, value_exists=value_exists))
-        local = _LOCAL
+        local = local_state()
         previous = local.realm
         realm = Realm(self.budgets)
         realm.deadline = time.monotonic() + self.budgets.wall_time
@@ -302,7 +307,7 @@ class CompiledFunction:
 
     def _isolated_call(self, value: Any, context: Any, value_exists: bool, budgets: Budgets) -> Any:
         """A call with its own realm: nested inside another evaluation (or no spare current)."""
-        local = _LOCAL
+        local = local_state()
         previous = local.realm
         realm = Realm(budgets)
         realm.deadline = time.monotonic() + budgets.wall_time  # off the hot path: start the clock now

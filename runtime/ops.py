@@ -147,6 +147,10 @@ def add(a: Any, b: Any) -> Any:
         return r if -_TWO_53 <= r <= _TWO_53 else float(r)
     if (ta is float or ta is int) and (tb is float or tb is int):
         return normalize_number(float(a) + float(b))
+    if ta is str and tb is int and -_TWO_53 <= b <= _TWO_53:  # "9090" + 1: ToString of a safe int is its digits
+        return concat(a, str(b))
+    if tb is str and ta is int and -_TWO_53 <= a <= _TWO_53:
+        return concat(str(a), b)
     a = to_primitive(a)
     b = to_primitive(b)
     if type(a) is str or type(b) is str:

@@ -35,7 +35,6 @@ from .realm import DEFAULT_BUDGETS, WATCHED, Realm, local_state
 from .translate import translate_exception
 from .watchdog import WallTimeInterrupt, disarm
 
-_LOCAL = local_state()
 
 if TYPE_CHECKING:
     from .names import NameTranslator
@@ -370,7 +369,7 @@ class PatchPlan:
             ctx = _base_context(context, obj, direction)
         # One realm for the whole application (compiled expressions refresh its per-call
         # state): the thread's spare one, or a fresh one when nested inside an evaluation.
-        local = _LOCAL
+        local = local_state()
         previous = local.realm
         realm = local.spare
         if realm.busy:

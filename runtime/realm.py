@@ -10,6 +10,7 @@ timeouts) call ``current_realm()``; generated code holds it in a local for speed
 
 from __future__ import annotations
 
+import _thread
 import threading
 import time
 from typing import Any
@@ -296,21 +297,23 @@ BULK_UNITS_PER_SECOND = 20_000_000
 _BULK_LOOKAHEAD = 1 << 16
 
 
-class _ThreadState(threading.local):
-    """Per-thread: the current realm (None outside evaluations) and a reusable spare."""
-
-    def __init__(self) -> None:
-        self.spare: Realm = Realm(_FALLBACK_BUDGETS)
-        self.spare.is_spare = True
-        #: the spare is current between evaluations; never None (``entry`` relies on it)
-        self.realm: Realm = self.spare
+#: per thread: ``realm``, the current realm (the spare between evaluations), and ``spare``, a
+#: reusable one. A plain ``_thread._local`` (no subclass: its attribute reads take CPython's
+#: short path, the one read every evaluation makes), so a thread's state is made by
+#: :func:`local_state` on its first use; before that, reading it raises AttributeError.
+_local: Any = _thread._local()
 
 
-_local = _ThreadState()
+def _new_thread_state() -> Any:
+    spare = Realm(_FALLBACK_BUDGETS)
+    spare.is_spare = True
+    _local.spare = spare
+    _local.realm = spare  # the spare is current between evaluations; never None after this
+    return _local
 
 
 def _kill_current(exc: LimitExceeded) -> None:
-    realm = _local.realm
+    realm = getattr(_local, "realm", None)
     if realm is not None:
         realm.kill(exc)
 
@@ -328,7 +331,7 @@ def acquire(budgets: Budgets) -> Realm:
     The thread's spare realm is reset and reused when it is not in use, so the per-call cost
     is a few attribute writes rather than an allocation.
     """
-    realm = _local.spare
+    realm: Realm = local_state().spare
     if realm.busy:
         realm = Realm(budgets)
     else:
@@ -338,16 +341,22 @@ def acquire(budgets: Budgets) -> Realm:
 
 
 def local_state() -> Any:
-    """This thread's state: ``.realm`` (current; the spare between evaluations) and ``.spare`` (reusable)."""
-    return _local
+    """This thread's state: ``.realm`` (current; the spare between evaluations) and ``.spare`` (reusable),
+    made on the thread's first use."""
+    if hasattr(_local, "spare"):
+        return _local
+    return _new_thread_state()
 
 
 def current_realm() -> Realm:
     """The realm of the evaluation running on this thread (a fresh one outside any)."""
-    realm = _local.realm
+    try:
+        realm = _local.realm
+    except AttributeError:  # the thread's first use
+        realm = _new_thread_state().realm
     if realm is None:
         realm = _local.realm = Realm(_FALLBACK_BUDGETS)
-    return realm
+    return realm  # type: ignore[no-any-return]
 
 
 class activate:
@@ -360,7 +369,7 @@ class activate:
         self.previous: Realm | None = None
 
     def __enter__(self) -> Realm:
-        self.previous = _local.realm
+        self.previous = local_state().realm
         _local.realm = self.realm
         return self.realm
 

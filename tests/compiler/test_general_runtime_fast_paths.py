@@ -112,6 +112,13 @@ ROWS: list[tuple[str, list[Any]]] = [
     # truthiness inline (bools, null, undefined, strings) and by truthy (everything else)
     ("[value || 'd', value && 'y', value ? 1 : 2, !value, value?.x || value, value.length && value]",
      [UNDEFINED, None, "", "a", 0, -0.0, math.nan, 1, 2.5, [], {}, True, False, "\ud800", {"x": ""}, {"x": 0}]),
+    # a string joined to a safe int, either side (and to an int past the safe range)
+    ("[value + 1, 1 + value, value + -7, value + 2**53, (2**53 + 2) + value, value + 0 + 0]",
+     ["9090", "", "\ud83d", "\ude00", "x"]),
+    # a template of one substitution (ToString of it, nothing to join)
+    ("`${value}`", [8080, -0.0, 1.5, 2**60, None, UNDEFINED, True, "x", "", "\ud83d", [1, [2, None]], {"a": 1}]),
+    ("`${value}` + `${value}`", ["\ud83d", "\ude00", "a"]),
+    ("`${{toString() { return value }}}`", ["ok", "\ud83d\ude00"]),
     # built-in globals and their functions called by name (BUILTIN_CALLS)
     ("[Number.isInteger(value), Number.isSafeInteger(value), Number.isFinite(value), Number.isNaN(value)]",
      [8080, 2**53, 1.5, -0.0, math.nan, math.inf, "5", None, UNDEFINED, True, [1]]),

@@ -227,6 +227,72 @@ def test_each_thread_runs_fused_calls_on_its_own_spare() -> None:
     assert len({id(s) for s in spares}) == 4 and local_state().spare not in spares
 
 
+def test_a_thread_s_first_evaluation_makes_its_state_whichever_call_comes_first() -> None:
+    # (the thread-local state is a plain ``_thread._local``: unset in a thread until its first use)
+    add, repeat = fused("value + 1"), fused("'ab'.repeat(value)")
+    doors = {
+        "fused": lambda: add(1) == 2,
+        "wrapper": lambda: add.general(1) == 2,
+        "call-time budgets": lambda: add(1, budgets=syncpatch.Budgets()) == 2,
+        "a built-in reading the realm": lambda: repeat(2) == "abab",
+        "a failing call": lambda: pytest.raises(syncpatch.EvaluationError, fused("null.x"), None) is not None,
+    }
+    main = local_state().spare
+    results: dict[str, bool] = {}
+
+    def first(name: str) -> None:
+        results[name] = doors[name]() and clean_spare() and local_state().spare is not main and doors[name]()
+
+    for name in doors:
+        thread = threading.Thread(target=first, args=(name,))
+        thread.start()
+        thread.join()
+    assert results == {name: True for name in doors}
+
+
+class _Text(str):
+    def __add__(self, other: Any) -> Any:
+        return 1
+
+    def __radd__(self, other: Any) -> Any:
+        return 2
+
+    def __eq__(self, other: Any) -> Any:
+        return 3
+
+    def __lt__(self, other: Any) -> Any:
+        return 4
+
+    __hash__ = str.__hash__
+
+
+@pytest.mark.parametrize("source", [
+    '"tenant-" + value', 'value + "-x"', "`${value}`", "`a${value}b${context}`", 'value === "a"', "value == 1",
+    "value != null", "value < 3", 'value >= "b"', "!value", "typeof value", 'value ? "a" : `b${value}`',
+    '({toString() { return "q" }}) + ""', "({valueOf() { return 1 }}) < value",
+])
+def test_a_script_whose_value_is_always_a_string_or_boolean_returns_it_unchecked(source: str) -> None:
+    # (``compiler/emit.py``'s ``_plain_result``: the fused entry drops the result's check, whose
+    # set of types returned as they are it then never reads)
+    expression = fused(source)
+    if not COUNTED_DEALLOC:
+        assert "_entry_as_is" not in expression.__code__.co_freevars
+    for value in [None, True, 0, -0.0, 1.5, float("nan"), "abc", "\u00e9\ud83d\ude00", _Text("s"), {"a": 1}, [], [1, "a"],
+                  (1, 2), {"toString": 1}]:
+        try:
+            result = expression(value, value)
+        except syncpatch.EvaluationError:
+            continue
+        assert type(result) in (str, bool), (value, result)
+
+
+def test_a_script_whose_value_may_be_anything_keeps_the_result_check() -> None:
+    expression = fused('value ? "a" : 1')
+    if not COUNTED_DEALLOC:
+        assert "_entry_as_is" in expression.__code__.co_freevars
+    assert expression([1]) == "a" and expression(0) == 1
+
+
 def test_each_call_reads_its_own_context() -> None:
     expression = fused("context.vcluster.namespace")
     assert expression(None, {"vcluster": {"namespace": "ns"}}) == "ns"
