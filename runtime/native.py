@@ -790,49 +790,42 @@ def _integral(v: Any) -> Any:
     return None
 
 
-def floor(v: Any) -> int:
-    """``Math.floor`` to a safe integer (-0, NaN and infinities: the general tier)."""
+def _whole(v: Any, rounding: Any) -> int:
+    """``v`` rounded by ``rounding`` to a safe integer; a -0 result (a negative fraction
+    rounded to zero, or -0 itself), NaN, infinities and results past 2**53 are the general
+    tier's."""
     n = _integral(v)
     if n is not None:
         return n  # type: ignore[no-any-return]
-    r: int = math.floor(v)
-    if r == 0 and math.copysign(1.0, v) < 0 or not -_SAFE <= r <= _SAFE:
+    r: int = rounding(v)
+    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
         raise Deopt
     return r
 
 
+def floor(v: Any) -> int:
+    """``Math.floor``."""
+    return _whole(v, math.floor)
+
+
 def ceil(v: Any) -> int:
-    n = _integral(v)
-    if n is not None:
-        return n  # type: ignore[no-any-return]
-    r: int = math.ceil(v)
-    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
-        raise Deopt  # (-0.5 -> -0, and -0 itself)
-    return r
+    """``Math.ceil`` (-0.5 -> -0: the general tier)."""
+    return _whole(v, math.ceil)
+
+
+def _half_up(v: float) -> int:
+    r = math.floor(v)
+    return r + 1 if v - r >= 0.5 else r
 
 
 def round_half_up(v: Any) -> int:
     """``Math.round``: ties toward +Infinity."""
-    n = _integral(v)
-    if n is not None:
-        return n  # type: ignore[no-any-return]
-    r: int = math.floor(v)
-    if v - r >= 0.5:
-        r += 1
-    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
-        raise Deopt  # -0
-    return r
+    return _whole(v, _half_up)
 
 
 def truncate(v: Any) -> int:
-    """``Math.trunc``: toward zero (-0 from a negative fraction: the general tier)."""
-    n = _integral(v)
-    if n is not None:
-        return n  # type: ignore[no-any-return]
-    r: int = math.trunc(v)
-    if r == 0 and (v < 0 or math.copysign(1.0, v) < 0) or not -_SAFE <= r <= _SAFE:
-        raise Deopt
-    return r
+    """``Math.trunc``: toward zero."""
+    return _whole(v, math.trunc)
 
 
 def absolute(v: Any) -> int:
@@ -1045,43 +1038,16 @@ _LAYOUT_LENGTH = 256  # (longer templates are laid out again on each call: the m
 
 
 def replacement_layout(template: str, groups: int) -> str | None:
-    """A JS replacement template (GetSubstitution, with V8's ``$nn`` rules: two digits when
-    that names a capture, else one digit, else the text as it is) as a ``str.format``
-    layout over the match (``{0}``) and its captures (``{1}``...), each capture that did
-    not take part given as empty text, as JS gives it: one C-level expansion a match.
-    None for ``$``` and ``$'`` (the text around the match)."""
-    out: list[str] = []
-    i, n = 0, len(template)
-    while i < n:
-        c = template[i]
-        if c != "$" or i + 1 >= n:
-            out.append(c + c if c == "{" or c == "}" else c)
-            i += 1
-            continue
-        following = template[i + 1]
-        if following == "$":
-            out.append("$")
-            i += 2
-        elif following == "&":
-            out.append("{0}")
-            i += 2
-        elif following == "`" or following == "'":
-            return None
-        elif "0" <= following <= "9":
-            two = template[i + 1:i + 3]
-            if len(two) == 2 and "0" <= two[1] <= "9" and 1 <= int(two) <= groups:
-                out.append("{%d}" % int(two))
-                i += 3
-            elif 1 <= int(following) <= groups:
-                out.append("{%s}" % following)
-                i += 2
-            else:
-                out.append("$")
-                i += 1
-        else:
-            out.append("$")
-            i += 1
-    return "".join(out)
+    """A JS replacement template as a ``str.format`` layout over the match (``{0}``) and its
+    captures (``{1}``...): the general tier's own GetSubstitution (V8's ``$nn`` rules), run
+    once with those fields standing for the match and the captures, over the template with
+    its braces doubled; a capture that takes no part is formatted as empty text, as JS gives
+    it. One C-level expansion a match then. None for ``$``` and ``$'`` (the text around the
+    match: each match's own), or what looks like them."""
+    if "$`" in template or "$'" in template:
+        return None
+    fields = ["{%d}" % n for n in range(1, groups + 1)]
+    return get_substitution("{0}", "", 0, fields, UNDEFINED, template.replace("{", "{{").replace("}", "}}"))
 
 
 def regex_matches(rx: LazyRegex, limit: int, s: Any, count: int) -> list[list[Any]]:
