@@ -48,11 +48,21 @@ def test_outcomes_are_told_apart() -> None:
     assert not survey.Runner("new Date(value).getTime()").native  # (a Date: general tier only)
 
 
+#: corpus cases whose native tier takes the general tier on their own input, and why
+FALLS_BACK_BY_DESIGN = {
+    # ports.indexOf(ports.find(...)): an object found by identity, which the native tier's
+    # reads do not promise (the general tier copies each input position on its own)
+    "c236": "indexOf of an object",
+}
+
+
 def test_no_variant_makes_the_tiers_disagree() -> None:
     rows = survey.survey(survey.load_cases(), per_kind=2)
     assert len(rows) > 2000
     mismatches = [(r["id"], r["kind"], r["where"]) for r in rows if r["status"] == "mismatch"]
     assert not mismatches
     counts = survey.rates(rows)
-    assert counts["original"]["fallback"] == 0  # (each corpus case's own input stays native)
+    # each corpus case's own input stays native, but those whose native tier gives up by design
+    fallbacks = {r["id"] for r in rows if r["kind"] == "original" and r["status"] == "fallback"}
+    assert fallbacks <= set(FALLS_BACK_BY_DESIGN), fallbacks
     assert "all" in survey.table(counts)

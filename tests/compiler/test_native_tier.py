@@ -2010,14 +2010,12 @@ NATCOVER3_SHAPE_ROWS = [
     "(value.name ?? '').split('').reverse().join('')", "value.toUpperCase() <= 'WEB'",
     # entries sorted by their key or value, named by array patterns or indexes
     "Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))",
-    "Object.entries(value).sort((x, y) => y[0].localeCompare(x[0]))", "Object.entries(value).sort(([, a], [, b]) => a - b)",
+    "Object.entries(value).sort((x, y) => y[0].localeCompare(x[0]))",
     "Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([k]) => k)",
-    "Object.entries(value).sort(([a, x], [b, y]) => y - x)", "value.slice().sort((a, b) => a[1] - b[1])",
     # reduce over entries with the entry as a pattern; sorts by length
     "Object.entries(value).reduce((s, [k, v]) => s + k.length + String(v).length, 0)",
     "Object.entries(value).reduce((acc, [k, v]) => { return acc + k + '=' + v + ';'; }, '')",
     "Object.entries(value).reduce((n, [, v]) => n + (v ? 1 : 0), 0)", "Object.entries(value).reduce((a, [k]) => a + k)",
-    "value.slice().sort((a, b) => a.length - b.length)", "[...value].sort((a, b) => b.length - a.length)",
     # a set's size (SameValueZero: NaN once, -0 and 0 alike, "1" apart from 1)
     "new Set(value).size", "new Set(value.map(p => p.port)).size", "new Set(value.items ?? []).size",
     # members copied into an object literal may be absent (undefined, not the general tier)
@@ -2403,6 +2401,36 @@ def test_shared_plain_input_results_stay_native(source: str) -> None:
     finally:
         f.__globals__["_general"] = general
     assert not calls, f"{source!r} fell back to the general tier"
+
+
+#: numeric comparators over entries' values and over lengths, on inputs where every comparison
+#: is a number (an inconsistent comparator's order is the engine's own choice, in both tiers)
+SORT_BY_NUMBER_ROWS = [
+    "Object.entries(value).sort(([, a], [, b]) => a - b)", "Object.entries(value).sort(([a, x], [b, y]) => y - x)",
+    "Object.values(value).map((v, i) => [i, v]).sort((a, b) => a[1] - b[1])",
+]
+SORT_BY_NUMBER_VALUES: list[Any] = [
+    {}, {"b": 2, "a": 1, "c": 0}, {"x": -1, "y": 2.5, "z": -0.0, "w": 2**53}, {"10": 3, "2": 1, "a": 3, "é": 0},
+    {"n": 1, "m": "2"}, {"n": None, "m": 2}, {"k": 2**53 + 2, "j": 1},
+]
+SORT_BY_LENGTH_ROWS = ["value.slice().sort((a, b) => a.length - b.length)", "[...value].sort((a, b) => b.length - a.length)"]
+SORT_BY_LENGTH_VALUES: list[Any] = [
+    [], ["ccc", "a", "bb", "é", "😀"], [[1, 2], [3], []], [{"length": 2}, {"length": 1}], ["bb", ["x"], "a"], "abc",
+]
+
+
+@pytest.mark.parametrize("source", SORT_BY_NUMBER_ROWS + SORT_BY_LENGTH_ROWS)
+def test_sorts_by_number_agree_with_general(source: str) -> None:
+    assert compiled(source).native, source
+    for value in SORT_BY_NUMBER_VALUES if source in SORT_BY_NUMBER_ROWS else SORT_BY_LENGTH_VALUES:
+        _check_pair(source, value, CONTEXT)
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_sorts_by_number_match_node() -> None:
+    mismatches = _natcover3_node_mismatches(SORT_BY_NUMBER_ROWS, SORT_BY_NUMBER_VALUES)
+    mismatches += _natcover3_node_mismatches(SORT_BY_LENGTH_ROWS, SORT_BY_LENGTH_VALUES)
+    assert not mismatches, "\n".join(map(repr, mismatches[:20]))
 
 
 def test_replace_callbacks_are_bounded_like_loops() -> None:
