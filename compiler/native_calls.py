@@ -539,23 +539,35 @@ def _comparator(node: Any) -> tuple[list[Any], Any, dict[str, tuple[str, int]]]:
         raise Unsupported
     params: list[Any] = []
     bound: dict[str, tuple[str, int]] = {}
-    names: list[str] = []
+    names: list[str | None] = []
     for i, p in enumerate(node.params):
         if isinstance(p, A.Identifier):
             params.append(p.name)
             names.append(p.name)
-        elif isinstance(p, A.ArrayPattern) and 1 <= len(p.elements) <= 2 and \
-                all(e is None or isinstance(e, A.Identifier) for e in p.elements):
-            params.append(f"#{i}")  # (no JS name can clash with it)
-            for index, e in enumerate(p.elements):
-                if isinstance(e, A.Identifier):
-                    bound[e.name] = (params[-1], index)
-                    names.append(e.name)
         else:
-            raise Unsupported
-    if len(names) != len(set(names)) or _SCRIPT_NAMES.intersection(names):
-        raise Unsupported  # (a name bound twice, or one that would hide a script input)
+            params.append(f"#{i}")  # (no JS name can clash with it)
+            pair = _pair_names(p)
+            bound.update((name, (params[-1], index)) for index, name in enumerate(pair) if name is not None)
+            names.extend(pair)
+    _distinct(names)
     return params, node.body, bound
+
+
+def _pair_names(pattern: Any) -> tuple[str | None, str | None]:
+    """The names of an array pattern of an entry, ``[k, v]``, ``[k]`` or ``[, v]`` (None for
+    a hole); any other pattern is the general tier's."""
+    if not isinstance(pattern, A.ArrayPattern) or not 1 <= len(pattern.elements) <= 2 or \
+            not all(e is None or isinstance(e, A.Identifier) for e in pattern.elements):
+        raise Unsupported
+    names = [e.name if isinstance(e, A.Identifier) else None for e in pattern.elements]
+    return names[0], names[1] if len(names) == 2 else None
+
+
+def _distinct(names: list[str | None]) -> None:
+    """Refuse parameters that bind a name twice or hide a script input."""
+    given = [n for n in names if n is not None]
+    if len(set(given)) != len(given) or _SCRIPT_NAMES.intersection(given):
+        raise Unsupported
 
 
 def _ordering_comparator(body: Any, params: list[Any],
@@ -934,9 +946,7 @@ def _regex_replace_call(gen: "NativeGen", obj: ast.expr, ty: str, pattern: A.Reg
     translated = gen.consts[rx.id][0]  # type: ignore[attr-defined]
     if count == 0 and _nullable(translated):
         raise Unsupported
-    import re
-
-    params, body = _callback(replacer, re.compile(translated, re.ASCII).groups + 3)
+    params, body = _callback(replacer, _group_count(translated) + 3)
     if not all(isinstance(p, str) for p in params):
         raise Unsupported  # (patterns in the parameters: the general tier)
     receiver = gen.as_text(obj, ty)
@@ -957,7 +967,7 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
         # find the same leftmost matches and keep the text between them alike
         rx, limit = _regex(gen, args[0], allow_global=False)
         pattern = gen.consts[rx.id][0]  # type: ignore[attr-defined]
-        if _nullable(pattern) or _captures(pattern):
+        if _nullable(pattern) or _group_count(pattern):
             raise Unsupported
         return E("REGEX_SPLIT(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.as_text(obj, ty)), "strs"
     sep = _text_literal(args[0])
@@ -1035,10 +1045,11 @@ _LITERAL_REPLACES = {
 }
 
 
-def _captures(pattern: str) -> bool:
+def _group_count(pattern: str) -> int:
+    """How many capturing groups a translated pattern has (Python counts JS's groups alike)."""
     import re
 
-    return re.compile(pattern, re.ASCII).groups > 0
+    return re.compile(pattern, re.ASCII).groups
 
 
 def _strip_pattern(pattern: str, flags: str) -> tuple[str, str] | None:
@@ -1544,15 +1555,8 @@ def _reduce_callback(gen: "NativeGen", node: Any) -> tuple[list[Any], Any]:
     the pattern ``[k, v]`` (``[k]``, ``[, v]``): then a (k, v) tuple of names (None for a hole)."""
     if isinstance(node, A.ArrowFunctionExpression) and len(node.params) == 2 and gen.element == "entry" \
             and isinstance(node.params[0], A.Identifier) and isinstance(node.params[1], A.ArrayPattern):
-        pattern = node.params[1]
-        if not 1 <= len(pattern.elements) <= 2 or not all(e is None or isinstance(e, A.Identifier)
-                                                          for e in pattern.elements):
-            raise Unsupported
-        names = [e.name if isinstance(e, A.Identifier) else None for e in pattern.elements]
-        pair = (names[0], names[1] if len(names) == 2 else None)
-        bound = [n for n in (node.params[0].name, *pair) if n is not None]
-        if len(set(bound)) != len(bound) or _SCRIPT_NAMES.intersection(bound):
-            raise Unsupported
+        pair = _pair_names(node.params[1])
+        _distinct([node.params[0].name, *pair])
         body = _callback(attrs.evolve(node, params=(node.params[0],)), 1)[1]  # (a block body's value, as usual)
         return [node.params[0].name, pair], body
     params, body = _callback(node, 2)

@@ -1058,14 +1058,13 @@ def regex_matches(rx: LazyRegex, limit: int, s: Any, count: int) -> list[list[An
     if type(s) is not str or len(s) > limit or not s.isascii():
         raise Deopt
     compiled = rx.compiled or rx.get()
-    if count == 1:
-        m = compiled.search(s)
-        return [] if m is None else [[m.group(), *[UNDEFINED if g is None else g for g in m.groups()], m.start(), s]]
     found: list[list[Any]] = []
     for m in compiled.finditer(s):
         if len(found) == MAX_ITEMS:
             raise Deopt  # (a callback per match, as a loop's per element: past the bound, the step budget's)
         found.append([m.group(), *[UNDEFINED if g is None else g for g in m.groups()], m.start(), s])
+        if count == 1:
+            break
     return found
 
 
@@ -1178,16 +1177,12 @@ def upper_text(s: str) -> str:
     """``toUpperCase`` of text that is not ASCII, by the general tier's own mapping (V8's); text
     with surrogates (a pair held as two code points is one character in JS) or a long text
     takes the general tier."""
-    if len(s) > MAX_TEXT or _SURROGATE.search(s):
-        raise Deopt
-    return js_upper(s)
+    return js_upper(whole_text(s) if len(s) <= MAX_TEXT else deopt())
 
 
 def lower_text(s: str) -> str:
     """``toLowerCase`` of text that is not ASCII (see ``upper_text``)."""
-    if len(s) > MAX_TEXT or _SURROGATE.search(s):
-        raise Deopt
-    return js_lower(s)
+    return js_lower(whole_text(s) if len(s) <= MAX_TEXT else deopt())
 
 
 def copied_out(v: Any) -> Any:
