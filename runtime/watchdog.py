@@ -14,11 +14,20 @@ by clearing ``busy`` and *then* reading ``fired``; when set, it waits for the wa
 (``LOCK``) and cancels any interrupt still pending (:func:`disarm`). The interrupt is itself
 a public ``LimitExceeded``, so one that lands in the few lines between is still a
 documented outcome of the call.
+
+Nor may it land in a callback the interpreter runs on its own between two bytecodes of the
+evaluation: a ``gc.callbacks`` hook (test tools and profilers install them), a finaliser
+(``__del__``) or a weak reference's callback. Python cannot pass an exception out of those:
+it prints "Exception ignored in ..." and the evaluation goes on. While such a frame runs in
+the evaluating thread the watchdog waits (:func:`_in_implicit_callback`), at most
+``PATIENCE`` seconds, and fires at its next look.
 """
 
 from __future__ import annotations
 
 import ctypes
+import gc
+import sys
 import threading
 import time
 import weakref
@@ -27,12 +36,17 @@ from typing import Any
 from .errors import LimitExceeded
 from .realm import WATCHED
 
-__all__ = ["WallTimeInterrupt", "watch", "disarm", "POLL", "GRACE"]
+__all__ = ["WallTimeInterrupt", "watch", "disarm", "POLL", "GRACE", "PATIENCE"]
 
 #: how often the watchdog looks (s), and how far past its deadline an evaluation may run
 #: before it is interrupted (its own clock checks normally stop it first)
 POLL = 0.01
 GRACE = 0.005
+#: how long past ``GRACE`` the watchdog waits for an implicit callback to return (one that
+#: never does gets the interrupt anyway: it ends the callback, and the next one the evaluation)
+PATIENCE = 1.0
+#: how many frames below the top are looked at for an implicit callback
+_CALLBACK_DEPTH = 16
 
 LOCK = threading.Lock()
 #: every realm (each knows its thread), by plain weak references: a ``WeakSet``'s callback
@@ -93,7 +107,34 @@ def _poll() -> None:
                 if realm.deadline == 0.0:
                     realm.deadline = now + realm.budgets.wall_time
                 elif now > realm.deadline + GRACE:
+                    if now < realm.deadline + GRACE + PATIENCE and _in_implicit_callback(realm.thread):
+                        continue
                     realm.fired = True
                     if realm.busy == WATCHED:
                         _set_async_exc(realm.thread, WallTimeInterrupt)
             _realms[:] = live
+
+
+def _in_implicit_callback(thread: int) -> bool:
+    """Whether the thread is inside a callback the interpreter called on its own (a gc hook,
+    a finaliser, a weak reference's callback), where an interrupt would be swallowed."""
+    frame = sys._current_frames().get(thread)
+    if frame is None:
+        return False
+    hooks = set()
+    for hook in gc.callbacks:
+        code = getattr(getattr(hook, "__func__", hook), "__code__", None)
+        if code is not None:
+            hooks.add(code)
+    for _ in range(_CALLBACK_DEPTH):
+        if frame is None:
+            return False
+        code = frame.f_code
+        if code in hooks or code.co_name == "__del__" or code.co_filename.endswith(_WEAKREF_MODULES):
+            return True
+        frame = frame.f_back
+    return False
+
+
+#: the standard library's weak containers remove entries from callbacks
+_WEAKREF_MODULES = ("weakref.py", "_weakrefset.py")

@@ -67,21 +67,6 @@ CASES: list[Case] = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _no_gc_callbacks() -> Any:
-    """Hypothesis (imported by other test modules) installs a ``gc.callbacks`` hook; an
-    interrupt that lands inside it is reported by pytest as an unraisable exception of the
-    test tooling, not of the engine. The evaluations here run without such hooks."""
-    import gc
-
-    saved = gc.callbacks[:]
-    gc.callbacks.clear()
-    try:
-        yield
-    finally:
-        gc.callbacks[:] = saved
-
-
 @pytest.mark.parametrize("case", params(CASES))
 def test_closure(case: Case) -> None:
     check(case, closure)
@@ -117,6 +102,49 @@ def test_no_interrupt_lands_after_the_call() -> None:
         deadline = time.monotonic() + 0.1
         while time.monotonic() < deadline:  # plain Python, where a stray interrupt would land
             pass
+
+
+@pytest.mark.parametrize("hook", ["gc-callback", "finaliser"])
+def test_no_interrupt_is_swallowed_by_an_implicit_callback(hook: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gc hook or a finaliser that runs in the evaluating thread (here a slow one, so the
+    watchdog finds it there) never receives the interrupt, which Python would swallow with
+    "Exception ignored in ...": the evaluation still ends with the wall-time limit."""
+    import gc
+    import sys
+    import time
+
+    swallowed: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append(repr(u.exc_value)))
+
+    def slow_hook(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            time.sleep(0.004)
+
+    class Slow:
+        def __del__(self) -> None:
+            time.sleep(0.004)
+
+    def leave_a_cycle(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":  # garbage for the next collection, whose finaliser is slow
+            cycle = Slow()
+            cycle.self = cycle  # type: ignore[attr-defined]
+
+    fn = closure("let n = 0; for (;;) { let o = {a: {b: [1, 2, {c: n}]}}; o.a.self = o; n++ }",
+                 WALL.replace(wall_time=0.05))
+    threshold = gc.get_threshold()
+    gc.set_threshold(50)
+    if hook == "gc-callback":
+        gc.callbacks.append(slow_hook)
+    else:
+        gc.callbacks.append(leave_a_cycle)
+    try:
+        for _ in range(5):
+            with pytest.raises(syncpatch.LimitExceeded):
+                fn(None, {})
+    finally:
+        gc.callbacks.pop()
+        gc.set_threshold(*threshold)
+    assert swallowed == []
 
 
 def test_patch_errors_never_carry_python_text() -> None:
