@@ -779,6 +779,17 @@ def _char_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) ->
              N=n), "ascii"
 
 
+def _code_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``charCodeAt(i)`` / ``codePointAt(i)`` of ASCII text: the character's code, one UTF-16
+    unit and one code point alike (out of range, NaN or undefined: the general tier)."""
+    if len(args) > 1:
+        raise Unsupported
+    x, i = gen.tmp(), gen.tmp()
+    n: ast.expr = ast.Constant(0) if not args else gen.as_int(*gen.expr(args[0]))
+    return E("ord(X[I]) if 0 <= ((X := S), (I := N))[1] < len(X) else DEOPT()", X=x, I=i, S=gen.as_ascii(obj, ty),
+             N=n), "int"
+
+
 def _pad(py: str) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         """``padStart(n, c)`` with one ASCII fill character: Python's rjust (ljust) alike."""
@@ -1007,6 +1018,8 @@ _STRING_METHODS: dict[str, Any] = {
     "at": _string_at,
     "lastIndexOf": _last_index_of,
     "charAt": _char_at,
+    "charCodeAt": _code_at,
+    "codePointAt": _code_at,
     "padStart": _pad("rjust"),
     "padEnd": _pad("ljust"),
     "repeat": _repeat,

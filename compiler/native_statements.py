@@ -28,7 +28,7 @@ import attrs
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
-from .native import _INPUTS, _PROTO_NAMES, Unsupported, _join
+from .native import _INPUTS, _PROTO_NAMES, _STR, Unsupported, _join
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
@@ -85,7 +85,30 @@ def _returns(statements: list[Any]) -> bool:
         if isinstance(s, A.IfStatement) and s.alternate is not None and _returns(_body_of(s.consequent)) \
                 and _returns(_body_of(s.alternate)):
             return True
+        if _catches(s) and _returns(_live(s.block.body)):
+            return True  # (natively: a throw in the block leaves the run to the general tier)
     return False
+
+
+def _untranslated(gen: "NativeGen", node: Any) -> None:
+    """The globals a part the native tier never runs reads (a catch clause, a throw's
+    argument), noted as the general tier notes them: both tiers' facts name the same."""
+    if _has(node, A.FunctionExpression, A.FunctionDeclaration, A.ClassExpression, A.ClassDeclaration):
+        raise Unsupported  # (``arguments``, ``this`` and hoisted names: not worth reading here)
+    params = [node.param] if isinstance(node, A.CatchClause) and node.param is not None else []
+    bound = {x.name for n in walk(node) for p in (n.params if isinstance(n, A.ArrowFunctionExpression) else
+                                                  (n.id,) if isinstance(n, A.VariableDeclarator) else ())
+             for x in walk(p) if isinstance(x, A.Identifier)}
+    bound |= {x.name for p in params for x in walk(p) if isinstance(x, A.Identifier)}
+    for n in walk(node):
+        if isinstance(n, A.Identifier) and n.name not in bound and n.name not in _INPUTS \
+                and n.name not in ("NaN", "Infinity") and gen.lookup(n.name) is None:
+            gen.free_globals.setdefault(n.name, n.span)
+
+
+def _catches(s: Any) -> bool:
+    """``try { ... } catch ...`` without ``finally``: natively its block alone (see ``_in_scope``)."""
+    return isinstance(s, A.TryStatement) and s.handler is not None and s.finalizer is None
 
 
 def _has(node: Any, *kinds: type) -> bool:
@@ -239,6 +262,10 @@ class _Loop:
     tail: str | None  # the ``tail`` of the statement list the loop stands in
     exits: bool = False
     breaks: bool = False  # a plain ``break`` (which would skip the ``else`` too)
+    #: a ``break`` of the loop around leaves by ``exits``' ``break`` too: the ``else`` ends in
+    #: ``continue`` (of the loop around), and a ``break`` of that loop follows this one
+    leaves_outer: bool = False
+    continues_outer: bool = False
 
 
 def function_body(gen: "NativeGen", statements: Any) -> tuple[ast.expr, str]:
@@ -322,6 +349,9 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
                 assert isinstance(last, ast.For)
                 with gen.branch():  # (the else runs when no break left the loop)
                     last.orelse = _in_scope(gen, body, statements[i + 1:])
+                if loop.leaves_outer:  # (no break: the loop around goes on; a break: it ends)
+                    last.orelse.append(ast.Continue())
+                    out.append(ast.Break())
                 return out  # (the rest of the block went into the loop's else)
             continue
         if isinstance(s, A.IfStatement):
@@ -345,7 +375,27 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
         if isinstance(s, (A.BreakStatement, A.ContinueStatement)):
             out.append(_jump(body, s))
             return out  # (what follows never runs)
-        raise Unsupported  # (while, do, for-in, try, throw: the general tier)
+        if _catches(s):
+            # the block alone: where it throws, its translation raises (as all translation
+            # does, or the tiers would differ on a script without try), and the general tier
+            # runs the script again from the start, catch and all
+            assert isinstance(s, A.TryStatement)
+            inner = _live(s.block.body)
+            if _returns(inner):
+                out.extend(_statements(gen, body, inner, body.tail))
+                _untranslated(gen, s.handler)
+                return out  # (what follows runs only after a throw: the general tier's)
+            if _has(s.block, A.ReturnStatement):
+                raise Unsupported
+            out.extend(_statements(gen, body, inner))
+            _untranslated(gen, s.handler)
+            continue
+        if isinstance(s, A.ThrowStatement):  # (the general tier makes and throws what it throws)
+            _untranslated(gen, s.argument)
+            out.extend(_flush(gen))
+            out.append(ast.Expr(E("DEOPT()")))
+            return out  # (what follows never runs)
+        raise Unsupported  # (while, do, for-in, try with finally: the general tier)
     return out
 
 
@@ -362,7 +412,8 @@ def _leave_for_return(body: _Body) -> list[ast.stmt]:
 
 def _jump(body: _Body, s: A.BreakStatement | A.ContinueStatement) -> ast.stmt:
     """``break`` / ``continue`` of the innermost loop (unlabelled or by its label), and
-    ``continue outer`` from a loop whose statement list ends ``outer``'s body."""
+    ``continue outer`` / ``break outer`` from a loop whose statement list ends the body of
+    ``outer``, the loop just around it."""
     if not body.loops:
         raise Unsupported  # (a switch's or a labelled block's break: the general tier)
     inner = body.loops[-1]
@@ -371,11 +422,16 @@ def _jump(body: _Body, s: A.BreakStatement | A.ContinueStatement) -> ast.stmt:
             inner.breaks = True
             return ast.Break()
         return ast.Continue()
-    if isinstance(s, A.ContinueStatement) and len(body.loops) >= 2 and body.loops[-2].label == s.label.name \
-            and inner.tail == "loop":
+    if len(body.loops) >= 2 and body.loops[-2].label == s.label.name and inner.tail == "loop":
         inner.exits = True
+        if isinstance(s, A.ContinueStatement):
+            inner.continues_outer = True
+        else:
+            inner.leaves_outer = body.loops[-2].breaks = True
+        if inner.continues_outer and inner.leaves_outer:
+            raise Unsupported  # (both leave by the same ``break``)
         return ast.Break()
-    raise Unsupported  # (break out of an outer loop: the general tier)
+    raise Unsupported  # (break out of a loop two or more around: the general tier)
 
 
 def _if(gen: "NativeGen", body: _Body, s: A.IfStatement, rest: list[Any]) -> list[ast.stmt]:
@@ -415,6 +471,8 @@ def _assign(name: str, value: ast.expr) -> ast.stmt:
 def _declaration(gen: "NativeGen", body: _Body, s: A.VariableDeclaration, before: list[Any]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for d in s.declarations:
+        if d.init is None and s.kind == "let" and isinstance(d.id, A.Identifier):
+            d = attrs.evolve(d, init=A.Identifier(name="undefined", span=d.span))  # (``let x;``)
         for name, py, node, ty in _declarator(gen, d, before):
             if name in body.assigned and s.kind == "const":
                 raise Unsupported  # (a TypeError when it runs: the general tier)
@@ -732,14 +790,23 @@ def _loop_names(gen: "NativeGen", pattern: Any, element: str) -> tuple[ast.expr,
 
 
 def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, statements: list[Any],
-          fixed_length: bool = False) -> list[ast.stmt]:
+          fixed_length: bool = False, over_text: bool = False) -> list[ast.stmt]:
     """``for (const x of items)`` (and ``forEach``'s callback): a Python loop over at most
-    ``MAX_ITEMS`` elements (a ``return`` or ``continue outer`` in it: see ``_Loop``)."""
+    ``MAX_ITEMS`` elements (a ``return`` or ``continue outer`` in it: see ``_Loop``).
+    ``over_text``: ``items`` may be a string too, whose code points ``for...of`` visits; of
+    ASCII text they are its characters, as Python's loop gives them (other text, where a
+    surrogate pair may be held as two code points: the general tier). A name of no known type
+    is still read as an array: its guard's fact serves the reads after the loop."""
     if fixed_length and _has(tuple(statements), A.ReturnStatement, A.LabeledStatement):
         raise Unsupported  # (a callback's return ends one call, not the loop)
     start = len(gen.pending)
     obj, ty = gen.expr(items, raw=True)
     element = {"strs": "str", "entries": "entry"}.get(ty, "any")
+    if over_text and ty in _STR:
+        return _loop_on(gen, body, gen.as_ascii(obj, ty), "str", start, pattern, index, statements)
+    if over_text and ty == "any" and not isinstance(obj, ast.Name):
+        listed = gen.guard("T if type(T := X) is list or type(T) is str and T.isascii() else DEOPT()", obj)
+        return _loop_on(gen, body, listed, element, start, pattern, index, statements)
     return _loop_on(gen, body, gen.as_list(obj, ty), element, start, pattern, index, statements,
                     fixed_length=fixed_length)
 
@@ -821,7 +888,7 @@ def _for_of(gen: "NativeGen", body: _Body, s: A.ForOfStatement) -> list[ast.stmt
         # ``for (const [i, x] of xs.entries())``: an index and an element of an array (a
         # string or an object has no entries method: the guard leaves them to the general tier)
         return _loop(gen, body, right.callee.object, pattern.elements[1], pattern.elements[0], _body_of(s.body))
-    return _loop(gen, body, right, pattern, None, _body_of(s.body))
+    return _loop(gen, body, right, pattern, None, _body_of(s.body), over_text=True)
 
 
 def _for_each(gen: "NativeGen", body: _Body, e: A.CallExpression) -> list[ast.stmt]:
@@ -934,11 +1001,15 @@ def bounded(gen: "NativeGen", items: ast.expr, start: int, unpacked: bool = Fals
 def _without_switches(gen: "NativeGen", statements: list[Any]) -> list[Any]:
     """Each ``switch`` of ``statements`` as a ``const`` holding its discriminant and a chain of
     ``if`` / ``else if`` statements, one per group of cases (cases with no statements fall
-    through to the next), ``default``'s group last. Only where that is the same program: case
-    tests are literals, distinct (so the first match is the only one, in any order), each
+    through to the next), ``default``'s group last. Only where that is the same program: each
     group but the last ends in ``break`` or surely returns (no other fall-through), no other
     ``break`` in it (it would leave the switch, not a loop), and no group reads a name another
-    group declares (one block scope in JS, one per branch here)."""
+    group declares (one block scope in JS, one per branch here). The chain tests the cases in
+    source order, one ``===`` at a time, as JS does; so case tests may be computed
+    (``switch (true) { case s.endsWith('m'): ... }``, ``case undefined:``), but not in
+    ``default``'s own group (whose tests the chain leaves out: it runs when none other
+    matched), where only distinct literals may stand, and they may not read a name the switch's
+    groups declare (JS reads it in their scope, before its declaration)."""
     if not any(isinstance(s, A.SwitchStatement) for s in statements):
         return statements
     out: list[Any] = []
@@ -954,11 +1025,8 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
     for case in s.cases:
         if case.test is None:
             has_default = True
-        elif isinstance(case.test, A.Literal) and type(case.test.value) in (str, int, bool) \
-                or isinstance(case.test, A.Literal) and case.test.value is None:
-            tests.append(case.test)
         else:
-            raise Unsupported  # (a computed case test: evaluated in order, until one matches)
+            tests.append(case.test)
         body = _live(case.consequent)
         if body and isinstance(body[0], A.BlockStatement) and (
                 len(body) == 1 or len(body) == 2 and isinstance(body[1], A.BreakStatement) and body[1].label is None):
@@ -969,7 +1037,10 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
             tests, has_default = [], False
     if tests or has_default:
         groups.append((tests, has_default, []))  # (trailing empty cases: nothing runs)
-    values = [(type(t.value), t.value) for g in groups for t in g[0]]
+    computed = [t for g in groups for t in g[0] if not _plain_literal(t)]
+    if computed and any(g[1] and g[0] for g in groups):
+        raise Unsupported  # (default's group has tests: the chain would skip them, computed ones run)
+    values = [(type(t.value), t.value) for g in groups for t in g[0] if _plain_literal(t)]
     if len(set(values)) != len(values):
         raise Unsupported
     blocks: list[tuple[list[Any], bool, list[Any]]] = []
@@ -986,6 +1057,8 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
                                                        for n in d.declarations if not isinstance(n.id, A.Identifier)
                                                        for x in walk(n.id) if isinstance(x, A.Identifier)}
                 for b in blocks]
+    if any(isinstance(x, A.Identifier) and x.name in names for names in declared for x in walk(tuple(computed))):
+        raise Unsupported  # (a test reading the switch's own declaration: JS's TDZ)
     for n, names in enumerate(declared):
         if any(isinstance(x, A.Identifier) and x.name in names for m, b in enumerate(blocks) if m != n
                for x in walk(tuple(b[2]))):
@@ -1011,6 +1084,11 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
     declaration = A.VariableDeclaration(
         kind="const", declarations=(A.VariableDeclarator(id=held, init=s.discriminant, span=span),), span=span)
     return [declaration, chain]
+
+
+def _plain_literal(test: Any) -> bool:
+    """A case test that is a string, number, boolean or null literal."""
+    return isinstance(test, A.Literal) and (type(test.value) in (str, int, bool) or test.value is None)
 
 
 def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]:

@@ -370,8 +370,8 @@ def includes(items: list[Any], v: Any) -> bool:
 
 def index_of(items: list[Any], v: Any) -> int:
     """``items.indexOf(v)`` (strict equality) for a needle Python compares alike: a string
-    (ASCII: no surrogate forms to tell apart), a safe integer (no bool is equal), null or a
-    boolean."""
+    (ASCII: no surrogate forms to tell apart), a safe integer (no bool is equal), null, a
+    boolean or undefined (an absent label looked up in a selector's values)."""
     t = type(v)
     if t is str and v.isascii():
         for i, x in enumerate(items):
@@ -383,7 +383,7 @@ def index_of(items: list[Any], v: Any) -> int:
             if x == v and type(x) is not bool and type(x) is not str:
                 return i
         return -1
-    if v is None or t is bool:
+    if v is None or t is bool or v is UNDEFINED:
         for i, x in enumerate(items):
             if x is v:
                 return i
@@ -1449,7 +1449,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed,
+    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed, "ord": ord,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -865,6 +865,43 @@ EXPRESSIONS: list[str] = [
     "value.map(({ name, ...rest }) => Object.keys(rest))",
     "value.name.length",
     "value.map(p => p.name.length)",
+    # (corpus7) switch with computed case tests and ``case undefined``, ``let x;``, a labelled
+    # break of the loop around, for...of over text, charCodeAt and codePointAt, try/catch (its
+    # block natively, a throw the general tier's) and throw
+    "(() => { switch (true) { case value.length > 3: return 'long'; case value === '': return 'empty'; "
+    "default: return 'short'; } })()",
+    "(() => { let cls; switch (value.name) { case 'web': case 'keys': cls = 'a'; break; case undefined: cls = 'u'; "
+    "break; case null: cls = 'n'; break; default: cls = 'd'; } return cls; })()",
+    "(() => { switch (value.name) { case value.a: return 'a'; case value.name: return 'self'; } return 'none'; })()",
+    "(() => { switch (typeof value) { case 'str' + 'ing': return value.length; case typeof 1: return value + 1; "
+    "default: return null; } })()",
+    "(() => { switch (value) { case 'a': return 1; case value.k: default: return 2; } })()",
+    "(() => { switch (value) { case x: return 1; default: let x = 2; return x; } })()",
+    "(() => { const out = []; for (const x of value) { let k; if (x === 'a') k = x; out.push(k ?? null); } "
+    "return out; })()",
+    "(() => { let hit = 'none'; rows: for (const a of value) { for (const k of Object.keys(a ?? {})) "
+    "{ if (k === 'items') { hit = a.name ?? null; break rows; } } hit = 'seen'; } return hit; })()",
+    "(() => { let n = 0; outer: for (let i = 0; i < value.length; i++) { for (const b of value) "
+    "{ if (b === value[i]) { n += i; continue; } if (n > 2) break outer; } n += 100; } return n; })()",
+    "(() => { let n = 0; o: for (const a of value) { for (const b of value) { if (a === b) continue o; "
+    "if (n > 3) break o; n++; } } return n; })()",
+    "(() => { let h = 0; for (const ch of value.name) h = (h * 31 + ch.charCodeAt(0)) >>> 0; return h.toString(16); })()",
+    "(() => { const out = []; for (const ch of value + '') { if (ch === '-') continue; out.push(ch.codePointAt()); } "
+    "return out; })()",
+    "value.map(s => { let n = 0; for (const c of String(s)) { if (c >= '0' && c <= '9') n++; } return n; })",
+    "value.charCodeAt(1)",
+    "value.charCodeAt(value.length - 1)",
+    "value.name.codePointAt(0)",
+    "(() => { try { return JSON.parse(value).a ?? 'none'; } catch (e) { return 'invalid'; } })()",
+    "(() => { let r = 'x'; try { r = value.name.toUpperCase(); } catch { r = 'caught'; } return r; })()",
+    "(() => { for (const x of value) { try { if (x.port > 8000) return x.name; } catch (e) { continue; } } "
+    "return null; })()",
+    "(() => { let n = 0; try { n = value.length; } finally { n++; } return n; })()",
+    "value.map(p => { if (typeof p !== 'string') throw new TypeError('not text: ' + p); return p.toUpperCase(); })",
+    "(() => { if (!value.name) { throw new Error('no name'); } return value.name + '-x'; })()",
+    "value.map(p => [p.name, p.missing].indexOf(p.missing))",
+    "(() => { const labels = value.labels ?? {}; return ['a', 'web'].includes(labels.app) "
+    "|| ['x', null].includes(labels.missing); })()",
 ]
 
 assert len(EXPRESSIONS) == len(set(EXPRESSIONS)), "duplicate expressions in the table"
@@ -919,6 +956,16 @@ NOT_NATIVE: frozenset[str] = frozenset([
     "value.split(/(-)/)",
     "JSON.stringify({ [value + '.x']: 1, [value]: 2 })",  # two keys made at run time
     "Array.from({ length: 2 }, (x, i, a) => typeof a)",  # Array.from's callback has no third argument
+    # (corpus7) a computed test in default's group (the chain would skip it); a test reading a
+    # name its switch declares (JS's TDZ); continue and break of the loop around from one loop
+    # (one break leaves it); a return in a try block that may end otherwise; try with finally
+    "(() => { switch (value) { case 'a': return 1; case value.k: default: return 2; } })()",
+    "(() => { switch (value) { case x: return 1; default: let x = 2; return x; } })()",
+    "(() => { let n = 0; o: for (const a of value) { for (const b of value) { if (a === b) continue o; "
+    "if (n > 3) break o; n++; } } return n; })()",
+    "(() => { for (const x of value) { try { if (x.port > 8000) return x.name; } catch (e) { continue; } } "
+    "return null; })()",
+    "(() => { let n = 0; try { n = value.length; } finally { n++; } return n; })()",
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
