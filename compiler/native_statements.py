@@ -76,9 +76,10 @@ def _body_of(s: Any) -> list[Any]:
 
 
 def _returns(statements: list[Any]) -> bool:
-    """Does running ``statements`` surely end in a ``return``?"""
+    """Does running ``statements`` surely end in a ``return`` (or a ``throw``, which natively
+    leaves the run to the general tier: nothing after it runs here either)?"""
     for s in statements:
-        if isinstance(s, A.ReturnStatement):
+        if isinstance(s, (A.ReturnStatement, A.ThrowStatement)):
             return True
         if isinstance(s, A.BlockStatement) and _returns(_live(s.body)):
             return True
@@ -278,6 +279,8 @@ def function_body(gen: "NativeGen", statements: Any) -> tuple[ast.expr, str]:
         out.insert(0, ast.Assign(targets=[ast.Name(id=body.result, ctx=ast.Store())], value=E("UNDEFINED")))
         body.types.append("undef")
     gen.pre.extend(out)
+    if not body.types:
+        raise Unsupported  # (every way through throws: the general tier's)
     ty = body.types[0]
     for t in body.types[1:]:
         ty = _join(ty, t)

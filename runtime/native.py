@@ -167,6 +167,10 @@ def number_of(v: Any) -> int | float:
 
 
 _INT_PREFIX = re.compile(r"([+-]?)([0-9]+)")
+#: a quantity's number at the very start ("500m", "1.5Gi", "8080"): at most 15 digits (a safe
+#: integer), a fraction, and then nothing a longer numeric prefix would take in
+_LEADING_DIGITS = re.compile(r"[0-9]{1,15}(?![0-9])")
+_LEADING_DECIMAL = re.compile(r"[0-9]{1,15}(\.[0-9]+)?(?![0-9.eE])")
 
 
 def parse_int(v: Any) -> int:
@@ -178,6 +182,9 @@ def parse_int(v: Any) -> int:
         raise Deopt
     if v.isascii() and v.isdigit() and len(v) <= 15:  # the usual one ("2", "8080"): its digits only
         return int(v)
+    m = _LEADING_DIGITS.match(v)
+    if m is not None and not v.startswith(("0x", "0X")):  # ("500m", "256Mi": digits and a unit)
+        return int(m.group())
     s = v.lstrip(JS_WHITESPACE)
     m = _INT_PREFIX.match(s)
     if m is None or len(m.group(2)) > 15 or (m.group(2) == "0" and s[m.end():m.end() + 1] in ("x", "X")):
@@ -199,6 +206,9 @@ def parse_float(v: Any) -> int | float:
         return v
     if type(v) is not str:
         raise Deopt
+    m = _LEADING_DECIMAL.match(v)
+    if m is not None:  # (the usual quantity: no sign, space or exponent)
+        return int(m.group()) if m.group(1) is None else normalize_number(float(m.group()))
     m = _FLOAT_PREFIX.match(v.lstrip(JS_WHITESPACE))
     if m is None:
         raise Deopt

@@ -899,7 +899,17 @@ EXPRESSIONS: list[str] = [
     "(() => { let n = 0; try { n = value.length; } finally { n++; } return n; })()",
     "value.map(p => { if (typeof p !== 'string') throw new TypeError('not text: ' + p); return p.toUpperCase(); })",
     "(() => { if (!value.name) { throw new Error('no name'); } return value.name + '-x'; })()",
+    "(() => { switch (value) { case 'web': return 1; case 'exact': return 2; default: throw new Error('unknown ' + value); } })()",
+    "(() => { switch (value.name) { case 'web': return 'w'; default: throw new RangeError('x'); case 'keys': return 'k'; } "
+    "})()",
+    "value.map(p => { if (p === 'a') { return 1; } else { throw new Error('not a'); } })",
+    "(() => { throw new Error('always'); })()",
     "value.map(p => [p.name, p.missing].indexOf(p.missing))",
+    "['500m', '1.5Gi', '0x1F', '0X1', '1e3', '1.5e3', '12.', '00012', '1.5.3', ' 7', '-3m', '.5', '1.0', '123456789012345m', "
+    "'1234567890123456m', '0', '0.000001'].map(s => [parseInt(s), parseFloat(s), parseInt(s, 10), Number.parseFloat(s)])",
+    "['500m', '1.5Gi', '1e3', '1.5e3', '12.', '00012', '1.5.3', ' 7', '-3m', '1.0', '123456789012345m', '0', "
+    "'0.000001', '2.25'].map(s => [parseInt(s), parseFloat(s), parseInt(s, 10)])",
+    "value.map(s => [parseInt(s), parseFloat(s)])",
     "(() => { const labels = value.labels ?? {}; return ['a', 'web'].includes(labels.app) "
     "|| ['x', null].includes(labels.missing); })()",
 ]
@@ -966,6 +976,7 @@ NOT_NATIVE: frozenset[str] = frozenset([
     "(() => { for (const x of value) { try { if (x.port > 8000) return x.name; } catch (e) { continue; } } "
     "return null; })()",
     "(() => { let n = 0; try { n = value.length; } finally { n++; } return n; })()",
+    "(() => { throw new Error('always'); })()",  # (no way through returns)
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
