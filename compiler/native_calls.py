@@ -94,6 +94,19 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         return _parse_int(gen, args)
     if gen.is_global(receiver, "Number") and method == "parseFloat" and len(args) == 1:  # (the same function)
         return gen.number(E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0])), "any"
+    if gen.is_global(receiver, "Number") and method == "isFinite" and len(args) == 1:
+        # (no conversion: an int is finite, a float unless infinite or NaN, anything else is not)
+        return E("True if type(T := X) is int else T - T == 0 if type(T) is type(F) else False "
+                 "if T is None or T is UNDEFINED or type(T) is str or type(T) is bool or type(T) is dict "
+                 "or type(T) is list else DEOPT()", T=gen.tmp(),
+                 X=gen.expr(args[0], raw=True)[0], F=ast.Constant(0.5)), "bool"
+    if method == "hasOwnProperty" and len(args) == 1:
+        # an object's own key (ASCII text: no text forms to tell apart); an object that has a
+        # key of that name itself, another receiver or key: the general tier
+        obj, ty = gen.expr(receiver, raw=True)
+        gen.consumed(obj)
+        return E("K in D if type(D := X) is dict and 'hasOwnProperty' not in D and type(K := Y) is str and K.isascii() "
+                 "else DEOPT()", D=gen.tmp(), K=gen.tmp(), X=obj, Y=gen.expr(args[0])[0]), "bool"
     if gen.is_global(receiver, "Number") and method == "isNaN" and len(args) == 1:
         # (no conversion: only a number that is NaN, a float here)
         return E("type(T := X) is type(F) and T != T", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
@@ -1672,6 +1685,11 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
                                              "and '__proto__' not in D else DEOPT()", D=gen.tmp(),
                                              X=gen.as_spread(*gen.expr(a, raw=True))) for a in args[1:])]
         return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
+    if method == "hasOwn" and len(args) == 2:  # (as hasOwnProperty, for any object)
+        obj, _ty = gen.expr(args[0], raw=True)
+        gen.consumed(obj)
+        return E("K in D if type(D := X) is dict and type(K := Y) is str and K.isascii() else DEOPT()", D=gen.tmp(),
+                 K=gen.tmp(), X=obj, Y=gen.expr(args[1])[0]), "bool"
     if method not in ("keys", "values", "entries") or len(args) != 1:
         raise Unsupported
     obj, ty = gen.expr(args[0], raw=True)

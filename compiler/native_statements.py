@@ -335,13 +335,14 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
             body.types.append(ty)
             return [*out, *leave]  # (what follows never runs)
         label = None
-        if isinstance(s, A.LabeledStatement) and isinstance(s.body, (A.ForOfStatement, A.ForStatement)):
+        if isinstance(s, A.LabeledStatement) and isinstance(s.body, (A.ForOfStatement, A.ForInStatement, A.ForStatement)):
             label, s = s.label.name, s.body
-        if isinstance(s, (A.ForOfStatement, A.ForStatement)):
+        if isinstance(s, (A.ForOfStatement, A.ForInStatement, A.ForStatement)):
             loop = _Loop(label=label, tail=body.tail)
             body.loops.append(loop)
             try:
-                translated = _for_of(gen, body, s) if isinstance(s, A.ForOfStatement) else _counted(gen, body, s)
+                translated = _for_of(gen, body, s) if isinstance(s, A.ForOfStatement) else \
+                    _for_in(gen, body, s) if isinstance(s, A.ForInStatement) else _counted(gen, body, s)
             finally:
                 body.loops.pop()
             out.extend(translated)
@@ -757,17 +758,24 @@ def _own_key(gen: "NativeGen", target: A.MemberExpression) -> tuple[str, ast.exp
 
 
 def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
-    """``xs.push(a, b)`` on an array this function made (as a statement: its count is unused)."""
+    """``xs.push(a, b)`` (and ``xs.push(...ys)`` of arrays) on an array this function made (as
+    a statement: its count is unused)."""
     assert isinstance(e.callee, A.MemberExpression)
     xs = _local(gen, e.callee.object, gen.own)
     found = gen.lookup(e.callee.object.name) if isinstance(e.callee.object, A.Identifier) else None
-    if xs is None or found is None or found[1] != "list" or any(isinstance(a, A.SpreadElement) for a in e.arguments):
+    if xs is None or found is None or found[1] != "list":
         raise Unsupported
-    values = [gen.expr(a)[0] for a in e.arguments]
-    grow = S("X.append(V)", X=xs, V=values[0]) if len(values) == 1 else \
+    values: list[ast.expr] = []
+    for a in e.arguments:
+        if isinstance(a, A.SpreadElement):  # (another iterable, a string's code points: the general tier)
+            values.append(ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load()))
+        else:
+            values.append(gen.expr(a)[0])
+    spreads = any(isinstance(v, ast.Starred) for v in values)
+    grow = S("X.append(V)", X=xs, V=values[0]) if len(values) == 1 and not spreads else \
         S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load()))
-    # (outside a loop, a few statements add a few elements; in one, the default budget bounds it)
-    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop else []
+    # (outside a loop, a few statements add a few elements; in one, or spread, the default budget bounds it)
+    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop or spreads else []
     return [*_flush(gen), *grow, *bound]
 
 
@@ -823,6 +831,13 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
     ``reduce`` (``fixed_length``) visit only the indexes below the length they started with,
     skipping those gone by then: when the body could change an array (a write into one of
     ``dicts``, names of objects, cannot), the loop goes by index (over a list: no entries view)."""
+    if not isinstance(pattern, A.Identifier) and not (isinstance(pattern, A.ArrayPattern) and element == "entry"):
+        # ``for (const { name, value } of env)``: the element held in a name no JS name can
+        # be, and the pattern a declaration of it that opens the body (as JS binds it each time)
+        held = A.Identifier(name="%element" + gen.tmp(), span=pattern.span)
+        bind = A.VariableDeclaration(kind="const", declarations=(
+            A.VariableDeclarator(id=pattern, init=held, span=pattern.span),), span=pattern.span)
+        pattern, statements = held, [bind, *statements]
     target, scope, unpacked = _loop_names(gen, pattern, element)
     scope.update(scope_extra or {})
     by_index = fixed_length and _may_change_arrays(statements, dicts)
@@ -892,6 +907,35 @@ def _for_of(gen: "NativeGen", body: _Body, s: A.ForOfStatement) -> list[ast.stmt
         # string or an object has no entries method: the guard leaves them to the general tier)
         return _loop(gen, body, right.callee.object, pattern.elements[1], pattern.elements[0], _body_of(s.body))
     return _loop(gen, body, right, pattern, None, _body_of(s.body), over_text=True)
+
+
+def _for_in(gen: "NativeGen", body: _Body, s: A.ForInStatement) -> list[ast.stmt]:
+    """``for (const k in obj)`` of an object: its keys in JS's order (``Object.keys``': a plain
+    object inherits no enumerable key), taken before the first step as the general tier takes
+    them (a key the body adds is not visited, in either tier or in V8); nothing for null and
+    undefined. Arrays, strings and other values: the general tier. Not where the body deletes
+    (V8 skips a deleted key not yet visited)."""
+    left = s.left
+    if not (isinstance(left, A.VariableDeclaration) and left.kind in ("const", "let") and len(left.declarations) == 1
+            and left.declarations[0].init is None and isinstance(left.declarations[0].id, A.Identifier)):
+        raise Unsupported
+    name = left.declarations[0].id
+    statements = _body_of(s.body)
+    if name.name in body.assigned or any(isinstance(n, A.UnaryExpression) and n.operator == "delete"
+                                         for n in walk(tuple(statements))):
+        raise Unsupported
+    start = len(gen.pending)
+    obj, ty = gen.expr(s.right, raw=True)
+    gen.consumed(obj)  # (no text passes the guard)
+    if ty == "dict":
+        keys = E("JS_KEYS(D)", D=obj)
+    elif ty in ("null", "undef"):
+        keys = E("[]")
+    elif ty == "any":
+        keys = gen.guard("JS_KEYS(T) if type(T := X) is dict else [] if T is None or T is UNDEFINED else DEOPT()", obj)
+    else:
+        raise Unsupported
+    return _loop_on(gen, body, keys, "str", start, name, None, statements)
 
 
 def _for_each(gen: "NativeGen", body: _Body, e: A.CallExpression) -> list[ast.stmt]:

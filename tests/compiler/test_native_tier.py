@@ -910,6 +910,32 @@ EXPRESSIONS: list[str] = [
     "['500m', '1.5Gi', '1e3', '1.5e3', '12.', '00012', '1.5.3', ' 7', '-3m', '1.0', '123456789012345m', '0', "
     "'0.000001', '2.25'].map(s => [parseInt(s), parseFloat(s), parseInt(s, 10)])",
     "value.map(s => [parseInt(s), parseFloat(s)])",
+    # (corpus7) patterns in for...of, for...in over objects, == and != against a literal,
+    # hasOwnProperty and Object.hasOwn, Number.isFinite, push of spread arrays
+    "(() => { const out = []; for (const { name, port = 0 } of value) { out.push(`${name}:${port}`); } return out; })()",
+    "(() => { const out = []; for (const [a, b = 'x'] of value) { out.push(String(a) + b); } return out; })()",
+    "(() => { const out = []; for (const [a, b = 'x'] of value.map(p => [p.name, p.port])) { out.push(String(a) + b); } "
+    "return out; })()",
+    "(() => { const out = []; for (const { name } of value) { const name = 'x'; out.push(name); } return out; })()",
+    "(() => { const out = {}; for (const k in value) { out[k.toUpperCase()] = typeof value[k]; } return out; })()",
+    "(() => { const keys = []; for (const k in value.labels) { if (k.includes('/')) continue; keys.push(k); } "
+    "return keys; })()",
+    "(() => { let n = 0; for (let k in value) { n += k.length; } return n; })()",
+    "(() => { const o = { b: 1, a: 2 }; for (const k in o) { o[k + k] = 4; } return o; })()",
+    "(() => { const o = { ...value }; for (const k in o) { delete o[k]; } return o; })()",
+    "value == 'web'",
+    "value != 'web'",
+    "value == 0",
+    "value.port != 8001",
+    "'8001' == value.port",
+    "value.name == 'web' ? 1 : 2",
+    "value.hasOwnProperty('name')",
+    "Object.hasOwn(value, 'toString')",
+    "Object.keys(value).filter(k => value.hasOwnProperty(k)).length",
+    "Number.isFinite(value)",
+    "value.map(x => Number.isFinite(x))",
+    "(() => { const out = []; for (const p of value) { out.push(...(p.items ?? [])); } return out; })()",
+    "(() => { const out = ['a']; out.push(...value, 'z'); return out; })()",
     "(() => { const labels = value.labels ?? {}; return ['a', 'web'].includes(labels.app) "
     "|| ['x', null].includes(labels.missing); })()",
 ]
@@ -977,6 +1003,10 @@ NOT_NATIVE: frozenset[str] = frozenset([
     "return null; })()",
     "(() => { let n = 0; try { n = value.length; } finally { n++; } return n; })()",
     "(() => { throw new Error('always'); })()",  # (no way through returns)
+    # a body declaring a name its loop's pattern binds (two scopes in JS, one here); a for-in
+    # that deletes (V8 skips a deleted key not yet visited)
+    "(() => { const out = []; for (const { name } of value) { const name = 'x'; out.push(name); } return out; })()",
+    "(() => { const o = { ...value }; for (const k in o) { delete o[k]; } return o; })()",
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
