@@ -984,6 +984,16 @@ def _regex_replace_call(gen: "NativeGen", obj: ast.expr, ty: str, pattern: A.Reg
 
 
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) == 2:
+        # ``split(sep, n)`` with a literal count: the first n pieces of the whole split (a
+        # string separator splits at most n times: the pieces before the rest are the same)
+        n = args[1].value if isinstance(args[1], A.Literal) else None
+        if type(n) is not int or not 0 <= n < 2**32:
+            raise Unsupported
+        if not isinstance(args[0], A.RegExpLiteral) and _text_literal(args[0]):
+            return E("X.split(S, N)[:N]", X=gen.as_text(obj, ty), S=ast.Constant(_text_literal(args[0])),
+                     N=ast.Constant(n)), "strs"
+        return E("X[:N]", X=_split(gen, obj, ty, args[:1])[0], N=ast.Constant(n)), "strs"
     if len(args) != 1:
         raise Unsupported
     if isinstance(args[0], A.RegExpLiteral):

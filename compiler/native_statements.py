@@ -527,8 +527,8 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
     """One declarator's bindings in the order they are made: (JS name, or None for the value
     a pattern reads from; Python name; value; type). Each name enters the scope as it is made
     (a default may read an earlier name: ``[a, b = a]``). Patterns: ``{a, k: b, c = d}`` of
-    an object, ``{a, ...rest}`` (a rest name last), ``[a, , b = d]`` of an array (no
-    nesting, no array rest)."""
+    an object, ``{a, ...rest}`` (a rest name last), ``[a, , b = d]`` and ``[a, ...rest]``
+    of an array (no nesting)."""
     if d.init is None:
         raise Unsupported
     pattern = d.id
@@ -547,6 +547,12 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
             raise Unsupported
         rest = last.argument.name
         pattern = attrs.evolve(pattern, properties=pattern.properties[:-1])
+    if isinstance(pattern, A.ArrayPattern) and pattern.elements and isinstance(pattern.elements[-1], A.RestElement):
+        last = pattern.elements[-1]  # ([first, ...others] = xs: a new array of the elements after)
+        if not isinstance(last.argument, A.Identifier):
+            raise Unsupported
+        rest = last.argument.name
+        pattern = attrs.evolve(pattern, elements=pattern.elements[:-1])
     fields = _pattern_fields(pattern)
     for name, _key, _default in fields:
         _check_name(gen, name, d.init, before)
@@ -588,7 +594,11 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
             rty = "any"
         gen.scopes[-1][name] = (py, rty)
         out.append((name, py, read, rty))
-    if rest is not None:
+    if rest is not None and isinstance(pattern, A.ArrayPattern):
+        py = gen.tmp()
+        gen.scopes[-1][rest] = (py, "list")
+        out.append((rest, py, E("H[N:]", H=holder, N=ast.Constant(len(pattern.elements))), "list"))
+    elif rest is not None:
         # the other members in JS's order (insertion order, integer-like keys put first where
         # the result is checked), ASCII keys only (a surrogate pair held as two code points
         # would be one key in JS); anything else the general tier copies
@@ -682,6 +692,16 @@ def _expression_statement(gen: "NativeGen", body: _Body, e: Any) -> list[ast.stm
     if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.MemberExpression) \
             and not e.left.optional and _local(gen, e.left.object, gen.own) is not None:
         return _own_write(gen, e.left, e.right)
+    if isinstance(e, A.AssignmentExpression) and e.operator not in ("=", "&&=") and isinstance(e.left, A.MemberExpression) \
+            and not e.left.optional and _local(gen, e.left.object, gen.own) is not None \
+            and (not e.left.computed or isinstance(e.left.property, (A.Literal, A.Identifier))):
+        # ``counts[k] += 1``, ``o.app ??= 'x'``: ``o[k] = o[k] + 1``, ``o.app = o.app ?? 'x'``,
+        # alike where the key is read twice without effect (a name or a literal) and writing
+        # back a member that is there changes nothing (&&= would make an absent one)
+        op = e.operator[:-1]
+        combined = A.LogicalExpression(operator=op, left=e.left, right=e.right, span=e.span) if op in ("??", "||") \
+            else A.BinaryExpression(operator=op, left=e.left, right=e.right, span=e.span)
+        return _own_write(gen, e.left, combined)
     if isinstance(e, A.UnaryExpression) and e.operator == "delete" and isinstance(e.argument, A.MemberExpression) \
             and not e.argument.optional and _local(gen, e.argument.object, gen.own) is not None:
         return _own_delete(gen, e.argument)

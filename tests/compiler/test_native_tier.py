@@ -936,6 +936,19 @@ EXPRESSIONS: list[str] = [
     "value.map(x => Number.isFinite(x))",
     "(() => { const out = []; for (const p of value) { out.push(...(p.items ?? [])); } return out; })()",
     "(() => { const out = ['a']; out.push(...value, 'z'); return out; })()",
+    # (corpus7) compound and logical assignment to members of the script's own objects, split
+    # with a count, array rests
+    "(() => { const counts = {}; for (const x of value) { counts[x] ??= 0; counts[x] += 1; } return counts; })()",
+    "(() => { const o = { ...value }; o.name ??= 'none'; o.a ||= 'empty'; o.n *= 2; o['port'] -= 1; return o; })()",
+    "(() => { const o = { toString: 1 }; o.valueOf ??= 'x'; return Object.keys(o); })()",
+    "(() => { const o = {}; o.k &&= 'set'; return Object.keys(o).length; })()",
+    "value.split('-', 2)",
+    "value.split('-', 0)",
+    "value.split('', 2)",
+    "value.split(/[-.]/, 1)",
+    "value.split(',', value.length)",
+    "(() => { const [first, ...rest] = value; return { first: first ?? null, rest }; })()",
+    "(() => { const [, second = 'x', ...rest] = value.split('-'); return [second, rest]; })()",
     "(() => { const labels = value.labels ?? {}; return ['a', 'web'].includes(labels.app) "
     "|| ['x', null].includes(labels.missing); })()",
 ]
@@ -1007,6 +1020,10 @@ NOT_NATIVE: frozenset[str] = frozenset([
     # that deletes (V8 skips a deleted key not yet visited)
     "(() => { const out = []; for (const { name } of value) { const name = 'x'; out.push(name); } return out; })()",
     "(() => { const o = { ...value }; for (const k in o) { delete o[k]; } return o; })()",
+    # &&= on a member (an absent one stays absent: writing back would make it); a count not a
+    # literal
+    "(() => { const o = {}; o.k &&= 'set'; return Object.keys(o).length; })()",
+    "value.split(',', value.length)",
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
