@@ -29,6 +29,7 @@ from .stdlib.collation import collation_key
 from .stdlib.string_case import js_lower, js_upper
 from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
+from .strings import concat
 from .values import UNDEFINED
 
 __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
@@ -101,8 +102,6 @@ def add(a: Any, b: Any) -> Any:
         if -(2**53) <= r <= 2**53:
             return r
     elif ta is str and type(b) is str:
-        from .strings import concat
-
         return concat(a, b)
     elif ta is float or type(b) is float:
         return add_numbers(a, b)  # (a float met at run time: the double sum)
@@ -1418,7 +1417,6 @@ def _helpers() -> dict[str, Any]:
     from .convert import to_boolean
     from .interop import _PLAIN_LEAVES, _small_plain, shallow_to_js, to_js
     from .ops import typeof
-    from .strings import concat
 
     return {
         "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH, "PLAIN_LEAVES": _PLAIN_LEAVES,
