@@ -182,7 +182,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E(_LITERAL_TESTS[anchor], X=subject, L=ast.Constant(text)), "bool"
         rx, limit = _regex(gen, receiver, allow_global=False)
         return E("REGEX_TEST(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.expr(args[0], raw=True)[0]), "bool"
-    if method == "reduce" and _is_filter_call(gen, receiver):
+    if method == "reduce" and _is_filter_call(gen, receiver) and not _unpacks_entry(args):
         assert isinstance(receiver, A.CallExpression) and isinstance(receiver.callee, A.MemberExpression)
         start = len(gen.pending)
         obj, ty = gen.expr(receiver.callee.object, raw=True)
@@ -1011,6 +1011,20 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
     return E("X.split(S)", X=gen.as_text(obj, ty), S=ast.Constant(sep)), "strs"
 
 
+def _match_all(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``s.match(/re/g)``: the matched texts, a plain array (a global match has no index or
+    groups), or null for none. A pattern that matches no empty text: JS and Python then
+    search again where the last match ended, alike (after an empty match JS steps one unit
+    on and Python may match at once). REGEX_MATCHES takes ASCII text within the bound only."""
+    if not (len(args) == 1 and isinstance(args[0], A.RegExpLiteral) and "g" in args[0].flags):
+        raise Unsupported  # (a match array without g: its index, input and groups; see MATCH_GROUPS)
+    rx, limit = _regex(gen, args[0], allow_global=True)
+    if _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
+        raise Unsupported
+    return E("[M[0] for M in REGEX_MATCHES(R, N, X, 0)] or None", M=gen.tmp(), R=rx, N=ast.Constant(limit),
+             X=obj), "any"
+
+
 def _to_string(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if args:
         raise Unsupported
@@ -1037,6 +1051,7 @@ _STRING_METHODS: dict[str, Any] = {
     "replace": _replace(False),
     "replaceAll": _replace(True),
     "split": _split,
+    "match": _match_all,
     "toString": _to_string,
     "at": _string_at,
     "lastIndexOf": _last_index_of,
@@ -1050,7 +1065,7 @@ _STRING_METHODS: dict[str, Any] = {
 
 
 #: methods whose translation checks the receiver's form itself (REGEX_SUB: ASCII only)
-_CHECKS_RECEIVER = frozenset(["replace", "replaceAll"])
+_CHECKS_RECEIVER = frozenset(["replace", "replaceAll", "match"])
 
 
 def _regex_first(args: tuple[Any, ...]) -> bool:
@@ -1492,6 +1507,13 @@ def _includes_item(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], sta
     if len(args) != 1:
         raise Unsupported
     return E("V in L", V=ast.Constant(_text_literal(args[0])), L=items), "bool"
+
+
+def _unpacks_entry(args: tuple[Any, ...]) -> bool:
+    """``reduce((acc, [k, v]) => ...)``: a callback that unpacks each element (not fused with
+    the filter before it, which then makes its array first)."""
+    return bool(args) and isinstance(args[0], A.ArrowFunctionExpression) and len(args[0].params) >= 2 \
+        and isinstance(args[0].params[1], A.ArrayPattern)
 
 
 def _is_filter_call(gen: "NativeGen", node: Any) -> bool:

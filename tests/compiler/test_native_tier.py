@@ -949,6 +949,13 @@ EXPRESSIONS: list[str] = [
     "value.split(',', value.length)",
     "(() => { const [first, ...rest] = value; return { first: first ?? null, rest }; })()",
     "(() => { const [, second = 'x', ...rest] = value.split('-'); return [second, rest]; })()",
+    "Object.entries(value).filter(([k, v]) => typeof v === 'string').reduce((o, [k, v]) => { o[k] = v.length; return o; }, {})",
+    "Object.entries(value).filter(([k]) => k !== 'name').reduce((o, [k, v]) => ({ ...o, [k.toUpperCase()]: v }), {})",
+    "Object.entries(value).filter(([k, v]) => v).reduce((n, [k, v]) => n + k.length, 0)",
+    "value.match(/[a-z]+/gi)",
+    "(value.match(/\\d+/g) ?? []).map(Number)",
+    "value.match(/(a)(b)?/g)",
+    "value.match(/a*/g)",
     "(() => { const labels = value.labels ?? {}; return ['a', 'web'].includes(labels.app) "
     "|| ['x', null].includes(labels.missing); })()",
 ]
@@ -1024,6 +1031,7 @@ NOT_NATIVE: frozenset[str] = frozenset([
     # literal
     "(() => { const o = {}; o.k &&= 'set'; return Object.keys(o).length; })()",
     "value.split(',', value.length)",
+    "value.match(/a*/g)",  # (a pattern that matches empty text: JS steps on a unit, Python matches again)
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
