@@ -122,8 +122,23 @@ def _check_name(gen: "NativeGen", name: str, init: Any, before: list[Any]) -> No
     declaration in the block (a ReferenceError in JS, an outer binding here)."""
     if name in _INPUTS or name in gen.scopes[-1]:
         raise Unsupported
-    if any(isinstance(n, A.Identifier) and n.name == name for b in [*before, init] for n in walk(b)):
+    if any(_reads(b, name) for b in [*before, init]):
         raise Unsupported
+
+
+def _reads(node: Any, name: str) -> bool:
+    """Does ``node`` spell ``name`` outside an arrow function whose parameters bind it
+    (``const c = cs.find(c => c.ready)``: the callback's ``c`` is its own)?"""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        for n in walk(item, prune=A.ArrowFunctionExpression):
+            if isinstance(n, A.Identifier) and n.name == name:
+                return True
+            if isinstance(n, A.ArrowFunctionExpression) and n is not item:
+                if not any(isinstance(x, A.Identifier) and x.name == name for x in walk(n.params)):
+                    stack.append(n)
+    return False
 
 
 # -- a block body as an expression (callbacks) -----------------------------------------------

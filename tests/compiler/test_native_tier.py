@@ -956,6 +956,9 @@ EXPRESSIONS: list[str] = [
     "(value.match(/\\d+/g) ?? []).map(Number)",
     "value.match(/(a)(b)?/g)",
     "value.match(/a*/g)",
+    "(() => { const p = value.find(p => p.port > 8000); return p ? p.name : null; })()",
+    "(() => { const x = value.map(x => x * 2); return x; })()",
+    "(() => { const c = value.find(x => x === c); return c ?? null; })()",
     "(() => { const labels = value.labels ?? {}; return ['a', 'web'].includes(labels.app) "
     "|| ['x', null].includes(labels.missing); })()",
 ]
@@ -1032,6 +1035,7 @@ NOT_NATIVE: frozenset[str] = frozenset([
     "(() => { const o = {}; o.k &&= 'set'; return Object.keys(o).length; })()",
     "value.split(',', value.length)",
     "value.match(/a*/g)",  # (a pattern that matches empty text: JS steps on a unit, Python matches again)
+    "(() => { const c = value.find(x => x === c); return c ?? null; })()",  # (c read before it is made)
 ])
 
 # -- known native-tier bugs (xfail, strict): the seven this table found are fixed --------------
