@@ -917,6 +917,9 @@ EXPRESSIONS: list[str] = [
     "(() => { const out = []; for (const [a, b = 'x'] of value.map(p => [p.name, p.port])) { out.push(String(a) + b); } "
     "return out; })()",
     "(() => { const out = []; for (const { name } of value) { const name = 'x'; out.push(name); } return out; })()",
+    "value.reduce((acc, { name, port = 0 }) => { acc[name] = port; return acc; }, {})",
+    "(() => { const out = []; value.forEach(({ name, items: [first] = [] }) => { out.push([name ?? null, first ?? null]); }); "
+    "return out; })()",
     "(() => { const out = {}; for (const k in value) { out[k.toUpperCase()] = typeof value[k]; } return out; })()",
     "(() => { const keys = []; for (const k in value.labels) { if (k.includes('/')) continue; keys.push(k); } "
     "return keys; })()",
