@@ -71,6 +71,11 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("URI_DECODE(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"
         if gen.is_global(callee, "parseFloat") and len(args) == 1:
             return gen.number(E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0])), "any"
+        if (gen.is_global(callee, "isNaN") or gen.is_global(callee, "isFinite")) and len(args) == 1:
+            # of ToNumber(x): NUMBER_OF's number (undefined and objects: the general tier)
+            test = "N != N" if callee.name == "isNaN" else "N - N == 0"
+            return E(f"{test} if type(N := NUMBER_OF(X)) is type(F) else {callee.name == 'isFinite'}", N=gen.tmp(),
+                     X=gen.expr(args[0], raw=True)[0], F=ast.Constant(0.5)), "bool"
         raise Unsupported
     if is_function_call(node):
         return gen.inline(node, statement=False)
@@ -766,6 +771,21 @@ def _substring_of_ints(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any
              P=bounds[0], Q=bounds[1]), "ascii"
 
 
+def _substr(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``substr(start[, length])`` of ASCII text and safe integers: a start below 0 counts from
+    the end (at least 0), a length below 0 is 0; Python's slice clamps at the end."""
+    if not 1 <= len(args) <= 2:
+        raise Unsupported
+    x, a, st = gen.tmp(), gen.tmp(), gen.tmp()
+    start = E("(S := (max(len(T) + A, 0) if A < 0 else A))", S=st, T=x, A=a)
+    held = E("((T := X), (A := N))", T=x, X=gen.as_ascii(obj, ty), A=a, N=gen.as_int(*gen.expr(args[0])))
+    if len(args) == 1:
+        return E("H and T[B:]", H=held, T=x, B=start), "ascii"
+    n = gen.tmp()
+    return E("(H, (L := M)) and T[B:S + max(L, 0)]", H=held, L=n, M=gen.as_int(*gen.expr(args[1])), T=x, B=start,
+             S=st), "ascii"
+
+
 def _repeat(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     """``repeat(n)`` of ASCII text (no surrogates to join); a negative count is a RangeError
     and a long result passes the text budget: the general tier says so."""
@@ -1043,6 +1063,7 @@ _STRING_METHODS: dict[str, Any] = {
     "indexOf": _index_of,
     "slice": _slice,
     "substring": _substring,
+    "substr": _substr,
     "toUpperCase": _case("upper"),
     "toLowerCase": _case("lower"),
     "trim": _trim("strip"),

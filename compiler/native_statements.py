@@ -1174,8 +1174,8 @@ def _plain_literal(test: Any) -> bool:
 
 
 def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]:
-    """``for (let i = a; i < n; i++)`` (``<=``, ``++i``, ``i += 1``) over safe integers: a
-    Python ``range`` of at most ``MAX_ITEMS`` steps. JS tests ``i < n`` again each step; ``n``
+    """``for (let i = a; i < n; i++)`` (``<=``, ``++i``, ``i += 1``; or down, ``i >= n; i--``)
+    over safe integers: a Python ``range`` of at most ``MAX_ITEMS`` steps. JS tests ``i < n`` again each step; ``n``
     here is computed once, so it may only read names the function never assigns and members of
     objects and arrays, and the body may change no array and write no member."""
     init, test = s.init, s.test
@@ -1184,10 +1184,11 @@ def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]
         raise Unsupported
     name, first = init.declarations[0].id.name, init.declarations[0].init
     statements = _body_of(s.body)
-    if name in _INPUTS or not (isinstance(test, A.BinaryExpression) and test.operator in ("<", "<=")
+    if name in _INPUTS or not (isinstance(test, A.BinaryExpression) and test.operator in ("<", "<=", ">", ">=")
                                and isinstance(test.left, A.Identifier) and test.left.name == name):
         raise Unsupported
-    if not _steps_by_one(s.update, name) or not _stable(test.right, body, name) \
+    down = test.operator in (">", ">=")
+    if not _steps_by_one(s.update, name, -1 if down else 1) or not _stable(test.right, body, name) \
             or any(isinstance(n, A.Identifier) and n.name == name for n in walk(first)) \
             or any(_assigned_name(n) == name for n in walk(tuple(statements))):
         raise Unsupported
@@ -1203,12 +1204,12 @@ def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]
     if ta != "int" or tb != "int":
         raise Unsupported  # (a double's steps: the general tier)
     start, stop, i = gen.tmp(), gen.tmp(), gen.tmp()
-    end = E("B + 1", B=b) if test.operator == "<=" else b
+    end = E("B + 1", B=b) if test.operator == "<=" else E("B - 1", B=b) if test.operator == ">=" else b
     out = [*_flush(gen), _assign(start, a), _assign(stop, end),
-           *S("if S - T > MAX_ITEMS: DEOPT()", S=stop, T=start)]
+           *S("if T - S > MAX_ITEMS: DEOPT()" if down else "if S - T > MAX_ITEMS: DEOPT()", S=stop, T=start)]
     inner = _loop_body(gen, body, statements, {name: (i, "int")})
-    return [*out, ast.For(target=ast.Name(id=i, ctx=ast.Store()), iter=E("range(S, T)", S=start, T=stop),
-                          body=inner or [ast.Pass()], orelse=[])]
+    steps = E("range(S, T, -1)", S=start, T=stop) if down else E("range(S, T)", S=start, T=stop)
+    return [*out, ast.For(target=ast.Name(id=i, ctx=ast.Store()), iter=steps, body=inner or [ast.Pass()], orelse=[])]
 
 
 def _apart(gen: "NativeGen", bound: Any, statements: list[Any]) -> bool:
@@ -1229,11 +1230,12 @@ def _apart(gen: "NativeGen", bound: Any, statements: list[Any]) -> bool:
     return True
 
 
-def _steps_by_one(update: Any, name: str) -> bool:
-    """``i++``, ``++i``, ``i += 1``."""
+def _steps_by_one(update: Any, name: str, step: int = 1) -> bool:
+    """``i++``, ``++i``, ``i += 1`` (``step`` -1: ``i--``, ``--i``, ``i -= 1``)."""
     if isinstance(update, A.UpdateExpression):
-        return update.operator == "++" and isinstance(update.argument, A.Identifier) and update.argument.name == name
-    return isinstance(update, A.AssignmentExpression) and update.operator == "+=" \
+        return update.operator == ("++" if step == 1 else "--") and isinstance(update.argument, A.Identifier) \
+            and update.argument.name == name
+    return isinstance(update, A.AssignmentExpression) and update.operator == ("+=" if step == 1 else "-=") \
         and isinstance(update.left, A.Identifier) and update.left.name == name \
         and isinstance(update.right, A.Literal) and type(update.right.value) is int and update.right.value == 1
 

@@ -962,6 +962,17 @@ EXPRESSIONS: list[str] = [
     "(() => { const p = value.find(p => p.port > 8000); return p ? p.name : null; })()",
     "(() => { const x = value.map(x => x * 2); return x; })()",
     "(() => { const c = value.find(x => x === c); return c ?? null; })()",
+    "(() => { const out = []; for (let i = value.length - 1; i >= 0; i--) { out.push(value[i]); } return out; })()",
+    "(() => { const out = []; for (let i = value.length; i > 2; i -= 1) { out.push(i); } return out; })()",
+    "(() => { for (let i = value.length - 1; i >= 0; --i) { if (value[i] === 'b') return i; } return -1; })()",
+    "isNaN(value)",
+    "isFinite(value)",
+    "value.map(x => isNaN(parseInt(x)))",
+    "value.substr(1, 3)",
+    "value.substr(-3)",
+    "value.substr(-10, 2)",
+    "value.substr(1, -1)",
+    "value.substr(value.length - 2)",
     "(() => { const labels = value.labels ?? {}; return ['a', 'web'].includes(labels.app) "
     "|| ['x', null].includes(labels.missing); })()",
 ]
