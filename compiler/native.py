@@ -1249,6 +1249,18 @@ class NativeGen:
             self.consumed(other)  # (null and undefined are no text, raw or canonical)
             test = E("(T := X) is None or T is UNDEFINED", T=self.tmp(), X=other)
             return (test if op == "==" else E("not X", X=test)), "bool"
+        if op in ("==", "!="):
+            # against an ASCII string or safe integer literal, loose equality is strict for a
+            # value of the literal's type; null and undefined equal neither; other values
+            # convert (a number against text, an object to a primitive): the general tier
+            literal, other = (b, a) if _loose_literal(b) else (a, b) if _loose_literal(a) else (None, a)
+            if not isinstance(literal, ast.Constant):
+                raise Unsupported
+            self.consumed(other)
+            same = "type(T := X) is str" if type(literal.value) is str else "type(T := X) is int or type(T) in NUMBER_TYPES"
+            test = E(f"T == L if {same} else False if T is None or T is UNDEFINED else DEOPT()", T=self.tmp(),
+                     X=other, L=literal)
+            return (test if op == "==" else E("not X", X=test)), "bool"
         if op in ("<", ">", "<=", ">="):
             # against a literal inside (-2**53, 2**53), an int needs no range test: JS rounds
             # one beyond 2**53 to a double still beyond it, so the order is the exact one
@@ -1647,6 +1659,12 @@ class NativeGen:
             else:
                 elts.append(self.expr(el)[0])
         return ast.List(elts=elts, ctx=ast.Load()), "list"
+
+
+def _loose_literal(e: ast.expr) -> bool:
+    """An ASCII string or safe integer constant: what ``==`` may compare natively."""
+    return isinstance(e, ast.Constant) and (type(e.value) is str and e.value.isascii()
+                                            or type(e.value) is int and abs(e.value) < _SAFE)
 
 
 _INPUTS = frozenset(["value", "context", "valueExists", "undefined"])

@@ -71,6 +71,11 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E("URI_DECODE(X)", X=gen.expr(args[0], raw=True)[0]), "ascii"
         if gen.is_global(callee, "parseFloat") and len(args) == 1:
             return gen.number(E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0])), "any"
+        if (gen.is_global(callee, "isNaN") or gen.is_global(callee, "isFinite")) and len(args) == 1:
+            # of ToNumber(x): NUMBER_OF's number (undefined and objects: the general tier)
+            test = "N != N" if callee.name == "isNaN" else "N - N == 0"
+            return E(f"{test} if type(N := NUMBER_OF(X)) is type(F) else {callee.name == 'isFinite'}", N=gen.tmp(),
+                     X=gen.expr(args[0], raw=True)[0], F=ast.Constant(0.5)), "bool"
         raise Unsupported
     if is_function_call(node):
         return gen.inline(node, statement=False)
@@ -94,6 +99,19 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         return _parse_int(gen, args)
     if gen.is_global(receiver, "Number") and method == "parseFloat" and len(args) == 1:  # (the same function)
         return gen.number(E("PARSE_FLOAT(X)", X=gen.expr(args[0], raw=True)[0])), "any"
+    if gen.is_global(receiver, "Number") and method == "isFinite" and len(args) == 1:
+        # (no conversion: an int is finite, a float unless infinite or NaN, anything else is not)
+        return E("True if type(T := X) is int else T - T == 0 if type(T) is type(F) else False "
+                 "if T is None or T is UNDEFINED or type(T) is str or type(T) is bool or type(T) is dict "
+                 "or type(T) is list else DEOPT()", T=gen.tmp(),
+                 X=gen.expr(args[0], raw=True)[0], F=ast.Constant(0.5)), "bool"
+    if method == "hasOwnProperty" and len(args) == 1:
+        # an object's own key (ASCII text: no text forms to tell apart); an object that has a
+        # key of that name itself, another receiver or key: the general tier
+        obj, ty = gen.expr(receiver, raw=True)
+        gen.consumed(obj)
+        return E("K in D if type(D := X) is dict and 'hasOwnProperty' not in D and type(K := Y) is str and K.isascii() "
+                 "else DEOPT()", D=gen.tmp(), K=gen.tmp(), X=obj, Y=gen.expr(args[0])[0]), "bool"
     if gen.is_global(receiver, "Number") and method == "isNaN" and len(args) == 1:
         # (no conversion: only a number that is NaN, a float here)
         return E("type(T := X) is type(F) and T != T", T=gen.tmp(), X=gen.expr(args[0], raw=True)[0],
@@ -169,7 +187,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             return E(_LITERAL_TESTS[anchor], X=subject, L=ast.Constant(text)), "bool"
         rx, limit = _regex(gen, receiver, allow_global=False)
         return E("REGEX_TEST(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.expr(args[0], raw=True)[0]), "bool"
-    if method == "reduce" and _is_filter_call(gen, receiver):
+    if method == "reduce" and _is_filter_call(gen, receiver) and not _unpacks_entry(args):
         assert isinstance(receiver, A.CallExpression) and isinstance(receiver.callee, A.MemberExpression)
         start = len(gen.pending)
         obj, ty = gen.expr(receiver.callee.object, raw=True)
@@ -753,6 +771,21 @@ def _substring_of_ints(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any
              P=bounds[0], Q=bounds[1]), "ascii"
 
 
+def _substr(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``substr(start[, length])`` of ASCII text and safe integers: a start below 0 counts from
+    the end (at least 0), a length below 0 is 0; Python's slice clamps at the end."""
+    if not 1 <= len(args) <= 2:
+        raise Unsupported
+    x, a, st = gen.tmp(), gen.tmp(), gen.tmp()
+    start = E("(S := (max(len(T) + A, 0) if A < 0 else A))", S=st, T=x, A=a)
+    held = E("((T := X), (A := N))", T=x, X=gen.as_ascii(obj, ty), A=a, N=gen.as_int(*gen.expr(args[0])))
+    if len(args) == 1:
+        return E("H and T[B:]", H=held, T=x, B=start), "ascii"
+    n = gen.tmp()
+    return E("(H, (L := M)) and T[B:S + max(L, 0)]", H=held, L=n, M=gen.as_int(*gen.expr(args[1])), T=x, B=start,
+             S=st), "ascii"
+
+
 def _repeat(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     """``repeat(n)`` of ASCII text (no surrogates to join); a negative count is a RangeError
     and a long result passes the text budget: the general tier says so."""
@@ -777,6 +810,17 @@ def _char_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) ->
         raise Unsupported
     return E("X[I] if 0 <= ((X := S), (I := N))[1] < len(X) else ''", X=x, I=i, S=gen.as_ascii(obj, ty),
              N=n), "ascii"
+
+
+def _code_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``charCodeAt(i)`` / ``codePointAt(i)`` of ASCII text: the character's code, one UTF-16
+    unit and one code point alike (out of range, NaN or undefined: the general tier)."""
+    if len(args) > 1:
+        raise Unsupported
+    x, i = gen.tmp(), gen.tmp()
+    n: ast.expr = ast.Constant(0) if not args else gen.as_int(*gen.expr(args[0]))
+    return E("ord(X[I]) if 0 <= ((X := S), (I := N))[1] < len(X) else DEOPT()", X=x, I=i, S=gen.as_ascii(obj, ty),
+             N=n), "int"
 
 
 def _pad(py: str) -> Any:
@@ -960,6 +1004,16 @@ def _regex_replace_call(gen: "NativeGen", obj: ast.expr, ty: str, pattern: A.Reg
 
 
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    if len(args) == 2:
+        # ``split(sep, n)`` with a literal count: the first n pieces of the whole split (a
+        # string separator splits at most n times: the pieces before the rest are the same)
+        n = args[1].value if isinstance(args[1], A.Literal) else None
+        if type(n) is not int or not 0 <= n < 2**32:
+            raise Unsupported
+        if not isinstance(args[0], A.RegExpLiteral) and _text_literal(args[0]):
+            return E("X.split(S, N)[:N]", X=gen.as_text(obj, ty), S=ast.Constant(_text_literal(args[0])),
+                     N=ast.Constant(n)), "strs"
+        return E("X[:N]", X=_split(gen, obj, ty, args[:1])[0], N=ast.Constant(n)), "strs"
     if len(args) != 1:
         raise Unsupported
     if isinstance(args[0], A.RegExpLiteral):
@@ -975,6 +1029,20 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
         # longer than the default array budget is the general tier's, with its RangeError)
         return E("list(T) if len(T := X) <= 1000000 else DEOPT()", T=gen.tmp(), X=gen.as_ascii(obj, ty)), "strs"
     return E("X.split(S)", X=gen.as_text(obj, ty), S=ast.Constant(sep)), "strs"
+
+
+def _match_all(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+    """``s.match(/re/g)``: the matched texts, a plain array (a global match has no index or
+    groups), or null for none. A pattern that matches no empty text: JS and Python then
+    search again where the last match ended, alike (after an empty match JS steps one unit
+    on and Python may match at once). REGEX_MATCHES takes ASCII text within the bound only."""
+    if not (len(args) == 1 and isinstance(args[0], A.RegExpLiteral) and "g" in args[0].flags):
+        raise Unsupported  # (a match array without g: its index, input and groups; see MATCH_GROUPS)
+    rx, limit = _regex(gen, args[0], allow_global=True)
+    if _nullable(gen.consts[rx.id][0]):  # type: ignore[attr-defined]
+        raise Unsupported
+    return E("[M[0] for M in REGEX_MATCHES(R, N, X, 0)] or None", M=gen.tmp(), R=rx, N=ast.Constant(limit),
+             X=obj), "any"
 
 
 def _to_string(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -995,6 +1063,7 @@ _STRING_METHODS: dict[str, Any] = {
     "indexOf": _index_of,
     "slice": _slice,
     "substring": _substring,
+    "substr": _substr,
     "toUpperCase": _case("upper"),
     "toLowerCase": _case("lower"),
     "trim": _trim("strip"),
@@ -1003,10 +1072,13 @@ _STRING_METHODS: dict[str, Any] = {
     "replace": _replace(False),
     "replaceAll": _replace(True),
     "split": _split,
+    "match": _match_all,
     "toString": _to_string,
     "at": _string_at,
     "lastIndexOf": _last_index_of,
     "charAt": _char_at,
+    "charCodeAt": _code_at,
+    "codePointAt": _code_at,
     "padStart": _pad("rjust"),
     "padEnd": _pad("ljust"),
     "repeat": _repeat,
@@ -1014,7 +1086,7 @@ _STRING_METHODS: dict[str, Any] = {
 
 
 #: methods whose translation checks the receiver's form itself (REGEX_SUB: ASCII only)
-_CHECKS_RECEIVER = frozenset(["replace", "replaceAll"])
+_CHECKS_RECEIVER = frozenset(["replace", "replaceAll", "match"])
 
 
 def _regex_first(args: tuple[Any, ...]) -> bool:
@@ -1458,6 +1530,13 @@ def _includes_item(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], sta
     return E("V in L", V=ast.Constant(_text_literal(args[0])), L=items), "bool"
 
 
+def _unpacks_entry(args: tuple[Any, ...]) -> bool:
+    """``reduce((acc, [k, v]) => ...)``: a callback that unpacks each element (not fused with
+    the filter before it, which then makes its array first)."""
+    return bool(args) and isinstance(args[0], A.ArrowFunctionExpression) and len(args[0].params) >= 2 \
+        and isinstance(args[0].params[1], A.ArrayPattern)
+
+
 def _is_filter_call(gen: "NativeGen", node: Any) -> bool:
     return (isinstance(node, A.CallExpression) and not node.optional and isinstance(node.callee, A.MemberExpression)
             and not node.callee.optional and gen.static_key(node.callee) == "filter" and len(node.arguments) == 1
@@ -1659,6 +1738,11 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
                                              "and '__proto__' not in D else DEOPT()", D=gen.tmp(),
                                              X=gen.as_spread(*gen.expr(a, raw=True))) for a in args[1:])]
         return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
+    if method == "hasOwn" and len(args) == 2:  # (as hasOwnProperty, for any object)
+        obj, _ty = gen.expr(args[0], raw=True)
+        gen.consumed(obj)
+        return E("K in D if type(D := X) is dict and type(K := Y) is str and K.isascii() else DEOPT()", D=gen.tmp(),
+                 K=gen.tmp(), X=obj, Y=gen.expr(args[1])[0]), "bool"
     if method not in ("keys", "values", "entries") or len(args) != 1:
         raise Unsupported
     obj, ty = gen.expr(args[0], raw=True)

@@ -28,7 +28,7 @@ import attrs
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
-from .native import _INPUTS, _PROTO_NAMES, Unsupported, _join
+from .native import _INPUTS, _PROTO_NAMES, _STR, Unsupported, _join
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
@@ -76,16 +76,40 @@ def _body_of(s: Any) -> list[Any]:
 
 
 def _returns(statements: list[Any]) -> bool:
-    """Does running ``statements`` surely end in a ``return``?"""
+    """Does running ``statements`` surely end in a ``return`` (or a ``throw``, which natively
+    leaves the run to the general tier: nothing after it runs here either)?"""
     for s in statements:
-        if isinstance(s, A.ReturnStatement):
+        if isinstance(s, (A.ReturnStatement, A.ThrowStatement)):
             return True
         if isinstance(s, A.BlockStatement) and _returns(_live(s.body)):
             return True
         if isinstance(s, A.IfStatement) and s.alternate is not None and _returns(_body_of(s.consequent)) \
                 and _returns(_body_of(s.alternate)):
             return True
+        if _catches(s) and _returns(_live(s.block.body)):
+            return True  # (natively: a throw in the block leaves the run to the general tier)
     return False
+
+
+def _untranslated(gen: "NativeGen", node: Any) -> None:
+    """The globals a part the native tier never runs reads (a catch clause, a throw's
+    argument), noted as the general tier notes them: both tiers' facts name the same."""
+    if _has(node, A.FunctionExpression, A.FunctionDeclaration, A.ClassExpression, A.ClassDeclaration):
+        raise Unsupported  # (``arguments``, ``this`` and hoisted names: not worth reading here)
+    params = [node.param] if isinstance(node, A.CatchClause) and node.param is not None else []
+    bound = {x.name for n in walk(node) for p in (n.params if isinstance(n, A.ArrowFunctionExpression) else
+                                                  (n.id,) if isinstance(n, A.VariableDeclarator) else ())
+             for x in walk(p) if isinstance(x, A.Identifier)}
+    bound |= {x.name for p in params for x in walk(p) if isinstance(x, A.Identifier)}
+    for n in walk(node):
+        if isinstance(n, A.Identifier) and n.name not in bound and n.name not in _INPUTS \
+                and n.name not in ("NaN", "Infinity") and gen.lookup(n.name) is None:
+            gen.free_globals.setdefault(n.name, n.span)
+
+
+def _catches(s: Any) -> bool:
+    """``try { ... } catch ...`` without ``finally``: natively its block alone (see ``_in_scope``)."""
+    return isinstance(s, A.TryStatement) and s.handler is not None and s.finalizer is None
 
 
 def _has(node: Any, *kinds: type) -> bool:
@@ -98,8 +122,23 @@ def _check_name(gen: "NativeGen", name: str, init: Any, before: list[Any]) -> No
     declaration in the block (a ReferenceError in JS, an outer binding here)."""
     if name in _INPUTS or name in gen.scopes[-1]:
         raise Unsupported
-    if any(isinstance(n, A.Identifier) and n.name == name for b in [*before, init] for n in walk(b)):
+    if any(_reads(b, name) for b in [*before, init]):
         raise Unsupported
+
+
+def _reads(node: Any, name: str) -> bool:
+    """Does ``node`` spell ``name`` outside an arrow function whose parameters bind it
+    (``const c = cs.find(c => c.ready)``: the callback's ``c`` is its own)?"""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        for n in walk(item, prune=A.ArrowFunctionExpression):
+            if isinstance(n, A.Identifier) and n.name == name:
+                return True
+            if isinstance(n, A.ArrowFunctionExpression) and n is not item:
+                if not any(isinstance(x, A.Identifier) and x.name == name for x in walk(n.params)):
+                    stack.append(n)
+    return False
 
 
 # -- a block body as an expression (callbacks) -----------------------------------------------
@@ -239,6 +278,10 @@ class _Loop:
     tail: str | None  # the ``tail`` of the statement list the loop stands in
     exits: bool = False
     breaks: bool = False  # a plain ``break`` (which would skip the ``else`` too)
+    #: a ``break`` of the loop around leaves by ``exits``' ``break`` too: the ``else`` ends in
+    #: ``continue`` (of the loop around), and a ``break`` of that loop follows this one
+    leaves_outer: bool = False
+    continues_outer: bool = False
 
 
 def function_body(gen: "NativeGen", statements: Any) -> tuple[ast.expr, str]:
@@ -251,6 +294,8 @@ def function_body(gen: "NativeGen", statements: Any) -> tuple[ast.expr, str]:
         out.insert(0, ast.Assign(targets=[ast.Name(id=body.result, ctx=ast.Store())], value=E("UNDEFINED")))
         body.types.append("undef")
     gen.pre.extend(out)
+    if not body.types:
+        raise Unsupported  # (every way through throws: the general tier's)
     ty = body.types[0]
     for t in body.types[1:]:
         ty = _join(ty, t)
@@ -305,13 +350,14 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
             body.types.append(ty)
             return [*out, *leave]  # (what follows never runs)
         label = None
-        if isinstance(s, A.LabeledStatement) and isinstance(s.body, (A.ForOfStatement, A.ForStatement)):
+        if isinstance(s, A.LabeledStatement) and isinstance(s.body, (A.ForOfStatement, A.ForInStatement, A.ForStatement)):
             label, s = s.label.name, s.body
-        if isinstance(s, (A.ForOfStatement, A.ForStatement)):
+        if isinstance(s, (A.ForOfStatement, A.ForInStatement, A.ForStatement)):
             loop = _Loop(label=label, tail=body.tail)
             body.loops.append(loop)
             try:
-                translated = _for_of(gen, body, s) if isinstance(s, A.ForOfStatement) else _counted(gen, body, s)
+                translated = _for_of(gen, body, s) if isinstance(s, A.ForOfStatement) else \
+                    _for_in(gen, body, s) if isinstance(s, A.ForInStatement) else _counted(gen, body, s)
             finally:
                 body.loops.pop()
             out.extend(translated)
@@ -322,6 +368,9 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
                 assert isinstance(last, ast.For)
                 with gen.branch():  # (the else runs when no break left the loop)
                     last.orelse = _in_scope(gen, body, statements[i + 1:])
+                if loop.leaves_outer:  # (no break: the loop around goes on; a break: it ends)
+                    last.orelse.append(ast.Continue())
+                    out.append(ast.Break())
                 return out  # (the rest of the block went into the loop's else)
             continue
         if isinstance(s, A.IfStatement):
@@ -345,7 +394,27 @@ def _in_scope(gen: "NativeGen", body: _Body, statements: list[Any]) -> list[ast.
         if isinstance(s, (A.BreakStatement, A.ContinueStatement)):
             out.append(_jump(body, s))
             return out  # (what follows never runs)
-        raise Unsupported  # (while, do, for-in, try, throw: the general tier)
+        if _catches(s):
+            # the block alone: where it throws, its translation raises (as all translation
+            # does, or the tiers would differ on a script without try), and the general tier
+            # runs the script again from the start, catch and all
+            assert isinstance(s, A.TryStatement)
+            inner = _live(s.block.body)
+            if _returns(inner):
+                out.extend(_statements(gen, body, inner, body.tail))
+                _untranslated(gen, s.handler)
+                return out  # (what follows runs only after a throw: the general tier's)
+            if _has(s.block, A.ReturnStatement):
+                raise Unsupported
+            out.extend(_statements(gen, body, inner))
+            _untranslated(gen, s.handler)
+            continue
+        if isinstance(s, A.ThrowStatement):  # (the general tier makes and throws what it throws)
+            _untranslated(gen, s.argument)
+            out.extend(_flush(gen))
+            out.append(ast.Expr(E("DEOPT()")))
+            return out  # (what follows never runs)
+        raise Unsupported  # (while, do, for-in, try with finally: the general tier)
     return out
 
 
@@ -362,7 +431,8 @@ def _leave_for_return(body: _Body) -> list[ast.stmt]:
 
 def _jump(body: _Body, s: A.BreakStatement | A.ContinueStatement) -> ast.stmt:
     """``break`` / ``continue`` of the innermost loop (unlabelled or by its label), and
-    ``continue outer`` from a loop whose statement list ends ``outer``'s body."""
+    ``continue outer`` / ``break outer`` from a loop whose statement list ends the body of
+    ``outer``, the loop just around it."""
     if not body.loops:
         raise Unsupported  # (a switch's or a labelled block's break: the general tier)
     inner = body.loops[-1]
@@ -371,11 +441,16 @@ def _jump(body: _Body, s: A.BreakStatement | A.ContinueStatement) -> ast.stmt:
             inner.breaks = True
             return ast.Break()
         return ast.Continue()
-    if isinstance(s, A.ContinueStatement) and len(body.loops) >= 2 and body.loops[-2].label == s.label.name \
-            and inner.tail == "loop":
+    if len(body.loops) >= 2 and body.loops[-2].label == s.label.name and inner.tail == "loop":
         inner.exits = True
+        if isinstance(s, A.ContinueStatement):
+            inner.continues_outer = True
+        else:
+            inner.leaves_outer = body.loops[-2].breaks = True
+        if inner.continues_outer and inner.leaves_outer:
+            raise Unsupported  # (both leave by the same ``break``)
         return ast.Break()
-    raise Unsupported  # (break out of an outer loop: the general tier)
+    raise Unsupported  # (break out of a loop two or more around: the general tier)
 
 
 def _if(gen: "NativeGen", body: _Body, s: A.IfStatement, rest: list[Any]) -> list[ast.stmt]:
@@ -415,6 +490,8 @@ def _assign(name: str, value: ast.expr) -> ast.stmt:
 def _declaration(gen: "NativeGen", body: _Body, s: A.VariableDeclaration, before: list[Any]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for d in s.declarations:
+        if d.init is None and s.kind == "let" and isinstance(d.id, A.Identifier):
+            d = attrs.evolve(d, init=A.Identifier(name="undefined", span=d.span))  # (``let x;``)
         for name, py, node, ty in _declarator(gen, d, before):
             if name in body.assigned and s.kind == "const":
                 raise Unsupported  # (a TypeError when it runs: the general tier)
@@ -465,8 +542,8 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
     """One declarator's bindings in the order they are made: (JS name, or None for the value
     a pattern reads from; Python name; value; type). Each name enters the scope as it is made
     (a default may read an earlier name: ``[a, b = a]``). Patterns: ``{a, k: b, c = d}`` of
-    an object, ``{a, ...rest}`` (a rest name last), ``[a, , b = d]`` of an array (no
-    nesting, no array rest)."""
+    an object, ``{a, ...rest}`` (a rest name last), ``[a, , b = d]`` and ``[a, ...rest]``
+    of an array (no nesting)."""
     if d.init is None:
         raise Unsupported
     pattern = d.id
@@ -485,6 +562,12 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
             raise Unsupported
         rest = last.argument.name
         pattern = attrs.evolve(pattern, properties=pattern.properties[:-1])
+    if isinstance(pattern, A.ArrayPattern) and pattern.elements and isinstance(pattern.elements[-1], A.RestElement):
+        last = pattern.elements[-1]  # ([first, ...others] = xs: a new array of the elements after)
+        if not isinstance(last.argument, A.Identifier):
+            raise Unsupported
+        rest = last.argument.name
+        pattern = attrs.evolve(pattern, elements=pattern.elements[:-1])
     fields = _pattern_fields(pattern)
     for name, _key, _default in fields:
         _check_name(gen, name, d.init, before)
@@ -526,7 +609,11 @@ def _declarator(gen: "NativeGen", d: A.VariableDeclarator, before: list[Any]) ->
             rty = "any"
         gen.scopes[-1][name] = (py, rty)
         out.append((name, py, read, rty))
-    if rest is not None:
+    if rest is not None and isinstance(pattern, A.ArrayPattern):
+        py = gen.tmp()
+        gen.scopes[-1][rest] = (py, "list")
+        out.append((rest, py, E("H[N:]", H=holder, N=ast.Constant(len(pattern.elements))), "list"))
+    elif rest is not None:
         # the other members in JS's order (insertion order, integer-like keys put first where
         # the result is checked), ASCII keys only (a surrogate pair held as two code points
         # would be one key in JS); anything else the general tier copies
@@ -620,6 +707,16 @@ def _expression_statement(gen: "NativeGen", body: _Body, e: Any) -> list[ast.stm
     if isinstance(e, A.AssignmentExpression) and e.operator == "=" and isinstance(e.left, A.MemberExpression) \
             and not e.left.optional and _local(gen, e.left.object, gen.own) is not None:
         return _own_write(gen, e.left, e.right)
+    if isinstance(e, A.AssignmentExpression) and e.operator not in ("=", "&&=") and isinstance(e.left, A.MemberExpression) \
+            and not e.left.optional and _local(gen, e.left.object, gen.own) is not None \
+            and (not e.left.computed or isinstance(e.left.property, (A.Literal, A.Identifier))):
+        # ``counts[k] += 1``, ``o.app ??= 'x'``: ``o[k] = o[k] + 1``, ``o.app = o.app ?? 'x'``,
+        # alike where the key is read twice without effect (a name or a literal) and writing
+        # back a member that is there changes nothing (&&= would make an absent one)
+        op = e.operator[:-1]
+        combined = A.LogicalExpression(operator=op, left=e.left, right=e.right, span=e.span) if op in ("??", "||") \
+            else A.BinaryExpression(operator=op, left=e.left, right=e.right, span=e.span)
+        return _own_write(gen, e.left, combined)
     if isinstance(e, A.UnaryExpression) and e.operator == "delete" and isinstance(e.argument, A.MemberExpression) \
             and not e.argument.optional and _local(gen, e.argument.object, gen.own) is not None:
         return _own_delete(gen, e.argument)
@@ -696,17 +793,24 @@ def _own_key(gen: "NativeGen", target: A.MemberExpression) -> tuple[str, ast.exp
 
 
 def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
-    """``xs.push(a, b)`` on an array this function made (as a statement: its count is unused)."""
+    """``xs.push(a, b)`` (and ``xs.push(...ys)`` of arrays) on an array this function made (as
+    a statement: its count is unused)."""
     assert isinstance(e.callee, A.MemberExpression)
     xs = _local(gen, e.callee.object, gen.own)
     found = gen.lookup(e.callee.object.name) if isinstance(e.callee.object, A.Identifier) else None
-    if xs is None or found is None or found[1] != "list" or any(isinstance(a, A.SpreadElement) for a in e.arguments):
+    if xs is None or found is None or found[1] != "list":
         raise Unsupported
-    values = [gen.expr(a)[0] for a in e.arguments]
-    grow = S("X.append(V)", X=xs, V=values[0]) if len(values) == 1 else \
+    values: list[ast.expr] = []
+    for a in e.arguments:
+        if isinstance(a, A.SpreadElement):  # (another iterable, a string's code points: the general tier)
+            values.append(ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load()))
+        else:
+            values.append(gen.expr(a)[0])
+    spreads = any(isinstance(v, ast.Starred) for v in values)
+    grow = S("X.append(V)", X=xs, V=values[0]) if len(values) == 1 and not spreads else \
         S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load()))
-    # (outside a loop, a few statements add a few elements; in one, the default budget bounds it)
-    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop else []
+    # (outside a loop, a few statements add a few elements; in one, or spread, the default budget bounds it)
+    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop or spreads else []
     return [*_flush(gen), *grow, *bound]
 
 
@@ -732,14 +836,23 @@ def _loop_names(gen: "NativeGen", pattern: Any, element: str) -> tuple[ast.expr,
 
 
 def _loop(gen: "NativeGen", body: _Body, items: Any, pattern: Any, index: Any, statements: list[Any],
-          fixed_length: bool = False) -> list[ast.stmt]:
+          fixed_length: bool = False, over_text: bool = False) -> list[ast.stmt]:
     """``for (const x of items)`` (and ``forEach``'s callback): a Python loop over at most
-    ``MAX_ITEMS`` elements (a ``return`` or ``continue outer`` in it: see ``_Loop``)."""
+    ``MAX_ITEMS`` elements (a ``return`` or ``continue outer`` in it: see ``_Loop``).
+    ``over_text``: ``items`` may be a string too, whose code points ``for...of`` visits; of
+    ASCII text they are its characters, as Python's loop gives them (other text, where a
+    surrogate pair may be held as two code points: the general tier). A name of no known type
+    is still read as an array: its guard's fact serves the reads after the loop."""
     if fixed_length and _has(tuple(statements), A.ReturnStatement, A.LabeledStatement):
         raise Unsupported  # (a callback's return ends one call, not the loop)
     start = len(gen.pending)
     obj, ty = gen.expr(items, raw=True)
     element = {"strs": "str", "entries": "entry"}.get(ty, "any")
+    if over_text and ty in _STR:
+        return _loop_on(gen, body, gen.as_ascii(obj, ty), "str", start, pattern, index, statements)
+    if over_text and ty == "any" and not isinstance(obj, ast.Name):
+        listed = gen.guard("T if type(T := X) is list or type(T) is str and T.isascii() else DEOPT()", obj)
+        return _loop_on(gen, body, listed, element, start, pattern, index, statements)
     return _loop_on(gen, body, gen.as_list(obj, ty), element, start, pattern, index, statements,
                     fixed_length=fixed_length)
 
@@ -753,6 +866,13 @@ def _loop_on(gen: "NativeGen", body: _Body, items: ast.expr, element: str, start
     ``reduce`` (``fixed_length``) visit only the indexes below the length they started with,
     skipping those gone by then: when the body could change an array (a write into one of
     ``dicts``, names of objects, cannot), the loop goes by index (over a list: no entries view)."""
+    if not isinstance(pattern, A.Identifier) and not (isinstance(pattern, A.ArrayPattern) and element == "entry"):
+        # ``for (const { name, value } of env)``: the element held in a name no JS name can
+        # be, and the pattern a declaration of it that opens the body (as JS binds it each time)
+        held = A.Identifier(name="%element" + gen.tmp(), span=pattern.span)
+        bind = A.VariableDeclaration(kind="const", declarations=(
+            A.VariableDeclarator(id=pattern, init=held, span=pattern.span),), span=pattern.span)
+        pattern, statements = held, [bind, *statements]
     target, scope, unpacked = _loop_names(gen, pattern, element)
     scope.update(scope_extra or {})
     by_index = fixed_length and _may_change_arrays(statements, dicts)
@@ -821,7 +941,36 @@ def _for_of(gen: "NativeGen", body: _Body, s: A.ForOfStatement) -> list[ast.stmt
         # ``for (const [i, x] of xs.entries())``: an index and an element of an array (a
         # string or an object has no entries method: the guard leaves them to the general tier)
         return _loop(gen, body, right.callee.object, pattern.elements[1], pattern.elements[0], _body_of(s.body))
-    return _loop(gen, body, right, pattern, None, _body_of(s.body))
+    return _loop(gen, body, right, pattern, None, _body_of(s.body), over_text=True)
+
+
+def _for_in(gen: "NativeGen", body: _Body, s: A.ForInStatement) -> list[ast.stmt]:
+    """``for (const k in obj)`` of an object: its keys in JS's order (``Object.keys``': a plain
+    object inherits no enumerable key), taken before the first step as the general tier takes
+    them (a key the body adds is not visited, in either tier or in V8); nothing for null and
+    undefined. Arrays, strings and other values: the general tier. Not where the body deletes
+    (V8 skips a deleted key not yet visited)."""
+    left = s.left
+    if not (isinstance(left, A.VariableDeclaration) and left.kind in ("const", "let") and len(left.declarations) == 1
+            and left.declarations[0].init is None and isinstance(left.declarations[0].id, A.Identifier)):
+        raise Unsupported
+    name = left.declarations[0].id
+    statements = _body_of(s.body)
+    if name.name in body.assigned or any(isinstance(n, A.UnaryExpression) and n.operator == "delete"
+                                         for n in walk(tuple(statements))):
+        raise Unsupported
+    start = len(gen.pending)
+    obj, ty = gen.expr(s.right, raw=True)
+    gen.consumed(obj)  # (no text passes the guard)
+    if ty == "dict":
+        keys = E("JS_KEYS(D)", D=obj)
+    elif ty in ("null", "undef"):
+        keys = E("[]")
+    elif ty == "any":
+        keys = gen.guard("JS_KEYS(T) if type(T := X) is dict else [] if T is None or T is UNDEFINED else DEOPT()", obj)
+    else:
+        raise Unsupported
+    return _loop_on(gen, body, keys, "str", start, name, None, statements)
 
 
 def _for_each(gen: "NativeGen", body: _Body, e: A.CallExpression) -> list[ast.stmt]:
@@ -934,11 +1083,15 @@ def bounded(gen: "NativeGen", items: ast.expr, start: int, unpacked: bool = Fals
 def _without_switches(gen: "NativeGen", statements: list[Any]) -> list[Any]:
     """Each ``switch`` of ``statements`` as a ``const`` holding its discriminant and a chain of
     ``if`` / ``else if`` statements, one per group of cases (cases with no statements fall
-    through to the next), ``default``'s group last. Only where that is the same program: case
-    tests are literals, distinct (so the first match is the only one, in any order), each
+    through to the next), ``default``'s group last. Only where that is the same program: each
     group but the last ends in ``break`` or surely returns (no other fall-through), no other
     ``break`` in it (it would leave the switch, not a loop), and no group reads a name another
-    group declares (one block scope in JS, one per branch here)."""
+    group declares (one block scope in JS, one per branch here). The chain tests the cases in
+    source order, one ``===`` at a time, as JS does; so case tests may be computed
+    (``switch (true) { case s.endsWith('m'): ... }``, ``case undefined:``), but not in
+    ``default``'s own group (whose tests the chain leaves out: it runs when none other
+    matched), where only distinct literals may stand, and they may not read a name the switch's
+    groups declare (JS reads it in their scope, before its declaration)."""
     if not any(isinstance(s, A.SwitchStatement) for s in statements):
         return statements
     out: list[Any] = []
@@ -954,11 +1107,8 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
     for case in s.cases:
         if case.test is None:
             has_default = True
-        elif isinstance(case.test, A.Literal) and type(case.test.value) in (str, int, bool) \
-                or isinstance(case.test, A.Literal) and case.test.value is None:
-            tests.append(case.test)
         else:
-            raise Unsupported  # (a computed case test: evaluated in order, until one matches)
+            tests.append(case.test)
         body = _live(case.consequent)
         if body and isinstance(body[0], A.BlockStatement) and (
                 len(body) == 1 or len(body) == 2 and isinstance(body[1], A.BreakStatement) and body[1].label is None):
@@ -969,7 +1119,10 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
             tests, has_default = [], False
     if tests or has_default:
         groups.append((tests, has_default, []))  # (trailing empty cases: nothing runs)
-    values = [(type(t.value), t.value) for g in groups for t in g[0]]
+    computed = [t for g in groups for t in g[0] if not _plain_literal(t)]
+    if computed and any(g[1] and g[0] for g in groups):
+        raise Unsupported  # (default's group has tests: the chain would skip them, computed ones run)
+    values = [(type(t.value), t.value) for g in groups for t in g[0] if _plain_literal(t)]
     if len(set(values)) != len(values):
         raise Unsupported
     blocks: list[tuple[list[Any], bool, list[Any]]] = []
@@ -986,6 +1139,8 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
                                                        for n in d.declarations if not isinstance(n.id, A.Identifier)
                                                        for x in walk(n.id) if isinstance(x, A.Identifier)}
                 for b in blocks]
+    if any(isinstance(x, A.Identifier) and x.name in names for names in declared for x in walk(tuple(computed))):
+        raise Unsupported  # (a test reading the switch's own declaration: JS's TDZ)
     for n, names in enumerate(declared):
         if any(isinstance(x, A.Identifier) and x.name in names for m, b in enumerate(blocks) if m != n
                for x in walk(tuple(b[2]))):
@@ -1013,9 +1168,14 @@ def _switch_as_ifs(gen: "NativeGen", s: A.SwitchStatement) -> list[Any]:
     return [declaration, chain]
 
 
+def _plain_literal(test: Any) -> bool:
+    """A case test that is a string, number, boolean or null literal."""
+    return isinstance(test, A.Literal) and (type(test.value) in (str, int, bool) or test.value is None)
+
+
 def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]:
-    """``for (let i = a; i < n; i++)`` (``<=``, ``++i``, ``i += 1``) over safe integers: a
-    Python ``range`` of at most ``MAX_ITEMS`` steps. JS tests ``i < n`` again each step; ``n``
+    """``for (let i = a; i < n; i++)`` (``<=``, ``++i``, ``i += 1``; or down, ``i >= n; i--``)
+    over safe integers: a Python ``range`` of at most ``MAX_ITEMS`` steps. JS tests ``i < n`` again each step; ``n``
     here is computed once, so it may only read names the function never assigns and members of
     objects and arrays, and the body may change no array and write no member."""
     init, test = s.init, s.test
@@ -1024,10 +1184,11 @@ def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]
         raise Unsupported
     name, first = init.declarations[0].id.name, init.declarations[0].init
     statements = _body_of(s.body)
-    if name in _INPUTS or not (isinstance(test, A.BinaryExpression) and test.operator in ("<", "<=")
+    if name in _INPUTS or not (isinstance(test, A.BinaryExpression) and test.operator in ("<", "<=", ">", ">=")
                                and isinstance(test.left, A.Identifier) and test.left.name == name):
         raise Unsupported
-    if not _steps_by_one(s.update, name) or not _stable(test.right, body, name) \
+    down = test.operator in (">", ">=")
+    if not _steps_by_one(s.update, name, -1 if down else 1) or not _stable(test.right, body, name) \
             or any(isinstance(n, A.Identifier) and n.name == name for n in walk(first)) \
             or any(_assigned_name(n) == name for n in walk(tuple(statements))):
         raise Unsupported
@@ -1043,12 +1204,12 @@ def _counted(gen: "NativeGen", body: _Body, s: A.ForStatement) -> list[ast.stmt]
     if ta != "int" or tb != "int":
         raise Unsupported  # (a double's steps: the general tier)
     start, stop, i = gen.tmp(), gen.tmp(), gen.tmp()
-    end = E("B + 1", B=b) if test.operator == "<=" else b
+    end = E("B + 1", B=b) if test.operator == "<=" else E("B - 1", B=b) if test.operator == ">=" else b
     out = [*_flush(gen), _assign(start, a), _assign(stop, end),
-           *S("if S - T > MAX_ITEMS: DEOPT()", S=stop, T=start)]
+           *S("if T - S > MAX_ITEMS: DEOPT()" if down else "if S - T > MAX_ITEMS: DEOPT()", S=stop, T=start)]
     inner = _loop_body(gen, body, statements, {name: (i, "int")})
-    return [*out, ast.For(target=ast.Name(id=i, ctx=ast.Store()), iter=E("range(S, T)", S=start, T=stop),
-                          body=inner or [ast.Pass()], orelse=[])]
+    steps = E("range(S, T, -1)", S=start, T=stop) if down else E("range(S, T)", S=start, T=stop)
+    return [*out, ast.For(target=ast.Name(id=i, ctx=ast.Store()), iter=steps, body=inner or [ast.Pass()], orelse=[])]
 
 
 def _apart(gen: "NativeGen", bound: Any, statements: list[Any]) -> bool:
@@ -1069,11 +1230,12 @@ def _apart(gen: "NativeGen", bound: Any, statements: list[Any]) -> bool:
     return True
 
 
-def _steps_by_one(update: Any, name: str) -> bool:
-    """``i++``, ``++i``, ``i += 1``."""
+def _steps_by_one(update: Any, name: str, step: int = 1) -> bool:
+    """``i++``, ``++i``, ``i += 1`` (``step`` -1: ``i--``, ``--i``, ``i -= 1``)."""
     if isinstance(update, A.UpdateExpression):
-        return update.operator == "++" and isinstance(update.argument, A.Identifier) and update.argument.name == name
-    return isinstance(update, A.AssignmentExpression) and update.operator == "+=" \
+        return update.operator == ("++" if step == 1 else "--") and isinstance(update.argument, A.Identifier) \
+            and update.argument.name == name
+    return isinstance(update, A.AssignmentExpression) and update.operator == ("+=" if step == 1 else "-=") \
         and isinstance(update.left, A.Identifier) and update.left.name == name \
         and isinstance(update.right, A.Literal) and type(update.right.value) is int and update.right.value == 1
 

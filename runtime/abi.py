@@ -39,6 +39,7 @@ ABI_VERSION = 9  # 2: the native tier's helpers (runtime/native.py); 3: the with
 #    the fused general entry's factory takes AttributeError last (``_entry_unset``): the thread-local state it
 #    reads is a plain ``_thread._local``, unset in a thread until that thread's first evaluation
 #    TUPLE (the fused entry's input screen: a caller's tuple is an array, copied as a list)
+#    the builtin ord (native charCodeAt and codePointAt of ASCII text)
 
 NAN = math.nan
 TYPE = type

@@ -29,6 +29,7 @@ from .stdlib.collation import collation_key
 from .stdlib.string_case import js_lower, js_upper
 from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
+from .strings import concat
 from .values import UNDEFINED
 
 __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
@@ -101,8 +102,6 @@ def add(a: Any, b: Any) -> Any:
         if -(2**53) <= r <= 2**53:
             return r
     elif ta is str and type(b) is str:
-        from .strings import concat
-
         return concat(a, b)
     elif ta is float or type(b) is float:
         return add_numbers(a, b)  # (a float met at run time: the double sum)
@@ -167,6 +166,10 @@ def number_of(v: Any) -> int | float:
 
 
 _INT_PREFIX = re.compile(r"([+-]?)([0-9]+)")
+#: a quantity's number at the very start ("500m", "1.5Gi", "8080"): at most 15 digits (a safe
+#: integer), a fraction, and then nothing a longer numeric prefix would take in
+_LEADING_DIGITS = re.compile(r"[0-9]{1,15}(?![0-9])")
+_LEADING_DECIMAL = re.compile(r"[0-9]{1,15}(\.[0-9]+)?(?![0-9.eE])")
 
 
 def parse_int(v: Any) -> int:
@@ -178,6 +181,9 @@ def parse_int(v: Any) -> int:
         raise Deopt
     if v.isascii() and v.isdigit() and len(v) <= 15:  # the usual one ("2", "8080"): its digits only
         return int(v)
+    m = _LEADING_DIGITS.match(v)
+    if m is not None and not v.startswith(("0x", "0X")):  # ("500m", "256Mi": digits and a unit)
+        return int(m.group())
     s = v.lstrip(JS_WHITESPACE)
     m = _INT_PREFIX.match(s)
     if m is None or len(m.group(2)) > 15 or (m.group(2) == "0" and s[m.end():m.end() + 1] in ("x", "X")):
@@ -199,6 +205,9 @@ def parse_float(v: Any) -> int | float:
         return v
     if type(v) is not str:
         raise Deopt
+    m = _LEADING_DECIMAL.match(v)
+    if m is not None:  # (the usual quantity: no sign, space or exponent)
+        return int(m.group()) if m.group(1) is None else normalize_number(float(m.group()))
     m = _FLOAT_PREFIX.match(v.lstrip(JS_WHITESPACE))
     if m is None:
         raise Deopt
@@ -370,8 +379,8 @@ def includes(items: list[Any], v: Any) -> bool:
 
 def index_of(items: list[Any], v: Any) -> int:
     """``items.indexOf(v)`` (strict equality) for a needle Python compares alike: a string
-    (ASCII: no surrogate forms to tell apart), a safe integer (no bool is equal), null or a
-    boolean."""
+    (ASCII: no surrogate forms to tell apart), a safe integer (no bool is equal), null, a
+    boolean or undefined (an absent label looked up in a selector's values)."""
     t = type(v)
     if t is str and v.isascii():
         for i, x in enumerate(items):
@@ -383,7 +392,7 @@ def index_of(items: list[Any], v: Any) -> int:
             if x == v and type(x) is not bool and type(x) is not str:
                 return i
         return -1
-    if v is None or t is bool:
+    if v is None or t is bool or v is UNDEFINED:
         for i, x in enumerate(items):
             if x is v:
                 return i
@@ -1408,7 +1417,6 @@ def _helpers() -> dict[str, Any]:
     from .convert import to_boolean
     from .interop import _PLAIN_LEAVES, _small_plain, shallow_to_js, to_js
     from .ops import typeof
-    from .strings import concat
 
     return {
         "UNDEFINED": UNDEFINED, "DEOPT": deopt, "PLAIN_TRUTH": PLAIN_TRUTH, "PLAIN_LEAVES": _PLAIN_LEAVES,
@@ -1449,7 +1457,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed,
+    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed, "ord": ord,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -53,6 +53,9 @@ FALLS_BACK_BY_DESIGN = {
     # ports.indexOf(ports.find(...)): an object found by identity, which the native tier's
     # reads do not promise (the general tier copies each input position on its own)
     "c236": "indexOf of an object",
+    # try { JSON.parse(annotation) } catch: the native tier runs the try block alone, so a
+    # throw in it (here: text that is no JSON) takes the general tier, which runs the catch
+    "c297": "a throw its catch clause takes",
 }
 
 

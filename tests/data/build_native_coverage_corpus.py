@@ -323,6 +323,86 @@ STRING_SECRET = {
     "stringData": {"config.yaml": "url: https://api.example.com\n", "user": "shop-bot"},
 }
 
+PROBE_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {
+        "name": "payments-api-0", "namespace": "billing", "creationTimestamp": "2026-11-03T09:15:00Z",
+        "labels": {"app": "payments", "track": "stable", "zone": "eu-west-1a", "statefulset.kubernetes.io/pod-name": "payments-api-0"},
+        "annotations": {"prometheus.io/port": "9102", "autoscaling/min-replicas": "2", "autoscaling/max-replicas": " 8 ",
+                        "kubectl.kubernetes.io/last-applied-configuration":
+                            '{"apiVersion":"v1","kind":"Pod","metadata":{"labels":{"app":"payments"}},"spec":{"replicas":4}}',
+                        "vcluster.loft.sh/extra": "{not json", "owner": "Åsa Öberg", "weight": "0x10"},
+        "ownerReferences": [{"apiVersion": "apps/v1", "kind": "StatefulSet", "name": "payments-api",
+                             "uid": "0b4e6f0c-1d2a-4c55-9a7e-3f9d2b8c1a00", "controller": True, "blockOwnerDeletion": True},
+                            {"apiVersion": "v1", "kind": "ConfigMap", "name": "payments-lock", "uid": "5e1d"}],
+    },
+    "spec": {
+        "priorityClassName": "system-node-critical",
+        "securityContext": {"runAsNonRoot": True, "fsGroup": 2000},
+        "containers": [
+            {"name": "api", "image": "ghcr.io/acme/payments:5.2.0",
+             "args": ["--listen=:$(PORT)", "--db=$(DB_HOST):5432", "--verbose", "$(UNKNOWN)"],
+             "ports": [{"name": "http", "containerPort": 8080}, {"name": "metrics", "containerPort": 9102},
+                       {"name": "dns", "containerPort": 53, "protocol": "UDP"}],
+             "env": [{"name": "PORT", "value": "8080"}, {"name": "DB_HOST", "value": "db.billing"},
+                     {"name": "VCLUSTER_NAME", "value": "old"}],
+             "envFrom": [{"configMapRef": {"name": "payments-config"}}, {"secretRef": {"name": "payments-secrets", "optional": True}},
+                         {"prefix": "X_", "configMapRef": {"name": "extra"}}],
+             "livenessProbe": {"httpGet": {"path": "/healthz", "port": "http"}, "periodSeconds": 10, "failureThreshold": 3},
+             "readinessProbe": {"tcpSocket": {"port": 9102}, "initialDelaySeconds": 5},
+             "securityContext": {"runAsUser": 1001},
+             "resources": {"requests": {"cpu": "500m", "memory": "1.5Gi"}, "limits": {"cpu": "2", "memory": "3Gi"}}},
+            {"name": "sidecar", "image": "envoyproxy/envoy:v1.31.0",
+             "livenessProbe": {"exec": {"command": ["true"]}},
+             "resources": {"requests": {"cpu": "0.25", "memory": "128974848"}, "limits": {"cpu": "1500m", "memory": "256M"}}},
+        ],
+        "tolerations": [
+            {"key": "dedicated", "operator": "Equal", "value": "payments", "effect": "NoSchedule"},
+            {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
+        ],
+        "affinity": {
+            "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                {"matchExpressions": [{"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64", "arm64"]}]},
+                {"matchExpressions": [{"key": "node-pool", "operator": "NotIn", "values": ["spot"]},
+                                      {"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["eu-west-1a"]}]}]}},
+            "podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 100, "podAffinityTerm": {"topologyKey": "kubernetes.io/hostname",
+                                                    "labelSelector": {"matchLabels": {"app": "payments"}}}}]},
+        },
+    },
+    "status": {
+        "phase": "Running", "startTime": "2026-11-03T09:15:04Z",
+        "conditions": [{"type": "Initialized", "status": "True", "lastTransitionTime": "2026-11-03T09:15:04Z"},
+                       {"type": "Ready", "status": "True", "lastTransitionTime": "2026-11-03T09:16:31Z"},
+                       {"type": "ContainersReady", "status": "True", "lastTransitionTime": "2026-11-03T09:16:30Z"},
+                       {"type": "PodScheduled", "status": "True", "lastTransitionTime": "2026-11-03T09:15:00Z"}],
+        "containerStatuses": [{"name": "api", "ready": True, "restartCount": 0},
+                              {"name": "sidecar", "ready": False, "restartCount": 4}],
+    },
+}
+
+ENV_SECRET = {
+    "apiVersion": "v1", "kind": "Secret", "type": "Opaque",
+    "metadata": {"name": "payments-secrets", "namespace": "billing", "labels": {"app": "payments"}},
+    "data": {"app.env": "REJfVVNFUj1zaG9wCkRCX1BBU1M9czNjcj10CiMgcm90YXRlZCAyMDI2LTEwCgpSRUdJT049ZXUtd2VzdC0xCg==",
+             "port": "NTQzMg==", "team": "enVyaWNoLW9wcw==", "empty": ""},
+}
+
+CLASS_INGRESS = {
+    "apiVersion": "networking.k8s.io/v1", "kind": "Ingress",
+    "metadata": {"name": "payments", "namespace": "billing",
+                 "annotations": {"nginx.ingress.kubernetes.io/rewrite-target": "/$2",
+                                 "nginx.ingress.kubernetes.io/proxy-body-size": "8m"}},
+    "spec": {"ingressClassName": "nginx",
+             "rules": [{"host": "Pay.Example.com", "http": {"paths": [
+                           {"path": "/api(/|$)(.*)", "pathType": "ImplementationSpecific",
+                            "backend": {"service": {"name": "payments-api", "port": {"name": "http"}}}},
+                           {"path": "/static", "pathType": "Prefix",
+                            "backend": {"service": {"name": "payments-web", "port": {"number": 80}}}}]}},
+                       {"http": {"paths": [{"path": "/", "pathType": "Prefix",
+                                            "backend": {"resource": {"kind": "Bucket", "name": "assets"}}}]}}]},
+}
+
 #: (js, value): value is an object above or a scalar input
 CASES: list[tuple[str, Any]] = [
     # Pods: containers, images, resources
@@ -698,6 +778,104 @@ CASES: list[tuple[str, Any]] = [
      SCHEDULED_POD),
     ("(() => { const labels = { ...value.metadata.labels }; for (const k of Object.keys(labels)) "
      "{ if (k.startsWith('vcluster.loft.sh/')) delete labels[k]; } return labels; })()", HOST_SERVICE),
+    # a seventh batch: resource quantities with suffix tables, probes' ports by name, tolerations
+    # matched against taints, env and envFrom merges, matchExpressions evaluated, Ingress paths
+    # rewritten through virtualToHostDNS, .env text in Secrets, ownerReferences, conditions by
+    # transition time, number formatting (toString(16), toFixed), switch with fallthrough,
+    # labelled break, new Set, JSON.parse of annotations, try/catch, a name hash
+    ("(() => { const q = value.spec.containers[1].resources.limits.cpu; switch (true) { case q.endsWith('m'): "
+     "return parseInt(q, 10); default: return Math.round(parseFloat(q) * 1000); } })()", PROBE_POD),
+    ("value.spec.containers.map(c => { const m = c.resources.requests.memory; const units = { Ki: 2 ** 10, Mi: 2 ** 20, "
+     "Gi: 2 ** 30, k: 1e3, M: 1e6, G: 1e9 }; for (const [suffix, factor] of Object.entries(units)) "
+     "{ if (m.endsWith(suffix)) return parseFloat(m.slice(0, -suffix.length)) * factor; } return Number(m); })", PROBE_POD),
+    ("value.spec.containers.map(c => { const p = c.livenessProbe?.httpGet?.port; return typeof p === 'string' "
+     "? (c.ports ?? []).find(x => x.name === p)?.containerPort ?? null : p ?? null; })", PROBE_POD),
+    ("value.spec.containers.flatMap(c => [c.livenessProbe, c.readinessProbe]).filter(Boolean)"
+     ".map(p => p.httpGet ? 'http' : p.tcpSocket ? 'tcp' : p.exec ? 'exec' : 'grpc')", PROBE_POD),
+    ("[{ key: 'dedicated', value: 'payments', effect: 'NoSchedule' }, { key: 'gpu', effect: 'NoSchedule' }]"
+     ".filter(t => !value.spec.tolerations.some(tol => (tol.operator === 'Exists' ? !tol.key || tol.key === t.key "
+     ": tol.key === t.key && tol.value === t.value) && (!tol.effect || tol.effect === t.effect))).map(t => t.key)",
+     PROBE_POD),
+    ("value.spec.containers.map(c => ({ name: c.name, env: [...(c.env ?? []).filter(e => e.name !== 'VCLUSTER_NAME'), "
+     "{ name: 'VCLUSTER_NAME', value: context.vcluster.name }] }))", PROBE_POD),
+    ("value.spec.containers.flatMap(c => (c.envFrom ?? []).map(s => (s.prefix ?? '') + (s.configMapRef?.name ?? "
+     "s.secretRef?.name)))", PROBE_POD),
+    ("(() => { const env = {}; for (const e of value.spec.containers[0].env) env[e.name] = e.value; "
+     "return value.spec.containers[0].args.map(a => a.replace(/\\$\\((\\w+)\\)/g, (m, n) => env[n] ?? m)); })()",
+     PROBE_POD),
+    ("value.spec.selector.matchExpressions.every(e => { const v = context.virtualObject.metadata.labels[e.key]; "
+     "switch (e.operator) { case 'In': return e.values.includes(v); case 'NotIn': return !e.values.includes(v); "
+     "case 'Exists': return v !== undefined; case 'DoesNotExist': return v === undefined; default: return false; } })",
+     SCALED_DEPLOYMENT),
+    ("value.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map(t => "
+     "t.matchExpressions.map(e => `${e.key} ${e.operator === 'NotIn' ? 'notin' : 'in'} (${e.values.join(', ')})`)"
+     ".join(', ')).join(' || ')", PROBE_POD),
+    ("value.spec.rules.flatMap(r => (r.http?.paths ?? []).filter(p => p.backend.service).map(p => ({ host: "
+     "r.host?.toLowerCase() ?? '*', path: p.path, service: virtualToHostDNS(`${p.backend.service.name}."
+     "${value.metadata.namespace}.svc.cluster.local`), port: p.backend.service.port.number ?? p.backend.service.port.name })))",
+     CLASS_INGRESS),
+    ("value.spec.rules.map(r => ({ ...r, host: r.host ? `${r.host.split('.')[0].toLowerCase()}-${context.vcluster.name}"
+     ".example.com` : '*' }))", CLASS_INGRESS),
+    ("value.spec.ingressClassName === 'nginx' ? Object.fromEntries(Object.entries(value.metadata.annotations)"
+     ".filter(([k]) => k.startsWith('nginx.ingress.kubernetes.io/')).map(([k, v]) => [k.slice(k.indexOf('/') + 1), v])) "
+     ": {}", CLASS_INGRESS),
+    ("Object.fromEntries(atob(value.data['app.env']).split('\\n').map(l => l.trim()).filter(l => l && !l.startsWith('#'))"
+     ".map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))", ENV_SECRET),
+    ("Number(atob(value.data.port)) + 1", ENV_SECRET),
+    ("Object.keys(value.data).filter(k => value.data[k] !== '').map(k => `${k}=${atob(value.data[k]).length}`)",
+     ENV_SECRET),
+    ("btoa(Object.entries(value.metadata.labels).map(([k, v]) => `${k}=${v}`).join('\\n'))", ENV_SECRET),
+    ("value.metadata.ownerReferences?.find(o => o.controller)?.name ?? null", PROBE_POD),
+    ("(value.metadata.ownerReferences ?? []).filter(o => o.controller === true).map(({ uid, blockOwnerDeletion, ...o }) "
+     "=> ({ ...o, name: `${o.name}-x-${value.metadata.namespace}-x-${context.vcluster.name}` }))", PROBE_POD),
+    ("value.status.conditions.slice().sort((a, b) => a.lastTransitionTime < b.lastTransitionTime ? 1 : "
+     "a.lastTransitionTime > b.lastTransitionTime ? -1 : 0)[0].type", PROBE_POD),
+    ("value.status.conditions.filter(c => c.status === 'True').map(c => c.type).sort().join(',')", PROBE_POD),
+    ("value.metadata.creationTimestamp.split(/[-T:Z]/).slice(0, 5).map(Number)", PROBE_POD),
+    ("Math.round((Date.parse(value.status.startTime) - Date.parse(value.metadata.creationTimestamp)) / 1000)", PROBE_POD),
+    ("value.spec.containers[0].ports.map(p => p.containerPort.toString(16).padStart(4, '0')).join(':')", PROBE_POD),
+    ("(value.status.containerStatuses.filter(s => s.ready).length / value.status.containerStatuses.length * 100)"
+     ".toFixed(1) + '%'", PROBE_POD),
+    ("value.spec.template?.spec?.securityContext?.runAsUser ?? value.spec.containers?.[0]?.securityContext?.runAsUser "
+     "?? value.spec.securityContext?.fsGroup ?? 65534", PROBE_POD),
+    ("(() => { const { replicas = 1, strategy: { type = 'RollingUpdate', rollingUpdate: { maxSurge = '25%', "
+     "maxUnavailable = '25%' } = {} } = {} } = value.spec; return `${type}:${replicas}:${maxSurge}:${maxUnavailable}`; })()",
+     SCALED_DEPLOYMENT),
+    ("(() => { let cls; switch (value.spec.priorityClassName) { case 'system-cluster-critical': "
+     "case 'system-node-critical': cls = 'system'; break; case undefined: cls = 'default'; break; default: cls = 'user'; } "
+     "return cls; })()", PROBE_POD),
+    ("value.spec.replicas > 10 ? 'large' : value.spec.replicas > 3 ? 'medium' : value.spec.replicas > 0 ? 'small' : 'off'",
+     SCALED_DEPLOYMENT),
+    ("(() => { const out = []; for (const c of value.spec.containers) { if (!c.ports) continue; for (const p of c.ports) "
+     "{ if (p.protocol === 'UDP') continue; out.push(`${c.name}/${p.name ?? p.containerPort}`); if (out.length >= 2) break; } } "
+     "return out; })()", PROBE_POD),
+    ("(() => { let zone = null; search: for (const term of value.spec.affinity.nodeAffinity"
+     ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) { for (const e of term.matchExpressions) "
+     "{ if (e.key === 'topology.kubernetes.io/zone' && e.operator === 'In') { zone = e.values[0]; break search; } } } "
+     "return zone ?? value.metadata.labels.zone; })()", PROBE_POD),
+    ("Object.entries(value.metadata.labels).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([k, v]) => `${k}=${v}`)"
+     ".join(',')", PROBE_POD),
+    ("['Pending', 'Unknown'].includes(value.status.phase) || value.status.containerStatuses.some(s => s.restartCount > 3)",
+     PROBE_POD),
+    ("[80, 443, 8080, 9102].indexOf(value.spec.containers[0].ports[1].containerPort) !== -1 && "
+     "value.spec.containers[0].args.indexOf('--verbose') > 0", PROBE_POD),
+    ("(() => { const min = Number(value.metadata.annotations?.['autoscaling/min-replicas'] ?? 1); "
+     "const max = Number(value.metadata.annotations?.['autoscaling/max-replicas'] ?? 10); "
+     "return Math.min(Math.max(JSON.parse(value.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration'])"
+     ".spec.replicas, min), max); })()", PROBE_POD),
+    ("Number.isInteger(Number(value.metadata.annotations['prometheus.io/port'])) ? "
+     "parseInt(value.metadata.annotations['prometheus.io/port'], 10) : 9090", PROBE_POD),
+    ("(() => { try { return JSON.parse(value.metadata.annotations['vcluster.loft.sh/extra']).tier ?? 'none'; } "
+     "catch (e) { return 'invalid'; } })()", PROBE_POD),
+    ("({ ...value.metadata.annotations, 'vcluster.loft.sh/object-name': value.metadata.name, "
+     "'vcluster.loft.sh/object-namespace': value.metadata.namespace, owner: value.metadata.labels?.team ?? null })", ENV_SECRET),
+    ("[...new Set(value.spec.template.spec.containers.map(c => c.image.split(':')[0]).concat("
+     "value.spec.template.spec.initContainers.map(c => c.image.split(':')[0])))]", SCALED_DEPLOYMENT),
+    ("(() => { const n = value.metadata.name + '-x-' + value.metadata.namespace + '-x-' + context.vcluster.name; "
+     "if (n.length <= 30) return n; let h = 0; for (const ch of n) h = (h * 31 + ch.charCodeAt(0)) >>> 0; "
+     "return n.slice(0, 21) + '-' + h.toString(16).padStart(8, '0'); })()", PROBE_POD),
+    ("value.metadata.annotations.owner.normalize('NFD').replace(/[\\u0300-\\u036f]/g, '').toLowerCase()"
+     ".replace(/\\s+/g, '.')", PROBE_POD),
 ]
 
 _NODE = r"""
