@@ -273,6 +273,14 @@ class CallGen(GenBase):
             return None  # (an arrow is always a plain JSFunction(...); anything else is left alone)
         assert isinstance(made, ast.Call)
         fn, length, source = made.args[0], made.args[2], made.args[7]
+        if len(args) == 1:
+            # a plain array's method, read before the arguments run, is the built-in loop while
+            # no realm patches built-ins; making the closure runs no script, so the test made
+            # before it holds at the call (with a second argument, ``invoke_arrow`` tests after it)
+            t = self.tmp()
+            direct = P.call(P.subscript(P.name("ARRAY_CALLBACKS"), key), P.name(t), fn)
+            plain = P.and_(P.type_is(P.walrus(t, obj), "list"), P.not_(P.subscript(P.name("PATCHED"), P.const(0))))
+            return P.ifexp(plain, direct, P.call("invoke_arrow", P.name(t), key, text, fn, length, source))
         return P.call("invoke_arrow", obj, key, text, fn, length, source, *self.args(args[1:]))
 
     def call_with(self, callee: Any, args: list[ast.expr], _: Any) -> ast.expr:

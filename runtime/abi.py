@@ -39,6 +39,7 @@ ABI_VERSION = 9  # 2: the native tier's helpers (runtime/native.py); 3: the with
 #    the fused general entry's factory takes AttributeError last (``_entry_unset``): the thread-local state it
 #    reads is a plain ``_thread._local``, unset in a thread until that thread's first evaluation
 #    TUPLE (the fused entry's input screen: a caller's tuple is an array, copied as a list)
+# (unbumped, for the lead at merge) ARRAY_CALLBACKS (an array callback method with only an arrow, called directly)
 
 NAN = math.nan
 TYPE = type
@@ -61,6 +62,10 @@ setm_strict = callops.assign_member_strict
 delm_strict = callops.delete_member_strict
 invoke = callops.invoke
 invoke_arrow = callops.invoke_arrow
+#: ``{"map": map_plain, ...}``: each array callback method as its loop over a plain array with a
+#: bare callable, which ``arr.map(arrow)`` calls directly while ``arr`` is a list and no realm
+#: patches built-ins (``compiler/calls.py``; otherwise ``invoke_arrow``)
+ARRAY_CALLBACKS = callops.PLAIN_CALLBACKS
 invoke_regexp = callops.invoke_regexp
 invoke_opt = callops.invoke_opt
 call = callops.call
@@ -212,7 +217,7 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 
 NAMES: tuple[str, ...] = (
     "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "TUPLE", "LEN", "NEXT", "NAME_ERROR", "caught_value",
-    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_arrow", "invoke_regexp", "invoke_opt", "call", "call_this", "callee_error",
+    "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_arrow", "ARRAY_CALLBACKS", "invoke_regexp", "invoke_opt", "call", "call_this", "callee_error",
     "BUILTIN_CALLS", "bound_callee", "construct", "new_target", "spread",
     "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",
     "update_member", "compound_member", "reference_key", "new_regexp", "property_key", "rest_object", "rest_array",

@@ -153,7 +153,7 @@ def invoke_arrow(obj: Any, key: str, text: str, fn: Any, length: int, source: st
     return invoke(obj, key, text, JSFunction(fn, "", length, None, "arrow", None, False, source), *args)
 
 
-_PLAIN_CALLBACKS = reg.PLAIN_CALLBACK_METHODS
+PLAIN_CALLBACKS = _PLAIN_CALLBACKS = reg.PLAIN_CALLBACK_METHODS
 
 
 #: String.prototype's RegExp-taking methods as the built-ins define them (before the protocol
