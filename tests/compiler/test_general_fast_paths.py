@@ -67,7 +67,8 @@ def test_an_arrow_alone_calls_the_array_loop_directly() -> None:
     argument (which could run a script) the test stays in ``invoke_arrow``, after it."""
     text = generated("value.map(x => x)")
     assert "ARRAY_CALLBACKS['map'](" in text and "invoke_arrow(" in text
-    assert "ARRAY_CALLBACKS" not in generated("value.reduce((a, b) => a + b, 0)")
+    assert "ARRAY_CALLBACKS['reduce'](" in generated("value.reduce((a, b) => a + b, 0)")  # (a literal runs no script)
+    assert "ARRAY_CALLBACKS" not in generated("value.reduce((a, b) => a + b, value.length)")
 
 
 class _Shadowing(list):  # a caller's list subclass: read as its plain elements, never its overrides
@@ -86,6 +87,9 @@ class _Shadowing(list):  # a caller's list subclass: read as its plain elements,
     ("value.filter(x => x > 1)", [2]),
     ("value.reduce((a, b) => a + b)", 3),
     ("value.some(x => x === 'override')", False),
+    ("value.reduce((a, b) => a + b, 10)", 13),
+    ("value.reduce((a, b) => a.concat([b]), [])", [1, 2]),
+    ("value.reduce((o, x) => (o['k' + x] = x, o), {})", {"k1": 1, "k2": 2}),
 ])
 def test_a_callers_list_subclass_reads_as_its_plain_elements(source: str, expected: Any) -> None:
     assert run(source, _Shadowing([1, 2])) == expected
@@ -94,6 +98,8 @@ def test_a_callers_list_subclass_reads_as_its_plain_elements(source: str, expect
 def test_a_patch_made_by_the_receiver_is_seen() -> None:
     """The receiver runs before the inline test: a patch it makes takes the generic call."""
     assert run("(Array.prototype.map = function (f) { return ['mine', f(1)] }, [1, 2]).map(x => x + 1)") == ["mine", 2]
+    assert run("(Array.prototype.reduce = function (f, a) { return ['mine', a] }, [1, 2]).reduce((a, b) => a + b, 0)") \
+        == ["mine", 0]
 
 
 @pytest.mark.parametrize("source", [
