@@ -222,7 +222,8 @@ def flat_map_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UND
         if type(r) is list and not PATCHED_REALMS[0]:  # (a callback may patch a built-in)
             if realm is None:
                 realm = current_realm()
-            realm.check_array(len(out) + len(r))
+            if realm.dead is not None or len(out) + len(r) > realm.budgets.array_length:
+                realm.check_array(len(out) + len(r))  # (check_array's own tests, without its call)
             out.extend(r)  # no holes while unpatched
         elif isinstance(r, list):
             r = plain_value(r)  # (a caller's list subclass: its plain copy)

@@ -346,3 +346,12 @@ def test_plain_calls(source: str, expected: Any) -> None:
 def test_deep_recursion_is_still_the_depth_budget() -> None:
     with pytest.raises(LimitExceeded):
         run("function f(n) { return f(n + 1) } f(0)")
+
+
+def test_flat_map_checks_the_array_budget_at_its_edge() -> None:
+    """flatMap's inline test of the array budget refuses exactly what ``check_array`` refuses."""
+    source = "value.flatMap(x => [x, x]).length"
+    assert run(source, [1, 2, 3], Budgets(array_length=6)) == 6
+    with pytest.raises(LimitExceeded) as info:
+        run(source, [1, 2, 3, 4], Budgets(array_length=7))
+    assert info.value.budget == "array_length"
