@@ -71,14 +71,14 @@ def test_an_arrow_alone_calls_the_array_loop_directly() -> None:
     assert "ARRAY_CALLBACKS" not in generated("value.reduce((a, b) => a + b, value.length)")
 
 
-class _Shadowing(list):  # a caller's list subclass: read as its plain elements, never its overrides
-    def __iter__(self):  # type: ignore[no-untyped-def]
+class _Shadowing(list[Any]):  # a caller's list subclass: read as its plain elements, never its overrides
+    def __iter__(self) -> Any:
         return iter(["override"])
 
     def __len__(self) -> int:
         return 1
 
-    def __getitem__(self, i):  # type: ignore[no-untyped-def]
+    def __getitem__(self, i: Any) -> Any:
         return "override"
 
 
