@@ -81,6 +81,12 @@ def _arrow_object(e: ast.expr) -> bool:
             and len(e.args) == 8 and isinstance(e.args[4], ast.Constant) and e.args[4].value == "arrow")
 
 
+def _runs_no_script(node: Any) -> bool:
+    """Does evaluating ``node`` run no script (a literal, ``[]`` or ``{}``: a reduce's usual start)?"""
+    return isinstance(node, A.Literal) or (isinstance(node, A.ArrayExpression) and not node.elements) or \
+        (isinstance(node, A.ObjectExpression) and not node.properties)
+
+
 def _nullish(e: ast.expr, t: str) -> ast.expr:
     return P.or_(P.is_(P.walrus(t, e), P.const(None)), P.is_(P.name(t), P.name("UNDEFINED")))
 
@@ -273,6 +279,16 @@ class CallGen(GenBase):
             return None  # (an arrow is always a plain JSFunction(...); anything else is left alone)
         assert isinstance(made, ast.Call)
         fn, length, source = made.args[0], made.args[2], made.args[7]
+        if len(args) == 1 or _runs_no_script(args[1]):
+            # a plain array's method, read before the arguments run, is the built-in loop while
+            # no realm patches built-ins; making the closure (and a literal) runs no script, so
+            # the test made before them holds at the call (any other second argument could
+            # patch a built-in: ``invoke_arrow`` tests after it)
+            t = self.tmp()
+            direct = P.call(P.subscript(P.name("ARRAY_CALLBACKS"), key), P.name(t), fn, *self.args(args[1:]))
+            plain = P.and_(P.type_is(P.walrus(t, obj), "list"), P.not_(P.subscript(P.name("PATCHED"), P.const(0))))
+            return P.ifexp(plain, direct, P.call("invoke_arrow", P.name(t), key, text, fn, length, source,
+                                                 *self.args(args[1:])))
         return P.call("invoke_arrow", obj, key, text, fn, length, source, *self.args(args[1:]))
 
     def call_with(self, callee: Any, args: list[ast.expr], _: Any) -> ast.expr:

@@ -137,9 +137,15 @@ def invoke_arrow(obj: Any, key: str, text: str, fn: Any, length: int, source: st
     if type(obj) is list and not PATCHED_REALMS[0]:
         if key == "map" and not args:  # the commonest: map_plain's loop, one call less
             n = len(obj)
-            out = [fn(UNDEFINED, v, k, obj) for k, v in zip(range(n), obj)]
-            if len(out) < n:  # the array shrank: the rest were never visited
-                out.extend([UNDEFINED] * (n - len(out)))
+            out: list[Any] = []
+            k = 0
+            for v in obj:
+                if k == n:
+                    break
+                out.append(fn(UNDEFINED, v, k, obj))
+                k += 1
+            if k < n:  # the array shrank: the rest were never visited
+                out.extend([UNDEFINED] * (n - k))
             return out
         plain = _PLAIN_CALLBACKS.get(key)
         if plain is not None:
@@ -147,7 +153,7 @@ def invoke_arrow(obj: Any, key: str, text: str, fn: Any, length: int, source: st
     return invoke(obj, key, text, JSFunction(fn, "", length, None, "arrow", None, False, source), *args)
 
 
-_PLAIN_CALLBACKS = reg.PLAIN_CALLBACK_METHODS
+PLAIN_CALLBACKS = _PLAIN_CALLBACKS = reg.PLAIN_CALLBACK_METHODS
 
 
 #: String.prototype's RegExp-taking methods as the built-ins define them (before the protocol

@@ -93,39 +93,72 @@ def _visits(o: Any, order: range) -> Iterator[tuple[int, Any]]:
 # function object's ``call``, and compiled code passes an arrow's closure directly
 # (``callops.invoke_arrow``), which never needs its function object. The callback charges
 # its own step per visit, as any compiled function does.
+#
+# Each visits as ``zip(range(n), arr)`` would (the live list iterator, stopped at the length
+# read first), with the index counted by hand: making the zip and range objects cost more than
+# a short array's whole loop.
 
 def map_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> list[Any]:
     n = len(arr)
-    out = [call(this_arg, v, k, arr) for k, v in zip(range(n), arr)]
-    if len(out) < n:  # the array shrank: the rest were never visited
-        out.extend([UNDEFINED] * (n - len(out)))
+    out: list[Any] = []
+    k = 0
+    for v in arr:
+        if k == n:
+            break
+        out.append(call(this_arg, v, k, arr))
+        k += 1
+    if k < n:  # the array shrank: the rest were never visited
+        out.extend([UNDEFINED] * (n - k))
     return out
 
 
 def filter_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> list[Any]:
-    return [v for k, v in zip(range(len(arr)), arr)
-            if (r := call(this_arg, v, k, arr)) is True or (r is not False and to_boolean(r))]
+    n = len(arr)
+    out: list[Any] = []
+    k = 0
+    for v in arr:
+        if k == n:
+            break
+        if (r := call(this_arg, v, k, arr)) is True or (r is not False and to_boolean(r)):
+            out.append(v)
+        k += 1
+    return out
 
 
 def for_each_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> Any:
-    for k, v in zip(range(len(arr)), arr):
+    n = len(arr)
+    k = 0
+    for v in arr:
+        if k == n:
+            break
         call(this_arg, v, k, arr)
+        k += 1
     return UNDEFINED
 
 
 def some_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> bool:
-    for k, v in zip(range(len(arr)), arr):
+    n = len(arr)
+    k = 0
+    for v in arr:
+        if k == n:
+            break
         r = call(this_arg, v, k, arr)
         if r is True or (r is not False and to_boolean(r)):
             return True
+        k += 1
     return False
 
 
 def every_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> bool:
-    for k, v in zip(range(len(arr)), arr):
+    n = len(arr)
+    k = 0
+    for v in arr:
+        if k == n:
+            break
         r = call(this_arg, v, k, arr)
         if not (r is True or (r is not False and to_boolean(r))):
             return False
+        k += 1
     return True
 
 
@@ -149,10 +182,19 @@ def find_index_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = U
 
 
 def reduce_plain(arr: list[Any], call: Callable[..., Any], *initial: Any) -> Any:
-    pairs = zip(range(len(arr)), arr)
-    acc = _first_accumulator(pairs, initial)
-    for k, v in pairs:
+    n = len(arr)
+    elements = iter(arr)
+    if initial:
+        acc, k = initial[0], 0
+    elif n:  # (nothing ran since the length was read: the first element is there)
+        acc, k = next(elements), 1
+    else:
+        raise type_error("Reduce of empty array with no initial value")
+    for v in elements:
+        if k == n:
+            break
         acc = call(UNDEFINED, acc, v, k, arr)
+        k += 1
     return acc
 
 
@@ -170,12 +212,18 @@ def _first_accumulator(pairs: Iterator[tuple[int, Any]], initial: tuple[Any, ...
 def flat_map_plain(arr: list[Any], call: Callable[..., Any], this_arg: Any = UNDEFINED) -> list[Any]:
     out: list[Any] = []
     realm = None
-    for k, v in zip(range(len(arr)), arr):
+    n = len(arr)
+    k = -1
+    for v in arr:
+        k += 1
+        if k == n:
+            break
         r = call(this_arg, v, k, arr)
         if type(r) is list and not PATCHED_REALMS[0]:  # (a callback may patch a built-in)
             if realm is None:
                 realm = current_realm()
-            realm.check_array(len(out) + len(r))
+            if realm.dead is not None or len(out) + len(r) > realm.budgets.array_length:
+                realm.check_array(len(out) + len(r))  # (check_array's own tests, without its call)
             out.extend(r)  # no holes while unpatched
         elif isinstance(r, list):
             r = plain_value(r)  # (a caller's list subclass: its plain copy)

@@ -474,7 +474,14 @@ def string_ctor(this: Any, *args: Any) -> str:
     if not args:
         return ""
     v = args[0]
-    if type(v) is JSSymbol:
+    t = type(v)
+    if t is str:  # (to_string's commonest answers, without its call)
+        return v  # type: ignore[no-any-return]
+    if t is int and -9007199254740992 <= v <= 9007199254740992:  # a safe integer's digits
+        return str(v)
+    if v is None:
+        return "null"
+    if t is JSSymbol:
         d = "" if v.description is UNDEFINED else to_string(v.description)
         return f"Symbol({d})"
     return to_string(v)

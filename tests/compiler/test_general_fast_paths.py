@@ -62,6 +62,46 @@ def test_arrow_callbacks_take_the_fast_call() -> None:
     assert text.count("invoke_arrow(") == 3 and "JSFunction(" not in text
 
 
+def test_an_arrow_alone_calls_the_array_loop_directly() -> None:
+    """``arr.map(arrow)`` tests its receiver inline and calls the built-in loop; with a second
+    argument (which could run a script) the test stays in ``invoke_arrow``, after it."""
+    text = generated("value.map(x => x)")
+    assert "ARRAY_CALLBACKS['map'](" in text and "invoke_arrow(" in text
+    assert "ARRAY_CALLBACKS['reduce'](" in generated("value.reduce((a, b) => a + b, 0)")  # (a literal runs no script)
+    assert "ARRAY_CALLBACKS" not in generated("value.reduce((a, b) => a + b, value.length)")
+
+
+class _Shadowing(list[Any]):  # a caller's list subclass: read as its plain elements, never its overrides
+    def __iter__(self) -> Any:
+        return iter(["override"])
+
+    def __len__(self) -> int:
+        return 1
+
+    def __getitem__(self, i: Any) -> Any:
+        return "override"
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("value.map(x => x * 2)", [2, 4]),
+    ("value.filter(x => x > 1)", [2]),
+    ("value.reduce((a, b) => a + b)", 3),
+    ("value.some(x => x === 'override')", False),
+    ("value.reduce((a, b) => a + b, 10)", 13),
+    ("value.reduce((a, b) => a.concat([b]), [])", [1, 2]),
+    ("value.reduce((o, x) => (o['k' + x] = x, o), {})", {"k1": 1, "k2": 2}),
+])
+def test_a_callers_list_subclass_reads_as_its_plain_elements(source: str, expected: Any) -> None:
+    assert run(source, _Shadowing([1, 2])) == expected
+
+
+def test_a_patch_made_by_the_receiver_is_seen() -> None:
+    """The receiver runs before the inline test: a patch it makes takes the generic call."""
+    assert run("(Array.prototype.map = function (f) { return ['mine', f(1)] }, [1, 2]).map(x => x + 1)") == ["mine", 2]
+    assert run("(Array.prototype.reduce = function (f, a) { return ['mine', a] }, [1, 2]).reduce((a, b) => a + b, 0)") \
+        == ["mine", 0]
+
+
 @pytest.mark.parametrize("source", [
     "''.map(x => x)", "({}).map(x => x)", "(5).filter(x => x)", "null.map(x => x)", "value.map(x => x)",
     "[].reduce((a, b) => a)",
@@ -306,3 +346,12 @@ def test_plain_calls(source: str, expected: Any) -> None:
 def test_deep_recursion_is_still_the_depth_budget() -> None:
     with pytest.raises(LimitExceeded):
         run("function f(n) { return f(n + 1) } f(0)")
+
+
+def test_flat_map_checks_the_array_budget_at_its_edge() -> None:
+    """flatMap's inline test of the array budget refuses exactly what ``check_array`` refuses."""
+    source = "value.flatMap(x => [x, x]).length"
+    assert run(source, [1, 2, 3], Budgets(array_length=6)) == 6
+    with pytest.raises(LimitExceeded) as info:
+        run(source, [1, 2, 3, 4], Budgets(array_length=7))
+    assert info.value.budget == "array_length"

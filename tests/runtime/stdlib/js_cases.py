@@ -75,10 +75,16 @@ def expected(e: Any) -> Any:
     return e
 
 
-def run_case(row: dict[str, Any]) -> None:
+def run_case(row: dict[str, Any], budgets: Any = None) -> None:
+    """Evaluate ``row`` as users do (native tier first); with ``budgets``, on the general tier
+    (custom budgets always take it)."""
+    import functools
+
     import syncpatch
 
     compile_expression = syncpatch.compile_expression
+    if budgets is not None:
+        compile_expression = functools.partial(compile_expression, budgets=budgets)
     undefined = syncpatch.UNDEFINED
     value = _decode(row["value"], undefined)
     try:
