@@ -135,18 +135,6 @@ def invoke_arrow(obj: Any, key: str, text: str, fn: Any, length: int, source: st
     function object (which nothing could observe) is never made. Otherwise the arrow becomes
     its ``JSFunction`` and the call is an ordinary ``invoke``."""
     if type(obj) is list and not PATCHED_REALMS[0]:
-        if key == "map" and not args:  # the commonest: map_plain's loop, one call less
-            n = len(obj)
-            out: list[Any] = []
-            k = 0
-            for v in obj:
-                if k == n:
-                    break
-                out.append(fn(UNDEFINED, v, k, obj))
-                k += 1
-            if k < n:  # the array shrank: the rest were never visited
-                out.extend([UNDEFINED] * (n - k))
-            return out
         plain = _PLAIN_CALLBACKS.get(key)
         if plain is not None:
             return plain(obj, fn, *args)
