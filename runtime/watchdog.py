@@ -8,8 +8,9 @@ and when an evaluation is ``GRACE`` past its deadline it marks the realm and rai
 :class:`WallTimeInterrupt` asynchronously in that thread (``PyThreadState_SetAsyncExc``, which
 takes effect at the thread's next bytecode).
 
-The interrupt must never land outside an evaluation. The protocol: the watchdog sets
-``realm.fired`` *before* it reads ``realm.busy`` and fires only when busy; an evaluation ends
+The watchdog fires at most once per evaluation, and not at one already ending on a budget
+error of its own (:func:`_due`). The interrupt must never land outside an evaluation. The
+protocol: the watchdog sets ``realm.fired`` *before* it reads ``realm.busy`` and fires only when busy; an evaluation ends
 by clearing ``busy`` and *then* reading ``fired``; when set, it waits for the watchdog
 (``LOCK``) and cancels any interrupt still pending (:func:`disarm`). The interrupt is itself
 a public ``LimitExceeded``, so one that lands in the few lines between is still a
@@ -102,17 +103,29 @@ def _poll() -> None:
                 if realm is None:
                     continue
                 live.append(ref)
-                if realm.busy != WATCHED:
-                    continue
-                if realm.deadline == 0.0:
-                    realm.deadline = now + realm.budgets.wall_time
-                elif now > realm.deadline + GRACE:
-                    if now < realm.deadline + GRACE + PATIENCE and _in_implicit_callback(realm.thread):
-                        continue
+                if _due(realm, now):
                     realm.fired = True
                     if realm.busy == WATCHED:
                         _set_async_exc(realm.thread, WallTimeInterrupt)
             _realms[:] = live
+
+
+def _due(realm: Any, now: float) -> bool:
+    """Whether to interrupt the realm's evaluation now (starting its clock if it has none).
+
+    Once per evaluation: an interrupt ends it for good once it lands (it is a ``LimitExceeded``:
+    ``Realm.dead``), and one that is still pending is not made sooner by another. Never once the
+    evaluation met a budget error of its own: it is already on its way out. A second interrupt
+    could land in that way out, in the code that ends the evaluation, which would then leave
+    the realm busy and watched, and the watchdog firing at the thread wherever it runs."""
+    if realm.busy != WATCHED or realm.fired or realm.dead is not None:
+        return False
+    if realm.deadline == 0.0:
+        realm.deadline = now + realm.budgets.wall_time
+        return False
+    if now <= realm.deadline + GRACE:
+        return False
+    return now >= realm.deadline + GRACE + PATIENCE or not _in_implicit_callback(realm.thread)
 
 
 def _in_implicit_callback(thread: int) -> bool:

@@ -154,3 +154,29 @@ def test_patch_errors_never_carry_python_text() -> None:
         "RangeError", "Maximum call stack size exceeded")
     name, message = _js_error_parts(KeyError("x"))
     assert (name, message) == ("InternalError", "internal error while applying the patch")
+
+
+def test_the_watchdog_fires_once_and_never_at_an_evaluation_on_its_way_out() -> None:
+    """A second interrupt could land in the code that ends an evaluation (after the first, or
+    after the evaluation's own budget error), leaving its realm busy and the watchdog firing
+    at the thread wherever it runs: ``_due`` allows one, and none once the evaluation is dead."""
+    import threading
+
+    from syncpatch.runtime import watchdog
+    from syncpatch.runtime.realm import WATCHED, Realm
+
+    realm = Realm(syncpatch.Budgets(wall_time=0.01))
+    realm.thread = threading.get_ident() + 1  # (never asked about a live thread's frames here)
+    realm.busy = WATCHED
+    assert not watchdog._due(realm, 100.0)  # its clock starts at the first look
+    assert realm.deadline == 100.01
+    assert not watchdog._due(realm, 100.01 + watchdog.GRACE / 2)
+    assert watchdog._due(realm, 100.02 + watchdog.GRACE)
+    realm.fired = True
+    assert not watchdog._due(realm, 200.0)  # fired already: once per evaluation
+    realm.fired = False
+    realm.dead = syncpatch.LimitExceeded("x", budget="steps")
+    assert not watchdog._due(realm, 200.0)  # ending on its own budget error
+    realm.dead = None
+    realm.busy = False
+    assert not watchdog._due(realm, 200.0)  # not in an evaluation
