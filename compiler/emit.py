@@ -411,6 +411,7 @@ def _fused(_entry_slow, _entry_thread, _entry_budgets, _entry_steps, _entry_dept
             if _realm.fired:
                 _entry_rare[5](_realm)
         except _entry_rare[3] as _entry_exc:  # (BaseException: generated code has no builtins)
+            _realm.busy = False  # (first, before any call: an interrupt due then lands outside)
             raise _entry_rare[4](_realm, _entry_exc, _entry_rare[2]) from None
         if _realm.extra:
             _entry_rare[6](_realm)

@@ -206,6 +206,9 @@ class CompiledFunction:
                 if realm.fired:
                     watchdog.disarm(realm)
             except BaseException as exc:  # noqa: BLE001 - everything becomes a public error
+                # busy is cleared before any call, whose first bytecode could take an interrupt
+                # the watchdog made just then: it ends this call, not the realm's later use
+                realm.busy = False
                 end_evaluation(realm)
                 if isinstance(exc, (KeyboardInterrupt, SystemExit, GeneratorExit)):
                     raise
@@ -302,6 +305,7 @@ class CompiledFunction:
         try:
             return self.invoke(value, context, value_exists)
         finally:
+            realm.busy = False  # (before any call: see ``_closure``'s handler)
             end_evaluation(realm)
             local.realm = previous
 
@@ -324,6 +328,7 @@ class CompiledFunction:
                 raise
             raise translate_exception(exc, self._names) from None
         finally:
+            realm.busy = False  # (before any call: see ``_closure``'s handler)
             end_evaluation(realm)
             local.realm = previous
 
