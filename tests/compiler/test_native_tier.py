@@ -2778,3 +2778,21 @@ def test_natcover6_rows_match_node() -> None:
             plain = [v for v in plain if v not in ("w6k", "/w", None)]  # (atob(null) decodes "null")
         mismatches += _natcover3_node_mismatches(rows, plain)
     assert not mismatches, "\n".join(map(repr, mismatches[:20]))
+
+
+@pytest.mark.parametrize("source", [
+    "value.split(',').length", "value.split(',').map(s => s.length).length", "value.split(',', 2000000).length", "value.split(',', 3).length", "value.split('').length",
+])
+def test_split_past_the_array_budget_is_the_general_tiers_range_error(source: str) -> None:
+    """A text that splits into more pieces than the default array budget holds (1,000,000)
+    is a RangeError in JS here, as the general tier answers; a text one character shorter
+    than the native limit splits natively. (A regex split takes the same limit; its general
+    tier runs out of wall time on such a text, so it is left out here.)"""
+    f = compiled(source)
+    assert f.native
+    forced = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())
+    for text in ("," * 1_000_000, "," * 2_000_001, "a," * 499_999):
+        ours, general = outcome(f, text, None), outcome(forced, text, None)
+        assert ours == general, (source, len(text), ours, general)
+    assert outcome(f, "a," * 499_999, None)[0] == "ok"
+    assert outcome(f, "," * 2_000_001, None)[0] == "err" or source.endswith("3).length")
