@@ -633,11 +633,11 @@ def spread_out(d: dict[Any, Any], skip: tuple[str, ...], _type: Any = type, _str
                     if t is _dict and _known(y):
                         for z in y.values():  # (a small object of leaves: ports, addresses)
                             t = _type(z)
-                            if not (t is _str or t in _others or t is _int and -_SAFE <= z <= _SAFE):
+                            if not (t is _str or t in _others or t is _int and (-1073741823 <= z and z <= 1073741823 or -_SAFE <= z <= _SAFE)):
                                 break
                         else:
                             continue
-                    elif t is _int and -_SAFE <= y <= _SAFE:
+                    elif t is _int and (-1073741823 <= y and y <= 1073741823 or -_SAFE <= y <= _SAFE):
                         continue
                     below.append(x)
                     break
@@ -645,12 +645,12 @@ def spread_out(d: dict[Any, Any], skip: tuple[str, ...], _type: Any = type, _str
                 if _known(x):
                     for z in x.values():
                         t = _type(z)
-                        if not (t is _str or t in _others or t is _int and -_SAFE <= z <= _SAFE):
+                        if not (t is _str or t in _others or t is _int and (-1073741823 <= z and z <= 1073741823 or -_SAFE <= z <= _SAFE)):
                             below.append(x)
                             break
                 else:
                     below.append(x)
-            elif t is not _int or not -_SAFE <= x <= _SAFE:
+            elif t is not _int or not (-1073741823 <= x and x <= 1073741823 or -_SAFE <= x <= _SAFE):
                 break
         else:
             if not below or plain_tree(below):
@@ -1131,7 +1131,8 @@ def plain_tree(v: Any, text: bool = False, _type: Any = type, _str: Any = str, _
     a native result often holds input objects, which have to be looked at, and
     ``to_python``'s recursion costs more than the look. With ``text``, a string must also
     hold no surrogate (which ``to_js`` would join into pairs). Each member costs one type
-    test in the usual case (a string, a container), so the names it uses are locals."""
+    test in the usual case (a string, a container), so the names it uses are locals; an int
+    is tested against the compact range first (CPython 3.11 compares one-digit ints fastest)."""
     # (the defaults bind globals as locals: a local is the cheapest name to read per member)
     level = [v]
     depth = seen = 0
@@ -1166,11 +1167,11 @@ def plain_tree(v: Any, text: bool = False, _type: Any = type, _str: Any = str, _
                                 return False
                         elif t is _dict or t is _list:
                             below.append(z)
-                        elif t not in _others and (t is not _int or not -_SAFE <= z <= _SAFE):
+                        elif t not in _others and (t is not _int or not (-1073741823 <= z and z <= 1073741823 or -_SAFE <= z <= _SAFE)):
                             return False
                 elif t is _list:
                     below.append(y)
-                elif t not in _others and (t is not _int or not -_SAFE <= y <= _SAFE):
+                elif t not in _others and (t is not _int or not (-1073741823 <= y and y <= 1073741823 or -_SAFE <= y <= _SAFE)):
                     return False
         level = below
     return True
@@ -1267,11 +1268,11 @@ def export(v: Any, bounded: bool = True) -> Any:
     if t is list:
         for x in v:  # first the usual flat result: leaves and small objects of leaves
             tx = type(x)
-            if tx is str or tx is bool or x is None or x is UNDEFINED or (tx is int and -_SAFE <= x <= _SAFE):
+            if tx is str or tx is bool or x is None or x is UNDEFINED or (tx is int and (-1073741823 <= x and x <= 1073741823 or -_SAFE <= x <= _SAFE)):
                 continue
             if tx is dict and len(x) <= 8 and known_plain_keys(x):
                 for y in x.values():
-                    if type(y) not in _LEAF_TYPES and (type(y) is not int or not -_SAFE <= y <= _SAFE):
+                    if type(y) not in _LEAF_TYPES and (type(y) is not int or not (-1073741823 <= y and y <= 1073741823 or -_SAFE <= y <= _SAFE)):
                         break
                 else:
                     continue
@@ -1283,7 +1284,7 @@ def export(v: Any, bounded: bool = True) -> Any:
     elif t is dict:
         if len(v) <= 8 and known_plain_keys(v):  # the usual small object of leaves (labels, a selector)
             for x in v.values():
-                if type(x) not in _LEAF_TYPES and (type(x) is not int or not -_SAFE <= x <= _SAFE):
+                if type(x) not in _LEAF_TYPES and (type(x) is not int or not (-1073741823 <= x and x <= 1073741823 or -_SAFE <= x <= _SAFE)):
                     break
             else:
                 return v
