@@ -2848,4 +2848,3 @@ def test_natcover6_rows_match_node() -> None:
             plain = [v for v in plain if v not in ("w6k", "/w", None)]  # (atob(null) decodes "null")
         mismatches += _natcover3_node_mismatches(rows, plain)
     assert not mismatches, "\n".join(map(repr, mismatches[:20]))
-
