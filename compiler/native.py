@@ -432,7 +432,7 @@ class NativeGen:
                     continue
                 t = self.tmp()
                 values.append(E("(T := V)", T=t, V=v))
-                tests.append(f"(type({t}) in PLAIN_LEAVES or type({t}) is int and -{_SAFE} <= {t} <= {_SAFE})")
+                tests.append(f"(type({t}) in PLAIN_LEAVES or type({t}) is int and {_safe_int(t)})")
             d = self.tmp()
             made = ast.Dict(keys=result.keys, values=values)
             if not tests:
@@ -444,7 +444,7 @@ class NativeGen:
                      "P = len(D) <= 8 and KNOWN_KEYS(D)\n"
                      "if P:\n"
                      "    for X in D.values():\n"
-                     "        if type(X) not in PLAIN_LEAVES and (type(X) is not int or not -L <= X <= L):\n"
+                     f"        if type(X) not in PLAIN_LEAVES and (type(X) is not int or not {_safe_int('X')}):\n"
                      "            P = False\n"
                      "            break\n"
                      "return D if P else DICT_OUT_KEYS(D)", D=self.tmp(), P=self.tmp(), R=result, X=self.tmp(),
@@ -528,8 +528,8 @@ class NativeGen:
         # (an input object, a float) takes to_python
         t = e.id if isinstance(e, ast.Name) else self.tmp()
         first = "T" if isinstance(e, ast.Name) else "(T := X)"
-        return E(f"T if type({first}) in PLAIN_LEAVES or type(T) is int and -S <= T <= S else TO_PYTHON(T)",
-                 T=t, X=e, S=ast.Constant(_SAFE))
+        return E(f"T if type({first}) in PLAIN_LEAVES or type(T) is int and {_safe_int('T')} else TO_PYTHON(T)",
+                 T=t, X=e)
 
     def ready(self, e: ast.expr) -> ast.expr:
         """``e``, noted as a value the caller gets as it is (``returns`` then tests nothing)."""

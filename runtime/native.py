@@ -56,6 +56,9 @@ PROTO_NAMES = frozenset([
     "valueOf", "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
 ])
 
+#: the leaf types other than str and int that come back from ``to_python`` as they are
+_OTHER_LEAVES = frozenset([bool, type(None), type(UNDEFINED)])
+
 #: types whose Python truth value is their JS ToBoolean (others: ``JS_TRUTHY``)
 PLAIN_TRUTH = frozenset([str, int, bool, type(None), type(UNDEFINED)])
 
@@ -605,7 +608,9 @@ def dict_out(d: dict[Any, Any]) -> Any:
     return d if keys == list(d) else {k: d[k] for k in keys}
 
 
-def spread_out(d: dict[Any, Any], skip: tuple[str, ...]) -> dict[Any, Any]:
+def spread_out(d: dict[Any, Any], skip: tuple[str, ...], _type: Any = type, _str: Any = str, _dict: Any = dict,
+               _list: Any = list, _int: Any = int, _known: Any = known_plain_keys, _plain: Any = plain_keys,
+               _others: Any = _OTHER_LEAVES) -> dict[Any, Any]:
     """The members of ``d``, spread first into a result's object literal (``{...d, k: x}``),
     as the caller gets them: ``d`` itself when ``to_python`` would keep each member the
     literal does not write over (those, in ``skip``, are never seen, so not looked at); else
@@ -613,39 +618,39 @@ def spread_out(d: dict[Any, Any], skip: tuple[str, ...]) -> dict[Any, Any]:
     own keys are plain, so the result keeps that order). A member that is a list of leaves
     and small objects of leaves (ports, addresses) is looked at here, with no call per
     object; deeper ones take one ``plain_tree`` walk together."""
-    if known_plain_keys(d) or plain_keys(d):
+    # (the defaults bind globals as locals, as in plain_tree)
+    if _known(d) or _plain(d):
         below: list[Any] = []
         for k, x in d.items():
-            t = type(x)
-            if t is str or t is bool or x is None or x is UNDEFINED or k in skip:
+            t = _type(x)
+            if t is _str or t in _others or k in skip:
                 continue
-            if t is list:
+            if t is _list:
                 for y in x:
-                    t = type(y)
-                    if t is str or t is bool or y is None or y is UNDEFINED:
+                    t = _type(y)
+                    if t is _str or t in _others:
                         continue
-                    if t is dict and known_plain_keys(y):
+                    if t is _dict and _known(y):
                         for z in y.values():  # (a small object of leaves: ports, addresses)
-                            t = type(z)
-                            if not (t is str or t is bool or z is None or z is UNDEFINED
-                                    or t is int and -_SAFE <= z <= _SAFE):
+                            t = _type(z)
+                            if not (t is _str or t in _others or t is _int and (-1073741823 <= z and z <= 1073741823 or -_SAFE <= z <= _SAFE)):
                                 break
                         else:
                             continue
-                    elif t is int and -_SAFE <= y <= _SAFE:
+                    elif t is _int and (-1073741823 <= y and y <= 1073741823 or -_SAFE <= y <= _SAFE):
                         continue
                     below.append(x)
                     break
-            elif t is dict:
-                if known_plain_keys(x):
+            elif t is _dict:
+                if _known(x):
                     for z in x.values():
-                        t = type(z)
-                        if not (t is str or t is bool or z is None or z is UNDEFINED or t is int and -_SAFE <= z <= _SAFE):
+                        t = _type(z)
+                        if not (t is _str or t in _others or t is _int and (-1073741823 <= z and z <= 1073741823 or -_SAFE <= z <= _SAFE)):
                             below.append(x)
                             break
                 else:
                     below.append(x)
-            elif t is not int or not -_SAFE <= x <= _SAFE:
+            elif t is not _int or not (-1073741823 <= x and x <= 1073741823 or -_SAFE <= x <= _SAFE):
                 break
         else:
             if not below or plain_tree(below):
@@ -1109,12 +1114,15 @@ def regex_test(rx: LazyRegex, limit: int, s: str) -> bool:
     return (rx.compiled or rx.get()).search(s) is not None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: containers ``plain_tree`` looks at before leaving a result to ``to_python``
 _TREE_LIMIT = 100_000
 _MAX_DEPTH = 5000  # (to_python's: a deeper result takes it, and its error)
 
 
-def plain_tree(v: Any, text: bool = False) -> bool:
+def plain_tree(v: Any, text: bool = False, _type: Any = type, _str: Any = str, _dict: Any = dict, _list: Any = list,
+               _int: Any = int, _known: Any = known_plain_keys, _plain: Any = plain_keys,
+               _others: Any = _OTHER_LEAVES, _search: Any = _SURROGATE.search) -> bool:
     """Would ``to_python(v)`` return the list or dict ``v`` itself? True when every container
     in it is a plain list or a dict with plain keys (no integer-like key, which JS would
     enumerate first) and every leaf a string, boolean, null, undefined or safe integer.
@@ -1122,7 +1130,10 @@ def plain_tree(v: Any, text: bool = False) -> bool:
     is met: the usual list of small objects takes one pass), without a call per container:
     a native result often holds input objects, which have to be looked at, and
     ``to_python``'s recursion costs more than the look. With ``text``, a string must also
-    hold no surrogate (which ``to_js`` would join into pairs)."""
+    hold no surrogate (which ``to_js`` would join into pairs). Each member costs one type
+    test in the usual case (a string, a container), so the names it uses are locals; an int
+    is tested against the compact range first (CPython 3.11 compares one-digit ints fastest)."""
+    # (the defaults bind globals as locals: a local is the cheapest name to read per member)
     level = [v]
     depth = seen = 0
     while level:
@@ -1132,46 +1143,38 @@ def plain_tree(v: Any, text: bool = False) -> bool:
             return False
         below: list[Any] = []
         for x in level:
-            if type(x) is dict:
-                if not (known_plain_keys(x) or plain_keys(x)):
+            t = _type(x)
+            if t is _dict:
+                if not (_known(x) or _plain(x)):
                     return False
                 items: Any = x.values()
-            elif type(x) is list:
+            elif t is _list:
                 items = x
             else:
                 return False
             for y in items:
-                t = type(y)
-                if t is str:
-                    if text and not y.isascii() and _SURROGATE.search(y):
+                t = _type(y)
+                if t is _str:
+                    if text and not y.isascii() and _search(y):
                         return False
-                    continue
-                if t is bool or y is None or y is UNDEFINED:
-                    continue
-                if t is dict:
-                    if not (known_plain_keys(y) or plain_keys(y)):
+                elif t is _dict:
+                    if not (_known(y) or _plain(y)):
                         return False
                     for z in y.values():
-                        t = type(z)
-                        if t is str:
-                            if text and not z.isascii() and _SURROGATE.search(z):
+                        t = _type(z)
+                        if t is _str:
+                            if text and not z.isascii() and _search(z):
                                 return False
-                            continue
-                        if t is bool or z is None or z is UNDEFINED:
-                            continue
-                        if t is dict or t is list:
+                        elif t is _dict or t is _list:
                             below.append(z)
-                        elif t is not int or not -_SAFE <= z <= _SAFE:
+                        elif t not in _others and (t is not _int or not (-1073741823 <= z and z <= 1073741823 or -_SAFE <= z <= _SAFE)):
                             return False
-                elif t is list:
+                elif t is _list:
                     below.append(y)
-                elif t is not int or not -_SAFE <= y <= _SAFE:
+                elif t not in _others and (t is not _int or not (-1073741823 <= y and y <= 1073741823 or -_SAFE <= y <= _SAFE)):
                     return False
         level = below
     return True
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def whole_text(s: str) -> str:
@@ -1265,11 +1268,11 @@ def export(v: Any, bounded: bool = True) -> Any:
     if t is list:
         for x in v:  # first the usual flat result: leaves and small objects of leaves
             tx = type(x)
-            if tx is str or tx is bool or x is None or x is UNDEFINED or (tx is int and -_SAFE <= x <= _SAFE):
+            if tx is str or tx is bool or x is None or x is UNDEFINED or (tx is int and (-1073741823 <= x and x <= 1073741823 or -_SAFE <= x <= _SAFE)):
                 continue
             if tx is dict and len(x) <= 8 and known_plain_keys(x):
                 for y in x.values():
-                    if type(y) not in _LEAF_TYPES and (type(y) is not int or not -_SAFE <= y <= _SAFE):
+                    if type(y) not in _LEAF_TYPES and (type(y) is not int or not (-1073741823 <= y and y <= 1073741823 or -_SAFE <= y <= _SAFE)):
                         break
                 else:
                     continue
@@ -1281,7 +1284,7 @@ def export(v: Any, bounded: bool = True) -> Any:
     elif t is dict:
         if len(v) <= 8 and known_plain_keys(v):  # the usual small object of leaves (labels, a selector)
             for x in v.values():
-                if type(x) not in _LEAF_TYPES and (type(x) is not int or not -_SAFE <= x <= _SAFE):
+                if type(x) not in _LEAF_TYPES and (type(x) is not int or not (-1073741823 <= x and x <= 1073741823 or -_SAFE <= x <= _SAFE)):
                     break
             else:
                 return v
