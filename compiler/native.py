@@ -19,6 +19,8 @@ import ast
 import math
 from typing import Any, TypeGuard
 
+import attrs
+
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
@@ -270,6 +272,7 @@ class NativeGen:
         #: how many static member reads each name is the object of (see ``read_once``)
         self.member_objects: dict[str, int] = {}
         self.other_uses: dict[str, int] = {}  # the other places each name is written
+        self.stand_ins: list[Any] = []  # the rests of short-circuited chains (see short_circuit)
 
     def tmp(self) -> str:
         self.counter += 1
@@ -728,10 +731,17 @@ class NativeGen:
             return E("not not value_exists"), "bool"
         if name == "undefined":
             return E("UNDEFINED"), "undef"
+        if name in ("Infinity", "NaN"):
+            # (a sentinel: ``p.nodePort ?? Infinity`` for Math.min; a float is what the caller gets)
+            return self.number(self.ready(ast.Constant(math.inf if name == "Infinity" else math.nan))), "any"
         raise Unsupported
 
     # -- expressions ---------------------------------------------------------------------------
     def expr(self, node: Any, raw: bool = False) -> tuple[ast.expr, str]:
+        if isinstance(node, (A.MemberExpression, A.CallExpression)) and not self.in_comprehension:
+            split = _short_circuit(node)
+            if split is not None:
+                return self.short_circuit(*split)
         match node:
             case A.Identifier():
                 return self.identifier(node, raw)
@@ -771,6 +781,39 @@ class NativeGen:
             case A.ArrayExpression():
                 return self.array(node)
         raise Unsupported
+
+    def short_circuit(self, base: Any, rest: Any, pairs: list[tuple[Any, Any]]) -> tuple[ast.expr, str]:
+        """An optional chain (``_short_circuit`` splits it). Each ``?.`` link alone gives
+        undefined for a nullish object; where plain links follow one (``xs?.map(f).join(',')``,
+        ``o?.spec.ports``) the whole chain short-circuits in JS, which those links would not:
+        the chain is then the test of its first ``?.`` object, undefined, or else the rest
+        with that link plain (as statements, as ``_optional_call`` makes them: the rest may
+        hoist a loop's receiver, which must not run on a nullish object; in a callback's
+        comprehension the links stay as they are, and a plain link after undefined takes the
+        general tier)."""
+        for link, stand_in in pairs:  # (what the analyses found of a link holds for its stand-in)
+            for found in (self.maybe_absent, self.string_indexes):
+                if id(link) in found:
+                    found.add(id(stand_in))
+        self.stand_ins.append(rest)  # (held: the analyses know its links by id)
+        obj, ty = self.expr(base, raw=True)
+        t, r = self.tmp(), self.tmp()
+        self.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
+        saved, self.pre = self.pre, []
+        self.scopes.append({_CHAIN_OBJECT: (t, ty)})
+        try:
+            with self.branch():
+                e, rest_ty = self.expr(rest)
+        finally:
+            self.scopes.pop()
+            body, self.pre = self.pre, saved
+        self.pre.append(ast.If(test=E("T is None or T is UNDEFINED", T=t),
+                               body=[ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=E("UNDEFINED"))],
+                               orelse=[*body, ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=e)]))
+        out = E("R", R=r)
+        if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
+            self.ready(out)  # (undefined, or what the caller gets as it is)
+        return out, "any"
 
     def literal(self, node: A.Literal) -> tuple[ast.expr, str]:
         v = node.value
@@ -1232,7 +1275,7 @@ class NativeGen:
         if fractional is not None:
             return fractional
         if op == "**":
-            return self.power(a, b), "int"
+            return self.power(a, ta, b, tb), "int"
         if op == "+":
             return self.plus(a, ta, b, tb)
         if op in ("===", "!=="):
@@ -1353,18 +1396,24 @@ class NativeGen:
                      Y=self.as_int(b, tb)), "int"
         raise Unsupported
 
-    def power(self, a: ast.expr, b: ast.expr) -> ast.expr:
-        """``a ** b`` of two integer literals (``1024 ** 3``), folded: an exact power that is a
-        safe integer is the double JS computes (every partial power is exact too); other
-        powers (a fraction, a negative exponent, an operand known only at run time) are left
-        to the general tier, whose pow is the one JS engines use."""
+    def power(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> ast.expr:
+        """``a ** b`` of two ints: an exact power that is a safe integer is the double JS
+        computes (fdlibm's pow, which JS engines use, gives an integer power exactly when it
+        is representable; every partial power is exact too). Two integer literals
+        (``1024 ** 3``) are folded; an operand known only at run time (``2 ** (32 - bits)``)
+        is tested there: a negative exponent (a fraction) or a power past 2**53 takes the
+        general tier, as do operands that are no safe integers."""
         base, exponent = _int_constant(a), _int_constant(b)
-        if base is None or exponent is None or not 0 <= exponent <= 64 or isinstance(a, ast.UnaryOp):
-            raise Unsupported
-        folded = base**exponent
-        if not -_SAFE <= folded <= _SAFE:
-            raise Unsupported
-        return ast.Constant(folded)
+        if base is not None and exponent is not None and not isinstance(a, ast.UnaryOp):
+            if not 0 <= exponent <= 64:
+                raise Unsupported
+            folded = base**exponent
+            if not -_SAFE <= folded <= _SAFE:
+                raise Unsupported
+            return ast.Constant(folded)
+        x, y = self.as_int(a, ta), self.as_int(b, tb)
+        return E(f"T if ((U := X), 0 <= (V := Y) <= 64)[1] and {_safe_int('(T := U ** V)', 'T')} else DEOPT()",
+                 T=self.tmp(), U=self.tmp(), V=self.tmp(), X=x, Y=y)
 
     def with_literal(self, template: str, a: ast.expr, ta: str, literal: int, low: int, high: int,
                      otherwise: str = "DEOPT()") -> ast.expr:
@@ -1961,6 +2010,49 @@ _BITWISE = {
     "<<": _INT32.replace("V", "X << (Y & 31)"), ">>": _INT32.replace("V", "X") + " >> (Y & 31)",
     ">>>": "(X & 0xFFFFFFFF) >> (Y & 31)",
 }
+
+
+#: the name a short-circuited chain's rest reads its first ``?.`` object by (no JS name: see ``chain``)
+_CHAIN_OBJECT = "#chain"
+
+
+def _chain_links(node: Any) -> list[Any]:
+    """The member reads and calls of a chain, outermost first, down to its base."""
+    links = []
+    while isinstance(node, (A.MemberExpression, A.CallExpression)):
+        links.append(node)
+        node = node.object if isinstance(node, A.MemberExpression) else node.callee
+    return links
+
+
+def _short_circuit(node: Any) -> tuple[Any, Any, list[tuple[Any, Any]]] | None:
+    """For a chain (the member reads and calls down from ``node``, its outermost link: the
+    parser marks a chain's end only where parentheses end it, by a ChainExpression) whose
+    first ``?.`` member link in evaluation order is followed by a plain link: that link's
+    object, and the chain with the link plain, reading its object by ``_CHAIN_OBJECT``. None
+    for a chain that needs no short-circuit (every later link optional, or only the call of
+    ``x?.m(...)``), or an optional call ``f?.()`` first (``this`` would change). Third: each
+    link of the chain with the link that stands for it in the rest."""
+    links = _chain_links(node)
+    first = next((i for i in range(len(links) - 1, -1, -1) if links[i].optional), None)
+    if first is None or not isinstance(links[first], A.MemberExpression):
+        return None
+    later = links[:first]
+    if later and isinstance(later[-1], A.CallExpression) and later[-1].callee is links[first]:
+        later = later[:-1]  # (x?.m(...): the call goes with its optional member)
+    if all(link.optional for link in later):
+        return None
+    target = links[first]
+    placeholder = A.Identifier(name=_CHAIN_OBJECT, span=target.span)
+    rebuilt: Any = attrs.evolve(target, object=placeholder, optional=False)
+    pairs = [(target, rebuilt)]
+    for link in links[first - 1::-1] if first else ():
+        if isinstance(link, A.MemberExpression):
+            rebuilt = attrs.evolve(link, object=rebuilt)
+        else:
+            rebuilt = attrs.evolve(link, callee=rebuilt)
+        pairs.append((link, rebuilt))
+    return target.object, rebuilt, pairs
 
 
 class _Branch:

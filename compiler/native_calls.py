@@ -251,6 +251,8 @@ def _made_here(gen: "NativeGen", node: Any) -> bool:
     name = gen.static_key(callee)
     if gen.is_global(callee.object, "Object"):
         return name in ("keys", "values", "entries")
+    if gen.is_global(callee.object, "Array"):
+        return name == "from"  # (every translation of it makes a new list: a copy, a map, a Set's)
     return not callee.computed and name in _NEW_ARRAY_METHODS
 
 
@@ -331,15 +333,39 @@ def _spread_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, st
     if not (isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Math")
             and gen.static_key(callee) in ("max", "min")):
         raise Unsupported
+    fractions = _may_be_fraction(gen, args)
     # (Math.max(0, ...xs): the plain arguments and the spread elements in one list, in order)
     parts: list[ast.expr] = [ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load())
-                             if isinstance(a, A.SpreadElement) else gen.as_int(*gen.expr(a)) for a in args]
+                             if isinstance(a, A.SpreadElement) else gen.expr(a)[0] if fractions
+                             else gen.as_int(*gen.expr(a)) for a in args]
     items = parts[0].value if len(parts) == 1 and isinstance(parts[0], ast.Starred) else \
         ast.List(elts=parts, ctx=ast.Load())
     t, x = gen.tmp(), gen.tmp()
+    if fractions:
+        # elements that may be fractions or infinities (``p.nodePort ?? Infinity``): a float
+        # neither NaN nor integral (so not -0, and never equal to an int) orders as JS's
+        # doubles do, and is what the caller gets; an integral float or NaN: the general tier
+        made = E(f"{gen.static_key(callee)}(T) if 0 < len(T := L) <= MAX_ITEMS and all(type(X) is int and -S <= X <= S "
+                 "or type(X) is type(F) and X == X and not X.is_integer() for X in T) else DEOPT()",
+                 T=t, X=x, L=items, S=ast.Constant(2**53), F=ast.Constant(0.5))  # (float: no name native code sees)
+        assert isinstance(made, ast.IfExp)
+        gen.ready(made.body)
+        return gen.number(made), "any"
     return E(f"{gen.static_key(callee)}(T) if 0 < len(T := L) <= MAX_ITEMS and "
              "all(type(X) is int and -S <= X <= S for X in T) else DEOPT()", T=t, X=x, L=items,
              S=ast.Constant(2**53)), "int"
+
+
+def _may_be_fraction(gen: "NativeGen", args: tuple[Any, ...]) -> bool:
+    """Whether Math.max/min's arguments may hold a number that is no integer: they name
+    Infinity, hold a float literal, parse a float or divide."""
+    for n in walk(args):
+        if isinstance(n, A.Identifier) and n.name == "Infinity" and gen.lookup(n.name) is None \
+                or isinstance(n, A.Literal) and type(n.value) is float \
+                or isinstance(n, A.BinaryExpression) and n.operator == "/" \
+                or isinstance(n, (A.Identifier, A.PropertyName)) and n.name == "parseFloat":
+            return True
+    return False
 
 
 def _call_on_receiver(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExpression, t: str,
@@ -498,9 +524,18 @@ def _string_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) 
 
 
 def _concat(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
-    """``xs.concat(a, b)``: arrays spliced in, other values appended (a new array)."""
-    values = [gen.expr(a, raw=True)[0] for a in args]
-    return E("CONCAT_ARRAYS(L, *A)", L=items, A=ast.List(elts=values, ctx=ast.Load())), "list"
+    """``xs.concat(a, b)``: arrays spliced in, other values appended (a new array). Entries
+    or pairs with more pairs (``Object.entries(o).concat([['k', v]])``, each argument an
+    array literal of two-element array literals or pairs itself) are pairs still, which
+    ``Object.fromEntries`` takes."""
+    typed = [gen.expr(a, raw=True) for a in args]
+    values = [e for e, _ in typed]
+    pairs = ty in ("entries", "pairs") and all(
+        t in ("entries", "pairs") or isinstance(a, A.ArrayExpression) and all(
+            isinstance(x, A.ArrayExpression) and len(x.elements) == 2
+            and not any(y is None or isinstance(y, A.SpreadElement) for y in x.elements) for x in a.elements)
+        for a, (_, t) in zip(args, typed))
+    return E("CONCAT_ARRAYS(L, *A)", L=items, A=ast.List(elts=values, ctx=ast.Load())), "pairs" if pairs else "list"
 
 
 _DUAL_METHODS: dict[str, Any] = {"includes": _array_includes, "indexOf": _array_index_of, "slice": _array_slice,
@@ -1864,6 +1899,10 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
         parts.append(E("str(X)", X=e))
     elif ty == "any":
         parts.append(E("JSON_SCALAR(X)", X=e))  # checks ASCII itself
+    elif ty in (*_LISTS, "dict"):
+        # (an array or object the script made, never undefined: JSON_TEXT writes plain JSON
+        # data and refuses the rest, floats and keys JS would reorder among them)
+        parts.append(E("JSON_TEXT(X)", X=e))
     else:
         raise Unsupported
 
