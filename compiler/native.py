@@ -453,6 +453,8 @@ class NativeGen:
                      "return D if P else DICT_OUT_KEYS(D)", D=self.tmp(), P=self.tmp(), R=result, X=self.tmp(),
                      L=ast.Constant(_SAFE))
         if ty == "list":
+            if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id in _AS_CALLER_GETS:
+                return [ast.Return(value=result)]
             if isinstance(result, ast.List) and all(isinstance(e, ast.Constant) and type(e.value) in (str, bool, int)
                                                     for e in result.elts):
                 return [ast.Return(value=result)]  # a literal of plain constants: what the caller gets
@@ -492,13 +494,25 @@ class NativeGen:
         spread may stand first (``{...s, k: x}``), whose members ``SPREAD_OUT`` gives as the
         caller gets them (in JS's order, so the literal's keys, all plain, keep it)."""
         keys: list[str] = []
-        for i, k in enumerate(e.keys):
+        for i, (k, v) in enumerate(zip(e.keys, e.values)):
             if k is None and i == 0:
                 continue
+            if k is None and _literal_choice(v):
+                continue  # (...(x && { k: v }): a literal or nothing, exported below)
             if not (isinstance(k, ast.Constant) and type(k.value) is str and not "0" <= k.value[:1] <= "9"):
                 return None
             keys.append(k.value)
-        values = [self.exported_part(v) if k is not None else v for k, v in zip(e.keys, e.values)]
+        values: list[ast.expr] = []
+        for i, (k, v) in enumerate(zip(e.keys, e.values)):
+            if k is not None:
+                values.append(self.exported_part(v))
+            elif i and isinstance(v, ast.IfExp):
+                made = [self.exported(x, nested=True) for x in (v.body, v.orelse)]
+                if any(m is None or not m[1] for m in made):
+                    return None  # (a key that is an index: the walk puts it in JS's order)
+                values.append(ast.IfExp(test=v.test, body=made[0][0], orelse=made[1][0]))  # type: ignore[index]
+            else:
+                values.append(v)
         if e.keys and e.keys[0] is None:
             # (members the literal writes over are never seen: SPREAD_OUT need not look at them)
             skip = ast.Tuple(elts=[ast.Constant(k) for k in dict.fromkeys(keys)], ctx=ast.Load())
@@ -1668,6 +1682,15 @@ class NativeGen:
         keys: list[ast.expr | None] = []
         values: list[ast.expr] = []
         for p in node.properties:
+            if isinstance(p, A.SpreadElement) and isinstance(p.argument, A.LogicalExpression) \
+                    and p.argument.operator == "&&" and isinstance(p.argument.right, A.ObjectExpression):
+                # ...(x && { k: v }): a falsy x (false, 0, '', null, undefined) copies nothing,
+                # as any primitive does; a truthy one, the literal (an object, always truthy)
+                test = self.truthy(*self.expr(p.argument.left))
+                made, _ = self.in_branch(p.argument.right)
+                keys.append(None)
+                values.append(E("M if T else {}", M=made, T=test))
+                continue
             if isinstance(p, A.SpreadElement):
                 e, ty = self.expr(p.argument, raw=True)
                 keys.append(None)
@@ -1696,18 +1719,35 @@ class NativeGen:
         return ast.Constant(name)
 
     def array(self, node: A.ArrayExpression) -> tuple[ast.expr, str]:
+        """An array literal; one of strings only is typed so (``strs``: the caller gets it as
+        it is), and ``[...new Set(xs)]`` alone is the new list the set's translation makes."""
         elts: list[ast.expr] = []
+        strings = True
         for el in node.elements:
             if el is None:
                 raise Unsupported
             if isinstance(el, A.SpreadElement) and isinstance(el.argument, A.NewExpression):
-                elts.append(ast.Starred(value=self.spread_new(el.argument)[0], ctx=ast.Load()))
+                e, ty = self.spread_new(el.argument)
+                if len(node.elements) == 1:
+                    return e, ty if ty == "strs" else "list"
+                elts.append(ast.Starred(value=e, ctx=ast.Load()))
+                strings = strings and ty == "strs"
             elif isinstance(el, A.SpreadElement):
                 e, ty = self.expr(el.argument, raw=True)
                 elts.append(ast.Starred(value=self.as_list(e, ty), ctx=ast.Load()))
+                strings = strings and ty == "strs"
             else:
-                elts.append(self.expr(el)[0])
-        return ast.List(elts=elts, ctx=ast.Load()), "list"
+                e, ty = self.expr(el)
+                elts.append(e)
+                strings = strings and ty in _STR
+        return ast.List(elts=elts, ctx=ast.Load()), "strs" if strings and elts else "list"
+
+
+def _literal_choice(e: ast.expr) -> bool:
+    """``{...} if test else {...}`` of two dict displays with static keys: what a spread of
+    ``x && { k: v }`` or ``c ? { a } : {}`` copies (see ``NativeGen.object``)."""
+    return isinstance(e, ast.IfExp) and all(
+        isinstance(x, ast.Dict) and all(isinstance(k, ast.Constant) for k in x.keys) for x in (e.body, e.orelse))
 
 
 def _loose_literal(e: ast.expr) -> bool:
@@ -1996,7 +2036,9 @@ def is_function_call(node: Any) -> TypeGuard[A.CallExpression]:
 #: helpers whose results are already what the caller gets (a string, undefined, or a number
 #: in to_python's form)
 _AS_CALLER_GETS = frozenset(["DEOPT", "DIVIDE", "NUMBER_OF", "JSON_TEXT", "STRING_OF", "RADIX_STRING", "TO_FIXED",
-                             "ADD_TEXT"])
+                             "ADD_TEXT",
+                             # (new lists of ASCII strings, safe integers and null, or of strings)
+                             "UNIQUE", "SORT_DEFAULT", "SORT_STRINGS", "SORTED_UNIQUE"])
 #: ToInt32 of the integer V, inline (runtime/native.py's ``int32``, with no call per operator:
 #: the same exact arithmetic on Python's unbounded ints)
 _INT32 = "(((V) & 0xFFFFFFFF ^ 0x80000000) - 0x80000000)"

@@ -488,6 +488,18 @@ def _array_includes(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any,
     if isinstance(needle, A.Literal) and type(needle.value) is str:
         # (an element equal to a str is a str; a plain BMP literal matches either text form)
         return E("V in L", V=ast.Constant(_text_literal(needle)), L=items), "bool"
+    if isinstance(items, ast.List) and items.elts and all(
+            isinstance(x, ast.Constant) and type(x.value) is str and x.value.isascii() for x in items.elts):
+        # ['true', '1', 'yes'].includes(s) ("is one of"): a str needle is one of them exactly when
+        # equal to one (ASCII texts have one form); any other needle takes INCLUDES (a subclass)
+        # or is none of them
+        choices = ast.Tuple(elts=items.elts, ctx=ast.Load())
+        v, vty = gen.expr(needle)
+        if vty in _STR_TYPES:
+            return E("V in C", V=v, C=choices), "bool"
+        t = gen.tmp()
+        return E("T in C if type(T := V) is str else INCLUDES(L, T)", T=t, V=v, C=choices,
+                 L=items), "bool"
     return E("INCLUDES(L, V)", L=items, V=gen.expr(needle)[0]), "bool"
 
 
@@ -541,6 +553,7 @@ def _concat(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -
 _DUAL_METHODS: dict[str, Any] = {"includes": _array_includes, "indexOf": _array_index_of, "slice": _array_slice,
                                  "at": _at, "concat": _concat}
 _LISTS = ("list", "strs", "entries", "pairs")
+_STR_TYPES = ("ascii", "str")
 
 
 def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -554,6 +567,8 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
             # a key set met before as ASCII strings sorts by code points, as by UTF-16 units
             return E("sorted(D) if type(D := X) is dict and KNOWN_ASCII_KEYS(D) else SORTED_KEYS(D)", D=gen.tmp(),
                      X=keys[1]), "strs"
+        if isinstance(items, ast.Call) and isinstance(items.func, ast.Name) and items.func.id == "UNIQUE":
+            return E("SORTED_UNIQUE(L)", L=items.args[0]), out_ty  # (a Set's elements, sorted in one step)
         return E("SORT_STRINGS(L)" if ty == "strs" else "SORT_DEFAULT(L)", L=items), out_ty
     if len(args) != 1:
         raise Unsupported
@@ -1759,6 +1774,15 @@ _LOOP_METHODS = frozenset(["map", "filter", "some", "every", "reduce", "find", "
 
 
 # -- Object and JSON -------------------------------------------------------------------------
+def _static_literal(node: Any) -> bool:
+    """An object literal of plain members with static keys, none ``__proto__``."""
+    return isinstance(node, A.ObjectExpression) and all(
+        isinstance(p, A.Property) and not p.computed and not p.method and p.kind == "init"
+        and (isinstance(p.key, A.Identifier) and p.key.name != "__proto__"
+             or isinstance(p.key, A.Literal) and type(p.key.value) is str and p.key.value != "__proto__")
+        for p in node.properties)
+
+
 def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if method == "fromEntries" and len(args) == 1:
         return _from_entries(gen, args[0])
@@ -1769,10 +1793,25 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
         # general tier converts or drops them; integer-like keys,
         # a ConfigMap's "10", are copied as a spread copies them, and the result's check puts
         # them in JS's order, as it does for a spread's)
-        parts = [gen.object(args[0])[0], *(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D) or JS_KEYS(D)) "
-                                             "and '__proto__' not in D else DEOPT()", D=gen.tmp(),
-                                             X=gen.as_spread(*gen.expr(a, raw=True))) for a in args[1:])]
-        return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
+        # A source that is an object literal of static keys (or a conditional between two)
+        # has its keys known: it is written in as it stands, with no test of its keys
+        keys: list[ast.expr | None] = []
+        values: list[ast.expr] = []
+        for i, a in enumerate(args):
+            if i and not _static_literal(a) and not (isinstance(a, A.ConditionalExpression)
+                                                    and _static_literal(a.consequent) and _static_literal(a.alternate)):
+                keys.append(None)
+                values.append(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D) or JS_KEYS(D)) and '__proto__' not in D "
+                                "else DEOPT()", D=gen.tmp(), X=gen.as_spread(*gen.expr(a, raw=True))))
+                continue
+            made = gen.object(a)[0] if isinstance(a, A.ObjectExpression) else gen.expr(a)[0]
+            if isinstance(made, ast.Dict) and None not in made.keys:
+                keys.extend(made.keys)
+                values.extend(made.values)
+            else:
+                keys.append(None)
+                values.append(made)
+        return ast.Dict(keys=keys, values=values), "dict"
     if method == "hasOwn" and len(args) == 2:  # (as hasOwnProperty, for any object)
         obj, _ty = gen.expr(args[0], raw=True)
         gen.consumed(obj)

@@ -2827,6 +2827,22 @@ CORPUS8_GROUPS: list[tuple[list[str], list[Any]]] = [
      [{"metadata": {"name": "a"}, "spec": {}}, {"metadata": {"name": "a", "labels": {"team": " x "}}, "spec": {"priority": 3}},
       {"metadata": {"name": "a", "labels": None}, "spec": {}}, {"n": 3}, {"n": None}, {}, [], [1, 2, 3], ["x"],
       None, 1, "ab"]),
+    # (the cases above 3x hand-written) a Set's elements sorted in one step; "is one of" a literal
+    # list of texts; Object.assign of literal sources (no key test); a spread of x && {...}
+    (["[...new Set(value)].sort()", "Array.from(new Set(value.map(x => x))).sort()", "[...new Set(value)].sort().join()",
+      "['true', '1', 'yes'].includes(value)", "['a', 'b'].includes(value[0]) ? 1 : 2",
+      "['x', 'é'].includes(String(value).trim().toLowerCase())"],
+     [[], ["b", "a", "b"], ["B", "a", "A"], ["é", "e", "é"], [3, 1, 2, 10], [1, "1"], [None, "a"], [None, None],
+      [2**53 + 1], [1.5], ["\ud83d\ude00", "\uffff"], ["a", ["a"]], "true", "yes", "x", "", 1, None]),
+    (["Object.assign({}, value.labels, { ns: value.ns }, value.c ? { o: value.c } : {})",
+      "Object.assign({ a: 1 }, { b: 2, a: 3 }, value.labels, { '10': 4 })",
+      "Object.keys(Object.assign({}, value.labels, { z: 1 }))",
+      "value.items.map(a => ({ ip: a.ip, ...(a.n && { nodeName: a.n }), ...(a.z ? { zone: a.z } : {}) }))",
+      "({ a: 1, ...(value.c && { a: 2, b: value.c }) })", "({ a: 1, ...(value.c && { '10': 2 }) })"],
+     [{}, {"labels": {"a": "1", "10": "x"}, "ns": "n", "c": "cc"}, {"labels": None}, {"labels": {"ns": "old", "o": 1}, "c": 0},
+      {"labels": {"__proto__": "p"}}, {"labels": "ab", "c": [1.0]}, {"c": 2.0}, {"c": float("nan")}, {"c": -0.0},
+      {"items": [{"ip": "x", "n": "n1", "z": "z"}, {"ip": "y"}, {"ip": 1.5, "n": 0, "z": ""}, {"n": [1.0], "z": 2.0},
+                 {"n": "", "z": None}, {"ip": 2**53 + 1, "n": {"10": 1}}]}, {"items": []}, None]),
 ]
 
 
