@@ -273,6 +273,8 @@ class NativeGen:
         self.member_objects: dict[str, int] = {}
         self.other_uses: dict[str, int] = {}  # the other places each name is written
         self.stand_ins: list[Any] = []  # the rests of short-circuited chains (see short_circuit)
+        self.prelude: list[ast.stmt] = []  # statements run first in each call (per-call state)
+        self.group_lists: str | None = None  # the lists (g[k] ??= []).push(x) made, by id (native_statements)
 
     def tmp(self) -> str:
         self.counter += 1
@@ -303,7 +305,8 @@ class NativeGen:
     # -- the script --------------------------------------------------------------------------
     def program(self, program: A.Program) -> list[ast.stmt]:
         """The script's statements, then its completion value returned as the caller gets it."""
-        return [_StripAffix().visit(statement) for statement in self.statements(program)]
+        translated = self.statements(program)
+        return [_StripAffix().visit(statement) for statement in [*self.prelude, *translated]]
 
     def statements(self, program: A.Program) -> list[ast.stmt]:
         body: list[ast.stmt] = []

@@ -41,7 +41,7 @@ ABI_VERSION = 11  # 2: the native tier's helpers (runtime/native.py); 3: the wit
 #    TUPLE (the fused entry's input screen: a caller's tuple is an array, copied as a list)
 # 10: the builtin ord (native charCodeAt and codePointAt of ASCII text)
 #    ARRAY_CALLBACKS (the general tier's array callback methods with only an arrow, called directly)
-# 11: native SORTED_UNIQUE ([...new Set(xs)].sort() in one step)
+# 11: native SORTED_UNIQUE ([...new Set(xs)].sort() in one step) and the builtin id (the lists (g[k] ??= []).push(x) made)
 
 NAN = math.nan
 TYPE = type

@@ -1473,7 +1473,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed, "ord": ord,
+    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed, "ord": ord, "id": id,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

@@ -2843,6 +2843,25 @@ CORPUS8_GROUPS: list[tuple[list[str], list[Any]]] = [
       {"labels": {"__proto__": "p"}}, {"labels": "ab", "c": [1.0]}, {"c": 2.0}, {"c": float("nan")}, {"c": -0.0},
       {"items": [{"ip": "x", "n": "n1", "z": "z"}, {"ip": "y"}, {"ip": 1.5, "n": 0, "z": ""}, {"n": [1.0], "z": 2.0},
                  {"n": "", "z": None}, {"ip": 2**53 + 1, "n": {"10": 1}}]}, {"items": []}, None]),
+    # grouping: (g[k] ??= []).push(x) on an object the function made (a list the idiom made, or
+    # none: anything else there, such as an input's array stored under the key, takes the general tier)
+    (["value.items.reduce((acc, e) => { const z = e.zone ?? 'unknown'; (acc[z] ??= []).push(...e.addresses); "
+      "return acc; }, {})",
+      "value.items.reduce((acc, p) => { (acc[p.k] ||= []).push(p.v ?? null, 1); return acc; }, {})",
+      "(() => { const g = {}; for (const p of value.items) { (g[p.k] ??= []).push(p.v ?? 0); } return g; })()",
+      "(() => { const g = { a: value.x }; for (const p of value.items) { (g[p.k] ??= []).push(p.k); } "
+      "return [g, value.x ?? null]; })()",
+      "(() => { const g = { a: value.x }; for (const p of value.items) { (g[p.k] ||= []).push(p.k); } return g; })()",
+      "value.items.map(p => { const g = {}; (g[p.k] ??= []).push(1); (g[p.k] ??= []).push(2); return g; })",
+      "(() => { const g = {}, h = {}; for (const p of value.items) { (g[p.k] ??= []).push(p.k); h[p.k] = g[p.k]; "
+      "(h[p.k] ??= []).push(2); } return [g, h]; })()"],
+     [{"items": []}, {"items": [{"zone": "a", "k": "a", "v": 1, "addresses": ["1"]}, {"k": "b", "addresses": ["2", "3"]},
+                               {"zone": "a", "k": "a", "addresses": []}]},
+      {"items": [{"zone": "toString", "k": "constructor", "addresses": ["1"]}]},
+      {"items": [{"zone": "10", "k": "10", "addresses": [1]}, {"zone": "2", "k": "2", "addresses": [2.0]}]},
+      {"items": [{"zone": "a", "k": "a", "addresses": "xy"}]}, {"items": [{"zone": 5, "k": 5, "addresses": [1]}]},
+      {"x": ["in"], "items": [{"k": "a"}, {"k": "b"}]}, {"x": None, "items": [{"k": "a"}]}, {"x": 0, "items": [{"k": "a"}]},
+      {"x": "", "items": [{"k": "a"}, {"k": "a"}]}, {"items": [{"k": "é"}, {"k": "__proto__"}]}, {"items": None}]),
 ]
 
 
