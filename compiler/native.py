@@ -755,9 +755,9 @@ class NativeGen:
 
     # -- expressions ---------------------------------------------------------------------------
     def expr(self, node: Any, raw: bool = False) -> tuple[ast.expr, str]:
-        if isinstance(node, (A.MemberExpression, A.CallExpression)) and not self.in_comprehension:
+        if isinstance(node, (A.MemberExpression, A.CallExpression)):
             split = _short_circuit(node)
-            if split is not None:
+            if split is not None and not (self.in_comprehension and _contains(split[1], A.CallExpression)):
                 return self.short_circuit(*split)
         match node:
             case A.Identifier():
@@ -782,7 +782,7 @@ class NativeGen:
                 return self.unary(node)
             case A.ConditionalExpression():
                 start = len(self.pending)
-                test = self.truthy(*self.expr(node.test))
+                test = self.condition(node.test)
                 outer = self.facts
                 if not _contains(node, A.ArrowFunctionExpression):
                     # the test's guards ran before either branch (no branch hoists code above it)
@@ -806,8 +806,9 @@ class NativeGen:
         the chain is then the test of its first ``?.`` object, undefined, or else the rest
         with that link plain (as statements, as ``_optional_call`` makes them: the rest may
         hoist a loop's receiver, which must not run on a nullish object; in a callback's
-        comprehension the links stay as they are, and a plain link after undefined takes the
-        general tier)."""
+        comprehension, a conditional expression where the rest calls nothing, so hoists
+        nothing ahead of the test: else the links stay as they are, and a plain link after
+        undefined takes the general tier)."""
         for link, stand_in in pairs:  # (what the analyses found of a link holds for its stand-in)
             for found in (self.maybe_absent, self.string_indexes):
                 if id(link) in found:
@@ -815,6 +816,18 @@ class NativeGen:
         self.stand_ins.append(rest)  # (held: the analyses know its links by id)
         obj, ty = self.expr(base, raw=True)
         t, r = self.tmp(), self.tmp()
+        if self.in_comprehension:
+            self.consumed(obj)
+            self.scopes.append({_CHAIN_OBJECT: (t, ty)})
+            try:
+                with self.branch():
+                    e, rest_ty = self.expr(rest)
+            finally:
+                self.scopes.pop()
+            out = E("UNDEFINED if (T := X) is None or T is UNDEFINED else R", T=t, X=obj, R=e)
+            if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
+                self.ready(out)
+            return out, "any"
         self.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
         saved, self.pre = self.pre, []
         self.scopes.append({_CHAIN_OBJECT: (t, ty)})
@@ -1546,6 +1559,23 @@ class NativeGen:
             return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
         raise Unsupported
 
+    def condition(self, node: Any) -> ast.expr:
+        """``node`` where only its truth is read (a conditional's test, ``!x``, ``Boolean(x)``, a
+        filter's or some's callback): ``a || b`` and ``a && b`` as Python's ``or`` and ``and``
+        of their operands' truth (the right one as code that may not run), ``!a`` as ``not``,
+        ``Boolean(a)`` as ``a``'s truth. No operand's value is computed to be tested again:
+        ``v.configMap || v.secret`` tests an object once, not twice."""
+        if isinstance(node, A.LogicalExpression) and node.operator in ("||", "&&"):
+            a = self.condition(node.left)
+            b, _ = self.in_branch(node.right, as_condition=True)
+            return E("A or B" if node.operator == "||" else "A and B", A=a, B=b)
+        if isinstance(node, A.UnaryExpression) and node.operator == "!":
+            return E("not X", X=self.condition(node.argument))
+        if isinstance(node, A.CallExpression) and not node.optional and len(node.arguments) == 1 \
+                and not isinstance(node.arguments[0], A.SpreadElement) and self.is_global(node.callee, "Boolean"):
+            return self.condition(node.arguments[0])
+        return self.truthy(*self.expr(node))
+
     def logical(self, node: A.LogicalExpression) -> tuple[ast.expr, str]:
         left = node.left
         if node.operator in ("||", "??") and isinstance(node.right, A.Literal) and type(node.right.value) is str \
@@ -1575,7 +1605,7 @@ class NativeGen:
         b, tb = self.in_branch(node.right)
         return self.logical_of(node.operator, a, ta, b, tb)
 
-    def in_branch(self, node: Any) -> tuple[ast.expr, str]:
+    def in_branch(self, node: Any, as_condition: bool = False) -> tuple[ast.expr, str]:
         """``node`` translated as code that may not run (a branch of ``?:``, the right side of
         ``&&``, ``||``, ``??``). The statements its translation hoists (a loop's receiver and
         its bound) run inside the branch when they can be written as expressions, so a branch
@@ -1583,10 +1613,10 @@ class NativeGen:
         found absent; other statements (a loop) stay hoisted above the whole expression."""
         with self.branch():
             if self.in_comprehension or self.in_loop:
-                return self.expr(node)
+                return (self.condition(node), "bool") if as_condition else self.expr(node)
             outer, self.pre = self.pre, []
             try:
-                e, ty = self.expr(node)
+                e, ty = (self.condition(node), "bool") if as_condition else self.expr(node)
                 inner = self.pre
             finally:
                 self.pre = outer
@@ -1667,7 +1697,7 @@ class NativeGen:
                                               and node.argument.name not in _INPUTS):
             return E("TYPEOF(X)", X=self.expr(node.argument, raw=True)[0]), "ascii"
         if node.operator == "!":
-            return E("not X", X=self.truthy(*self.expr(node.argument))), "bool"
+            return E("not X", X=self.condition(node.argument)), "bool"
         if node.operator == "delete":
             return self.delete(node.argument)
         if node.operator == "-" and isinstance(node.argument, A.Literal) and type(node.argument.value) is int \
@@ -1722,28 +1752,23 @@ class NativeGen:
         return ast.Constant(name)
 
     def array(self, node: A.ArrayExpression) -> tuple[ast.expr, str]:
-        """An array literal; one of strings only is typed so (``strs``: the caller gets it as
-        it is), and ``[...new Set(xs)]`` alone is the new list the set's translation makes."""
+        """An array literal (typed ``list``: the script may push anything into it);
+        ``[...new Set(xs)]`` alone is the new list the set's translation makes."""
         elts: list[ast.expr] = []
-        strings = True
         for el in node.elements:
             if el is None:
                 raise Unsupported
             if isinstance(el, A.SpreadElement) and isinstance(el.argument, A.NewExpression):
-                e, ty = self.spread_new(el.argument)
+                e, _ty = self.spread_new(el.argument)
                 if len(node.elements) == 1:
-                    return e, ty if ty == "strs" else "list"
+                    return e, "list"
                 elts.append(ast.Starred(value=e, ctx=ast.Load()))
-                strings = strings and ty == "strs"
             elif isinstance(el, A.SpreadElement):
                 e, ty = self.expr(el.argument, raw=True)
                 elts.append(ast.Starred(value=self.as_list(e, ty), ctx=ast.Load()))
-                strings = strings and ty == "strs"
             else:
-                e, ty = self.expr(el)
-                elts.append(e)
-                strings = strings and ty in _STR
-        return ast.List(elts=elts, ctx=ast.Load()), "strs" if strings and elts else "list"
+                elts.append(self.expr(el)[0])
+        return ast.List(elts=elts, ctx=ast.Load()), "list"
 
 
 def _literal_choice(e: ast.expr) -> bool:

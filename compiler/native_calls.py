@@ -62,7 +62,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             e, ty = gen.expr(args[0], raw=True)
             return (e, "int") if ty == "int" else (gen.number_of(e, ty), "any")
         if gen.is_global(callee, "Boolean") and len(args) == 1:
-            return E("bool(X)", X=gen.truthy(*gen.expr(args[0], raw=True))), "bool"
+            return E("bool(X)", X=gen.condition(args[0])), "bool"
         if gen.is_global(callee, "parseInt"):
             return _parse_int(gen, args)
         if gen.is_global(callee, "encodeURIComponent") and len(args) == 1:
@@ -1378,8 +1378,7 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
     gen.conditional_floor, gen.loop_names, gen.hoisted = gen.conditional, names, loads
     gen.facts = dict(gen.facts)  # facts about this loop's variables end with it
     try:
-        e, ty = gen.expr(body)
-        out = (gen.truthy(e, ty), "bool") if test else (e, ty)
+        out = (gen.condition(body), "bool") if test else gen.expr(body)
         gen.last_hoisted = gen.hoisted
         return out
     finally:
