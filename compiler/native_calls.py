@@ -169,7 +169,9 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
         return _map(gen, gen.as_list(obj, ty), (args[1],), start)
     if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
-        return E("type(T := X) is list or NOT_ARRAY(T)", T=gen.tmp(), X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
+        # (not raw: a top-level tuple is an array; an object or a plain leaf is none, with no call)
+        return E("type(T := X) is list or type(T) is not dict and type(T) not in PLAIN_TRUTH and NOT_ARRAY(T)",
+                 T=gen.tmp(), X=gen.expr(args[0])[0]), "bool"
     if method in ("pop", "shift") and not args and _made_here(gen, receiver):
         # the array was made by this very expression and is dropped after: no one sees the removal
         obj, ty = gen.expr(receiver, raw=True)

@@ -2840,9 +2840,12 @@ CORPUS8_GROUPS: list[tuple[list[str], list[Any]]] = [
       "Object.assign({ a: 1 }, { b: 2, a: 3 }, value.labels, { '10': 4 })",
       "Object.keys(Object.assign({}, value.labels, { z: 1 }))",
       "value.items.map(a => ({ ip: a.ip, ...(a.n && { nodeName: a.n }), ...(a.z ? { zone: a.z } : {}) }))",
-      "({ a: 1, ...(value.c && { a: 2, b: value.c }) })", "({ a: 1, ...(value.c && { '10': 2 }) })"],
+      "({ a: 1, ...(value.c && { a: 2, b: value.c }) })", "({ a: 1, ...(value.c && { '10': 2 }) })",
+      "Object.values(value ?? {}).map(v => Array.isArray(v))",
+      "Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => Array.isArray(v)).map(([k, v]) => [k, v.length]))"],
      [{}, {"labels": {"a": "1", "10": "x"}, "ns": "n", "c": "cc"}, {"labels": None}, {"labels": {"ns": "old", "o": 1}, "c": 0},
       {"labels": {"__proto__": "p"}}, {"labels": "ab", "c": [1.0]}, {"c": 2.0}, {"c": float("nan")}, {"c": -0.0},
+      {"c": _ListSub(["x"]), "labels": {"a": ("t",), "b": _ListSub([1])}},
       {"items": [{"ip": "x", "n": "n1", "z": "z"}, {"ip": "y"}, {"ip": 1.5, "n": 0, "z": ""}, {"n": [1.0], "z": 2.0},
                  {"n": "", "z": None}, {"ip": 2**53 + 1, "n": {"10": 1}}]}, {"items": []}, None]),
     # grouping: (g[k] ??= []).push(x) on an object the function made (a list the idiom made, or
