@@ -407,7 +407,15 @@ def sort_default(items: list[Any]) -> list[Any]:
         return sort_strings(items)
     if all(type(x) is int and -_SAFE <= x <= _SAFE for x in items):
         return sorted(items, key=str)
-    raise Deopt
+    # strings with null and undefined (an optional field read from each element): undefined
+    # goes last, unsorted (JS never compares it); null compares as the text "null"
+    rest = [x for x in items if x is not UNDEFINED]
+    if not all(type(x) is str or x is None for x in rest):
+        raise Deopt
+    texts = ["null" if x is None else x for x in rest]
+    order = sorted(range(len(rest)), key=texts.__getitem__) if "".join(texts).isascii() else \
+        sorted(range(len(rest)), key=lambda i: texts[i].encode("utf-16-be", "surrogatepass"))
+    return [rest[i] for i in order] + [UNDEFINED] * (len(items) - len(rest))
 
 
 def sort_strings(items: list[str]) -> list[str]:
@@ -481,15 +489,15 @@ def sort_ordered(items: list[Any], key: str | int | None, descending: bool) -> l
 
 
 def unique(items: list[Any]) -> list[Any]:
-    """``[...new Set(items)]`` for strings, safe integers and null (Python's dict keys tell
-    them apart as SameValueZero does; a bool would equal 1)."""
+    """``[...new Set(items)]`` for strings, safe integers, null and undefined (Python's dict
+    keys tell them apart as SameValueZero does; a bool would equal 1)."""
     if set(map(type, items)) <= _STR_TYPE:  # (the usual: names, hosts, images; tested at C speed)
         if not "".join(items).isascii():
             raise Deopt
         return list(dict.fromkeys(items))
     for x in items:
         t = type(x)
-        if t is not str and x is not None and (t is not int or not -_SAFE <= x <= _SAFE):
+        if t is not str and x is not None and x is not UNDEFINED and (t is not int or not -_SAFE <= x <= _SAFE):
             raise Deopt
         if t is str and not x.isascii():
             raise Deopt
