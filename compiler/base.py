@@ -21,6 +21,7 @@ class GenBase:
     source: str
     origin: str
     dynamic: bool
+    plain_reads: bool
     fast_paths: bool
     names: dict[str, str]
     free_globals: dict[str, Span]

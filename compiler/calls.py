@@ -8,6 +8,7 @@ followed by a call becomes one ``invoke`` (method call with ``this``).
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from syncpatch.grammar import ast as A
@@ -85,6 +86,34 @@ def _runs_no_script(node: Any) -> bool:
     """Does evaluating ``node`` run no script (a literal, ``[]`` or ``{}``: a reduce's usual start)?"""
     return isinstance(node, A.Literal) or (isinstance(node, A.ArrayExpression) and not node.elements) or \
         (isinstance(node, A.ObjectExpression) and not node.properties)
+
+
+#: source text that may make a property read run script: accessors (``get x() {}``, a descriptor's
+#: ``get:``), the functions that install them, proxies, ``with`` and code made from strings
+_MAY_RUN_ON_READ = re.compile(r"(?<![.\w$])(?:get|set)(?![\w$])|defineProperty|__define|\b(?:create|Proxy|Reflect|with|eval|Function)\b")
+
+
+def reads_run_no_script(source: str) -> bool:
+    """Can no property read in ``source`` run script? (No accessor can exist: caller data
+    has none, and the built-ins' own accessors change nothing.)"""
+    return _MAY_RUN_ON_READ.search(source) is None
+
+
+def _only_reads(node: Any, plain_reads: bool) -> bool:
+    """Does evaluating ``node`` leave every binding and property as it was? A literal, a
+    variable, a function or regex literal, and, where no read can run script
+    (``plain_reads``), a member read by name; anything else may run script."""
+    if _runs_no_script(node) or isinstance(node, (A.Identifier, A.ArrowFunctionExpression, A.FunctionExpression,
+                                                   A.RegExpLiteral, A.ThisExpression)):
+        return True
+    if isinstance(node, A.TemplateLiteral):
+        return not node.expressions
+    if isinstance(node, A.UnaryExpression):  # (``-1``; ``!x`` and ``typeof x`` convert nothing that runs script)
+        if node.operator in ("-", "+"):
+            return isinstance(node.argument, A.Literal) and type(node.argument.value) in (int, float)
+        return node.operator in ("!", "typeof", "void") and _only_reads(node.argument, plain_reads)
+    return (plain_reads and isinstance(node, A.MemberExpression) and not node.optional
+            and (not node.computed or isinstance(node.property, A.Literal)) and _only_reads(node.object, plain_reads))
 
 
 def _nullish(e: ast.expr, t: str) -> ast.expr:
@@ -229,9 +258,16 @@ class CallGen(GenBase):
 
     def method_call(self, obj: ast.expr, link: A.MemberExpression, call: A.CallExpression) -> ast.expr:
         """``obj.key(...args)`` as ``invoke``; known String methods with literal arguments are
-        inlined for string receivers while no realm patches built-ins (``PATCHED[0] == 0``)."""
+        inlined for string receivers while no realm patches built-ins (``PATCHED[0] == 0``).
+        ``invoke`` reads the method after the arguments ran: when they may change it
+        (``o.f((o.f = g, 0))`` calls the old ``f``, 13.3.6.1), ``method_of`` reads it first."""
         key = self.member_key(link)
         text = P.const(callee_text(link))
+        plain_reads = self.plain_reads
+        if not all(_only_reads(a, plain_reads) for a in call.arguments):
+            t = self.tmp()
+            return P.call("call_method", P.call("method_of", P.walrus(t, obj), key), P.name(t), text,
+                          *self.args(call.arguments))
         if isinstance(key, ast.Constant) and type(key.value) is str:
             values = [_argument_value(a) for a in call.arguments]
             if all(v is not _NO_VALUE for v in values):

@@ -18,7 +18,7 @@ from syncpatch.grammar.early_errors import has_use_strict
 from syncpatch.grammar.errors import Span
 
 from . import pyast as P
-from .calls import CallGen
+from .calls import CallGen, reads_run_no_script
 from .checks import SCRIPT_GLOBALS, uses_dynamic_code
 from .classes import ClassGen, MethodHome
 from .errors import CompileError
@@ -48,6 +48,9 @@ class Codegen(ClassGen, StmtGen, FuncGen, CallGen, ExprGen, WithGen):
         self.fast_paths = fast_paths  # inline int/str fast paths (off: every operator a runtime call)
         self.source = source
         self.origin = origin
+        #: no property read can run script (method calls may then read their method after
+        #: arguments that read properties: ``calls.py``, ``method_call``)
+        self.plain_reads = not dynamic and reads_run_no_script(source)
         self.counter = 0
         self.names: dict[str, str] = {}
         self.free_globals: dict[str, Span] = {}

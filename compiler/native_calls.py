@@ -1055,6 +1055,11 @@ def _regex_replace_call(gen: "NativeGen", obj: ast.expr, ty: str, pattern: A.Reg
     return E("REGEX_STITCH((T := X), (M := F), P)", T=text, X=receiver, M=matches, F=found, P=pieces), "str"
 
 
+#: the longest text ``split`` takes natively: its pieces (at most one more than its length)
+#: then fit the default array budget; a longer one is the general tier's, with its RangeError
+_SPLIT_TEXT = 999_999
+
+
 def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if len(args) == 2:
         # ``split(sep, n)`` with a literal count: the first n pieces of the whole split (a
@@ -1063,8 +1068,11 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
         if type(n) is not int or not 0 <= n < 2**32:
             raise Unsupported
         if not isinstance(args[0], A.RegExpLiteral) and _text_literal(args[0]):
-            return E("X.split(S, N)[:N]", X=gen.as_text(obj, ty), S=ast.Constant(_text_literal(args[0])),
-                     N=ast.Constant(n)), "strs"
+            if n <= _SPLIT_TEXT + 1:  # (JS stops at n pieces: the array never outgrows the budget)
+                return E("X.split(S, N)[:N]", X=gen.as_text(obj, ty), S=ast.Constant(_text_literal(args[0])),
+                         N=ast.Constant(n)), "strs"
+            return E("(T.split(S, N) if len(T := X) <= L else DEOPT())[:N]", T=gen.tmp(), X=gen.as_text(obj, ty),
+                     S=ast.Constant(_text_literal(args[0])), N=ast.Constant(n), L=ast.Constant(_SPLIT_TEXT)), "strs"
         return E("X[:N]", X=_split(gen, obj, ty, args[:1])[0], N=ast.Constant(n)), "strs"
     if len(args) != 1:
         raise Unsupported
@@ -1075,12 +1083,13 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
         pattern = gen.consts[rx.id][0]  # type: ignore[attr-defined]
         if _nullable(pattern) or _group_count(pattern):
             raise Unsupported
-        return E("REGEX_SPLIT(R, N, X)", R=rx, N=ast.Constant(limit), X=gen.as_text(obj, ty)), "strs"
+        return E("REGEX_SPLIT(R, N, X)", R=rx, N=ast.Constant(min(limit, _SPLIT_TEXT)), X=gen.as_text(obj, ty)), "strs"
     sep = _text_literal(args[0])
     if not sep:  # split("") splits UTF-16 units: ASCII text's are its characters (an array
         # longer than the default array budget is the general tier's, with its RangeError)
         return E("list(T) if len(T := X) <= 1000000 else DEOPT()", T=gen.tmp(), X=gen.as_ascii(obj, ty)), "strs"
-    return E("X.split(S)", X=gen.as_text(obj, ty), S=ast.Constant(sep)), "strs"
+    return E("T.split(S) if len(T := X) <= L else DEOPT()", T=gen.tmp(), X=gen.as_text(obj, ty), S=ast.Constant(sep),
+             L=ast.Constant(_SPLIT_TEXT)), "strs"
 
 
 def _match_all(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:

@@ -75,6 +75,41 @@ def bound_callee(obj: Any, key: Any, text: str) -> Callable[..., Any]:
     return partial(callee_error(fn, text), this)
 
 
+def method_of(obj: Any, key: Any) -> Any:
+    """``obj.key`` for a call ``obj.key(...)`` whose arguments may change it, read before they
+    run (13.3.6.1: ``o.f((o.f = g, 0))`` calls the old ``f``); ``call_method`` makes the call.
+    The lookup is ``invoke``'s."""
+    if not PATCHED_REALMS[0]:
+        t = type(obj)
+        if t is str:
+            fn = _STRING_PROTO.get(key)
+            if fn is not None:
+                return fn
+        elif t is list:
+            fn = _ARRAY_PROTO.get(key)
+            if fn is not None:
+                return fn
+        elif t is dict:  # an own method (unpatched: no accessors exist)
+            fn = obj.get(key)
+            if type(fn) is JSFunction:
+                return fn
+    if foreign(type(obj)):
+        obj = plain_value(obj)
+    return get_member(obj, key)
+
+
+def call_method(fn: Any, obj: Any, text: str, *args: Any) -> Any:
+    """The call of a method ``method_of`` read, with ``this`` bound as ``invoke`` binds it."""
+    if type(fn) is JSFunction:
+        t = type(obj)
+        if t is members.BuiltinProto:
+            obj = members.builtin_this(obj, fn)
+        elif foreign(t):  # caller data of a subclass: ``this`` is its plain value
+            obj = plain_value(obj)
+        return fn.call(obj, *args)
+    raise not_callable(text)
+
+
 def call_this(fn: Any, this: Any, text: str, *args: Any) -> Any:
     """A call whose callee and ``this`` were computed separately (optional calls)."""
     if type(fn) is JSFunction:

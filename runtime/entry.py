@@ -306,8 +306,11 @@ class CompiledFunction:
             return self.invoke(value, context, value_exists)
         finally:
             realm.busy = False  # (before any call: see ``_closure``'s handler)
-            end_evaluation(realm)
             local.realm = previous
+            try:
+                end_evaluation(realm)
+            except watchdog.WallTimeInterrupt:  # the one interrupt, made as the evaluation ended,
+                end_evaluation(realm)  # landed at the call (its first bytecode takes it): run it again
 
     def _isolated_call(self, value: Any, context: Any, value_exists: bool, budgets: Budgets) -> Any:
         """A call with its own realm: nested inside another evaluation (or no spare current)."""
@@ -329,8 +332,11 @@ class CompiledFunction:
             raise translate_exception(exc, self._names) from None
         finally:
             realm.busy = False  # (before any call: see ``_closure``'s handler)
-            end_evaluation(realm)
             local.realm = previous
+            try:
+                end_evaluation(realm)
+            except watchdog.WallTimeInterrupt:  # the one interrupt, made as the evaluation ended,
+                end_evaluation(realm)  # landed at the call (its first bytecode takes it): run it again
 
 
 def _convert_result(result: Any, names: Any) -> Any:

@@ -60,6 +60,14 @@ class _LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click's, but a misspelt command name is told the close ones (click looks for
+        them among the loaded commands, and this group loads none until one is used)."""
+        name = click.utils.make_str(args[0])
+        if name not in _COMMANDS and not name.startswith("-") and not ctx.resilient_parsing:
+            raise click.exceptions.NoSuchCommand(name, possibilities=sorted(_COMMANDS), ctx=ctx)
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = _COMMANDS.get(cmd_name)
         if target is None:

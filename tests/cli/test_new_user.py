@@ -48,6 +48,18 @@ def test_apply_typo_suggests_the_close_name():
     assert "did you mean 'services'" in result.stderr
 
 
+@pytest.mark.parametrize(("typed", "meant"), [("evl", "eval"), ("compile-patch", "compile-patches"), ("aply", "apply")])
+def test_a_misspelt_command_is_told_the_close_name(typed, meant):
+    result = run(typed, "x")
+    assert result.exit_code == 2, result.output
+    assert f"No such command '{typed}'. Did you mean '{meant}'?" in result.stderr
+
+
+def test_an_unknown_command_is_told_so_and_an_option_still_reaches_the_group():
+    assert "No such command 'frobnicate'." in run("frobnicate").stderr
+    assert run("--version").exit_code == 0
+
+
 def test_python_api_unknown_resource_and_side_raise():
     compiled = syncpatch.compile_config(yaml.safe_load(Path(ENDPOINTS_CONFIG).read_text()))
     with pytest.raises(syncpatch.UnknownResourceError, match="services"):

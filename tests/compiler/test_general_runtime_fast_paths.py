@@ -154,6 +154,24 @@ def test_built_in_calls_by_name_see_patches_and_shadowing(source: str, want: Any
     assert compile_expression(source)(5) == want  # (the native tier, or the general tier behind it)
 
 
+@pytest.mark.parametrize(("source", "want"), [
+    # a method is read before its call's arguments run (13.3.6.1), also when they change it
+    ("const o = {f() { return 1; }}; [o.f((o.f = null, value)), o.f === null]", [1, True]),
+    ("const o = {f() { return this.n; }, n: 2}; o.f((o.f = () => 'new', o.n = 3))", 3),
+    ("const xs = [1, 2]; xs.map(x => x * value, (xs.map = null, 0))", [5, 10]),
+    ("[1, 2].reduce((a, b) => a + b, (Array.prototype.reduce = () => 'p', value))", 8),
+    ("const s = 'ab'; [s.repeat((String.prototype.repeat = () => 'p', 2)), s.repeat(2)]", ["abab", "p"]),
+    ("let o = {f: () => 'old'}; const g = () => { o.f = () => 'new'; return 1; }; [o.f(g()), o.f(g())]", ["old", "new"]),
+    # an argument that reads a member by name changes nothing: the method is read once
+    ("const o = {f(x) { return x + this.n; }, n: 1}; o.f(o.n)", 2),
+    ("let o; try { o.f((o = {f: () => 1}, 1)) } catch (e) { e.name }", "TypeError"),
+    ("const o = {}; try { o.f((o.f = () => 1, 1)) } catch (e) { e.message }", "o.f is not a function"),
+])
+def test_a_method_is_read_before_its_arguments_run(source: str, want: Any) -> None:
+    assert compile_expression(source, budgets=GENERAL)(5) == want
+    assert compile_expression(source)(5) == want  # (the native tier, or the general tier behind it)
+
+
 def _outcome(source: str, value: Any) -> tuple[Any, ...]:
     try:
         return ("ok", _canon(compile_expression(source, budgets=GENERAL)(copy.deepcopy(value))))

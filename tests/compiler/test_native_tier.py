@@ -2780,6 +2780,24 @@ def test_natcover6_rows_match_node() -> None:
     assert not mismatches, "\n".join(map(repr, mismatches[:20]))
 
 
+@pytest.mark.parametrize("source", [
+    "value.split(',').length", "value.split(',').map(s => s.length).length", "value.split(',', 2000000).length", "value.split(',', 3).length", "value.split('').length",
+])
+def test_split_past_the_array_budget_is_the_general_tiers_range_error(source: str) -> None:
+    """A text that splits into more pieces than the default array budget holds (1,000,000)
+    is a RangeError in JS here, as the general tier answers; a text one character shorter
+    than the native limit splits natively. (A regex split takes the same limit; its general
+    tier runs out of wall time on such a text, so it is left out here.)"""
+    f = compiled(source)
+    assert f.native
+    forced = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())
+    for text in ("," * 1_000_000, "," * 2_000_001, "a," * 499_999):
+        ours, general = outcome(f, text, None), outcome(forced, text, None)
+        assert ours == general, (source, len(text), ours, general)
+    assert outcome(f, "a," * 499_999, None)[0] == "ok"
+    assert outcome(f, "," * 2_000_001, None)[0] == "err" or source.endswith("3).length")
+
+
 # -- corpus8: the constructs of the corpus's eighth batch -----------------------------------------
 # powers of operands known at run time; Infinity and NaN, and Math.max/min over numbers that may
 # be fractions; sort of a fresh Array.from; optional chains that short-circuit the plain links

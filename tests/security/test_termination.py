@@ -180,3 +180,68 @@ def test_the_watchdog_fires_once_and_never_at_an_evaluation_on_its_way_out() -> 
     realm.dead = None
     realm.busy = False
     assert not watchdog._due(realm, 200.0)  # not in an evaluation
+
+
+def test_an_interrupt_landing_as_a_plan_application_ends_leaves_the_thread_as_it_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The watchdog's one interrupt, made just as an application ends, lands at the first call
+    of its ``finally`` (a call's first bytecode takes a pending interrupt): that cleanup still
+    restores the thread's current realm and clears the spare, so later calls take the fast path."""
+    from syncpatch.runtime import plan as plan_module
+    from syncpatch.runtime.plan import ExpressionPatch, PatchPlan
+    from syncpatch.runtime.realm import local_state
+    from syncpatch.runtime.watchdog import WallTimeInterrupt, disarm
+
+    landed: list[Any] = []
+
+    def interrupted_disarm(realm: Any) -> None:
+        if not landed:
+            landed.append(realm)
+            raise WallTimeInterrupt()
+        disarm(realm)
+
+    monkeypatch.setattr(plan_module, "disarm", interrupted_disarm)
+    expression = syncpatch.compile_expression("value + '-x'")
+    plan = PatchPlan(entries=(ExpressionPatch(index=0, path="metadata.name", expression=expression),))
+    expression("warm", {})  # (the thread's state exists)
+    state = local_state()
+    current, spare = state.realm, state.spare
+    spare.fired = True  # as the watchdog leaves it when it fires at the application's end
+    out = plan.to_host({"metadata": {"name": "web"}})
+    assert landed == [spare]
+    assert out == {"metadata": {"name": "web-x"}}
+    assert state.realm is current and not spare.busy and not spare.fired
+    assert expression("a", {}) == "a-x"
+
+
+@pytest.mark.parametrize("way", ["exported", "isolated"])
+def test_an_interrupt_landing_as_an_own_realm_evaluation_ends_restores_the_thread(
+        way: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same for evaluations in a realm of their own (``syncpatch eval``'s exported call,
+    a call nested in another evaluation): the thread's current realm is restored first."""
+    from syncpatch.runtime import entry
+    from syncpatch.runtime.realm import local_state
+    from syncpatch.runtime.watchdog import WallTimeInterrupt
+
+    landed: list[Any] = []
+    end = entry.end_evaluation
+
+    def interrupted_end(realm: Any) -> None:
+        if not landed:
+            landed.append(realm)
+            raise WallTimeInterrupt()
+        end(realm)
+
+    expression = syncpatch.compile_expression("value * 2", budgets=syncpatch.Budgets())
+    expression(1, {})
+    state = local_state()
+    current = state.realm
+    monkeypatch.setattr(entry, "end_evaluation", interrupted_end)
+    if way == "exported":
+        assert expression.general.exported(21) == 42
+    else:
+        assert expression.general._isolated_call(21, {}, True, syncpatch.Budgets()) == 42
+    monkeypatch.undo()
+    assert len(landed) == 1 and landed[0] is not current
+    assert state.realm is current and not landed[0].busy
+    assert expression(4, {}) == 8
