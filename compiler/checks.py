@@ -166,9 +166,11 @@ def _may_mutate_through(node: A.CallExpression | A.MemberExpression) -> bool:
 
 
 #: methods that, when no script function exists, can only be the built-ins that return a new
-#: array (or throw); ``keys``/``values``/``entries`` as ``Object.keys(x)`` (arrays' own return iterators)
+#: array (or throw); ``keys``/``values``/``entries`` as ``Object.keys(x)`` (arrays' own return
+#: iterators), ``from`` as ``Array.from(x)`` (a new array even of an array; another constructor
+#: as its receiver needs a class, which is a script function)
 _FRESH_ARRAY_METHODS = frozenset(["split", "slice", "concat", "map", "filter", "flatMap", "flat", "keys", "values",
-                                  "entries"])
+                                  "entries", "from"])
 #: nodes that can define a function, rebind an input, or reach a prototype
 _DEFINERS = (A.FunctionExpression, A.ArrowFunctionExpression, A.FunctionDeclaration, A.AssignmentExpression)
 

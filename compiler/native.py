@@ -19,6 +19,8 @@ import ast
 import math
 from typing import Any, TypeGuard
 
+import attrs
+
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
@@ -270,6 +272,9 @@ class NativeGen:
         #: how many static member reads each name is the object of (see ``read_once``)
         self.member_objects: dict[str, int] = {}
         self.other_uses: dict[str, int] = {}  # the other places each name is written
+        self.stand_ins: list[Any] = []  # the rests of short-circuited chains (see short_circuit)
+        self.prelude: list[ast.stmt] = []  # statements run first in each call (per-call state)
+        self.group_lists: str | None = None  # the lists (g[k] ??= []).push(x) made, by id (native_statements)
 
     def tmp(self) -> str:
         self.counter += 1
@@ -300,7 +305,8 @@ class NativeGen:
     # -- the script --------------------------------------------------------------------------
     def program(self, program: A.Program) -> list[ast.stmt]:
         """The script's statements, then its completion value returned as the caller gets it."""
-        return [_StripAffix().visit(statement) for statement in self.statements(program)]
+        translated = self.statements(program)
+        return [_StripAffix().visit(statement) for statement in [*self.prelude, *translated]]
 
     def statements(self, program: A.Program) -> list[ast.stmt]:
         body: list[ast.stmt] = []
@@ -450,6 +456,8 @@ class NativeGen:
                      "return D if P else DICT_OUT_KEYS(D)", D=self.tmp(), P=self.tmp(), R=result, X=self.tmp(),
                      L=ast.Constant(_SAFE))
         if ty == "list":
+            if isinstance(result, ast.Call) and isinstance(result.func, ast.Name) and result.func.id in _AS_CALLER_GETS:
+                return [ast.Return(value=result)]
             if isinstance(result, ast.List) and all(isinstance(e, ast.Constant) and type(e.value) in (str, bool, int)
                                                     for e in result.elts):
                 return [ast.Return(value=result)]  # a literal of plain constants: what the caller gets
@@ -489,13 +497,25 @@ class NativeGen:
         spread may stand first (``{...s, k: x}``), whose members ``SPREAD_OUT`` gives as the
         caller gets them (in JS's order, so the literal's keys, all plain, keep it)."""
         keys: list[str] = []
-        for i, k in enumerate(e.keys):
+        for i, (k, v) in enumerate(zip(e.keys, e.values)):
             if k is None and i == 0:
                 continue
+            if k is None and _literal_choice(v):
+                continue  # (...(x && { k: v }): a literal or nothing, exported below)
             if not (isinstance(k, ast.Constant) and type(k.value) is str and not "0" <= k.value[:1] <= "9"):
                 return None
             keys.append(k.value)
-        values = [self.exported_part(v) if k is not None else v for k, v in zip(e.keys, e.values)]
+        values: list[ast.expr] = []
+        for i, (k, v) in enumerate(zip(e.keys, e.values)):
+            if k is not None:
+                values.append(self.exported_part(v))
+            elif i and isinstance(v, ast.IfExp):
+                made = [self.exported(x, nested=True) for x in (v.body, v.orelse)]
+                if any(m is None or not m[1] for m in made):
+                    return None  # (a key that is an index: the walk puts it in JS's order)
+                values.append(ast.IfExp(test=v.test, body=made[0][0], orelse=made[1][0]))  # type: ignore[index]
+            else:
+                values.append(v)
         if e.keys and e.keys[0] is None:
             # (members the literal writes over are never seen: SPREAD_OUT need not look at them)
             skip = ast.Tuple(elts=[ast.Constant(k) for k in dict.fromkeys(keys)], ctx=ast.Load())
@@ -728,10 +748,17 @@ class NativeGen:
             return E("not not value_exists"), "bool"
         if name == "undefined":
             return E("UNDEFINED"), "undef"
+        if name in ("Infinity", "NaN"):
+            # (a sentinel: ``p.nodePort ?? Infinity`` for Math.min; a float is what the caller gets)
+            return self.number(self.ready(ast.Constant(math.inf if name == "Infinity" else math.nan))), "any"
         raise Unsupported
 
     # -- expressions ---------------------------------------------------------------------------
     def expr(self, node: Any, raw: bool = False) -> tuple[ast.expr, str]:
+        if isinstance(node, (A.MemberExpression, A.CallExpression)):
+            split = _short_circuit(node)
+            if split is not None and not (self.in_comprehension and _contains(split[1], A.CallExpression)):
+                return self.short_circuit(*split)
         match node:
             case A.Identifier():
                 return self.identifier(node, raw)
@@ -755,7 +782,7 @@ class NativeGen:
                 return self.unary(node)
             case A.ConditionalExpression():
                 start = len(self.pending)
-                test = self.truthy(*self.expr(node.test))
+                test = self.condition(node.test)
                 outer = self.facts
                 if not _contains(node, A.ArrowFunctionExpression):
                     # the test's guards ran before either branch (no branch hoists code above it)
@@ -771,6 +798,52 @@ class NativeGen:
             case A.ArrayExpression():
                 return self.array(node)
         raise Unsupported
+
+    def short_circuit(self, base: Any, rest: Any, pairs: list[tuple[Any, Any]]) -> tuple[ast.expr, str]:
+        """An optional chain (``_short_circuit`` splits it). Each ``?.`` link alone gives
+        undefined for a nullish object; where plain links follow one (``xs?.map(f).join(',')``,
+        ``o?.spec.ports``) the whole chain short-circuits in JS, which those links would not:
+        the chain is then the test of its first ``?.`` object, undefined, or else the rest
+        with that link plain (as statements, as ``_optional_call`` makes them: the rest may
+        hoist a loop's receiver, which must not run on a nullish object; in a callback's
+        comprehension, a conditional expression where the rest calls nothing, so hoists
+        nothing ahead of the test: else the links stay as they are, and a plain link after
+        undefined takes the general tier)."""
+        for link, stand_in in pairs:  # (what the analyses found of a link holds for its stand-in)
+            for found in (self.maybe_absent, self.string_indexes):
+                if id(link) in found:
+                    found.add(id(stand_in))
+        self.stand_ins.append(rest)  # (held: the analyses know its links by id)
+        obj, ty = self.expr(base, raw=True)
+        t, r = self.tmp(), self.tmp()
+        if self.in_comprehension:
+            self.consumed(obj)
+            self.scopes.append({_CHAIN_OBJECT: (t, ty)})
+            try:
+                with self.branch():
+                    e, rest_ty = self.expr(rest)
+            finally:
+                self.scopes.pop()
+            out = E("UNDEFINED if (T := X) is None or T is UNDEFINED else R", T=t, X=obj, R=e)
+            if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
+                self.ready(out)
+            return out, "any"
+        self.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
+        saved, self.pre = self.pre, []
+        self.scopes.append({_CHAIN_OBJECT: (t, ty)})
+        try:
+            with self.branch():
+                e, rest_ty = self.expr(rest)
+        finally:
+            self.scopes.pop()
+            body, self.pre = self.pre, saved
+        self.pre.append(ast.If(test=E("T is None or T is UNDEFINED", T=t),
+                               body=[ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=E("UNDEFINED"))],
+                               orelse=[*body, ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=e)]))
+        out = E("R", R=r)
+        if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
+            self.ready(out)  # (undefined, or what the caller gets as it is)
+        return out, "any"
 
     def literal(self, node: A.Literal) -> tuple[ast.expr, str]:
         v = node.value
@@ -1232,7 +1305,7 @@ class NativeGen:
         if fractional is not None:
             return fractional
         if op == "**":
-            return self.power(a, b), "int"
+            return self.power(a, ta, b, tb), "int"
         if op == "+":
             return self.plus(a, ta, b, tb)
         if op in ("===", "!=="):
@@ -1353,18 +1426,24 @@ class NativeGen:
                      Y=self.as_int(b, tb)), "int"
         raise Unsupported
 
-    def power(self, a: ast.expr, b: ast.expr) -> ast.expr:
-        """``a ** b`` of two integer literals (``1024 ** 3``), folded: an exact power that is a
-        safe integer is the double JS computes (every partial power is exact too); other
-        powers (a fraction, a negative exponent, an operand known only at run time) are left
-        to the general tier, whose pow is the one JS engines use."""
+    def power(self, a: ast.expr, ta: str, b: ast.expr, tb: str) -> ast.expr:
+        """``a ** b`` of two ints: an exact power that is a safe integer is the double JS
+        computes (fdlibm's pow, which JS engines use, gives an integer power exactly when it
+        is representable; every partial power is exact too). Two integer literals
+        (``1024 ** 3``) are folded; an operand known only at run time (``2 ** (32 - bits)``)
+        is tested there: a negative exponent (a fraction) or a power past 2**53 takes the
+        general tier, as do operands that are no safe integers."""
         base, exponent = _int_constant(a), _int_constant(b)
-        if base is None or exponent is None or not 0 <= exponent <= 64 or isinstance(a, ast.UnaryOp):
-            raise Unsupported
-        folded = base**exponent
-        if not -_SAFE <= folded <= _SAFE:
-            raise Unsupported
-        return ast.Constant(folded)
+        if base is not None and exponent is not None and not isinstance(a, ast.UnaryOp):
+            if not 0 <= exponent <= 64:
+                raise Unsupported
+            folded = base**exponent
+            if not -_SAFE <= folded <= _SAFE:
+                raise Unsupported
+            return ast.Constant(folded)
+        x, y = self.as_int(a, ta), self.as_int(b, tb)
+        return E(f"T if ((U := X), 0 <= (V := Y) <= 64)[1] and {_safe_int('(T := U ** V)', 'T')} else DEOPT()",
+                 T=self.tmp(), U=self.tmp(), V=self.tmp(), X=x, Y=y)
 
     def with_literal(self, template: str, a: ast.expr, ta: str, literal: int, low: int, high: int,
                      otherwise: str = "DEOPT()") -> ast.expr:
@@ -1480,6 +1559,23 @@ class NativeGen:
             return E("STRICT_EQUALS(X, Y)", X=a, Y=b)
         raise Unsupported
 
+    def condition(self, node: Any) -> ast.expr:
+        """``node`` where only its truth is read (a conditional's test, ``!x``, ``Boolean(x)``, a
+        filter's or some's callback): ``a || b`` and ``a && b`` as Python's ``or`` and ``and``
+        of their operands' truth (the right one as code that may not run), ``!a`` as ``not``,
+        ``Boolean(a)`` as ``a``'s truth. No operand's value is computed to be tested again:
+        ``v.configMap || v.secret`` tests an object once, not twice."""
+        if isinstance(node, A.LogicalExpression) and node.operator in ("||", "&&"):
+            a = self.condition(node.left)
+            b, _ = self.in_branch(node.right, as_condition=True)
+            return E("A or B" if node.operator == "||" else "A and B", A=a, B=b)
+        if isinstance(node, A.UnaryExpression) and node.operator == "!":
+            return E("not X", X=self.condition(node.argument))
+        if isinstance(node, A.CallExpression) and not node.optional and len(node.arguments) == 1 \
+                and not isinstance(node.arguments[0], A.SpreadElement) and self.is_global(node.callee, "Boolean"):
+            return self.condition(node.arguments[0])
+        return self.truthy(*self.expr(node))
+
     def logical(self, node: A.LogicalExpression) -> tuple[ast.expr, str]:
         left = node.left
         if node.operator in ("||", "??") and isinstance(node.right, A.Literal) and type(node.right.value) is str \
@@ -1509,7 +1605,7 @@ class NativeGen:
         b, tb = self.in_branch(node.right)
         return self.logical_of(node.operator, a, ta, b, tb)
 
-    def in_branch(self, node: Any) -> tuple[ast.expr, str]:
+    def in_branch(self, node: Any, as_condition: bool = False) -> tuple[ast.expr, str]:
         """``node`` translated as code that may not run (a branch of ``?:``, the right side of
         ``&&``, ``||``, ``??``). The statements its translation hoists (a loop's receiver and
         its bound) run inside the branch when they can be written as expressions, so a branch
@@ -1517,10 +1613,10 @@ class NativeGen:
         found absent; other statements (a loop) stay hoisted above the whole expression."""
         with self.branch():
             if self.in_comprehension or self.in_loop:
-                return self.expr(node)
+                return (self.condition(node), "bool") if as_condition else self.expr(node)
             outer, self.pre = self.pre, []
             try:
-                e, ty = self.expr(node)
+                e, ty = (self.condition(node), "bool") if as_condition else self.expr(node)
                 inner = self.pre
             finally:
                 self.pre = outer
@@ -1601,7 +1697,7 @@ class NativeGen:
                                               and node.argument.name not in _INPUTS):
             return E("TYPEOF(X)", X=self.expr(node.argument, raw=True)[0]), "ascii"
         if node.operator == "!":
-            return E("not X", X=self.truthy(*self.expr(node.argument))), "bool"
+            return E("not X", X=self.condition(node.argument)), "bool"
         if node.operator == "delete":
             return self.delete(node.argument)
         if node.operator == "-" and isinstance(node.argument, A.Literal) and type(node.argument.value) is int \
@@ -1619,6 +1715,15 @@ class NativeGen:
         keys: list[ast.expr | None] = []
         values: list[ast.expr] = []
         for p in node.properties:
+            if isinstance(p, A.SpreadElement) and isinstance(p.argument, A.LogicalExpression) \
+                    and p.argument.operator == "&&" and isinstance(p.argument.right, A.ObjectExpression):
+                # ...(x && { k: v }): a falsy x (false, 0, '', null, undefined) copies nothing,
+                # as any primitive does; a truthy one, the literal (an object, always truthy)
+                test = self.truthy(*self.expr(p.argument.left))
+                made, _ = self.in_branch(p.argument.right)
+                keys.append(None)
+                values.append(E("M if T else {}", M=made, T=test))
+                continue
             if isinstance(p, A.SpreadElement):
                 e, ty = self.expr(p.argument, raw=True)
                 keys.append(None)
@@ -1647,18 +1752,30 @@ class NativeGen:
         return ast.Constant(name)
 
     def array(self, node: A.ArrayExpression) -> tuple[ast.expr, str]:
+        """An array literal (typed ``list``: the script may push anything into it);
+        ``[...new Set(xs)]`` alone is the new list the set's translation makes."""
         elts: list[ast.expr] = []
         for el in node.elements:
             if el is None:
                 raise Unsupported
             if isinstance(el, A.SpreadElement) and isinstance(el.argument, A.NewExpression):
-                elts.append(ast.Starred(value=self.spread_new(el.argument)[0], ctx=ast.Load()))
+                e, _ty = self.spread_new(el.argument)
+                if len(node.elements) == 1:
+                    return e, "list"
+                elts.append(ast.Starred(value=e, ctx=ast.Load()))
             elif isinstance(el, A.SpreadElement):
                 e, ty = self.expr(el.argument, raw=True)
                 elts.append(ast.Starred(value=self.as_list(e, ty), ctx=ast.Load()))
             else:
                 elts.append(self.expr(el)[0])
         return ast.List(elts=elts, ctx=ast.Load()), "list"
+
+
+def _literal_choice(e: ast.expr) -> bool:
+    """``{...} if test else {...}`` of two dict displays with static keys: what a spread of
+    ``x && { k: v }`` or ``c ? { a } : {}`` copies (see ``NativeGen.object``)."""
+    return isinstance(e, ast.IfExp) and all(
+        isinstance(x, ast.Dict) and all(isinstance(k, ast.Constant) for k in x.keys) for x in (e.body, e.orelse))
 
 
 def _loose_literal(e: ast.expr) -> bool:
@@ -1947,7 +2064,9 @@ def is_function_call(node: Any) -> TypeGuard[A.CallExpression]:
 #: helpers whose results are already what the caller gets (a string, undefined, or a number
 #: in to_python's form)
 _AS_CALLER_GETS = frozenset(["DEOPT", "DIVIDE", "NUMBER_OF", "JSON_TEXT", "STRING_OF", "RADIX_STRING", "TO_FIXED",
-                             "ADD_TEXT"])
+                             "ADD_TEXT",
+                             # (new lists of ASCII strings, safe integers and null, or of strings)
+                             "UNIQUE", "SORT_DEFAULT", "SORT_STRINGS", "SORTED_UNIQUE"])
 #: ToInt32 of the integer V, inline (runtime/native.py's ``int32``, with no call per operator:
 #: the same exact arithmetic on Python's unbounded ints)
 _INT32 = "(((V) & 0xFFFFFFFF ^ 0x80000000) - 0x80000000)"
@@ -1961,6 +2080,49 @@ _BITWISE = {
     "<<": _INT32.replace("V", "X << (Y & 31)"), ">>": _INT32.replace("V", "X") + " >> (Y & 31)",
     ">>>": "(X & 0xFFFFFFFF) >> (Y & 31)",
 }
+
+
+#: the name a short-circuited chain's rest reads its first ``?.`` object by (no JS name: see ``chain``)
+_CHAIN_OBJECT = "#chain"
+
+
+def _chain_links(node: Any) -> list[Any]:
+    """The member reads and calls of a chain, outermost first, down to its base."""
+    links = []
+    while isinstance(node, (A.MemberExpression, A.CallExpression)):
+        links.append(node)
+        node = node.object if isinstance(node, A.MemberExpression) else node.callee
+    return links
+
+
+def _short_circuit(node: Any) -> tuple[Any, Any, list[tuple[Any, Any]]] | None:
+    """For a chain (the member reads and calls down from ``node``, its outermost link: the
+    parser marks a chain's end only where parentheses end it, by a ChainExpression) whose
+    first ``?.`` member link in evaluation order is followed by a plain link: that link's
+    object, and the chain with the link plain, reading its object by ``_CHAIN_OBJECT``. None
+    for a chain that needs no short-circuit (every later link optional, or only the call of
+    ``x?.m(...)``), or an optional call ``f?.()`` first (``this`` would change). Third: each
+    link of the chain with the link that stands for it in the rest."""
+    links = _chain_links(node)
+    first = next((i for i in range(len(links) - 1, -1, -1) if links[i].optional), None)
+    if first is None or not isinstance(links[first], A.MemberExpression):
+        return None
+    later = links[:first]
+    if later and isinstance(later[-1], A.CallExpression) and later[-1].callee is links[first]:
+        later = later[:-1]  # (x?.m(...): the call goes with its optional member)
+    if all(link.optional for link in later):
+        return None
+    target = links[first]
+    placeholder = A.Identifier(name=_CHAIN_OBJECT, span=target.span)
+    rebuilt: Any = attrs.evolve(target, object=placeholder, optional=False)
+    pairs = [(target, rebuilt)]
+    for link in links[first - 1::-1] if first else ():
+        if isinstance(link, A.MemberExpression):
+            rebuilt = attrs.evolve(link, object=rebuilt)
+        else:
+            rebuilt = attrs.evolve(link, callee=rebuilt)
+        pairs.append((link, rebuilt))
+    return target.object, rebuilt, pairs
 
 
 class _Branch:

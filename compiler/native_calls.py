@@ -62,7 +62,7 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
             e, ty = gen.expr(args[0], raw=True)
             return (e, "int") if ty == "int" else (gen.number_of(e, ty), "any")
         if gen.is_global(callee, "Boolean") and len(args) == 1:
-            return E("bool(X)", X=gen.truthy(*gen.expr(args[0], raw=True))), "bool"
+            return E("bool(X)", X=gen.condition(args[0])), "bool"
         if gen.is_global(callee, "parseInt"):
             return _parse_int(gen, args)
         if gen.is_global(callee, "encodeURIComponent") and len(args) == 1:
@@ -169,7 +169,9 @@ def call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, str]:
         gen.element = {"strs": "str", "entries": "entry"}.get(ty, "any")
         return _map(gen, gen.as_list(obj, ty), (args[1],), start)
     if gen.is_global(receiver, "Array") and method == "isArray" and len(args) == 1:
-        return E("type(T := X) is list or NOT_ARRAY(T)", T=gen.tmp(), X=gen.expr(args[0])[0]), "bool"  # not raw: a top-level tuple is an array
+        # (not raw: a top-level tuple is an array; an object or a plain leaf is none, with no call)
+        return E("type(T := X) is list or type(T) is not dict and type(T) not in PLAIN_TRUTH and NOT_ARRAY(T)",
+                 T=gen.tmp(), X=gen.expr(args[0])[0]), "bool"
     if method in ("pop", "shift") and not args and _made_here(gen, receiver):
         # the array was made by this very expression and is dropped after: no one sees the removal
         obj, ty = gen.expr(receiver, raw=True)
@@ -251,6 +253,8 @@ def _made_here(gen: "NativeGen", node: Any) -> bool:
     name = gen.static_key(callee)
     if gen.is_global(callee.object, "Object"):
         return name in ("keys", "values", "entries")
+    if gen.is_global(callee.object, "Array"):
+        return name == "from"  # (every translation of it makes a new list: a copy, a map, a Set's)
     return not callee.computed and name in _NEW_ARRAY_METHODS
 
 
@@ -331,15 +335,39 @@ def _spread_call(gen: "NativeGen", node: A.CallExpression) -> tuple[ast.expr, st
     if not (isinstance(callee, A.MemberExpression) and not callee.optional and gen.is_global(callee.object, "Math")
             and gen.static_key(callee) in ("max", "min")):
         raise Unsupported
+    fractions = _may_be_fraction(gen, args)
     # (Math.max(0, ...xs): the plain arguments and the spread elements in one list, in order)
     parts: list[ast.expr] = [ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load())
-                             if isinstance(a, A.SpreadElement) else gen.as_int(*gen.expr(a)) for a in args]
+                             if isinstance(a, A.SpreadElement) else gen.expr(a)[0] if fractions
+                             else gen.as_int(*gen.expr(a)) for a in args]
     items = parts[0].value if len(parts) == 1 and isinstance(parts[0], ast.Starred) else \
         ast.List(elts=parts, ctx=ast.Load())
     t, x = gen.tmp(), gen.tmp()
+    if fractions:
+        # elements that may be fractions or infinities (``p.nodePort ?? Infinity``): a float
+        # neither NaN nor integral (so not -0, and never equal to an int) orders as JS's
+        # doubles do, and is what the caller gets; an integral float or NaN: the general tier
+        made = E(f"{gen.static_key(callee)}(T) if 0 < len(T := L) <= MAX_ITEMS and all(type(X) is int and -S <= X <= S "
+                 "or type(X) is type(F) and X == X and not X.is_integer() for X in T) else DEOPT()",
+                 T=t, X=x, L=items, S=ast.Constant(2**53), F=ast.Constant(0.5))  # (float: no name native code sees)
+        assert isinstance(made, ast.IfExp)
+        gen.ready(made.body)
+        return gen.number(made), "any"
     return E(f"{gen.static_key(callee)}(T) if 0 < len(T := L) <= MAX_ITEMS and "
              "all(type(X) is int and -S <= X <= S for X in T) else DEOPT()", T=t, X=x, L=items,
              S=ast.Constant(2**53)), "int"
+
+
+def _may_be_fraction(gen: "NativeGen", args: tuple[Any, ...]) -> bool:
+    """Whether Math.max/min's arguments may hold a number that is no integer: they name
+    Infinity, hold a float literal, parse a float or divide."""
+    for n in walk(args):
+        if isinstance(n, A.Identifier) and n.name == "Infinity" and gen.lookup(n.name) is None \
+                or isinstance(n, A.Literal) and type(n.value) is float \
+                or isinstance(n, A.BinaryExpression) and n.operator == "/" \
+                or isinstance(n, (A.Identifier, A.PropertyName)) and n.name == "parseFloat":
+            return True
+    return False
 
 
 def _call_on_receiver(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExpression, t: str,
@@ -462,6 +490,18 @@ def _array_includes(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any,
     if isinstance(needle, A.Literal) and type(needle.value) is str:
         # (an element equal to a str is a str; a plain BMP literal matches either text form)
         return E("V in L", V=ast.Constant(_text_literal(needle)), L=items), "bool"
+    if isinstance(items, ast.List) and items.elts and all(
+            isinstance(x, ast.Constant) and type(x.value) is str and x.value.isascii() for x in items.elts):
+        # ['true', '1', 'yes'].includes(s) ("is one of"): a str needle is one of them exactly when
+        # equal to one (ASCII texts have one form); any other needle takes INCLUDES (a subclass)
+        # or is none of them
+        choices = ast.Tuple(elts=items.elts, ctx=ast.Load())
+        v, vty = gen.expr(needle)
+        if vty in _STR_TYPES:
+            return E("V in C", V=v, C=choices), "bool"
+        t = gen.tmp()
+        return E("T in C if type(T := V) is str else INCLUDES(L, T)", T=t, V=v, C=choices,
+                 L=items), "bool"
     return E("INCLUDES(L, V)", L=items, V=gen.expr(needle)[0]), "bool"
 
 
@@ -498,14 +538,24 @@ def _string_at(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) 
 
 
 def _concat(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
-    """``xs.concat(a, b)``: arrays spliced in, other values appended (a new array)."""
-    values = [gen.expr(a, raw=True)[0] for a in args]
-    return E("CONCAT_ARRAYS(L, *A)", L=items, A=ast.List(elts=values, ctx=ast.Load())), "list"
+    """``xs.concat(a, b)``: arrays spliced in, other values appended (a new array). Entries
+    or pairs with more pairs (``Object.entries(o).concat([['k', v]])``, each argument an
+    array literal of two-element array literals or pairs itself) are pairs still, which
+    ``Object.fromEntries`` takes."""
+    typed = [gen.expr(a, raw=True) for a in args]
+    values = [e for e, _ in typed]
+    pairs = ty in ("entries", "pairs") and all(
+        t in ("entries", "pairs") or isinstance(a, A.ArrayExpression) and all(
+            isinstance(x, A.ArrayExpression) and len(x.elements) == 2
+            and not any(y is None or isinstance(y, A.SpreadElement) for y in x.elements) for x in a.elements)
+        for a, (_, t) in zip(args, typed))
+    return E("CONCAT_ARRAYS(L, *A)", L=items, A=ast.List(elts=values, ctx=ast.Load())), "pairs" if pairs else "list"
 
 
 _DUAL_METHODS: dict[str, Any] = {"includes": _array_includes, "indexOf": _array_index_of, "slice": _array_slice,
                                  "at": _at, "concat": _concat}
 _LISTS = ("list", "strs", "entries", "pairs")
+_STR_TYPES = ("ascii", "str")
 
 
 def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
@@ -519,6 +569,8 @@ def _sort(gen: "NativeGen", items: ast.expr, ty: str, args: tuple[Any, ...]) -> 
             # a key set met before as ASCII strings sorts by code points, as by UTF-16 units
             return E("sorted(D) if type(D := X) is dict and KNOWN_ASCII_KEYS(D) else SORTED_KEYS(D)", D=gen.tmp(),
                      X=keys[1]), "strs"
+        if isinstance(items, ast.Call) and isinstance(items.func, ast.Name) and items.func.id == "UNIQUE":
+            return E("SORTED_UNIQUE(L)", L=items.args[0]), out_ty  # (a Set's elements, sorted in one step)
         return E("SORT_STRINGS(L)" if ty == "strs" else "SORT_DEFAULT(L)", L=items), out_ty
     if len(args) != 1:
         raise Unsupported
@@ -1337,8 +1389,7 @@ def _in_scope(gen: "NativeGen", params: list[str], pynames: list[str], body: Any
     gen.conditional_floor, gen.loop_names, gen.hoisted = gen.conditional, names, loads
     gen.facts = dict(gen.facts)  # facts about this loop's variables end with it
     try:
-        e, ty = gen.expr(body)
-        out = (gen.truthy(e, ty), "bool") if test else (e, ty)
+        out = (gen.condition(body), "bool") if test else gen.expr(body)
         gen.last_hoisted = gen.hoisted
         return out
     finally:
@@ -1733,6 +1784,15 @@ _LOOP_METHODS = frozenset(["map", "filter", "some", "every", "reduce", "find", "
 
 
 # -- Object and JSON -------------------------------------------------------------------------
+def _static_literal(node: Any) -> bool:
+    """An object literal of plain members with static keys, none ``__proto__``."""
+    return isinstance(node, A.ObjectExpression) and all(
+        isinstance(p, A.Property) and not p.computed and not p.method and p.kind == "init"
+        and (isinstance(p.key, A.Identifier) and p.key.name != "__proto__"
+             or isinstance(p.key, A.Literal) and type(p.key.value) is str and p.key.value != "__proto__")
+        for p in node.properties)
+
+
 def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     if method == "fromEntries" and len(args) == 1:
         return _from_entries(gen, args[0])
@@ -1743,10 +1803,25 @@ def _object_call(gen: "NativeGen", method: str, args: tuple[Any, ...]) -> tuple[
         # general tier converts or drops them; integer-like keys,
         # a ConfigMap's "10", are copied as a spread copies them, and the result's check puts
         # them in JS's order, as it does for a spread's)
-        parts = [gen.object(args[0])[0], *(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D) or JS_KEYS(D)) "
-                                             "and '__proto__' not in D else DEOPT()", D=gen.tmp(),
-                                             X=gen.as_spread(*gen.expr(a, raw=True))) for a in args[1:])]
-        return ast.Dict(keys=[None] * len(parts), values=parts), "dict"
+        # A source that is an object literal of static keys (or a conditional between two)
+        # has its keys known: it is written in as it stands, with no test of its keys
+        keys: list[ast.expr | None] = []
+        values: list[ast.expr] = []
+        for i, a in enumerate(args):
+            if i and not _static_literal(a) and not (isinstance(a, A.ConditionalExpression)
+                                                    and _static_literal(a.consequent) and _static_literal(a.alternate)):
+                keys.append(None)
+                values.append(E("D if (KNOWN_KEYS(D := X) or PLAIN_KEYS(D) or JS_KEYS(D)) and '__proto__' not in D "
+                                "else DEOPT()", D=gen.tmp(), X=gen.as_spread(*gen.expr(a, raw=True))))
+                continue
+            made = gen.object(a)[0] if isinstance(a, A.ObjectExpression) else gen.expr(a)[0]
+            if isinstance(made, ast.Dict) and None not in made.keys:
+                keys.extend(made.keys)
+                values.extend(made.values)
+            else:
+                keys.append(None)
+                values.append(made)
+        return ast.Dict(keys=keys, values=values), "dict"
     if method == "hasOwn" and len(args) == 2:  # (as hasOwnProperty, for any object)
         obj, _ty = gen.expr(args[0], raw=True)
         gen.consumed(obj)
@@ -1873,6 +1948,10 @@ def _stringify_into(gen: "NativeGen", node: Any, parts: list[ast.expr | str]) ->
         parts.append(E("str(X)", X=e))
     elif ty == "any":
         parts.append(E("JSON_SCALAR(X)", X=e))  # checks ASCII itself
+    elif ty in (*_LISTS, "dict"):
+        # (an array or object the script made, never undefined: JSON_TEXT writes plain JSON
+        # data and refuses the rest, floats and keys JS would reorder among them)
+        parts.append(E("JSON_TEXT(X)", X=e))
     else:
         raise Unsupported
 

@@ -33,6 +33,8 @@ def inline_call(gen: "NativeGen", node: A.CallExpression, statement: bool) -> tu
     fn = node.callee
     assert isinstance(fn, (A.ArrowFunctionExpression, A.FunctionExpression))
     names = [p.name if isinstance(p, A.Identifier) else None for p in fn.params]
+    if None in names and statement:
+        return _with_patterns(gen, node, fn)
     if None in names or len(set(names)) != len(names) or len(node.arguments) > len(names) \
             or any(isinstance(a, A.SpreadElement) for a in node.arguments):
         raise Unsupported  # (patterns, defaults, rest parameters, spread or extra arguments)
@@ -84,6 +86,44 @@ def inline_call(gen: "NativeGen", node: A.CallExpression, statement: bool) -> tu
         return result
     return ast.Subscript(value=ast.Tuple(elts=[*bindings, result[0]], ctx=ast.Load()), slice=ast.Constant(-1),
                          ctx=ast.Load()), result[1]
+
+
+def _with_patterns(gen: "NativeGen", node: A.CallExpression,
+                   fn: A.ArrowFunctionExpression | A.FunctionExpression) -> tuple[ast.expr, str]:
+    """A function whose parameters are patterns or have defaults
+    (``(({ metadata: { name, labels = {} } }) => ...)(value)``), called as a whole statement:
+    its body with a ``let`` declaration of each parameter from its argument first, which binds
+    alike (a default where the argument is undefined, a missing argument undefined; a
+    parameter ``a = d`` as ``let [a = d] = [arg]``). Refused where the declarations' scope
+    could tell: an argument naming something the parameters name, or a default naming
+    something they or the body's top level declare (JS gives parameters a scope of their own)."""
+    params, args = fn.params, node.arguments
+    if len(args) > len(params) or any(isinstance(a, A.SpreadElement) for a in args) \
+            or any(isinstance(p, A.RestElement) for p in params) \
+            or any(isinstance(n, (A.ThisExpression, A.MetaProperty)) for n in walk(fn.body)):
+        raise Unsupported
+    statements = list(fn.body.body) if isinstance(fn.body, A.BlockStatement) else \
+        [A.ReturnStatement(argument=fn.body, span=fn.body.span)]
+    bound = {n.name for n in walk(params) if isinstance(n, A.Identifier)}  # (keys too: a wider net)
+    declared = {n.name for s in statements if isinstance(s, (A.VariableDeclaration, A.FunctionDeclaration))
+                for n in walk(s.declarations if isinstance(s, A.VariableDeclaration) else s.id)
+                if isinstance(n, A.Identifier)}
+    defaults = {n.name for p in params for d in walk(p) if isinstance(d, A.AssignmentPattern)
+                for n in walk(d.right) if isinstance(n, A.Identifier)}
+    if any(isinstance(n, A.Identifier) and n.name in bound for n in walk(args)) or defaults & (bound | declared):
+        raise Unsupported
+    declarations: list[Any] = []
+    for i, p in enumerate(params):
+        arg: Any = args[i] if i < len(args) else A.Identifier(name="undefined", span=p.span)
+        if isinstance(p, A.AssignmentPattern):
+            p, arg = A.ArrayPattern(elements=(p,), span=p.span), A.ArrayExpression(elements=(arg,), span=arg.span)
+        declarations.append(A.VariableDeclaration(kind="let", span=p.span, declarations=(
+            A.VariableDeclarator(id=p, init=arg, span=p.span),)))
+    gen.scopes.append({})
+    try:
+        return function_body(gen, [*declarations, *statements])
+    finally:
+        gen.scopes.pop()
 
 
 def _body(fn: A.ArrowFunctionExpression | A.FunctionExpression) -> tuple[list[Any], Any]:

@@ -725,6 +725,12 @@ def _expression_statement(gen: "NativeGen", body: _Body, e: Any) -> list[ast.stm
         method = e.callee.property.name
         if method == "push" and _local(gen, e.callee.object, gen.own) is not None:
             return _push(gen, e)
+        group = e.callee.object
+        if method == "push" and isinstance(group, A.AssignmentExpression) and group.operator in ("??=", "||=") \
+                and isinstance(group.left, A.MemberExpression) and not group.left.optional \
+                and _local(gen, group.left.object, gen.own) is not None \
+                and isinstance(group.right, A.ArrayExpression) and not group.right.elements:
+            return _group_push(gen, e, group)
         if method == "forEach":
             return _for_each(gen, body, e)
     if isinstance(e, A.AssignmentExpression):
@@ -812,6 +818,39 @@ def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
     # (outside a loop, a few statements add a few elements; in one, or spread, the default budget bounds it)
     bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop or spreads else []
     return [*_flush(gen), *grow, *bound]
+
+
+def _group_push(gen: "NativeGen", e: A.CallExpression, group: A.AssignmentExpression) -> list[ast.stmt]:
+    """``(groups[k] ??= []).push(x)`` (``||=``; ``push(...xs)``) on an object this function
+    made: the member read once; a new list made and written when it is null or undefined
+    (falsy, for ``||=``), else pushed to when it is a list this idiom made in this run. Those
+    are held in a dict by their id (so none is freed and its id taken again); any other member
+    (an input's array the script stored there, a value of another type) takes the general
+    tier, so no object the script did not make is written. A key Object.prototype has reads
+    its member in JS when absent: the general tier too."""
+    assert isinstance(group.left, A.MemberExpression)
+    d, k = _own_key(gen, group.left)
+    made = gen.group_lists
+    if made is None:  # (one for the whole call: every grouping idiom's lists)
+        made = gen.group_lists = gen.tmp()
+        gen.prelude.append(_assign(made, E("{}")))
+    kn, xs = gen.tmp(), gen.tmp()
+    absent = "X is None or X is UNDEFINED" if group.operator == "??=" else         "X is None or X is UNDEFINED or not (X if type(X) in PLAIN_TRUTH else JS_TRUTHY(X))"
+    steps = [_assign(kn, k), *S("if K in PROTO_NAMES: DEOPT()", K=kn), _assign(xs, E("D.get(K, UNDEFINED)", D=d, K=kn)),
+             *S(f"if {absent}:\n    X = []\n    D[K] = X\n    M[id(X)] = X\nelif M.get(id(X)) is not X:\n    DEOPT()",
+                X=xs, D=d, K=kn, M=made)]
+    values: list[ast.expr] = []
+    for a in e.arguments:
+        if isinstance(a, A.SpreadElement):  # (another iterable, a string's code points: the general tier)
+            values.append(ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load()))
+        else:
+            values.append(gen.expr(a)[0])
+    if len(values) == 1:
+        one = values[0]
+        grow = S("X.extend(V)", X=xs, V=one.value) if isinstance(one, ast.Starred) else S("X.append(V)", X=xs, V=one)
+    else:
+        grow = S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load()))
+    return [*_flush(gen), *steps, *grow, *S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000))]
 
 
 def _loop_names(gen: "NativeGen", pattern: Any, element: str) -> tuple[ast.expr, dict[str, tuple[str, str]], bool]:

@@ -406,11 +406,19 @@ def index_of(items: list[Any], v: Any) -> int:
 def sort_default(items: list[Any]) -> list[Any]:
     """``sort()`` without a comparator on an array no one else sees: strings by UTF-16 code
     units, safe integers by their decimal text (as JS compares them); others deoptimise."""
-    if all(type(x) is str for x in items):
+    if set(map(type, items)) <= _STR_TYPE:  # (at C speed: no generator step per element)
         return sort_strings(items)
     if all(type(x) is int and -_SAFE <= x <= _SAFE for x in items):
         return sorted(items, key=str)
-    raise Deopt
+    # strings with null and undefined (an optional field read from each element): undefined
+    # goes last, unsorted (JS never compares it); null compares as the text "null"
+    rest = [x for x in items if x is not UNDEFINED]
+    if not all(type(x) is str or x is None for x in rest):
+        raise Deopt
+    texts = ["null" if x is None else x for x in rest]
+    order = sorted(range(len(rest)), key=texts.__getitem__) if "".join(texts).isascii() else \
+        sorted(range(len(rest)), key=lambda i: texts[i].encode("utf-16-be", "surrogatepass"))
+    return [rest[i] for i in order] + [UNDEFINED] * (len(items) - len(rest))
 
 
 def sort_strings(items: list[str]) -> list[str]:
@@ -484,15 +492,31 @@ def sort_ordered(items: list[Any], key: str | int | None, descending: bool) -> l
 
 
 def unique(items: list[Any]) -> list[Any]:
-    """``[...new Set(items)]`` for strings, safe integers and null (Python's dict keys tell
-    them apart as SameValueZero does; a bool would equal 1)."""
+    """``[...new Set(items)]`` for strings, safe integers, null and undefined (Python's dict
+    keys tell them apart as SameValueZero does; a bool would equal 1)."""
+    if set(map(type, items)) <= _STR_TYPE:  # (the usual: names, hosts, images; tested at C speed)
+        if not "".join(items).isascii():
+            raise Deopt
+        return list(dict.fromkeys(items))
     for x in items:
         t = type(x)
-        if t is not str and x is not None and (t is not int or not -_SAFE <= x <= _SAFE):
+        if t is not str and x is not None and x is not UNDEFINED and (t is not int or not -_SAFE <= x <= _SAFE):
             raise Deopt
         if t is str and not x.isascii():
             raise Deopt
     return list(dict.fromkeys(items))
+
+
+_STR_TYPE = frozenset([str])
+
+
+def sorted_unique(items: list[Any]) -> list[Any]:
+    """``[...new Set(items)].sort()`` (``Array.from(new Set(items)).sort()``): for ASCII
+    strings, whose code point order is their UTF-16 order, the distinct ones sorted at once
+    (the set's first-seen order is moot); others as ``unique`` and ``sort_default`` take them."""
+    if set(map(type, items)) <= _STR_TYPE and "".join(items).isascii():
+        return sorted(set(items))
+    return sort_default(unique(items))
 
 
 
@@ -1433,7 +1457,7 @@ def _helpers() -> dict[str, Any]:
         "PARSE_INT": parse_int, "PARSE_FLOAT": parse_float, "IS_INTEGER": is_integer, "DIVIDE": divide, "REMAINDER": remainder,
         "RADIX_STRING": radix_string, "TO_FIXED": to_fixed, "INT32": int32, "FLATTEN": flatten, "FLAT_ONE": flat_one,
         "INCLUDES": includes, "CONCAT_ARRAYS": concat_arrays, "INDEX_OF": index_of, "SORT_DEFAULT": sort_default, "SORT_STRINGS": sort_strings, "SORT_NUMBERS": sort_numbers,
-        "UNIQUE": unique, "JS_KEYS": js_keys, "ASSIGN_ALL": assign_all,
+        "UNIQUE": unique, "SORTED_UNIQUE": sorted_unique, "JS_KEYS": js_keys, "ASSIGN_ALL": assign_all,
         "UPPER_TEXT": upper_text, "LOWER_TEXT": lower_text, "WHOLE_TEXT": whole_text, "JS_ITEMS": js_items, "HAS_PROPERTY": has_property, "ARRAY_NAMES": ARRAY_PROTO_NAMES, "JSON_PARSE": json_parse,
         "JSON_TEXT": json_text, "STRICT_EQUALS": strict_equals, "JOIN": join, "FLOOR": floor,
         "CEIL": ceil, "ROUND": round_half_up, "TRUNC": truncate, "ABS": absolute, "DICT_OUT_KEYS": dict_out, "COPIED_OUT": copied_out,
@@ -1460,7 +1484,7 @@ globals().update(HELPERS)
 BUILTINS: dict[str, Any] = {
     "type": type, "len": len, "dict": dict, "list": list, "str": str, "int": int, "enumerate": enumerate,
     "Exception": Exception, "any": any, "all": all, "min": min, "tuple": tuple, "bool": bool, "next": next,
-    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed, "ord": ord,
+    "max": max, "map": map, "range": range, "sorted": sorted, "zip": zip, "reversed": reversed, "ord": ord, "id": id,
 }
 globals().update(BUILTINS)  # importable by name: artifacts run with empty __builtins__
 

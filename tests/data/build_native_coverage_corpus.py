@@ -2,6 +2,11 @@
 benchmark holds (Kubernetes objects, vCluster patch idioms), written apart from that corpus to
 measure how much of such a corpus the native tier covers. Each case's ``expected`` is node's
 answer (``node`` must be on PATH): ``python tests/data/build_native_coverage_corpus.py``.
+
+Cases from the eighth batch on also carry ``python``: the lambda ``(value, context) -> result`` a
+developer would write by hand, as in the realistic corpus (evaluated with ``re``, ``json``,
+``base64`` and ``math`` in scope; undefined reads as None), so the native tier's speed on them
+can be set against hand-written Python. The field is optional; older cases have none.
 """
 
 from __future__ import annotations
@@ -401,6 +406,89 @@ CLASS_INGRESS = {
                             "backend": {"service": {"name": "payments-web", "port": {"number": 80}}}}]}},
                        {"http": {"paths": [{"path": "/", "pathType": "Prefix",
                                             "backend": {"resource": {"kind": "Bucket", "name": "assets"}}}]}}]},
+}
+
+MESH_POD = {
+    "apiVersion": "v1", "kind": "Pod",
+    "metadata": {
+        "name": "orders-7b9d5c-2xk4p", "namespace": "orders",
+        "labels": {"app": "orders", "version": "v3", "team": " Checkout ", "env": "PROD",
+                   "app.kubernetes.io/component": "api", "app.kubernetes.io/name": "Orders"},
+        "annotations": {"prometheus.io/port": "9464", "prometheus.io/path": "/metrics",
+                        "proxy.istio.io/config": '{"holdApplicationUntilProxyStarts":true,"concurrency":2}',
+                        "deploy.example.com/replicas-hint": "007"},
+    },
+    "spec": {
+        "serviceAccountName": "orders", "restartPolicy": "Always",
+        "containers": [
+            {"name": "orders", "image": "docker.io/acme/orders:1.12.3",
+             "ports": [{"name": "http", "containerPort": 8080, "protocol": "TCP"}, {"name": "grpc", "containerPort": 9090}],
+             "env": [{"name": "JAVA_OPTS", "value": "-Xmx512m -Xms256m"}, {"name": "WORKERS", "value": "08"},
+                     {"name": "FEATURES", "value": "audit,,fast-path,"}],
+             "resources": {"requests": {"cpu": "300m", "memory": "384Mi"}, "limits": {"cpu": "1200m", "memory": "768Mi"}},
+             "volumeMounts": [{"name": "config", "mountPath": "/etc/orders", "readOnly": True}, {"name": "tmp", "mountPath": "/tmp"}]},
+            {"name": "istio-proxy", "image": "docker.io/istio/proxyv2:1.22.1",
+             "ports": [{"name": "http-envoy-prom", "containerPort": 15090}],
+             "resources": {"requests": {"cpu": "0.1", "memory": "128Mi"}}},
+            {"name": "log", "image": "busybox:1.36", "resources": None},
+        ],
+        "initContainers": [{"name": "istio-init", "image": "docker.io/istio/proxyv2:1.22.1"}],
+        "volumes": [{"name": "config", "configMap": {"name": "orders-config"}}, {"name": "tmp", "emptyDir": {}},
+                    {"name": "creds", "secret": {"secretName": "orders-db"}},
+                    {"name": "data", "persistentVolumeClaim": {"claimName": "orders-data"}}],
+        "dnsConfig": {"searches": ["orders.svc.cluster.local", "svc.cluster.local"], "options": [{"name": "ndots", "value": "2"}]},
+    },
+    "status": {
+        "phase": "Running", "podIPs": [{"ip": "10.42.1.9"}, {"ip": "fd00:10:42::9"}],
+        "containerStatuses": [{"name": "orders", "ready": True, "restartCount": 1},
+                              {"name": "istio-proxy", "ready": True, "restartCount": 0},
+                              {"name": "log", "ready": False, "restartCount": 7}],
+    },
+}
+
+STATEFULSET = {
+    "apiVersion": "apps/v1", "kind": "StatefulSet",
+    "metadata": {"name": "kafka", "namespace": "streaming", "labels": {"app": "kafka"}},
+    "spec": {
+        "replicas": 3, "serviceName": "kafka-headless",
+        "template": {"metadata": {"labels": {"app": "kafka"}},
+                     "spec": {"containers": [{"name": "kafka", "image": "bitnami/kafka:3.7"}]}},
+        "volumeClaimTemplates": [
+            {"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast",
+                                                    "resources": {"requests": {"storage": "100Gi"}}}},
+            {"metadata": {"name": "logs"}, "spec": {"accessModes": ["ReadWriteOnce"],
+                                                    "resources": {"requests": {"storage": "512Mi"}}}},
+            {"spec": {"storageClassName": None}},
+        ],
+    },
+}
+
+TCP_CONFIGMAP = {
+    "apiVersion": "v1", "kind": "ConfigMap",
+    "metadata": {"name": "tcp-services", "namespace": "ingress-nginx", "labels": None},
+    "data": {"9000": "default/example-go:8080", "metrics-port": "10254", "22": "git/gitlab-shell:22",
+             "5432": "db/postgres:5432::PROXY", "3306": ""},
+}
+
+CERTIFICATE = {
+    "apiVersion": "cert-manager.io/v1", "kind": "Certificate",
+    "metadata": {"name": "shop-cert", "namespace": "shop"},
+    "spec": {"secretName": "shop-cert-tls",
+             "dnsNames": ["shop.example.com", "www.shop.example.com", "Shop.Example.com", "api.shop.example.com"],
+             "duration": "2160h", "renewBefore": "360h", "issuerRef": {"name": "letsencrypt", "kind": "ClusterIssuer"},
+             "usages": None, "privateKey": {"algorithm": "ECDSA", "size": 256}},
+}
+
+ENDPOINT_SLICE = {
+    "apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice", "addressType": "IPv4",
+    "metadata": {"name": "web-abc12", "namespace": "default",
+                 "labels": {"kubernetes.io/service-name": "web",
+                            "endpointslice.kubernetes.io/managed-by": "endpointslice-controller.k8s.io"}},
+    "endpoints": [{"addresses": ["10.1.2.3"], "conditions": {"ready": True, "serving": True}, "nodeName": "node-b",
+                   "zone": "eu-west-1b"},
+                  {"addresses": ["10.1.2.4"], "conditions": {"ready": False}, "nodeName": "node-a", "zone": "eu-west-1a"},
+                  {"addresses": ["10.1.2.5", "10.1.2.6"], "conditions": {"ready": True}, "nodeName": "node-a"}],
+    "ports": [{"name": "http", "port": 8080, "protocol": "TCP"}, {"name": "", "port": 53, "protocol": "UDP"}],
 }
 
 #: (js, value): value is an object above or a scalar input
@@ -878,6 +966,176 @@ CASES: list[tuple[str, Any]] = [
      ".replace(/\\s+/g, '.')", PROBE_POD),
 ]
 
+#: an eighth batch, each with the hand-written Python a developer would write (``python``, as in
+#: the realistic corpus): regex label rewriting, port and quantity arithmetic, image tag rewriting,
+#: sorting and dedup, grouping with reduce, Object.assign and nested spread merges, optional
+#: chains with defaults, Array.from / Array.isArray / some / every, Math.max/min over spreads,
+#: padStart/padEnd, Number/parseInt of strings, JSON.stringify of parts, Boolean(), destructuring
+#: with defaults, integer-like ConfigMap keys, reverse (fromHost) expressions, scalar inputs
+CASES_WITH_PYTHON: list[tuple[str, Any, str]] = [
+    ("Object.fromEntries(Object.entries(value.metadata.labels).map(([k, v]) => "
+     "[k.replace(/^app\\.kubernetes\\.io\\//, 'k8s/'), v.trim().toLowerCase()]))", MESH_POD,
+     "lambda value, context, rx=re.compile(r'^app\\.kubernetes\\.io/'): "
+     "{rx.sub('k8s/', k, count=1): v.strip().lower() for k, v in value['metadata']['labels'].items()}"),
+    ("value.spec.ports.map(p => ({ name: p.name ?? `port-${p.port}`, port: p.port + 10000, targetPort: "
+     "typeof p.targetPort === 'number' ? p.targetPort + 10000 : p.targetPort ?? p.port }))", SERVICE,
+     "lambda value, context: [{'name': p['name'] if 'name' in p else f\"port-{p['port']}\", 'port': p['port'] + 10000, "
+     "'targetPort': t + 10000 if isinstance(t := p.get('targetPort'), int) else p['port'] if t is None else t} "
+     "for p in value['spec']['ports']]"),
+    ("value.spec.containers.reduce((sum, c) => { const cpu = c.resources?.requests?.cpu ?? '0'; "
+     "return sum + (cpu.endsWith('m') ? parseInt(cpu) : parseFloat(cpu) * 1000); }, 0)", MESH_POD,
+     "lambda value, context: sum(int(q[:-1]) if q.endswith('m') else float(q) * 1000 for c in value['spec']['containers'] "
+     "for q in [((c.get('resources') or {}).get('requests') or {}).get('cpu', '0')])"),
+    ("value.spec.containers.map(c => c.image.replace(/^docker\\.io\\//, 'mirror.gcr.io/')"
+     ".replace(/:(\\d+)\\.(\\d+)\\.(\\d+)$/, (m, major, minor) => `:${major}.${minor}`))", MESH_POD,
+     "lambda value, context, hub=re.compile(r'^docker\\.io/'), tag=re.compile(r':(\\d+)\\.(\\d+)\\.(\\d+)$'): "
+     "[tag.sub(lambda m: f':{m[1]}.{m[2]}', hub.sub('mirror.gcr.io/', c['image'], count=1), count=1) "
+     "for c in value['spec']['containers']]"),
+    ("[...new Set(value.spec.dnsNames.map(n => n.toLowerCase()))].sort()", CERTIFICATE,
+     "lambda value, context: sorted({n.lower() for n in value['spec']['dnsNames']})"),
+    ("value.spec.containers.concat(value.spec.initContainers ?? []).map(c => c.image)"
+     ".filter((img, i, all) => all.indexOf(img) === i)", MESH_POD,
+     "lambda value, context: list(dict.fromkeys(c['image'] for c in value['spec']['containers'] + "
+     "(value['spec'].get('initContainers') or [])))"),
+    ("value.endpoints.reduce((acc, e) => { const z = e.zone ?? 'unknown'; (acc[z] ??= []).push(...e.addresses); "
+     "return acc; }, {})", ENDPOINT_SLICE,
+     "lambda value, context: (lambda acc: [acc.setdefault(e.get('zone') or 'unknown', []).extend(e['addresses']) "
+     "for e in value['endpoints']] and acc)({})"),
+    ("Object.assign({}, value.metadata.labels, { 'vcluster.loft.sh/namespace': value.metadata.namespace }, "
+     "context.vcluster.name ? { 'vcluster.loft.sh/owner': context.vcluster.name } : {})", MESH_POD,
+     "lambda value, context: {**value['metadata']['labels'], 'vcluster.loft.sh/namespace': value['metadata']['namespace'], "
+     "**({'vcluster.loft.sh/owner': n} if (n := context['vcluster']['name']) else {})}"),
+    ("({ ...value, spec: { ...value.spec, template: { ...value.spec.template, metadata: { "
+     "...value.spec.template.metadata, annotations: { ...value.spec.template.metadata?.annotations, "
+     "'vcluster.loft.sh/synced': 'true' } } } } })", STATEFULSET,
+     "lambda value, context: {**value, 'spec': {**(s := value['spec']), 'template': {**(t := s['template']), "
+     "'metadata': {**(m := t['metadata']), 'annotations': {**(m.get('annotations') or {}), "
+     "'vcluster.loft.sh/synced': 'true'}}}}}"),
+    ("value.spec.volumeClaimTemplates?.map(t => ({ name: t.metadata?.name ?? 'unnamed', class: t.spec?.storageClassName "
+     "?? context.vcluster.config?.storage?.defaultClass ?? 'standard', size: t.spec?.resources?.requests?.storage "
+     "?? '1Gi' })) ?? []", STATEFULSET,
+     "lambda value, context: [{'name': (t.get('metadata') or {}).get('name') or 'unnamed', "
+     "'class': (t.get('spec') or {}).get('storageClassName') or ((context['vcluster'].get('config') or {})"
+     ".get('storage') or {}).get('defaultClass') or 'standard', "
+     "'size': (((t.get('spec') or {}).get('resources') or {}).get('requests') or {}).get('storage') or '1Gi'} "
+     "for t in value['spec'].get('volumeClaimTemplates') or []]"),
+    ("`${value.metadata.name}${value.spec.replicas > 1 ? `-x${value.spec.replicas}` : ''}.${value.metadata.namespace}"
+     "${value.spec.serviceName ? `@${value.spec.serviceName}` : ''}`", STATEFULSET,
+     "lambda value, context: f\"{value['metadata']['name']}{f'-x{r}' if (r := value['spec']['replicas']) > 1 else ''}"
+     ".{value['metadata']['namespace']}{f'@{s}' if (s := value['spec'].get('serviceName')) else ''}\""),
+    ("Array.from(new Set(value.endpoints.map(e => e.nodeName))).sort()", ENDPOINT_SLICE,
+     "lambda value, context: sorted({e['nodeName'] for e in value['endpoints']})"),
+    ("Object.fromEntries(Object.entries(value.spec).filter(([, v]) => Array.isArray(v)).map(([k, v]) => [k, v.length]))",
+     CERTIFICATE,
+     "lambda value, context: {k: len(v) for k, v in value['spec'].items() if isinstance(v, list)}"),
+    ("value.endpoints.every(e => e.conditions.ready !== false) ? 'healthy' : "
+     "value.endpoints.some(e => e.conditions.ready) ? 'degraded' : 'down'", ENDPOINT_SLICE,
+     "lambda value, context: 'healthy' if all(e['conditions'].get('ready') is not False for e in value['endpoints']) "
+     "else 'degraded' if any(e['conditions'].get('ready') for e in value['endpoints']) else 'down'"),
+    ("Math.max(0, ...value.status.containerStatuses.map(s => s.restartCount))", MESH_POD,
+     "lambda value, context: max((s['restartCount'] for s in value['status']['containerStatuses']), default=0)"),
+    ("Math.min(...value.spec.ports.map(p => p.nodePort ?? Infinity))", EDGE_SERVICE,
+     "lambda value, context: min(n if (n := p.get('nodePort')) is not None else math.inf for p in value['spec']['ports'])"),
+    ("value.spec.containers.map((c, i) => `${String(i + 1).padStart(2, '0')}-${c.name.padEnd(12, '.')}|`)", MESH_POD,
+     "lambda value, context: [f\"{i + 1:02d}-{c['name']:.<12}|\" for i, c in enumerate(value['spec']['containers'])]"),
+    ("Object.keys(value.data).filter(k => !k.startsWith('.') && !k.endsWith('.crt'))"
+     ".map(k => k.trim().toUpperCase().replace(/[.-]/g, '_'))", TLS_SECRET,
+     "lambda value, context: [k.strip().upper().replace('.', '_').replace('-', '_') for k in value['data'] "
+     "if not k.startswith('.') and not k.endswith('.crt')]"),
+    ("Object.entries(value.data).filter(([k, v]) => /^\\d+$/.test(k) && v).map(([k, v]) => { "
+     "const [svc, port, ...rest] = v.split(':'); return { port: Number(k), target: svc, targetPort: Number(port), "
+     "proxy: rest.includes('PROXY') }; })", TCP_CONFIGMAP,
+     "lambda value, context: [{'port': int(k), 'target': (p := v.split(':'))[0], 'targetPort': int(p[1]), "
+     "'proxy': 'PROXY' in p[2:]} for k in sorted((k for k in value['data'] if k.isdigit()), key=int) "
+     "if (v := value['data'][k])]"),
+    ("parseInt(value.metadata.annotations['deploy.example.com/replicas-hint'], 10) || 1", MESH_POD,
+     "lambda value, context: int(value['metadata']['annotations']['deploy.example.com/replicas-hint']) or 1"),
+    ("Number(value.spec.containers[0].env.find(e => e.name === 'WORKERS')?.value ?? 4) * 2", MESH_POD,
+     "lambda value, context: int(next((e['value'] for e in value['spec']['containers'][0]['env'] "
+     "if e['name'] == 'WORKERS'), 4)) * 2"),
+    ("JSON.stringify({ ports: value.spec.containers.flatMap(c => (c.ports ?? []).map(p => p.containerPort)), "
+     "sa: value.spec.serviceAccountName })", MESH_POD,
+     "lambda value, context: json.dumps({'ports': [p['containerPort'] for c in value['spec']['containers'] "
+     "for p in c.get('ports', [])], 'sa': value['spec']['serviceAccountName']}, separators=(',', ':'))"),
+    ("value.spec.volumes.filter(v => Boolean(v.configMap || v.secret)).map(v => v.configMap?.name ?? v.secret.secretName)",
+     MESH_POD,
+     "lambda value, context: [v['configMap']['name'] if 'configMap' in v else v['secret']['secretName'] "
+     "for v in value['spec']['volumes'] if v.get('configMap') or v.get('secret')]"),
+    ("(({ metadata: { name, labels: { version = 'v1', team = 'none' } = {} }, spec: { restartPolicy = 'Always', "
+     "priority = 0 } }) => `${name}:${version}:${team.trim()}:${restartPolicy}:${priority}`)(value)", MESH_POD,
+     "lambda value, context: f\"{value['metadata']['name']}:{(l := value['metadata'].get('labels') or {}).get('version', 'v1')}:"
+     "{l.get('team', 'none').strip()}:{value['spec'].get('restartPolicy', 'Always')}:{value['spec'].get('priority', 0)}\""),
+    ("`${atob(value.data.username)}:${btoa(atob(value.data.password).trim())}`", SECRET,
+     "lambda value, context: f\"{base64.b64decode(value['data']['username']).decode()}:"
+     "{base64.b64encode(base64.b64decode(value['data']['password']).strip()).decode()}\""),
+    ("value.spec.type === 'ExternalName' && value.spec.externalName.endsWith('.svc.cluster.local') ? "
+     "{ ...value.spec, externalName: virtualToHostDNS(value.spec.externalName) } : value.spec", CLUSTERIP_SERVICE,
+     "lambda value, context: (lambda s: {**s, 'externalName': f\"{(l := s['externalName'].split('.'))[0]}-x-{l[1]}-x-"
+     "{context['vcluster']['name']}.{context['vcluster']['namespace']}.svc.{'.'.join(l[3:])}\"} "
+     "if s['type'] == 'ExternalName' and s['externalName'].endswith('.svc.cluster.local') else s)(value['spec'])"),
+    ("(() => { const suffix = `-x-${value.metadata.labels['vcluster.loft.sh/namespace']}-x-${context.vcluster.name}`; "
+     "return value.metadata.name.endsWith(suffix) ? value.metadata.name.slice(0, -suffix.length) : value.metadata.name; })()",
+     HOST_SERVICE,
+     "lambda value, context: value['metadata']['name'].removesuffix("
+     "f\"-x-{value['metadata']['labels']['vcluster.loft.sh/namespace']}-x-{context['vcluster']['name']}\")"),
+    ("({ loadBalancer: { ingress: (value.status?.loadBalancer?.ingress ?? []).map(i => i.ip ? { ip: i.ip } "
+     ": { hostname: i.hostname }) } })", HOST_SERVICE,
+     "lambda value, context: {'loadBalancer': {'ingress': [{'ip': i['ip']} if i.get('ip') else {'hostname': i['hostname']} "
+     "for i in ((value.get('status') or {}).get('loadBalancer') or {}).get('ingress') or []]}}"),
+    ("({ ...value.spec, podSelector: { matchLabels: Object.fromEntries(Object.entries(value.spec.podSelector.matchLabels "
+     "?? {}).map(([k, v]) => [`vcluster.loft.sh/label-${context.vcluster.name}-${k}`, v])"
+     ".concat([['vcluster.loft.sh/namespace', value.metadata.namespace]])) } })", NETWORK_POLICY,
+     "lambda value, context: {**value['spec'], 'podSelector': {'matchLabels': {**{f\"vcluster.loft.sh/label-"
+     "{context['vcluster']['name']}-{k}\": v for k, v in (value['spec']['podSelector'].get('matchLabels') or {}).items()}, "
+     "'vcluster.loft.sh/namespace': value['metadata']['namespace']}}}"),
+    ("value.spec.ingress.flatMap(r => r.from ?? []).filter(f => f.ipBlock).map(f => 2 ** (32 - Number(f.ipBlock.cidr"
+     ".split('/')[1])))", NETWORK_POLICY,
+     "lambda value, context: [2 ** (32 - int(f['ipBlock']['cidr'].split('/')[1])) for r in value['spec']['ingress'] "
+     "for f in r.get('from', []) if f.get('ipBlock')]"),
+    ("(() => { const m = /^(\\d+(?:\\.\\d+)?)(Mi|Gi|Ti)?$/.exec(value.spec.resources.requests.storage); "
+     "const f = { Mi: 1 / 1024, Gi: 1, Ti: 1024 }[m[2]] ?? 1 / 2 ** 30; return Math.ceil(Number(m[1]) * f * 1.2) + 'Gi'; })()",
+     PVC,
+     "lambda value, context, rx=re.compile(r'^(\\d+(?:\\.\\d+)?)(Mi|Gi|Ti)?$'): "
+     "f\"{math.ceil(float((m := rx.match(value['spec']['resources']['requests']['storage']))[1]) "
+     "* {'Mi': 1 / 1024, 'Gi': 1, 'Ti': 1024}.get(m[2], 1 / 2 ** 30) * 1.2)}Gi\""),
+    ("value.spec.volumeClaimTemplates.map(t => t.spec.resources?.requests?.storage ?? '0Mi')"
+     ".reduce((mi, q) => mi + parseFloat(q) * (q.endsWith('Gi') ? 1024 : 1), 0)", STATEFULSET,
+     "lambda value, context: sum(float(q[:-2]) * (1024 if q.endswith('Gi') else 1) for t in "
+     "value['spec']['volumeClaimTemplates'] for q in [((t['spec'].get('resources') or {}).get('requests') or {})"
+     ".get('storage', '0Mi')])"),
+    ("value.spec.containers[0].env.find(e => e.name === 'FEATURES')?.value.split(',').filter(Boolean)"
+     ".map(f => f.toUpperCase()) ?? []", MESH_POD,
+     "lambda value, context: [f.upper() for f in next((e['value'] for e in value['spec']['containers'][0]['env'] "
+     "if e['name'] == 'FEATURES'), '').split(',') if f]"),
+    ("[...value.status.containerStatuses].sort((a, b) => b.restartCount - a.restartCount)"
+     ".map(s => `${s.name}:${s.restartCount}`)", MESH_POD,
+     "lambda value, context: [f\"{s['name']}:{s['restartCount']}\" for s in sorted(value['status']['containerStatuses'], "
+     "key=lambda s: -s['restartCount'])]"),
+    ("value.subsets.flatMap(s => s.addresses.map(a => ({ addresses: [a.ip], conditions: { ready: true }, "
+     "...(a.nodeName && { nodeName: a.nodeName }) })))", ENDPOINTS,
+     "lambda value, context: [{'addresses': [a['ip']], 'conditions': {'ready': True}, "
+     "**({'nodeName': a['nodeName']} if a.get('nodeName') else {})} for s in value['subsets'] for a in s['addresses']]"),
+    ("Object.entries(value.data).filter(([, v]) => v).map(([k, v]) => `${k}:${Math.ceil(v.length / 4) * 3 - "
+     "(v.endsWith('==') ? 2 : v.endsWith('=') ? 1 : 0)}`)", TLS_SECRET,
+     "lambda value, context: [f\"{k}:{-(-len(v) // 4) * 3 - (2 if v.endswith('==') else 1 if v.endswith('=') else 0)}\" "
+     "for k, v in value['data'].items() if v]"),
+    ("['true', '1', 'yes'].includes(String(value.metadata.annotations?.['sidecar.istio.io/inject'] ?? '').trim()"
+     ".toLowerCase())", BATCH_POD,
+     "lambda value, context: str((value['metadata'].get('annotations') or {}).get('sidecar.istio.io/inject') or '')"
+     ".strip().lower() in ('true', '1', 'yes')"),
+    ("(() => { const [ref, digest] = value.split('@'); const slash = ref.indexOf('/'); const full = slash > 0 && "
+     "/[.:]/.test(ref.slice(0, slash)) ? ref : 'docker.io/' + (slash > 0 ? ref : 'library/' + ref); "
+     "return (full.lastIndexOf(':') > full.lastIndexOf('/') ? full : full + ':latest') + (digest ? '@' + digest : ''); })()",
+     "nginx",
+     "lambda value, context: (lambda ref, _, digest: (lambda full: (full if full.rfind(':') > full.rfind('/') else "
+     "full + ':latest') + ('@' + digest if digest else ''))(ref if '/' in ref and ('.' in (h := ref.split('/', 1)[0]) "
+     "or ':' in h) else 'docker.io/' + (ref if '/' in ref else 'library/' + ref)))(*value.partition('@'))"),
+    ("value >= 30000 && value <= 32767 ? value : 30000 + (value % 2768)", 8080,
+     "lambda value, context: value if 30000 <= value <= 32767 else 30000 + value % 2768"),
+    ("value?.map(t => t.key).filter(Boolean).join(',') || 'none'", None,
+     "lambda value, context: ','.join(k for t in value or [] if (k := t.get('key'))) or 'none'"),
+]
+
 _NODE = r"""
 const vm = require('vm');
 const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));
@@ -899,6 +1157,8 @@ process.stdout.write(JSON.stringify(out));
 
 def main() -> None:
     cases = [{"id": f"c{i + 1:03d}", "js": js, "value": value, "context": CONTEXT} for i, (js, value) in enumerate(CASES)]
+    cases += [{"id": f"c{len(CASES) + i + 1:03d}", "js": js, "python": python, "value": value, "context": CONTEXT}
+              for i, (js, value, python) in enumerate(CASES_WITH_PYTHON)]
     done = subprocess.run(["node", "-e", _NODE], input=json.dumps(cases), capture_output=True, text=True, check=True)
     for case, expected in zip(cases, json.loads(done.stdout)):
         case["expected"] = expected
