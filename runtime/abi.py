@@ -24,7 +24,7 @@ from .with_scope import with_base as with_base, with_delete as with_delete, with
 from .with_scope import with_eval as with_eval, with_object as with_object, with_set as with_set, with_this as with_this
 from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
-ABI_VERSION = 12  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error; 6: native SORT_COLLATED, MATCH_GROUP, URI_ENCODE, URI_DECODE, PARSE_INT_RADIX, REGEX_SPLIT, MATCH_ARRAY, SORTED_KEYS, KNOWN_ASCII_KEYS, FLAT_ONE, NUMBER_TYPES and sorted
+ABI_VERSION = 11  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error; 6: native SORT_COLLATED, MATCH_GROUP, URI_ENCODE, URI_DECODE, PARSE_INT_RADIX, REGEX_SPLIT, MATCH_ARRAY, SORTED_KEYS, KNOWN_ASCII_KEYS, FLAT_ONE, NUMBER_TYPES and sorted
 # 7: native JS_ITEMS (Object.entries unpacked, in JS order, picked at C speed)
 #    native STR_KEYS (Object.keys(d).length without ordering the keys)
 #    the general tier fused into its public call (CompiledFunction.fused and its factory's parameters)
@@ -42,7 +42,7 @@ ABI_VERSION = 12  # 2: the native tier's helpers (runtime/native.py); 3: the wit
 # 10: the builtin ord (native charCodeAt and codePointAt of ASCII text)
 #    ARRAY_CALLBACKS (the general tier's array callback methods with only an arrow, called directly)
 # 11: method_of and call_method (a method read before call arguments that may change it)
-# 12: native SORTED_UNIQUE ([...new Set(xs)].sort() in one step) and the builtin id (the lists (g[k] ??= []).push(x) made)
+#    native SORTED_UNIQUE ([...new Set(xs)].sort() in one step) and the builtin id (the lists (g[k] ??= []).push(x) made)
 
 NAN = math.nan
 TYPE = type
