@@ -18,6 +18,7 @@ import attrs
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 from syncpatch.runtime.convert import JS_WHITESPACE
+from syncpatch.runtime.native import TEXT_LIMIT
 from syncpatch.runtime.stdlib.regexp_syntax import group_parens
 
 from .native import _PROTO_NAMES, Unsupported, _plain_text, _safe_int, is_function_call
@@ -915,6 +916,18 @@ def _trim(py: str) -> Any:
 
 def _replace(all_matches: bool) -> Any:
     def build(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
+        made, out = replaced(gen, obj, ty, args)
+        every = all_matches or isinstance(args[0], A.RegExpLiteral) and "g" in args[0].flags
+        short = isinstance(args[1], A.Literal) and type(args[1].value) is str and len(args[1].value) <= 1 \
+            and "$" not in args[1].value
+        if every and not short:
+            # every match replaced by a longer text: the result can outgrow its input past the
+            # string budget, where the general tier answers (with its RangeError); a match is
+            # never empty here, so a replacement of at most one character cannot
+            return E("T if len(T := X) <= L else DEOPT()", T=gen.tmp(), X=made, L=ast.Constant(TEXT_LIMIT)), out
+        return made, out
+
+    def replaced(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
         if len(args) != 2:
             raise Unsupported
         if not (isinstance(args[1], A.Literal) and type(args[1].value) is str):
@@ -1580,6 +1593,9 @@ def _join_items(gen: "NativeGen", items: ast.expr, args: tuple[Any, ...], start:
         raise Unsupported
     sep = _text_literal(args[0]) if args else ","
     if gen.element == "str":
+        if len(sep) > 1:  # (a longer separator can make the text outgrow its parts: JOIN's check)
+            return E("T if len(T := S.join(L)) <= N else DEOPT()", T=gen.tmp(), S=ast.Constant(sep), L=items,
+                     N=ast.Constant(TEXT_LIMIT)), "str"
         return E("S.join(L)", S=ast.Constant(sep), L=items), "str"
     return E("JOIN(S, L)", S=ast.Constant(sep), L=items), "str"  # (numbers, null and undefined too)
 

@@ -30,6 +30,7 @@ from .stdlib.string_case import js_lower, js_upper
 from .stdlib.string_regex import get_substitution
 from .stdlib.number import parse_int as js_parse_int
 from .strings import concat
+from .realm import DEFAULT_BUDGETS
 from .values import UNDEFINED
 
 __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS",
@@ -39,6 +40,11 @@ __all__ = ["Deopt", "deopt", "namespace", "compile_regex", "HELPERS", "MAX_ITEMS
 MAX_ITEMS = 1000
 #: longest string a native base64 or regex operation takes
 MAX_TEXT = 1 << 20
+#: the default budgets' sizes, for results that can outgrow their inputs (concat, join, JSON
+#: text, a global replace): past them the general tier answers, with its RangeError (text
+#: past half its budget: the general tier counts UTF-16 units, Python code points)
+ARRAY_LIMIT = DEFAULT_BUDGETS.array_length
+TEXT_LIMIT = DEFAULT_BUDGETS.string_length // 2
 
 
 class Deopt(Exception):
@@ -75,7 +81,10 @@ def json_string(s: str) -> str:
     as it is; JS escapes only lone surrogates besides)."""
     if not _plain_text(s):
         raise Deopt
-    return encode_basestring(s)
+    out = encode_basestring(s)
+    if len(out) > TEXT_LIMIT:
+        raise Deopt
+    return out
 
 
 def json_scalar(v: Any) -> str:
@@ -372,6 +381,8 @@ def concat_arrays(items: list[Any], *parts: Any) -> list[Any]:
             raise Deopt
         else:
             out.append(p)
+    if len(out) > ARRAY_LIMIT:
+        raise Deopt
     return out
 
 
@@ -815,7 +826,10 @@ def join(sep: str, items: list[Any]) -> str:
             parts.append(string_of(x))
         else:
             raise Deopt  # an object or array converts itself
-    return sep.join(parts)
+    out = sep.join(parts)
+    if len(out) > TEXT_LIMIT:
+        raise Deopt
+    return out
 
 
 def _integral(v: Any) -> Any:
@@ -945,13 +959,15 @@ def json_text(v: Any, indent: Any = None) -> Any:
     if type(v) is float:  # (a number alone: its JS text; in a container Python's would differ)
         return number_to_string(v) if math.isfinite(v) else "null"
     _json_plain(v, 0)
-    if indent is None:
-        return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
-    if type(indent) is not int or not 0 <= indent <= 10:
+    if indent is not None and (type(indent) is not int or not 0 <= indent <= 10):
         raise Deopt
-    if indent == 0:
-        return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
-    return json.dumps(v, indent=indent, separators=(",", ": "), ensure_ascii=False)
+    if not indent:
+        out = json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+    else:
+        out = json.dumps(v, indent=indent, separators=(",", ": "), ensure_ascii=False)
+    if len(out) > TEXT_LIMIT:
+        raise Deopt
+    return out
 
 
 def _json_plain(v: Any, depth: int) -> None:

@@ -342,7 +342,11 @@ def json_stringify(value: Any, replacer: Any = UNDEFINED, space: Any = UNDEFINED
     state = _Stringifier(fn, keys, _gap(space))
     wrapper = {"": value}
     result = state.prop(value, "", wrapper)
-    return UNDEFINED if result is None else result
+    if result is None:
+        return UNDEFINED
+    if result[:1] == '"' and len(result) > 4096:  # a string alone (containers check their text)
+        state.realm.check_string(len(result))
+    return result
 
 
 # --- parse: fast path -------------------------------------------------------------------------
@@ -479,8 +483,11 @@ def _stringify_fn(this: Any, value: Any = UNDEFINED, replacer: Any = UNDEFINED, 
     """JSON.stringify ( value [ , replacer [ , space ] ] ) (25.5.2)."""
     if replacer is UNDEFINED and space is UNDEFINED:  # a primitive has no toJSON to ask (25.5.2.2 step 2)
         t = type(value)
-        if t is str:
-            return quote(value)
+        if t is str:  # (containers check their text as they join it; a string alone here)
+            text = quote(value)
+            if len(text) > 4096:
+                current_realm().check_string(len(text))
+            return text
         if value is UNDEFINED:
             return UNDEFINED
         if value is None:

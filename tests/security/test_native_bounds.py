@@ -28,6 +28,39 @@ def test_doubling_bindings_meet_the_budget(source, value):
     assert time.monotonic() - start < 30  # generous: it must stop, not swap
 
 
+_LONG = "x" * 100
+#: results past the default array or string budget, made in one step from inputs within it
+OUTGROWING = [
+    ("value.concat(value).length", list(range(600_000))),
+    ("Object.keys(value).concat(Object.keys(value)).length", {f"k{i}": i for i in range(600_000)}),
+    ("value.split(',').length", "," * 1_000_001),
+    ("value.join(', ').length", ["x" * 40] * 400_000),
+    ("value.map(s => s).join('--').length", ["x" * 8] * 999),
+    ("JSON.stringify(value).length", ["x" * 9_000_000] * 2),
+    ("JSON.stringify(value).length", "\n" * 9_000_000),
+    (f"value.replaceAll('a', '{_LONG}').length", "a" * 200_000),
+    (f"value.replace(/a/g, '{_LONG}').length", "a" * 200_000),
+]
+
+
+@pytest.mark.parametrize("source, value", OUTGROWING, ids=[s for s, _ in OUTGROWING])
+def test_a_result_past_the_default_budgets_is_the_general_tiers_range_error(source, value):
+    """Made natively, each would be past the array or string budget the general tier keeps,
+    with its RangeError: the native tier hands it over instead of answering."""
+    f = syncpatch.compile_expression(source)
+    assert f.native
+    forced = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())
+    outcomes = []
+    for fn in (f, forced):
+        try:
+            outcomes.append(("ok", fn(value)))
+        except LimitExceeded as exc:
+            outcomes.append(("err", exc.budget))
+    assert outcomes[0] == outcomes[1]
+    if "--" not in source:
+        assert outcomes[0][0] == "err"
+
+
 @pytest.mark.parametrize("source", [
     # loops in loops in loops: MAX_ITEMS cubed is past any budget (two levels are native)
     "value.reduce((acc, x) => acc + x.reduce((s, y) => s + y.reduce((t, z) => t + z, 0), 0), 0)",

@@ -123,6 +123,20 @@ def test_parse_canonicalizes_escaped_surrogate_pairs():
     assert json_parse('"\\ud800"') == "\ud800"
 
 
+@pytest.mark.parametrize("args", ["", ", null", ", null, 2"])
+def test_a_string_alone_respects_the_string_budget(args):
+    """A string's JSON text (up to six units a character) is checked like a container's."""
+    import syncpatch
+
+    source = f"JSON.stringify(value{args}).length"
+    small = syncpatch.compile_expression(source, budgets=syncpatch.Budgets(string_length=10_000))
+    assert small("\n" * 4000) == 8002
+    with pytest.raises(LimitExceeded):
+        small("\n" * 5000)  # 10,002 units of text
+    with pytest.raises(LimitExceeded):
+        small("x" * 10_000)
+
+
 def test_shared_subtrees_cannot_blow_up_the_output():
     big = "x" * 1000
     level = [big, big]
