@@ -835,7 +835,9 @@ def _group_push(gen: "NativeGen", e: A.CallExpression, group: A.AssignmentExpres
         made = gen.group_lists = gen.tmp()
         gen.prelude.append(_assign(made, E("{}")))
     kn, xs = gen.tmp(), gen.tmp()
-    absent = "X is None or X is UNDEFINED" if group.operator == "??=" else         "X is None or X is UNDEFINED or not (X if type(X) in PLAIN_TRUTH else JS_TRUTHY(X))"
+    absent = "X is None or X is UNDEFINED"
+    if group.operator == "||=":
+        absent += " or not (X if type(X) in PLAIN_TRUTH else JS_TRUTHY(X))"
     steps = [_assign(kn, k), *S("if K in PROTO_NAMES: DEOPT()", K=kn), _assign(xs, E("D.get(K, UNDEFINED)", D=d, K=kn)),
              *S(f"if {absent}:\n    X = []\n    D[K] = X\n    M[id(X)] = X\nelif M.get(id(X)) is not X:\n    DEOPT()",
                 X=xs, D=d, K=kn, M=made)]
