@@ -818,24 +818,16 @@ class NativeGen:
         t, r = self.tmp(), self.tmp()
         if self.in_comprehension:
             self.consumed(obj)
-            self.scopes.append({_CHAIN_OBJECT: (t, ty)})
-            try:
-                with self.branch():
-                    e, rest_ty = self.expr(rest)
-            finally:
-                self.scopes.pop()
+            e, rest_ty = self.chain_rest(rest, t, ty)
             out = E("UNDEFINED if (T := X) is None or T is UNDEFINED else R", T=t, X=obj, R=e)
             if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
                 self.ready(out)
             return out, "any"
         self.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
         saved, self.pre = self.pre, []
-        self.scopes.append({_CHAIN_OBJECT: (t, ty)})
         try:
-            with self.branch():
-                e, rest_ty = self.expr(rest)
+            e, rest_ty = self.chain_rest(rest, t, ty)
         finally:
-            self.scopes.pop()
             body, self.pre = self.pre, saved
         self.pre.append(ast.If(test=E("T is None or T is UNDEFINED", T=t),
                                body=[ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=E("UNDEFINED"))],
@@ -844,6 +836,15 @@ class NativeGen:
         if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
             self.ready(out)  # (undefined, or what the caller gets as it is)
         return out, "any"
+
+    def chain_rest(self, rest: Any, t: str, ty: str) -> tuple[ast.expr, str]:
+        """The rest of a short-circuited chain, in a branch, its first ``?.`` object held in ``t``."""
+        self.scopes.append({_CHAIN_OBJECT: (t, ty)})
+        try:
+            with self.branch():
+                return self.expr(rest)
+        finally:
+            self.scopes.pop()
 
     def literal(self, node: A.Literal) -> tuple[ast.expr, str]:
         v = node.value

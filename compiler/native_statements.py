@@ -806,18 +806,27 @@ def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
     found = gen.lookup(e.callee.object.name) if isinstance(e.callee.object, A.Identifier) else None
     if xs is None or found is None or found[1] != "list":
         raise Unsupported
+    grow, spreads = _pushed(gen, xs, e.arguments)
+    # (outside a loop, a few statements add a few elements; in one, or spread, the default budget bounds it)
+    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop or spreads else []
+    return [*_flush(gen), *grow, *bound]
+
+
+def _pushed(gen: "NativeGen", xs: str, arguments: tuple[Any, ...]) -> tuple[list[ast.stmt], bool]:
+    """The statements that push ``arguments`` onto the list named ``xs`` (a spread array's
+    elements spread in), and whether any argument spreads."""
     values: list[ast.expr] = []
-    for a in e.arguments:
+    for a in arguments:
         if isinstance(a, A.SpreadElement):  # (another iterable, a string's code points: the general tier)
             values.append(ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load()))
         else:
             values.append(gen.expr(a)[0])
-    spreads = any(isinstance(v, ast.Starred) for v in values)
-    grow = S("X.append(V)", X=xs, V=values[0]) if len(values) == 1 and not spreads else \
-        S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load()))
-    # (outside a loop, a few statements add a few elements; in one, or spread, the default budget bounds it)
-    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop or spreads else []
-    return [*_flush(gen), *grow, *bound]
+    if len(values) == 1:
+        one = values[0]
+        if isinstance(one, ast.Starred):
+            return S("X.extend(V)", X=xs, V=one.value), True
+        return S("X.append(V)", X=xs, V=one), False
+    return S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load())), any(isinstance(v, ast.Starred) for v in values)
 
 
 def _group_push(gen: "NativeGen", e: A.CallExpression, group: A.AssignmentExpression) -> list[ast.stmt]:
@@ -841,17 +850,7 @@ def _group_push(gen: "NativeGen", e: A.CallExpression, group: A.AssignmentExpres
     steps = [_assign(kn, k), *S("if K in PROTO_NAMES: DEOPT()", K=kn), _assign(xs, E("D.get(K, UNDEFINED)", D=d, K=kn)),
              *S(f"if {absent}:\n    X = []\n    D[K] = X\n    M[id(X)] = X\nelif M.get(id(X)) is not X:\n    DEOPT()",
                 X=xs, D=d, K=kn, M=made)]
-    values: list[ast.expr] = []
-    for a in e.arguments:
-        if isinstance(a, A.SpreadElement):  # (another iterable, a string's code points: the general tier)
-            values.append(ast.Starred(value=gen.as_list(*gen.expr(a.argument, raw=True)), ctx=ast.Load()))
-        else:
-            values.append(gen.expr(a)[0])
-    if len(values) == 1:
-        one = values[0]
-        grow = S("X.extend(V)", X=xs, V=one.value) if isinstance(one, ast.Starred) else S("X.append(V)", X=xs, V=one)
-    else:
-        grow = S("X.extend(V)", X=xs, V=ast.List(elts=values, ctx=ast.Load()))
+    grow, _ = _pushed(gen, xs, e.arguments)
     return [*_flush(gen), *steps, *grow, *S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000))]
 
 
