@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import Any, TypeGuard
+from typing import Any, Callable, TypeGuard
 
 import attrs
 
@@ -815,27 +815,36 @@ class NativeGen:
                     found.add(id(stand_in))
         self.stand_ins.append(rest)  # (held: the analyses know its links by id)
         obj, ty = self.expr(base, raw=True)
-        t, r = self.tmp(), self.tmp()
         if self.in_comprehension:
             self.consumed(obj)
+            t = self.tmp()
             e, rest_ty = self.chain_rest(rest, t, ty)
             out = E("UNDEFINED if (T := X) is None or T is UNDEFINED else R", T=t, X=obj, R=e)
             if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
                 self.ready(out)
             return out, "any"
+        out, e, rest_ty = self.unless_nullish(obj, lambda held: self.chain_rest(rest, held, ty))
+        if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
+            self.ready(out)  # (undefined, or what the caller gets as it is)
+        return out, "any"
+
+    def unless_nullish(self, obj: ast.expr,
+                       rest: Callable[[str], tuple[ast.expr, str]]) -> tuple[ast.expr, ast.expr, str]:
+        """Undefined when ``obj`` is null or undefined, else what ``rest`` makes of it (given
+        the name holding it), as statements: ``rest``'s own statements (a loop's receiver it
+        hoists, say) run only after the test. The name of the answer, ``rest``'s expression
+        and its type."""
+        t, r = self.tmp(), self.tmp()
         self.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
         saved, self.pre = self.pre, []
         try:
-            e, rest_ty = self.chain_rest(rest, t, ty)
+            e, ty = rest(t)
         finally:
             body, self.pre = self.pre, saved
         self.pre.append(ast.If(test=E("T is None or T is UNDEFINED", T=t),
                                body=[ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=E("UNDEFINED"))],
                                orelse=[*body, ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=e)]))
-        out = E("R", R=r)
-        if rest_ty in ("ascii", "str", "bool", "int", "null", "undef", "strs") or self.is_ready(e):
-            self.ready(out)  # (undefined, or what the caller gets as it is)
-        return out, "any"
+        return E("R", R=r), e, ty
 
     def chain_rest(self, rest: Any, t: str, ty: str) -> tuple[ast.expr, str]:
         """The rest of a short-circuited chain, in a branch, its first ``?.`` object held in ``t``."""

@@ -277,17 +277,7 @@ def _optional_call(gen: "NativeGen", node: A.CallExpression, callee: A.MemberExp
     if gen.in_comprehension:
         return _optional_call_in_callback(gen, node, callee)
     obj, ty = gen.expr(callee.object, raw=True)
-    t, r = gen.tmp(), gen.tmp()
-    gen.pre.append(ast.Assign(targets=[ast.Name(id=t, ctx=ast.Store())], value=obj))
-    saved, gen.pre = gen.pre, []
-    try:
-        e, call_ty = _call_on_receiver(gen, node, callee, t, ty)
-    finally:
-        body, gen.pre = gen.pre, saved
-    gen.pre.append(ast.If(test=E("T is None or T is UNDEFINED", T=t),
-                          body=[ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=E("UNDEFINED"))],
-                          orelse=[*body, ast.Assign(targets=[ast.Name(id=r, ctx=ast.Store())], value=e)]))
-    out = E("R", R=r)
+    out, _, call_ty = gen.unless_nullish(obj, lambda t: _call_on_receiver(gen, node, callee, t, ty))
     if call_ty in _READY_TYPES:
         # undefined or a value of a type the caller gets as it is (``xs?.map(x => `${x.a}`)``,
         # a list of strings): returned with no type test or walk
