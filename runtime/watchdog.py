@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import os
 import sys
 import threading
 import time
@@ -75,6 +76,23 @@ def watch(realm: Any) -> None:
         if not _started:
             _started = True
             threading.Thread(target=_run, name="syncpatch-watchdog", daemon=True).start()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child (a pre-forking server's worker, a ``fork`` pool) has no watchdog thread,
+    only the parent's note that one runs, and a copy of ``LOCK`` the thread may have held at
+    that instant: the child gets a lock of its own and a watchdog of its own for the realms it
+    inherited (a thread's spare among them)."""
+    global LOCK, _started
+    LOCK = threading.Lock()
+    _started = False
+    if _realms:
+        _started = True
+        threading.Thread(target=_run, name="syncpatch-watchdog", daemon=True).start()
+
+
+if hasattr(os, "register_at_fork"):  # (POSIX)
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def disarm(realm: Any) -> None:

@@ -8,6 +8,10 @@ each row runs through both exits (the closure and a ``compile-patches`` artifact
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import warnings
 from typing import Any
 
 import pytest
@@ -245,3 +249,38 @@ def test_an_interrupt_landing_as_an_own_realm_evaluation_ends_restores_the_threa
     assert len(landed) == 1 and landed[0] is not current
     assert state.realm is current and not landed[0].busy
     assert expression(4, {}) == 8
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX fork")
+def test_a_forked_child_gets_a_watchdog_and_a_lock_of_its_own() -> None:
+    """A pre-forking server forks after its first evaluations: the child has no watchdog
+    thread, and the parent's watchdog may hold its lock at that instant. The child must not
+    deadlock registering a realm, and its evaluations must be watched."""
+    from syncpatch.runtime import watchdog
+    from syncpatch.runtime.realm import Realm
+
+    syncpatch.compile_expression("1", budgets=syncpatch.Budgets())(None)  # (the parent's watchdog runs)
+    read, write = os.pipe()
+    watchdog.LOCK.acquire()  # (as if the watchdog held it when the fork came: the child's copy stays held)
+    pid = -1
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # (3.12+: a fork of a threaded process)
+            pid = os.fork()
+    finally:
+        if pid != 0:
+            watchdog.LOCK.release()
+    if pid == 0:
+        try:
+            signal.alarm(20)  # (a child that deadlocks dies of it instead of hanging the suite)
+            Realm()  # registers with the watchdog
+            alive = any(t.name == "syncpatch-watchdog" and t.is_alive() for t in threading.enumerate())
+            os.write(write, b"watched" if alive else b"unwatched")
+        finally:
+            os._exit(0)
+    os.close(write)
+    _, status = os.waitpid(pid, 0)
+    answer = os.read(read, 100)
+    os.close(read)
+    assert os.WIFEXITED(status), "the child died (deadlocked on the watchdog's lock)"
+    assert answer == b"watched"
