@@ -8,6 +8,11 @@ forced (``compile_expression(js, budgets=Budgets())``: custom budgets always tak
 tier). The tier a case runs on is observed on a fresh expression after one call: ``native``
 (it has a native tier and the general tier was never needed), ``fallback`` (it has one, but
 its guard failed on this input) or ``general`` (no native tier).
+
+Each run also measures the floor of a call on each tier (``call_floors``: what a call costs
+beyond a hand-written one doing the same small work) and the geomean ratios those floors
+alone make of the corpus (``floor_geomeans``): where no per-operation speed-up can take a
+tier while every call pays its entry.
 """
 
 from __future__ import annotations
@@ -89,6 +94,40 @@ def observed_tier(source: str, value: Any, context: Any) -> str:
     return "fallback" if expression.general.loaded else "native"  # a native-first tier loads its general tier on first need
 
 
+def call_floors(*, repeats: int, target: float) -> dict[str, float]:
+    """Nanoseconds a call of each tier costs beyond a hand-written call doing the same work,
+    on a script that reads its input once: ``value === "web"`` (the native tier: its entry,
+    one type test, the comparison; the general tier: its realm set up and checked around
+    the same), against ``lambda value, context: value == "web"``, in one interleaved run."""
+    import syncpatch
+
+    source = 'value === "web"'
+    contenders: dict[str, Callable[[Any, Any], Any]] = {
+        "handwritten": lambda value, context: value == "web",
+        "native": syncpatch.compile_expression(source),
+        "general": syncpatch.compile_expression(source, budgets=syncpatch.Budgets()),
+    }
+    times = interleaved_medians(contenders, [("web", None)] * 16, repeats=repeats, target=target)
+    return {tier: max((times[tier] - times["handwritten"]) * 1e9, 0.0) for tier in ("native", "general")}
+
+
+def floor_geomeans(rows: list[dict[str, Any]], floors: dict[str, float]) -> dict[str, float]:
+    """What the per-call floors alone make of the corpus's geomean ratio to hand-written:
+    ``native`` and ``general`` if each case cost its hand-written time plus the tier's floor
+    (every operation as fast as hand-written Python), and ``general_at_native_speed`` if the
+    general tier's operations cost what the native tier's do (each case's native time with the
+    general floor in place of the native one). A tier whose floor geomean is above a target
+    cannot meet it by making operations faster, only by making its entry cheaper."""
+    timed = [r["ns"] for r in rows if "syncpatch" in r["ns"]]
+    return {
+        "native": geomean([(ns["handwritten"] + floors["native"]) / ns["handwritten"] for ns in timed]),
+        "general": geomean([(ns["handwritten"] + floors["general"]) / ns["handwritten"] for ns in timed]),
+        "general_at_native_speed": geomean([
+            max(ns["syncpatch"] - floors["native"] + floors["general"], ns["handwritten"]) / ns["handwritten"]
+            for ns in timed]),
+    }
+
+
 def run(*, repeats: int, target: float, limit: int | None = None) -> dict[str, Any]:
     import syncpatch
 
@@ -129,7 +168,11 @@ def run(*, repeats: int, target: float, limit: int | None = None) -> dict[str, A
             "ratio_to_handwritten": {n: t / base for n, t in times.items() if n != "handwritten"},
             "problems": problems,
         })
-    return {"rows": rows, "summary": summarise(rows)}
+    floors = call_floors(repeats=repeats, target=target)
+    summary = summarise(rows)
+    summary["call_floor_ns"] = floors
+    summary["floor_geomean"] = floor_geomeans(rows, floors)
+    return {"rows": rows, "summary": summary}
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:

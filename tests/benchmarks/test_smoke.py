@@ -40,3 +40,18 @@ def test_refusals_name_the_rule_and_the_construct():
     assert refusal('value.name + "-x"') is None  # in the native subset
     why = refusal("(function () { return this })()")  # a called function reading its own `this` is not
     assert why is not None and "native" in why and "CallExpression" in why
+
+
+def test_floor_geomeans_add_each_tiers_floor_to_the_hand_written_time():
+    from benchmarks.bench_realistic import floor_geomeans
+
+    rows = [
+        {"ns": {"handwritten": 10.0, "syncpatch": 30.0, "general": 400.0}},
+        {"ns": {"handwritten": 1000.0, "syncpatch": 1500.0, "general": 3000.0}},
+        {"ns": {"handwritten": 50.0}},  # not timed on syncpatch (a problem row): left out
+    ]
+    got = floor_geomeans(rows, {"native": 10.0, "general": 190.0})
+    assert abs(got["native"] - ((20 / 10) * (1010 / 1000)) ** 0.5) < 1e-9
+    assert abs(got["general"] - ((200 / 10) * (1190 / 1000)) ** 0.5) < 1e-9
+    # the native time with the general floor in place of the native one
+    assert abs(got["general_at_native_speed"] - ((210 / 10) * (1680 / 1000)) ** 0.5) < 1e-9
