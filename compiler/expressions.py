@@ -280,6 +280,8 @@ class ExprGen(GenBase):
         if holes and not any(isinstance(e, A.SpreadElement) for e in node.elements):
             # elisions are holes (13.2.4.1): absent for `in`, keys and the array methods
             return P.call("array_holes", P.list_(elts), P.tuple_(*[P.const(i) for i in holes]))
+        if len(elts) > 1 and any(isinstance(e, A.SpreadElement) for e in node.elements):
+            return P.call("array_within", P.list_(elts))  # (the spreads together may pass the array budget)
         return P.list_(elts)
 
     def object(self, node: A.ObjectExpression) -> ast.expr:

@@ -1778,7 +1778,11 @@ class NativeGen:
                 elts.append(ast.Starred(value=self.as_list(e, ty), ctx=ast.Load()))
             else:
                 elts.append(self.expr(el)[0])
-        return ast.List(elts=elts, ctx=ast.Load()), "list"
+        made = ast.List(elts=elts, ctx=ast.Load())
+        if len(elts) > 1 and any(isinstance(e, ast.Starred) for e in elts):
+            # each spread fits the default array budget, the whole may not: the general tier's RangeError
+            return E("T if len(T := X) <= L else DEOPT()", T=self.tmp(), X=made, L=ast.Constant(1_000_000)), "list"
+        return made, "list"
 
 
 def _literal_choice(e: ast.expr) -> bool:

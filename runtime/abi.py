@@ -24,7 +24,7 @@ from .with_scope import with_base as with_base, with_delete as with_delete, with
 from .with_scope import with_eval as with_eval, with_object as with_object, with_set as with_set, with_this as with_this
 from .values import MISSING as MISSING, UNDEFINED, JSThrow, make_error, reference_error, type_error
 
-ABI_VERSION = 11  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error; 6: native SORT_COLLATED, MATCH_GROUP, URI_ENCODE, URI_DECODE, PARSE_INT_RADIX, REGEX_SPLIT, MATCH_ARRAY, SORTED_KEYS, KNOWN_ASCII_KEYS, FLAT_ONE, NUMBER_TYPES and sorted
+ABI_VERSION = 12  # 2: the native tier's helpers (runtime/native.py); 3: the with-statement and class helpers; 4: eval's var holders; 5: native result checks where results are made (SPREAD_OUT, KEYS_OUT), the native range, invoke_arrow, invoke_regexp, callee_error; 6: native SORT_COLLATED, MATCH_GROUP, URI_ENCODE, URI_DECODE, PARSE_INT_RADIX, REGEX_SPLIT, MATCH_ARRAY, SORTED_KEYS, KNOWN_ASCII_KEYS, FLAT_ONE, NUMBER_TYPES and sorted
 # 7: native JS_ITEMS (Object.entries unpacked, in JS order, picked at C speed)
 #    native STR_KEYS (Object.keys(d).length without ordering the keys)
 #    the general tier fused into its public call (CompiledFunction.fused and its factory's parameters)
@@ -43,6 +43,7 @@ ABI_VERSION = 11  # 2: the native tier's helpers (runtime/native.py); 3: the wit
 #    ARRAY_CALLBACKS (the general tier's array callback methods with only an arrow, called directly)
 # 11: method_of and call_method (a method read before call arguments that may change it)
 #    native SORTED_UNIQUE ([...new Set(xs)].sort() in one step) and the builtin id (the lists (g[k] ??= []).push(x) made)
+# 12: array_within (an array literal of a spread and more elements, held to the array budget as a whole)
 
 NAN = math.nan
 TYPE = type
@@ -80,6 +81,7 @@ callee_error = callops.callee_error
 construct = callops.construct
 new_target = callops.new_target
 spread = callops.spread
+array_within = callops.array_within
 iterate = members.js_iterate
 iter_close = members.iter_close
 object_spread = callops.object_spread
@@ -223,7 +225,7 @@ def caught_value(exc: BaseException, names: dict[str, str]) -> Any:
 NAMES: tuple[str, ...] = (
     "UNDEFINED", "JSFunction", "JSThrow", "GLOBALS", "NAN", "INF", "PATCHED", "TYPE", "STR", "INT", "FLOAT", "DICT", "LIST", "TUPLE", "LEN", "NEXT", "NAME_ERROR", "caught_value",
     "get", "delm", "setm", "setm_strict", "delm_strict", "invoke", "invoke_arrow", "ARRAY_CALLBACKS", "invoke_regexp", "invoke_opt", "call", "call_this", "callee_error",
-    "BUILTIN_CALLS", "bound_callee", "method_of", "call_method", "construct", "new_target", "spread",
+    "BUILTIN_CALLS", "bound_callee", "method_of", "call_method", "construct", "new_target", "spread", "array_within",
     "iterate", "iter_close", "object_spread", "spread_dict", "set_literal_proto", "literal_data", "array_holes", "literal_accessor", "literal_spread", "template", "tagged_strings", "forin_keys",
     "update_member", "compound_member", "reference_key", "new_regexp", "property_key", "rest_object", "rest_array",
     "add", "sub", "mul", "div", "mod", "power", "neg", "pos", "bit_not", "bit_and", "bit_or",

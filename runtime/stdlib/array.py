@@ -89,7 +89,16 @@ def array_ctor(this: Any, *args: Any) -> list[Any]:
             mark_holes(out, 0)  # n holes, no elements (23.1.1.1 step 5)
             return out
         return [n]
+    _check_count(len(args))
     return list(args)
+
+
+def _check_count(n: int) -> None:
+    """An array made of a call's arguments (``Array(...a, ...b)``, ``Array.of``): each spread
+    was held to the array budget alone, the whole is held here (as ``spread`` does, at most
+    64 items are not counted)."""
+    if n > 64:
+        current_realm().check_array(n)
 
 
 def array_is_array(this: Any, arg: Any = UNDEFINED, *_: Any) -> bool:
@@ -99,6 +108,7 @@ def array_is_array(this: Any, arg: Any = UNDEFINED, *_: Any) -> bool:
 
 def array_of(this: Any, *items: Any) -> Any:
     """Array.of (23.1.2.3)."""
+    _check_count(len(items))
     return _into_class(this, list(items), (len(items),))
 
 

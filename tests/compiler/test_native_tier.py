@@ -2868,6 +2868,25 @@ def test_split_past_the_array_budget_is_the_general_tiers_range_error(source: st
     assert outcome(f, "," * 2_000_001, None)[0] == "err" or source.endswith("3).length")
 
 
+
+@pytest.mark.parametrize("source", [
+    "[...value, ...value].length", "[...value, ...value, ...value].length", "[0, ...value, 1, ...value].length",
+    "[...value, 1].length", "[...value].length", "Array.of(...value, ...value).length", "Array(...value, ...value).length",
+    "(() => { const b = [...value, ...value]; return b.length })()",
+])
+def test_array_literal_of_spreads_is_held_to_the_array_budget_as_a_whole(source: str) -> None:
+    """Each spread of an array literal (or of the arguments Array and Array.of make an array
+    of) fits the default array budget (1,000,000) alone, the whole literal may not: both tiers
+    then give the budget's RangeError (before, both built the 1.2 or 1.8 million items)."""
+    f = compiled(source)
+    forced = syncpatch.compile_expression(source, budgets=syncpatch.Budgets())
+    for n in (600_000, 500_000, 999_999, 3):
+        items = list(range(n))
+        ours, general = outcome(f, items, None), outcome(forced, items, None)
+        assert ours == general, (source, n, ours, general)
+        count = source.count("...value") * n + source.count(", 1") + source.count("[0,")
+        assert ours[0] == ("err" if count > 1_000_000 else "ok"), (source, n, ours)
+
 # -- corpus8: the constructs of the corpus's eighth batch -----------------------------------------
 # powers of operands known at run time; Infinity and NaN, and Math.max/min over numbers that may
 # be fractions; sort of a fresh Array.from; optional chains that short-circuit the plain links
