@@ -296,6 +296,10 @@ class PatchPlan:
     _from_host_steps: tuple[_Step, ...] = attrs.field(init=False, eq=False, repr=False)
     _to_host_program: _Program | None = attrs.field(init=False, eq=False, repr=False, default=None)
     _from_host_program: _Program | None = attrs.field(init=False, eq=False, repr=False, default=None)
+    #: each direction's inlined run once its program is built (``_Program.inlined``): what
+    #: ``to_host``/``from_host`` try first, read in one attribute
+    _to_host_fast: Callable[[Any, Any], Any] | None = attrs.field(init=False, eq=False, repr=False, default=None)
+    _from_host_fast: Callable[[Any, Any], Any] | None = attrs.field(init=False, eq=False, repr=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_to_host_steps", _steps(self.entries, self.to_host_keyword))
@@ -306,9 +310,11 @@ class PatchPlan:
         if direction == "to_host":
             program = self._to_host_program or _Program(self._to_host_steps, direction)
             object.__setattr__(self, "_to_host_program", program)
+            object.__setattr__(self, "_to_host_fast", program.inlined)
         else:
             program = self._from_host_program or _Program(self._from_host_steps, direction)
             object.__setattr__(self, "_from_host_program", program)
+            object.__setattr__(self, "_from_host_fast", program.inlined)
         return program
 
     @overload
@@ -322,13 +328,10 @@ class PatchPlan:
     def to_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
                 with_imports: bool = False) -> Any:
         """Tenant → host: returns the patched copy (and the import records when asked)."""
-        if not self._to_host_steps:
-            return PatchResult(obj) if with_imports else obj
-        program = self._to_host_program or self._program("to_host")
-        if program.inlined is not None and (root := program.inlined(obj, context)) is not _MISS:
+        fast = self._to_host_fast
+        if fast is not None and (root := fast(obj, context)) is not _MISS:
             return PatchResult(root) if with_imports else root
-        root, imports = self._apply("to_host", program, obj, context, translator)
-        return PatchResult(root, imports) if with_imports else root
+        return self._directed("to_host", obj, context, translator, with_imports, fast is None)
 
     @overload
     def from_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
@@ -341,12 +344,22 @@ class PatchPlan:
     def from_host(self, obj: Any, context: Any = None, *, translator: "NameTranslator | None" = None,
                   with_imports: bool = False) -> Any:
         """Host → tenant: returns the patched copy (and the import records when asked)."""
-        if not self._from_host_steps:
-            return PatchResult(obj) if with_imports else obj
-        program = self._from_host_program or self._program("from_host")
-        if program.inlined is not None and (root := program.inlined(obj, context)) is not _MISS:
+        fast = self._from_host_fast
+        if fast is not None and (root := fast(obj, context)) is not _MISS:
             return PatchResult(root) if with_imports else root
-        root, imports = self._apply("from_host", program, obj, context, translator)
+        return self._directed("from_host", obj, context, translator, with_imports, fast is None)
+
+    def _directed(self, direction: Direction, obj: Any, context: Any, translator: "NameTranslator | None",
+                  with_imports: bool, try_inlined: bool) -> Any:
+        """``to_host``/``from_host`` past their inlined run: a plan with nothing to do in
+        ``direction``, the first application (which builds the program), a plan without an
+        inlined run, or an object it missed on (``try_inlined`` false: it was just tried)."""
+        if not (self._to_host_steps if direction == "to_host" else self._from_host_steps):
+            return PatchResult(obj) if with_imports else obj
+        program = (self._to_host_program if direction == "to_host" else self._from_host_program) or self._program(direction)
+        if try_inlined and program.inlined is not None and (root := program.inlined(obj, context)) is not _MISS:
+            return PatchResult(root) if with_imports else root
+        root, imports = self._apply(direction, program, obj, context, translator)
         return PatchResult(root, imports) if with_imports else root
 
     def apply(self, direction: Direction, obj: Any, context: Any = None, *,

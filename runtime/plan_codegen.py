@@ -19,6 +19,7 @@ User path keys enter the source only as ``repr()`` literals of ``str`` (and inde
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any, Callable, NamedTuple, Sequence
 
 from .compiled import CompiledExpression
@@ -188,6 +189,9 @@ class _Source:
         self.ownership = ownership
         self.group = 0
         self.inline = inline  # write native bodies in place (see plan_inline)
+        # the context a walker gets: its own copy in an inlined run (it writes "path" there),
+        # so the run can read the caller's context as it is when nothing else uses it
+        self.walker_ctx = "ctx.copy()" if inline else "ctx"
 
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
@@ -293,7 +297,7 @@ def _dispatch(src: _Source, node: _Node, branches: list[_Branch], ind: int) -> N
     src.line(ind, f"elif isinstance({node.var}, _C):")
     for branch in branches:
         rest = src.bind(build_walker(branch.segs[d:], branch.paths), "w")
-        src.line(ind + 1, f"{node.var} = {rest}({node.var}, {_path_expr(node.parts)}, {branch.fn}, ctx, owned)")
+        src.line(ind + 1, f"{node.var} = {rest}({node.var}, {_path_expr(node.parts)}, {branch.fn}, {src.walker_ctx}, owned)")
 
 
 def _descend(src: _Source, node: _Node, key: str, child: str, seg: Segment, branches: list[_Branch],
@@ -413,6 +417,10 @@ def _wildcard_on_dict(src: _Source, node: _Node, branches: list[_Branch], ind: i
     _set_result(src, node, key, item, new, ind + 1, known=known)
 
 
+#: a use of ``ctx`` in a generated line other than a walker's copy of it
+_CTX_USE = re.compile(r"\bctx\b(?!\.copy\(\))")
+
+
 @functools.lru_cache(maxsize=256)
 def _code(source: str) -> Any:
     """Compiled plan source; plans of the same shape share it (their objects differ by name)."""
@@ -446,8 +454,10 @@ def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Ex
         src.line(1, "if type(context) is dict and 'vcluster' in context and 'hostObject' in context "
                     "and 'virtualObject' in context:")
         src.line(2, "ctx = context.copy()")
+        copy_line = len(src.lines) - 1
         src.line(1, "else:")
         src.line(2, f"ctx = {context}(context, n0)")
+        body_start = len(src.lines)
         src.line(1, "owned = {}")
         src.line(1, "try:")
         src.line(2, "pass")  # (a plan with no step)
@@ -462,7 +472,7 @@ def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Ex
         if not fuse:
             src.line(body, f"step = {group[0]}")
         if not paths[group[0]]:
-            src.line(body, f"n0 = _whole(None, n0, {branches[group[0]].fn}, ctx, owned)")
+            src.line(body, f"n0 = _whole(None, n0, {branches[group[0]].fn}, {src.walker_ctx}, owned)")
             continue
         src.line(body, "o0 = n0")
         _dispatch(src, _Node("n0", "o0", (), []), [branches[n] for n in group], body)
@@ -474,6 +484,10 @@ def compile_plan(steps: Sequence[StaticStep], fuse: bool, wrap: Callable[..., Ex
     if src.inline:
         src.line(1, "except Exception:")
         src.line(2, f"return {miss}")
+        if not any(_CTX_USE.search(text) for text in src.lines[body_start:]):
+            # no body reads the context or sets its path, and walkers get copies: the run can
+            # read the caller's context as it is (a new one is still made when it is incomplete)
+            src.lines[copy_line] = src.lines[copy_line].replace("context.copy()", "context")
     src.line(1, "return n0")
     try:
         code = _code("\n".join(src.lines) + "\n")

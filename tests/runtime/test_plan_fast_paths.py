@@ -130,3 +130,32 @@ def test_context_path_reaches_every_tier_of_an_artifact(tmp_path: Path) -> None:
     item = {f"n{i}": "x" for i in range(len(CONTEXT_PATH_SCRIPTS))}
     out = plan.to_host({"items": [item]})
     assert out == {"items": [{f"n{i}": f"x@items.0.n{i}" for i in range(len(CONTEXT_PATH_SCRIPTS))}]}
+
+
+
+class _Labels(dict):  # a caller's mapping subclass: the inlined run hands it to a walker
+    pass
+
+
+@pytest.mark.parametrize("source", ['"v-" + value', 'value.toUpperCase()', 'value + "@" + context.path',
+                                    'value + "@" + context.vcluster.name.toUpperCase()'])
+def test_inlined_runs_leave_the_callers_context_as_it_was(source: str) -> None:
+    """An inlined run whose bodies do not read the context reads the caller's dict as it is
+    (no copy per application); a walker it hands a caller's subclass to sets ``path`` in a
+    copy of its own (a failing call names its path there), so the caller's context is never
+    written, whichever branch runs or fails."""
+    plan = syncpatch.compile_patches([{"path": "metadata.labels[*]", "expression": source}])
+    context = {"vcluster": {"name": "vc"}, "hostObject": None, "virtualObject": None, "path": "given"}
+    before = copy.deepcopy(context)
+    plain = plan.to_host({"metadata": {"labels": {"a": "x"}}}, context)
+    subclass = plan.to_host({"metadata": {"labels": _Labels(a="x")}}, context)
+    assert subclass["metadata"]["labels"]["a"] == plain["metadata"]["labels"]["a"]
+    assert plain["metadata"]["labels"]["a"] in {"v-x", "X", "x@metadata.labels.a", "x@VC"}
+    if "toUpperCase" in source:  # a failing call in the walker: null.toUpperCase(), or the name's
+        broken = {"vcluster": {"name": None}} if "context" in source else {}
+        context.update(broken)
+        before.update(copy.deepcopy(broken))
+        with pytest.raises(PatchError) as info:
+            plan.to_host({"metadata": {"labels": _Labels(a="x", b=None)}}, context)
+        assert info.value.concrete_path == ("metadata.labels.a" if broken else "metadata.labels.b")
+    assert context == before
