@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # noqa: BLE001 - a section that cannot run is recorded as skipped
             results[name] = {"skipped": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc(limit=3)}
         _print(console, name, results[name])
+    if not args.quick:
+        report.print_targets(console, {name: results[name] for name in _sections(False) if name in results
+                                       and (not args.only or name in args.only)})
     report.write_json(results, target)
     if not args.quick and report.write_chart(results, args.out / "ratios.png"):
         console.print(f"chart: {args.out / 'ratios.png'}")

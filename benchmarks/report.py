@@ -65,6 +65,48 @@ def print_plans(console: Console, section: dict[str, Any]) -> None:
     console.print(table)
 
 
+def targets(results: dict[str, Any]) -> list[tuple[str, float, str, bool]]:
+    """The speed targets a run can be held to, from the sections it ran: (what, measured,
+    target, met). A section that was not run (or was skipped) contributes no row."""
+    rows: list[tuple[str, float, str, bool]] = []
+    summary = results.get("realistic", {}).get("summary")
+    if summary:
+        geo, forced = summary["syncpatch_geomean_ratio"], summary["general_forced_geomean_ratio"]
+        rows += [
+            ("realistic corpus, geomean ratio", geo, "<= 1.5", geo <= 1.5),
+            ("realistic corpus, cases above 4x", summary["cases_above_4x"], "0", summary["cases_above_4x"] == 0),
+            ("realistic corpus, share on the native tier", summary["native_share"], ">= 0.9", summary["native_share"] >= 0.9),
+            ("realistic corpus, general tier forced, geomean", forced, "<= 3", forced <= 3),
+        ]
+        floors = summary.get("floor_geomean")
+        if floors:  # what the per-call floors alone make of the two geomeans (bench_realistic)
+            rows += [
+                ("  the native floor alone (every operation free)", floors["native"], "<= 1.5", floors["native"] <= 1.5),
+                ("  the general floor alone (every operation free)", floors["general"], "<= 3", floors["general"] <= 3),
+            ]
+    expressions = results.get("expressions", {}).get("summary")
+    if expressions:
+        geo = expressions["syncpatch_geomean_ratio"]
+        rows.append(("the benchmark's expression rows, geomean ratio", geo, "<= 1.3", geo <= 1.3))
+    plans = [row[d]["ratio"] for row in results.get("plans", {}).get("rows", [])
+             for d in ("to_host", "from_host") if "ratio" in row.get(d, {})]
+    if plans:
+        rows.append(("plan application, worst ratio", max(plans), "<= 1.5", max(plans) <= 1.5))
+    return rows
+
+
+def print_targets(console: Console, results: dict[str, Any]) -> None:
+    rows = targets(results)
+    if not rows:
+        return
+    table = Table(title="Speed targets (issue #21): this run")
+    for col in ["measure", "this run", "target", "met"]:
+        table.add_column(col, justify="left" if col == "measure" else "right")
+    for what, value, target, met in rows:
+        table.add_row(what, _fmt(value, 0 if isinstance(value, int) else 2), target, "yes" if met else "[red]no[/]")
+    console.print(table)
+
+
 def write_json(results: dict[str, Any], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=2, sort_keys=False) + "\n")

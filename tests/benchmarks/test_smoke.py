@@ -55,3 +55,23 @@ def test_floor_geomeans_add_each_tiers_floor_to_the_hand_written_time():
     assert abs(got["general"] - ((200 / 10) * (1190 / 1000)) ** 0.5) < 1e-9
     # the native time with the general floor in place of the native one
     assert abs(got["general_at_native_speed"] - ((210 / 10) * (1680 / 1000)) ** 0.5) < 1e-9
+
+
+def test_targets_hold_each_measure_to_its_limit_and_skip_sections_not_run():
+    from benchmarks.report import targets
+
+    results = {
+        "realistic": {"summary": {"syncpatch_geomean_ratio": 1.6, "general_forced_geomean_ratio": 2.9,
+                                  "cases_above_4x": 0, "native_share": 0.95,
+                                  "floor_geomean": {"native": 1.4, "general": 3.1}}},
+        "plans": {"rows": [{"to_host": {"ratio": 1.2}, "from_host": {"ratio": 1.51}},
+                           {"to_host": {"problem": "differ"}, "from_host": {"ratio": 1.1}}]},
+    }
+    got = {what.strip(): (value, met) for what, value, _target, met in targets(results)}
+    assert got["realistic corpus, geomean ratio"] == (1.6, False)
+    assert got["realistic corpus, general tier forced, geomean"] == (2.9, True)
+    assert got["realistic corpus, cases above 4x"] == (0, True)
+    assert got["the general floor alone (every operation free)"] == (3.1, False)
+    assert got["plan application, worst ratio"] == (1.51, False)
+    assert not any(what.startswith("the benchmark's expression rows") for what in got)  # not run
+    assert targets({}) == []
