@@ -1095,6 +1095,21 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
              L=ast.Constant(_SPLIT_TEXT)), "strs"
 
 
+def match_truth(gen: "NativeGen", node: Any) -> ast.expr | None:
+    """``s.match(/re/)`` where only its truth is read (``s.match(/re/) ? a : b``, ``!s.match(...)``,
+    a filter's callback): a match array is truthy and null is not, so that is whether ``/re/``
+    matches ``s``, as ``/re/.test(s)`` answers for text (a literal's search starts at index 0
+    either way). REGEX_TEST takes ASCII text only: anything else (null, whose match throws)
+    is the general tier's. None when ``node`` is no such call."""
+    if not (isinstance(node, A.CallExpression) and not node.optional and isinstance(node.callee, A.MemberExpression)
+            and not node.callee.optional and gen.static_key(node.callee) == "match" and len(node.arguments) == 1
+            and isinstance(node.arguments[0], A.RegExpLiteral) and "g" not in node.arguments[0].flags):
+        return None
+    subject = gen.expr(node.callee.object, raw=True)[0]
+    rx, limit = _regex(gen, node.arguments[0], allow_global=False)
+    return E("REGEX_TEST(R, N, X)", R=rx, N=ast.Constant(limit), X=subject)
+
+
 def _match_all(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> tuple[ast.expr, str]:
     """``s.match(/re/g)``: the matched texts, a plain array (a global match has no index or
     groups), or null for none. A pattern that matches no empty text: JS and Python then

@@ -13,7 +13,7 @@ from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
 from .native import NativeGen, Unsupported
-from .native_calls import _is_new_set, _unique, call, indexed_match
+from .native_calls import _is_new_set, _unique, call, indexed_match, match_truth
 from .native_functions import inline_call
 from .native_statements import block_value
 from .native_templates import expr as E
@@ -34,6 +34,10 @@ class NativeTranslator(NativeGen):
 
     def inline(self, node: A.CallExpression, statement: bool) -> tuple[ast.expr, str]:
         return inline_call(self, node, statement)
+
+    def condition(self, node: Any) -> ast.expr:
+        truth = match_truth(self, node)  # (s.match(/re/) read for its truth: whether /re/ matches)
+        return truth if truth is not None else super().condition(node)
 
     def expr(self, node: Any, raw: bool = False) -> tuple[ast.expr, str]:
         if isinstance(node, A.BlockStatement):  # a callback's block body (see native_statements)

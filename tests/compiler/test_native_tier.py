@@ -3013,3 +3013,33 @@ def test_corpus8_ordinary_inputs_stay_native(source: str, value: Any) -> None:
     f = syncpatch.compile_expression(source)
     f(copy.deepcopy(value), CONTEXT)
     assert f.native and not f.general.loaded, source
+
+
+# -- s.match(/re/) read only for its truth: whether the regex matches, as /re/.test(s) answers ------
+
+MATCH_TRUTH_ROWS = [
+    r"value.match(/^(\d+)m$/) ? Number(value.slice(0, -1)) / 1000 : Number(value)",
+    "!value.match(/-canary$/i)",
+    r"value.match(/^v\d/) && value.length > 2 ? 'release' : 'other'",
+    "value.match(/b/) ? 1 : 0",
+    "value.match(/a|$/) ? 'matched' : 'none'",
+    "[value].filter(s => s.match(/^kube-/)).length",
+]
+MATCH_TRUTH_VALUES: list[Any] = ["250m", "2", "", "abc-canary", "ABC-CANARY", "v1", "v12", "x", "kube-dns", "ba", "b",
+                                 "é-canary", None, UNDEFINED, 5, ["250m"], {"match": 1}, True]
+
+
+@pytest.mark.parametrize("source", MATCH_TRUTH_ROWS)
+def test_match_read_for_its_truth_is_native_and_agrees_with_general(source: str) -> None:
+    assert compiled(source).native, source
+    for value in MATCH_TRUTH_VALUES:
+        _check_pair(source, value, CONTEXT)
+    f = syncpatch.compile_expression(source)
+    f("250m", CONTEXT)
+    assert not f.general.loaded, source  # ordinary text stays native
+
+
+@pytest.mark.skipif(_NODE is None, reason="node is not installed")
+def test_match_read_for_its_truth_matches_node() -> None:
+    mismatches = _natcover3_node_mismatches(MATCH_TRUTH_ROWS, [v for v in MATCH_TRUTH_VALUES if v is not UNDEFINED])
+    assert not mismatches, "\n".join(map(repr, mismatches[:20]))
