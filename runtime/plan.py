@@ -307,14 +307,11 @@ class PatchPlan:
 
     def _program(self, direction: Direction) -> _Program:
         """The direction's generated program, built once (a race builds it twice, harmlessly)."""
-        if direction == "to_host":
-            program = self._to_host_program or _Program(self._to_host_steps, direction)
-            object.__setattr__(self, "_to_host_program", program)
-            object.__setattr__(self, "_to_host_fast", program.inlined)
-        else:
-            program = self._from_host_program or _Program(self._from_host_steps, direction)
-            object.__setattr__(self, "_from_host_program", program)
-            object.__setattr__(self, "_from_host_fast", program.inlined)
+        program = self._to_host_program if direction == "to_host" else self._from_host_program
+        if program is None:
+            program = _Program(self._to_host_steps if direction == "to_host" else self._from_host_steps, direction)
+            object.__setattr__(self, f"_{direction}_program", program)
+            object.__setattr__(self, f"_{direction}_fast", program.inlined)
         return program
 
     @overload
@@ -356,7 +353,7 @@ class PatchPlan:
         inlined run, or an object it missed on (``try_inlined`` false: it was just tried)."""
         if not (self._to_host_steps if direction == "to_host" else self._from_host_steps):
             return PatchResult(obj) if with_imports else obj
-        program = (self._to_host_program if direction == "to_host" else self._from_host_program) or self._program(direction)
+        program = self._program(direction)
         if try_inlined and program.inlined is not None and (root := program.inlined(obj, context)) is not _MISS:
             return PatchResult(root) if with_imports else root
         root, imports = self._apply(direction, program, obj, context, translator)
