@@ -14,6 +14,7 @@ import attrs
 import yaml
 
 from syncpatch.runtime.plan import PatchResult
+from syncpatch.yamlsource import load_data
 
 from .compile import CompiledConfig, ConfigError, Side, compile_config
 
@@ -51,8 +52,7 @@ class SampleRun:
 
 
 def _load_yaml(path: Path) -> Any:
-    with path.open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+    return load_data(path.read_text(encoding="utf-8"))
 
 
 def load_samples(examples_dir: Path = EXAMPLES_DIR) -> list[Sample]:

@@ -27,6 +27,7 @@ import attrs
 import yaml
 
 from syncpatch.runtime.errors import SyncpatchError
+from syncpatch.yamlsource import load_data
 
 from .roundtrip import js_equal
 
@@ -56,6 +57,11 @@ _DIRECTIONS: dict[str, Direction] = {
 }
 _CASE_KEYS = frozenset({"name", "config", "resource", "direction", "context", "input", "inputFile",
                         "expected", "expectedFile", "expectedError"})
+
+
+#: the keys that make a YAML file under a scanned folder a case file (a single case names what
+#: it expects inline or in a file)
+_CASE_MARKERS = ("cases", "expected", "expectedFile", "expectedError")
 
 
 class CaseFileError(SyncpatchError, ValueError):
@@ -118,7 +124,7 @@ def parse_resource(text: str) -> tuple[Side, str]:
 
 def _yaml_file(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return load_data(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise CaseFileError(str(path), f"cannot read: {exc}") from None
 
@@ -216,16 +222,17 @@ def load_cases(path: Path, display: str | None = None) -> tuple[list[TestCase], 
 
 def discover(root: Path) -> Iterator[Path]:
     """Case files under ``root`` (or ``root`` itself), sorted: ``*.yaml``/``*.yml`` holding
-    ``cases`` or ``expected``-style keys; other YAML (configs, objects) is skipped."""
+    ``cases`` or an ``expected``-style key (``_CASE_MARKERS``); other YAML (configs, objects)
+    is skipped."""
     files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.suffix in (".yaml", ".yml"))
     for path in files:
         try:
-            raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+            raw = load_data(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             if path == root:
                 yield path
             continue
-        if path == root or (isinstance(raw, dict) and ("cases" in raw or "expected" in raw or "expectedError" in raw)):
+        if path == root or (isinstance(raw, dict) and any(key in raw for key in _CASE_MARKERS)):
             yield path
 
 

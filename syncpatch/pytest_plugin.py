@@ -50,8 +50,10 @@ def _load_object(obj: Any, base: Path) -> Any:
     if isinstance(obj, (str, Path)):
         import yaml
 
+        from syncpatch.yamlsource import load_data
+
         try:
-            return yaml.safe_load((base / obj).read_text(encoding="utf-8"))
+            return load_data((base / obj).read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
             raise ValueError(f"cannot read the object {base / obj}: {getattr(exc, 'strerror', None) or exc}") from None
     return obj

@@ -25,7 +25,7 @@ import attrs
 import yaml
 
 __all__ = ["Part", "YamlDocument", "YamlSyntaxError", "DuplicateKey", "MAX_NODES", "MAX_DEPTH",
-           "load_yaml", "load_yaml_documents", "scalar_offsets", "block_offset"]
+           "load_yaml", "load_yaml_documents", "load_data", "load_data_all", "scalar_offsets", "block_offset"]
 
 Part = str | int
 MAX_NODES = 100_000
@@ -48,6 +48,26 @@ class _Loader(yaml.SafeLoader):
         first: [(tag, rx) for tag, rx in resolvers if tag != _TIMESTAMP]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
+
+
+class _DataLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+    """``_Loader``'s resolvers on PyYAML's C parser where it has one: plain data, fast."""
+
+    yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
+
+
+def load_data(text: str) -> Any:
+    """The one document of ``text`` as plain data, resolved as configs are (timestamps and
+    dates stay text, as ``sigs.k8s.io/yaml`` keeps them), without positions or bounds: the
+    Kubernetes objects a user hands the command line or a test case. ``yaml.YAMLError`` on bad
+    YAML."""
+    return yaml.load(text, Loader=_DataLoader)  # noqa: S506 - a safe loader
+
+
+def load_data_all(text: str) -> list[Any]:
+    """Every document of ``text`` as ``load_data`` reads one (a ``kind: List`` of many objects
+    is not bounded: it is the user's own input, not a request)."""
+    return list(yaml.load_all(text, Loader=_DataLoader))  # noqa: S506 - a safe loader
 
 
 class YamlSyntaxError(Exception):

@@ -29,9 +29,11 @@ other files before running any of them, as a usage error."""
 def _read_objects(path: str) -> list[Any]:
     import yaml
 
+    from syncpatch.yamlsource import load_data_all
+
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        docs = [doc for doc in yaml.safe_load_all(text) if doc is not None]
+        docs = [doc for doc in load_data_all(text) if doc is not None]
     except UnicodeDecodeError:
         raise click.BadParameter(f"{path} is not UTF-8 text", param_hint="OBJECTS") from None
     except OSError as exc:

@@ -125,3 +125,16 @@ def test_not_yaml_is_a_usage_error():
 def test_help_has_examples():
     result = CliRunner().invoke(cli, ["apply", "--help"])
     assert result.exit_code == 0 and "syncpatch apply --config vcluster.yaml --resource endpoints" in result.output
+
+
+def test_unquoted_timestamps_and_dates_stay_text():
+    """A hand-written object may hold unquoted timestamps and dates (``kubectl`` quotes them,
+    people do not): they are read as text, as configs are and as ``sigs.k8s.io/yaml`` keeps
+    them, not as Python datetimes that no patch result can hold."""
+    obj = OBJECT.replace("  annotations: {}", "  creationTimestamp: 2024-01-02T03:04:05Z\n  annotations: {deployed: 2024-01-01}")
+    result = invoke("--config", "vcluster.yaml", "--resource", "endpoints", "-o", "json", "-", input=obj)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["metadata"]["creationTimestamp"] == "2024-01-02T03:04:05Z"
+    assert out["metadata"]["annotations"]["deployed"] == "2024-01-01"
+    assert out["subsets"][0]["ports"][0]["name"] == "host-http"

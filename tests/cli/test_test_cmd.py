@@ -142,3 +142,25 @@ def test_missing_dir_is_a_usage_error(tmp_path):
 def test_help_has_examples():
     result = CliRunner().invoke(cli, ["test", "--help"])
     assert result.exit_code == 0 and "syncpatch test examples/tests" in result.output
+
+
+
+def test_object_files_keep_unquoted_dates_as_text(tmp_path):
+    """inputFile is read as the case file is: an unquoted date stays text, so it equals the
+    same date written in the case's inline ``expected`` (before, the file gave a date object
+    and the case failed on a diff of ``'2024-01-01'`` against ``2024-01-01``); a single case
+    that names an ``expectedFile`` is found when a folder is scanned."""
+    obj = "subsets: [{ports: [{name: http}]}]\nmetadata: {annotations: {deployed: 2024-01-01}}\n"
+    (tmp_path / "in.yaml").write_text(obj)
+    (tmp_path / "out.yaml").write_text(obj.replace("name: http", "name: host-http"))
+    (tmp_path / "vcluster.yaml").write_text(CONFIG)
+    cases = tmp_path / "tests"
+    cases.mkdir()
+    (cases / "inline.yaml").write_text(
+        "config: ../vcluster.yaml\nresource: endpoints\ninputFile: ../in.yaml\n"
+        "expected: {subsets: [{ports: [{name: host-http}]}], metadata: {annotations: {deployed: 2024-01-01}}}\n")
+    (cases / "files.yaml").write_text("config: ../vcluster.yaml\nresource: endpoints\n"
+                                      "inputFile: ../in.yaml\nexpectedFile: ../out.yaml\n")
+    result = invoke(cases, "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert [c["status"] for c in json.loads(result.stdout)["cases"]] == ["pass", "pass"]

@@ -39,6 +39,17 @@ def test_yaml_body_is_accepted(sqlite_api: Api) -> None:
     assert post_raw(sqlite_api, body, "application/yaml").status_code == 201
 
 
+def test_yaml_body_keeps_unquoted_dates_as_text(sqlite_api: Api) -> None:
+    """An unquoted date in a YAML body is text, as the apiserver's YAML reading keeps it (it
+    was a date object here, and the annotation a 422 "must be a map of string to string")."""
+    body = (b"apiVersion: management.platform.sh/v1\nkind: Config\n"
+            b"metadata: {name: dated, annotations: {deployed: 2024-01-01, at: 2024-01-02T03:04:05Z}}\n"
+            b"spec: {raw: ''}\n")
+    assert post_raw(sqlite_api, body, "application/yaml").status_code == 201
+    got = sqlite_api.req("GET", BASE + "/dated").json()
+    assert got["metadata"]["annotations"] == {"deployed": "2024-01-01", "at": "2024-01-02T03:04:05Z"}
+
+
 def test_yaml_alias_bomb_is_400(sqlite_api: Api) -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
