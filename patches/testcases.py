@@ -27,7 +27,7 @@ import attrs
 import yaml
 
 from syncpatch.runtime.errors import SyncpatchError
-from syncpatch.yamlsource import load_data
+from syncpatch.yamlsource import YamlSyntaxError, load_data
 
 from .roundtrip import js_equal
 
@@ -125,7 +125,7 @@ def parse_resource(text: str) -> tuple[Side, str]:
 def _yaml_file(path: Path) -> Any:
     try:
         return load_data(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, YamlSyntaxError) as exc:
         raise CaseFileError(str(path), f"cannot read: {exc}") from None
 
 
@@ -228,7 +228,7 @@ def discover(root: Path) -> Iterator[Path]:
     for path in files:
         try:
             raw = load_data(path.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
+        except (OSError, UnicodeDecodeError, YamlSyntaxError):
             if path == root:
                 yield path
             continue

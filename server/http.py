@@ -15,7 +15,7 @@ import yaml  # type: ignore[import-untyped,unused-ignore]
 from starlette.requests import Request
 from starlette.responses import Response
 
-from syncpatch.yamlsource import load_data
+from syncpatch.yamlsource import YamlSyntaxError, load_data
 
 from . import errors as E
 from .patching import APPLY, JSON_PATCH, MERGE, STRATEGIC
@@ -124,7 +124,7 @@ def decode(body: bytes, ctype: str, *, json_only: bool = False) -> Any:
                 "types include: application/json, application/yaml")
     except YamlTooBig as exc:
         raise E.BadRequest(f"the request body is not accepted: {exc}") from None
-    except (ValueError, yaml.YAMLError, UnicodeDecodeError, RecursionError) as exc:
+    except (ValueError, yaml.YAMLError, YamlSyntaxError, UnicodeDecodeError, RecursionError) as exc:
         raise E.BadRequest(f"the request body is not valid {_kind(ctype)}: "
                            f"{_short(exc)}") from None
     if _depth(data) > MAX_DEPTH:

@@ -48,13 +48,11 @@ def _compiled(config: Path) -> Any:
 
 def _load_object(obj: Any, base: Path) -> Any:
     if isinstance(obj, (str, Path)):
-        import yaml
-
-        from syncpatch.yamlsource import load_data
+        from syncpatch.yamlsource import YamlSyntaxError, load_data
 
         try:
             return load_data((base / obj).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeDecodeError, YamlSyntaxError) as exc:
             raise ValueError(f"cannot read the object {base / obj}: {getattr(exc, 'strerror', None) or exc}") from None
     return obj
 

@@ -59,15 +59,34 @@ class _DataLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignor
 def load_data(text: str) -> Any:
     """The one document of ``text`` as plain data, resolved as configs are (timestamps and
     dates stay text, as ``sigs.k8s.io/yaml`` keeps them), without positions or bounds: the
-    Kubernetes objects a user hands the command line or a test case. ``yaml.YAMLError`` on bad
-    YAML."""
-    return yaml.load(text, Loader=_DataLoader)  # noqa: S506 - a safe loader
+    Kubernetes objects a user hands the command line or a test case. Bad YAML raises
+    :class:`YamlSyntaxError` (line and column, and what is wrong, as configs report it)."""
+    return _data(text, yaml.load)
 
 
 def load_data_all(text: str) -> list[Any]:
     """Every document of ``text`` as ``load_data`` reads one (a ``kind: List`` of many objects
     is not bounded: it is the user's own input, not a request)."""
-    return list(yaml.load_all(text, Loader=_DataLoader))  # noqa: S506 - a safe loader
+    return list(_data(text, lambda t, Loader: list(yaml.load_all(t, Loader=Loader))))
+
+
+def _data(text: str, load: Any) -> Any:
+    """``load`` with the C parser; on bad YAML again with the Python one, whose errors
+    ``_marked_error`` words as configs' are (an unclosed bracket where it opened)."""
+    try:
+        return load(text, Loader=_DataLoader)
+    except (yaml.YAMLError, RecursionError):
+        pass
+    try:
+        return load(text, Loader=_Loader)
+    except RecursionError:
+        raise YamlSyntaxError("invalid YAML: nested too deeply", 1, 1) from None
+    except yaml.MarkedYAMLError as exc:
+        raise _marked_error(exc, text) from None
+    except yaml.reader.ReaderError as exc:
+        raise _reader_error(exc, text) from None
+    except yaml.YAMLError as exc:
+        raise YamlSyntaxError(f"invalid YAML: {exc}", 1, 1) from None
 
 
 class YamlSyntaxError(Exception):

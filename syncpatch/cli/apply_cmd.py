@@ -27,10 +27,9 @@ other files before running any of them, as a usage error."""
 
 
 def _read_objects(path: str) -> list[Any]:
-    import yaml
+    from syncpatch.yamlsource import YamlSyntaxError, load_data_all
 
-    from syncpatch.yamlsource import load_data_all
-
+    name = "<stdin>" if path == "-" else path
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
         docs = [doc for doc in load_data_all(text) if doc is not None]
@@ -38,9 +37,8 @@ def _read_objects(path: str) -> list[Any]:
         raise click.BadParameter(f"{path} is not UTF-8 text", param_hint="OBJECTS") from None
     except OSError as exc:
         raise click.BadParameter(f"cannot read {path}: {exc.strerror or exc}", param_hint="OBJECTS") from None
-    except yaml.YAMLError as exc:
-        raise click.BadParameter(f"{path} is not YAML: {exc}", param_hint="OBJECTS") from None
-    name = "<stdin>" if path == "-" else path
+    except YamlSyntaxError as exc:
+        raise click.BadParameter(f"{name}:{exc.line}:{exc.column}: {exc.message}", param_hint="OBJECTS") from None
     for number, doc in enumerate(docs):
         _check_shape(doc, f"document {number + 1} of {name}" if len(docs) > 1 else name)
     return docs
@@ -182,6 +180,9 @@ def apply(objects: tuple[str, ...], config: str | None, artifact: Path | None, r
         console(True).print(Text(
             f"note: no patch of {side}.{key} acts in direction {way.replace('_', '-')}; the object is printed unchanged"))
     docs = [obj for path in objects for obj in _read_objects(path)]
+    if not docs:  # (as kubectl apply: an empty file is more likely a wrong file than nothing to do)
+        raise click.BadParameter(f"no object in {', '.join('<stdin>' if p == '-' else p for p in objects)} "
+                                 "(empty, or only comments)", param_hint="OBJECTS")
     context = {"vcluster": source.context(vcluster_name, vcluster_namespace)["vcluster"]}
     _print(docs, plan, way, context, show_diff, fmt)
 

@@ -116,10 +116,23 @@ def test_usage_errors_exit_2(args):
     assert invoke(*args).exit_code == 2
 
 
-def test_not_yaml_is_a_usage_error():
-    open("x.yaml", "w").write("a: [\n")
+def test_not_yaml_is_a_usage_error_at_its_line_and_column():
+    open("x.yaml", "w").write("kind: Endpoints\nmetadata:\n  name: [web\n")
     result = invoke("--config", "vcluster.yaml", "--resource", "endpoints", "x.yaml")
-    assert result.exit_code == 2 and "is not YAML" in result.stderr
+    assert result.exit_code == 2
+    assert "x.yaml:3:9: invalid YAML: this '[' is never closed" in result.stderr, result.stderr
+    assert "<unicode string>" not in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "---\n---\n"])
+def test_no_object_at_all_is_a_usage_error(text):
+    """As ``kubectl apply``: input with no object is more likely the wrong file than nothing
+    to do (before: exit 0 and no output)."""
+    open("empty.yaml", "w").write(text)
+    result = invoke("--config", "vcluster.yaml", "--resource", "endpoints", "empty.yaml")
+    assert result.exit_code == 2 and "no object in empty.yaml" in result.stderr
+    result = invoke("--config", "vcluster.yaml", "--resource", "endpoints", "empty.yaml", "ep.yaml")
+    assert result.exit_code == 0 and "host-http" in result.stdout  # (one empty file among others is fine)
 
 
 def test_help_has_examples():

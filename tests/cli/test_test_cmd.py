@@ -164,3 +164,16 @@ def test_object_files_keep_unquoted_dates_as_text(tmp_path):
     result = invoke(cases, "--format", "json")
     assert result.exit_code == 0, result.output
     assert [c["status"] for c in json.loads(result.stdout)["cases"]] == ["pass", "pass"]
+
+
+def test_an_object_file_that_is_not_yaml_is_named_with_its_line_and_column(tmp_path):
+    (tmp_path / "in.yaml").write_text("subsets: [{ports: [{name: http}]}\n")
+    (tmp_path / "vcluster.yaml").write_text(CONFIG)
+    cases = tmp_path / "tests"
+    cases.mkdir()
+    (cases / "broken.yaml").write_text("config: ../vcluster.yaml\nresource: endpoints\ninputFile: ../in.yaml\n"
+                                       "expected: {}\n")
+    result = invoke(cases)
+    assert result.exit_code == 1
+    assert "in.yaml: cannot read: 1:10: invalid YAML: this '[' is never closed" in result.output, result.output
+    assert "Traceback" not in result.output
