@@ -9,7 +9,8 @@ The layers, bottom first (a layer may import the layers listed for it, and itsel
 
 - ``grammar`` (lark + attrs) and ``runtime`` (standard library only) depend on nothing here;
 - ``compiler`` turns grammar ASTs into code that runs on the runtime;
-- ``yamlsource`` (YAML with line/column positions) is shared by the two config readers;
+- ``yamlsource`` (YAML with line/column positions) is shared by the two config readers, and
+  reads the YAML objects and request bodies of the command line and the server the same way;
 - ``patches`` (sync patch configs) and ``platformconfig`` (the platform Config API; its errors
   derive from the runtime's leaf ``errors`` module, the root of every public error);
 - ``server`` serves the Config API;
@@ -49,7 +50,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "yamlsource": frozenset(),
     "patches": frozenset({"grammar", "compiler", "runtime", "yamlsource"}),
     "platformconfig": frozenset({"yamlsource", "runtime"}),  # runtime.errors: the root SyncpatchError
-    "server": frozenset({"platformconfig", "runtime"}),
+    "server": frozenset({"platformconfig", "runtime", "yamlsource"}),
     "facade": frozenset({"grammar", "compiler", "runtime", "yamlsource", "patches", "platformconfig", "server"}),
     "cli": frozenset({"grammar", "compiler", "runtime", "yamlsource", "patches", "platformconfig", "server",
                       "facade"}),

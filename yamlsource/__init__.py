@@ -79,14 +79,8 @@ def _data(text: str, load: Any) -> Any:
         pass
     try:
         return load(text, Loader=_Loader)
-    except RecursionError:
-        raise YamlSyntaxError("invalid YAML: nested too deeply", 1, 1) from None
-    except yaml.MarkedYAMLError as exc:
-        raise _marked_error(exc, text) from None
-    except yaml.reader.ReaderError as exc:
-        raise _reader_error(exc, text) from None
-    except yaml.YAMLError as exc:
-        raise YamlSyntaxError(f"invalid YAML: {exc}", 1, 1) from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise _syntax_error(exc, text) from None
 
 
 class YamlSyntaxError(Exception):
@@ -227,14 +221,8 @@ def load_yaml_documents(text: str, filename: str = "<string>") -> list[YamlDocum
             docs.append(YamlDocument(filename, text, data, node, tuple(duplicates), starts))
     except YamlSyntaxError:
         raise
-    except RecursionError:
-        raise YamlSyntaxError("invalid YAML: nested too deeply", 1, 1) from None
-    except yaml.MarkedYAMLError as exc:
-        raise _marked_error(exc, text) from None
-    except yaml.reader.ReaderError as exc:
-        raise _reader_error(exc, text) from None
-    except yaml.YAMLError as exc:
-        raise YamlSyntaxError(f"invalid YAML: {exc}", 1, 1) from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise _syntax_error(exc, text) from None
     finally:
         loader.dispose()
     return docs
@@ -246,6 +234,18 @@ def _line_starts(text: str) -> tuple[int, ...]:
         if char == "\n":
             starts.append(index + 1)
     return tuple(starts)
+
+
+def _syntax_error(exc: BaseException, text: str) -> YamlSyntaxError:
+    """A PyYAML error (or the recursion of a too deeply nested text) as every reader here
+    reports it: what is wrong, at a 1-based line and column."""
+    if isinstance(exc, RecursionError):
+        return YamlSyntaxError("invalid YAML: nested too deeply", 1, 1)
+    if isinstance(exc, yaml.MarkedYAMLError):
+        return _marked_error(exc, text)
+    if isinstance(exc, yaml.reader.ReaderError):
+        return _reader_error(exc, text)
+    return YamlSyntaxError(f"invalid YAML: {exc}", 1, 1)
 
 
 def _reader_error(exc: Any, text: str) -> YamlSyntaxError:
