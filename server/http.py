@@ -115,7 +115,7 @@ def decode(body: bytes, ctype: str, *, json_only: bool = False) -> Any:
         if ctype in YAML_TYPES:
             text = body.decode("utf-8")
             measure(text, max_nodes=MAX_YAML_NODES, max_bytes=2 * MAX_BODY, allow_aliases=False)
-            data = load_data(text)  # (timestamps and dates stay text, as the apiserver's YAML keeps them)
+            data = load_data(text, reword=False)  # (timestamps and dates stay text, as the apiserver's YAML keeps them)
         elif ctype in JSON_TYPES:
             data = json.loads(body, parse_constant=_reject_constant)
         else:

@@ -56,27 +56,36 @@ class _DataLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignor
     yaml_implicit_resolvers = _Loader.yaml_implicit_resolvers
 
 
-def load_data(text: str) -> Any:
+def load_data(text: str, *, reword: bool = True) -> Any:
     """The one document of ``text`` as plain data, resolved as configs are (timestamps and
     dates stay text, as ``sigs.k8s.io/yaml`` keeps them), without positions or bounds: the
     Kubernetes objects a user hands the command line or a test case. Bad YAML raises
-    :class:`YamlSyntaxError` (line and column, and what is wrong, as configs report it)."""
-    return _data(text, yaml.load)
+    :class:`YamlSyntaxError` (line and column, and what is wrong, as configs report it);
+    ``reword=False`` (a server's request bodies) keeps the C parser's wording and never spends
+    a second parse on bad input."""
+    return _data(text, yaml.load, _REWORD_LIMIT if reword else -1)
 
 
 def load_data_all(text: str) -> list[Any]:
     """Every document of ``text`` as ``load_data`` reads one (a ``kind: List`` of many objects
     is not bounded: it is the user's own input, not a request)."""
-    return list(_data(text, lambda t, Loader: list(yaml.load_all(t, Loader=Loader))))
+    return list(_data(text, lambda t, Loader: list(yaml.load_all(t, Loader=Loader)), _REWORD_LIMIT))
 
 
-def _data(text: str, load: Any) -> Any:
-    """``load`` with the C parser; on bad YAML again with the Python one, whose errors
-    ``_marked_error`` words as configs' are (an unclosed bracket where it opened)."""
+#: the longest bad text read again by the Python parser for its wording (``_data``): it is
+#: tens of times slower than the C one
+_REWORD_LIMIT = 16 * 1024
+
+
+def _data(text: str, load: Any, reword_limit: int) -> Any:
+    """``load`` with the C parser; on bad YAML no longer than ``reword_limit``, again with the
+    Python one, whose errors ``_marked_error`` words as configs' are (an unclosed bracket where
+    it opened)."""
     try:
         return load(text, Loader=_DataLoader)
-    except (yaml.YAMLError, RecursionError):
-        pass
+    except (yaml.YAMLError, RecursionError) as exc:
+        if len(text) > reword_limit:
+            raise _syntax_error(exc, text) from None
     try:
         return load(text, Loader=_Loader)
     except (yaml.YAMLError, RecursionError) as exc:
