@@ -23,6 +23,7 @@ import attrs
 
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
+from syncpatch.runtime.realm import DEFAULT_BUDGETS
 
 from .native_templates import expr as E
 from .native_templates import stmts as S
@@ -30,6 +31,9 @@ from .native_templates import stmts as S
 __all__ = ["NativeGen", "Unsupported"]
 
 _SAFE = 2**53
+#: the default array budget: a native binding, array or split longer than this is left to the
+#: general tier, which gives the budget's RangeError (the native tier runs on default budgets)
+SIZE_BOUND = DEFAULT_BUDGETS.array_length
 
 
 def _safe_int(first: str, name: str | None = None) -> str:
@@ -388,7 +392,7 @@ class NativeGen:
                 # a binding can be doubled by the next statement (const b = a + a): bound each
                 # one by the default budgets, past which the general tier decides
                 body.extend(S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name,
-                              L=ast.Constant(1_000_000)))
+                              L=ast.Constant(SIZE_BOUND)))
             self.scopes[0][d.id.name] = (name, ty)
             self.promote()
 
@@ -661,7 +665,7 @@ class NativeGen:
         budgets, past which the general tier decides."""
         if ty in ("bool", "int", "null", "undef") or isinstance(node, ast.Constant):
             return []
-        return S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name, L=ast.Constant(1_000_000))
+        return S("if len(X) > L if type(X) in SIZED else False: DEOPT()", X=name, L=ast.Constant(SIZE_BOUND))
 
     def logical_assignment(self, operator: str, target_dict: ast.expr, key: str,
                            right: Any) -> tuple[ast.expr, str]:
@@ -1781,7 +1785,7 @@ class NativeGen:
         made = ast.List(elts=elts, ctx=ast.Load())
         if len(elts) > 1 and any(isinstance(e, ast.Starred) for e in elts):
             # each spread fits the default array budget, the whole may not: the general tier's RangeError
-            return E("T if len(T := X) <= L else DEOPT()", T=self.tmp(), X=made, L=ast.Constant(1_000_000)), "list"
+            return E("T if len(T := X) <= L else DEOPT()", T=self.tmp(), X=made, L=ast.Constant(SIZE_BOUND)), "list"
         return made, "list"
 
 

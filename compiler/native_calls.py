@@ -21,7 +21,7 @@ from syncpatch.runtime.convert import JS_WHITESPACE
 from syncpatch.runtime.native import TEXT_LIMIT
 from syncpatch.runtime.stdlib.regexp_syntax import group_parens
 
-from .native import _PROTO_NAMES, Unsupported, _plain_text, _safe_int, is_function_call
+from .native import _PROTO_NAMES, SIZE_BOUND, Unsupported, _plain_text, _safe_int, is_function_call
 from .native_regex import literal_regex, translate_regex
 from .native_statements import bounded as _bounded
 from .native_statements import MATCH_GROUPS, is_statement_body, reduce_in_place, writes_accumulator
@@ -1090,7 +1090,8 @@ def _split(gen: "NativeGen", obj: ast.expr, ty: str, args: tuple[Any, ...]) -> t
     sep = _text_literal(args[0])
     if not sep:  # split("") splits UTF-16 units: ASCII text's are its characters (an array
         # longer than the default array budget is the general tier's, with its RangeError)
-        return E("list(T) if len(T := X) <= 1000000 else DEOPT()", T=gen.tmp(), X=gen.as_ascii(obj, ty)), "strs"
+        return E("list(T) if len(T := X) <= L else DEOPT()", T=gen.tmp(), X=gen.as_ascii(obj, ty),
+                 L=ast.Constant(SIZE_BOUND)), "strs"
     return E("T.split(S) if len(T := X) <= L else DEOPT()", T=gen.tmp(), X=gen.as_text(obj, ty), S=ast.Constant(sep),
              L=ast.Constant(_SPLIT_TEXT)), "strs"
 

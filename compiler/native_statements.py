@@ -28,7 +28,7 @@ import attrs
 from syncpatch.grammar import ast as A
 from syncpatch.grammar.ast import walk
 
-from .native import _INPUTS, _PROTO_NAMES, _STR, Unsupported, _join
+from .native import _INPUTS, _PROTO_NAMES, _STR, SIZE_BOUND, Unsupported, _join
 from .native_templates import expr as E
 from .native_templates import stmts as S
 
@@ -808,7 +808,7 @@ def _push(gen: "NativeGen", e: A.CallExpression) -> list[ast.stmt]:
         raise Unsupported
     grow, spreads = _pushed(gen, xs, e.arguments)
     # (outside a loop, a few statements add a few elements; in one, or spread, the default budget bounds it)
-    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000)) if gen.in_loop or spreads else []
+    bound = S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(SIZE_BOUND)) if gen.in_loop or spreads else []
     return [*_flush(gen), *grow, *bound]
 
 
@@ -851,7 +851,7 @@ def _group_push(gen: "NativeGen", e: A.CallExpression, group: A.AssignmentExpres
              *S(f"if {absent}:\n    X = []\n    D[K] = X\n    M[id(X)] = X\nelif M.get(id(X)) is not X:\n    DEOPT()",
                 X=xs, D=d, K=kn, M=made)]
     grow, _ = _pushed(gen, xs, e.arguments)
-    return [*_flush(gen), *steps, *grow, *S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(1_000_000))]
+    return [*_flush(gen), *steps, *grow, *S("if len(X) > L: DEOPT()", X=xs, L=ast.Constant(SIZE_BOUND))]
 
 
 def _loop_names(gen: "NativeGen", pattern: Any, element: str) -> tuple[ast.expr, dict[str, tuple[str, str]], bool]:

@@ -69,7 +69,8 @@ def load_data(text: str, *, reword: bool = True) -> Any:
 def load_data_all(text: str) -> list[Any]:
     """Every document of ``text`` as ``load_data`` reads one (a ``kind: List`` of many objects
     is not bounded: it is the user's own input, not a request)."""
-    return list(_data(text, lambda t, Loader: list(yaml.load_all(t, Loader=Loader)), _REWORD_LIMIT))
+    documents: list[Any] = _data(text, lambda t, Loader: list(yaml.load_all(t, Loader=Loader)), _REWORD_LIMIT)
+    return documents
 
 
 #: the longest bad text read again by the Python parser for its wording (``_data``): it is
