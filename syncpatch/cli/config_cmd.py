@@ -39,15 +39,16 @@ def _err_console() -> Console:
 
 def _read(path: str) -> str:
     """The file's text; unreadable or non-UTF-8 input is a user error (exit 1), not a crash."""
+    source = "<stdin>" if path == "-" else path
     try:
-        if path == "-":
-            return sys.stdin.read()
+        if path == "-":  # (as bytes: the text layer may let undecodable bytes through as surrogates)
+            return sys.stdin.buffer.read().decode("utf-8")
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except UnicodeDecodeError as exc:
-        _fail(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+        _fail(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})")
     except OSError as exc:
-        _fail(f"{path}: cannot read: {exc.strerror or exc}")
+        _fail(f"{source}: cannot read: {exc.strerror or exc}")
 
 
 def _fail(message: str) -> NoReturn:

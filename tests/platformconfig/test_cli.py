@@ -150,3 +150,22 @@ def test_installed_entry_point(examples: Path) -> None:
     result = subprocess.run([sys.executable, "-m", "syncpatch", "config", "validate", str(examples / "minimal.yaml")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("command", [["config", "validate", "-"],
+                                     ["apply", "--config", "{config}", "--resource", "endpoints", "-"]])
+def test_binary_standard_input_is_not_utf8_text(command: list[str], tmp_path: Path) -> None:
+    """Read from a real process's standard input under the C locale, whose text layer passes
+    undecodable bytes on as surrogates: before, `config validate -` reported "character
+    U+DCFF is not allowed" and `apply -` an internal UnicodeEncodeError."""
+    import os
+
+    config = tmp_path / "vcluster.yaml"
+    config.write_text("sync:\n  toHost:\n    endpoints:\n      patches:\n"
+                      "        - path: metadata.labels.app\n          expression: value\n")
+    args = [a.replace("{config}", str(config)) for a in command]
+    result = subprocess.run([sys.executable, "-m", "syncpatch", *args], input=b"kind: \xff\xfe\n",
+                            capture_output=True, env={**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0"})
+    err = result.stderr.decode("utf-8", "replace")
+    assert result.returncode in (1, 2) and "<stdin>" in err and "not UTF-8 text" in err, err
+    assert "internal error" not in err and "Traceback" not in err
